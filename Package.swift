@@ -1,0 +1,97 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every StoreKeeper target shares: Swift 6 language mode and strict checks.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "StoreKeeper",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
+        .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
+        .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
+        .executable(name: "storekeeper", targets: ["storekeeper"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "AppStoreModels",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "AppStoreVerification",
+            dependencies: [
+                "AppStoreModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "EvidenceInspection",
+            dependencies: ["AppStoreModels", "AppStoreVerification"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "StoreKeeperCLI",
+            dependencies: [
+                "AppStoreModels",
+                "AppStoreVerification",
+                "EvidenceInspection",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "storekeeper",
+            dependencies: ["StoreKeeperCLI"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "AppStoreModels",
+                "AppStoreVerification",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreModelsTests",
+            dependencies: ["AppStoreModels", "TestSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreVerificationTests",
+            dependencies: [
+                "AppStoreVerification", "AppStoreModels", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "EvidenceInspectionTests",
+            dependencies: ["EvidenceInspection", "AppStoreVerification", "AppStoreModels", "TestSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

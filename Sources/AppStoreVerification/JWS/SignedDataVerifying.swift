@@ -1,0 +1,96 @@
+public import AppStoreModels
+
+/// Something that verifies App Store signed data (compact JWS) and checks what it says about itself.
+///
+/// Two verifiers conform: ``AppStoreSignedDataVerifier`` (Apple's chain to a pinned root) and
+/// ``XcodeSignedDataVerifier`` (StoreKit testing in Xcode, chosen only by configuration). The typed methods
+/// verify first and decode after.
+public protocol SignedDataVerifying: Sendable {
+    /// The bundle id / environment / app id the payloads must carry.
+    var expectations: SignedDataExpectations { get }
+
+    /// Verifies a token's signature and chain without interpreting its payload.
+    /// - Parameter token: A compact JWS.
+    /// - Returns: The verified payload bytes.
+    /// - Throws: ``VerificationError``.
+    func verify(_ token: String) async throws -> VerifiedSignedData
+}
+
+extension SignedDataVerifying {
+    /// Verifies and decodes a signed transaction.
+    /// - Parameter token: A `JWSTransaction`.
+    /// - Returns: The payload.
+    /// - Throws: ``VerificationError``.
+    public func verifyTransaction(_ token: String) async throws -> JWSTransactionDecodedPayload {
+        let payload = try await verify(token).decode(JWSTransactionDecodedPayload.self)
+        try expectations.check(
+            bundleID: payload.bundleId, environment: payload.environment, appAppleID: nil, "transaction")
+        return payload
+    }
+
+    /// Verifies and decodes signed renewal info (which carries no bundle id).
+    /// - Parameter token: A `JWSRenewalInfo`.
+    /// - Returns: The payload.
+    /// - Throws: ``VerificationError``.
+    public func verifyRenewalInfo(_ token: String) async throws -> JWSRenewalInfoDecodedPayload {
+        let payload = try await verify(token).decode(JWSRenewalInfoDecodedPayload.self)
+        try SignedDataExpectations(environment: expectations.environment)
+            .check(bundleID: nil, environment: payload.environment, appAppleID: nil, "renewal info")
+        return payload
+    }
+
+    /// Verifies and decodes a signed app transaction.
+    /// - Parameter token: A signed `AppTransaction`.
+    /// - Returns: The payload.
+    /// - Throws: ``VerificationError``.
+    public func verifyAppTransaction(_ token: String) async throws -> AppTransactionDecodedPayload {
+        let payload = try await verify(token).decode(AppTransactionDecodedPayload.self)
+        try expectations.check(
+            bundleID: payload.bundleId, environment: payload.environment ?? payload.receiptType,
+            appAppleID: payload.appAppleId, "app transaction")
+        return payload
+    }
+
+    /// Verifies a V2 notification and the signed transaction and renewal info nested in it.
+    /// - Parameter signedPayload: The `signedPayload` of the notification body.
+    /// - Returns: The notification with its nested payloads decoded.
+    /// - Throws: ``VerificationError``; a nested token that fails fails the whole notification.
+    public func verifyNotification(_ signedPayload: String) async throws -> VerifiedNotification {
+        let payload = try await verify(signedPayload).decode(ResponseBodyV2DecodedPayload.self)
+        if let data = payload.data {
+            try expectations.check(
+                bundleID: data.bundleId, environment: data.environment, appAppleID: data.appAppleId, "notification data")
+        } else if let summary = payload.summary {
+            try expectations.check(
+                bundleID: summary.bundleId, environment: summary.environment, appAppleID: summary.appAppleId,
+                "notification summary")
+        } else if let token = payload.externalPurchaseToken {
+            try expectations.check(
+                bundleID: token.bundleId, environment: nil, appAppleID: token.appAppleId, "external purchase token")
+        }
+        var notification = VerifiedNotification(payload: payload)
+        if let nested = payload.data?.signedTransactionInfo {
+            notification.transaction = try await verifyTransaction(nested)
+        }
+        if let nested = payload.data?.signedRenewalInfo {
+            notification.renewalInfo = try await verifyRenewalInfo(nested)
+        }
+        return notification
+    }
+}
+
+/// A verified V2 notification with its nested signed data verified and decoded.
+public struct VerifiedNotification: Sendable, Hashable {
+    /// The notification payload.
+    public var payload: ResponseBodyV2DecodedPayload
+    /// The decoded `data.signedTransactionInfo`.
+    public var transaction: JWSTransactionDecodedPayload?
+    /// The decoded `data.signedRenewalInfo`.
+    public var renewalInfo: JWSRenewalInfoDecodedPayload?
+
+    /// Wraps a payload.
+    /// - Parameter payload: The notification payload.
+    public init(payload: ResponseBodyV2DecodedPayload) {
+        self.payload = payload
+    }
+}
