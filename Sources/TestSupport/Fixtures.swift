@@ -1,0 +1,49 @@
+public import Foundation
+
+/// Loads the real App Store data in `../shared/fixtures` (see its MANIFEST.md).
+///
+/// The folder is found beside the package root, or at `$STOREKEEPER_FIXTURES`.
+public enum Fixtures {
+    /// The fixtures folder.
+    public static let directory: URL = {
+        if let override = ProcessInfo.processInfo.environment["STOREKEEPER_FIXTURES"] {
+            return URL(fileURLWithPath: override)
+        }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    }()
+
+    /// The package root (the folder holding Package.swift).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The bytes of a fixture.
+    /// - Parameter path: A path below the fixtures folder, e.g. `"jws/notification_TEST_sandbox_2022.jws"`.
+    /// - Returns: The file's bytes.
+    public static func data(_ path: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(path))
+    }
+
+    /// A fixture as text with surrounding whitespace removed.
+    /// - Parameter path: A path below the fixtures folder.
+    /// - Returns: The text.
+    public static func text(_ path: String) throws -> String {
+        String(decoding: try data(path), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The file names in a fixtures subfolder, sorted.
+    /// - Parameter folder: `receipts`, `jws`, `json` or `certs`.
+    /// - Returns: Paths relative to the fixtures folder.
+    public static func files(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)
+            .sorted().map { "\(folder)/\($0)" }
+    }
+
+    /// A date from an RFC 3339 literal, for readable tests.
+    /// - Parameter text: e.g. `"2020-07-22T17:39:08Z"`.
+    /// - Returns: The instant.
+    public static func date(_ text: String) -> Date {
+        let formatter = ISO8601DateFormatter()
+        guard let date = formatter.date(from: text) else { preconditionFailure("bad test date \(text)") }
+        return date
+    }
+}
