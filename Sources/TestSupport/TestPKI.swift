@@ -1,0 +1,149 @@
+public import Foundation
+public import Crypto
+public import X509
+import SwiftASN1
+import AppStoreVerification
+
+/// A freshly generated certificate authority shaped like Apple's: a root, an intermediate carrying
+/// 1.2.840.113635.100.6.2.1 and a P-256 leaf carrying 1.2.840.113635.100.6.11.1, with Apple's names by default.
+///
+/// Tests use it to build look-alike chains (Apple's names and OIDs, another key) and tokens signed by keys
+/// we hold.
+public struct TestPKI: Sendable {
+    /// The root certificate.
+    public let root: Certificate
+    /// The intermediate certificate.
+    public let intermediate: Certificate
+    /// The leaf (signing) certificate.
+    public let leaf: Certificate
+    /// The leaf's private key.
+    public let leafKey: P256.Signing.PrivateKey
+
+    /// The chain as DER, leaf first.
+    public var chainDER: [[UInt8]] { [leaf, intermediate, root].map(Self.der) }
+
+    /// Apple's names for the three levels.
+    public static let appleRootName = try! DistinguishedName {
+        CommonName("Apple Root CA - G3")
+        OrganizationalUnitName("Apple Certification Authority")
+        OrganizationName("Apple Inc.")
+        CountryName("US")
+    }
+    /// Apple's WWDR G6 intermediate name.
+    public static let appleIntermediateName = try! DistinguishedName {
+        CommonName("Apple Worldwide Developer Relations Certification Authority")
+        OrganizationalUnitName("G6")
+        OrganizationName("Apple Inc.")
+        CountryName("US")
+    }
+    /// Apple's JWS signing leaf name.
+    public static let appleLeafName = try! DistinguishedName {
+        CommonName("Prod ECC Mac App Store and iTunes Store Receipt Signing")
+        OrganizationalUnitName("Apple Worldwide Developer Relations")
+        OrganizationName("Apple Inc.")
+        CountryName("US")
+    }
+
+    /// Generates a chain.
+    /// - Parameters:
+    ///   - notBefore: Start of every certificate's validity.
+    ///   - notAfter: End of every certificate's validity.
+    ///   - withAppleExtensions: Whether to add Apple's marker OIDs.
+    public init(
+        notBefore: Date = Date(timeIntervalSince1970: 1_500_000_000),
+        notAfter: Date = Date(timeIntervalSince1970: 2_200_000_000),
+        withAppleExtensions: Bool = true
+    ) throws {
+        let rootKey = P384.Signing.PrivateKey()
+        let intermediateKey = P256.Signing.PrivateKey()
+        let leafKey = P256.Signing.PrivateKey()
+        root = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
+            notValidBefore: notBefore, notValidAfter: notAfter,
+            issuer: Self.appleRootName, subject: Self.appleRootName, signatureAlgorithm: .ecdsaWithSHA384,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            },
+            issuerPrivateKey: .init(rootKey))
+        intermediate = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
+            notValidBefore: notBefore, notValidAfter: notAfter,
+            issuer: Self.appleRootName, subject: Self.appleIntermediateName, signatureAlgorithm: .ecdsaWithSHA384,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                if withAppleExtensions {
+                    Certificate.Extension(oid: [1, 2, 840, 113635, 100, 6, 2, 1], critical: false, value: [0x05, 0x00])
+                }
+            },
+            issuerPrivateKey: .init(rootKey))
+        leaf = try Self.leaf(
+            key: leafKey, issuer: Self.appleIntermediateName, issuerKey: .init(intermediateKey),
+            notBefore: notBefore, notAfter: notAfter, withAppleExtension: withAppleExtensions)
+        self.leafKey = leafKey
+    }
+
+    /// Makes a leaf certificate issued under `issuer`'s name and signed by `issuerKey`.
+    /// - Parameters:
+    ///   - key: The leaf key.
+    ///   - issuer: The issuer name written in the certificate.
+    ///   - issuerKey: The key that really signs it.
+    ///   - notBefore: Validity start.
+    ///   - notAfter: Validity end.
+    ///   - withAppleExtension: Whether to add 1.2.840.113635.100.6.11.1.
+    /// - Returns: The certificate.
+    public static func leaf(
+        key: P256.Signing.PrivateKey, issuer: DistinguishedName, issuerKey: Certificate.PrivateKey,
+        notBefore: Date = Date(timeIntervalSince1970: 1_500_000_000),
+        notAfter: Date = Date(timeIntervalSince1970: 2_200_000_000),
+        withAppleExtension: Bool = true
+    ) throws -> Certificate {
+        try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
+            notValidBefore: notBefore, notValidAfter: notAfter,
+            issuer: issuer, subject: appleLeafName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                if withAppleExtension {
+                    Certificate.Extension(oid: [1, 2, 840, 113635, 100, 6, 11, 1], critical: false, value: [0x05, 0x00])
+                }
+            },
+            issuerPrivateKey: issuerKey)
+    }
+
+    /// Signs a JSON payload as an App Store JWS with this chain.
+    /// - Parameter payload: The payload JSON.
+    /// - Returns: A compact JWS.
+    public func sign(_ payload: [UInt8]) throws -> String {
+        try JWSSigner.sign(payload, chain: chainDER, key: leafKey)
+    }
+
+    /// DER bytes of a certificate.
+    public static func der(_ certificate: Certificate) -> [UInt8] {
+        var serializer = DER.Serializer()
+        try! serializer.serialize(certificate)
+        return serializer.serializedBytes
+    }
+}
+
+/// Builds compact ES256 JWS, the way Apple and our simulator do.
+public enum JWSSigner {
+    /// Signs a payload.
+    /// - Parameters:
+    ///   - payload: The payload JSON bytes.
+    ///   - chain: DER certificates for `x5c`, leaf first.
+    ///   - key: The leaf's private key.
+    ///   - algorithm: The `alg` header value (tests forge others).
+    /// - Returns: The token.
+    public static func sign(
+        _ payload: [UInt8], chain: [[UInt8]], key: P256.Signing.PrivateKey, algorithm: String = "ES256"
+    ) throws -> String {
+        let x5c = chain.map { "\"\(Base64.standardEncode($0))\"" }.joined(separator: ",")
+        let header = "{\"alg\":\"\(algorithm)\",\"x5c\":[\(x5c)]}"
+        let signingInput = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(payload)
+        let signature = try key.signature(for: Array(signingInput.utf8))
+        return signingInput + "." + Base64.urlEncode(signature.rawRepresentation)
+    }
+}
