@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
+        .library(name: "AppStoreSigning", targets: ["AppStoreSigning"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
@@ -39,6 +40,17 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .target(
+            name: "AppStoreSigning",
+            dependencies: [
+                "AppStoreVerification",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
             name: "EvidenceInspection",
             dependencies: ["AppStoreModels", "AppStoreVerification"],
             swiftSettings: sharedSwiftSettings
@@ -49,6 +61,7 @@ let package = Package(
                 "AppStoreModels",
                 "AppStoreVerification",
                 "EvidenceInspection",
+                "AppStoreSigning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -65,6 +78,7 @@ let package = Package(
             dependencies: [
                 "AppStoreModels",
                 "AppStoreVerification",
+                "AppStoreSigning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -80,7 +94,8 @@ let package = Package(
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: [
-                "AppStoreVerification", "AppStoreModels", "TestSupport",
+                "AppStoreVerification", "AppStoreModels", "AppStoreSigning", "TestSupport",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,6 +1,7 @@
 public import Foundation
 import Crypto
 import AppStoreVerification
+import AppStoreSigning
 
 /// Ways an attacker alters an App Store token, for tests that prove each one is refused.
 public enum JWSTamper {
@@ -72,7 +73,7 @@ public enum JWSTamper {
 
     /// The same payload signed by a look-alike chain: Apple's names and OIDs, another key.
     public static func lookAlikeChain(_ token: String) throws -> String {
-        try TestPKI().sign(Base64.decode(parts(token)[1])!)
+        try SigningAuthority().sign(Base64.decode(parts(token)[1])!)
     }
 
     /// The same payload signed by a foreign leaf placed under Apple's real intermediate and root.
@@ -80,9 +81,9 @@ public enum JWSTamper {
         let apple = chain(token)
         let foreignKey = P256.Signing.PrivateKey()
         let intermediateName = try X509Bridge.subject(apple[1])
-        let leaf = try TestPKI.leaf(key: foreignKey, issuer: intermediateName, issuerKey: .init(P256.Signing.PrivateKey()))
+        let leaf = try SigningAuthority.leaf(key: foreignKey, issuer: intermediateName, issuerKey: .init(P256.Signing.PrivateKey()))
         return try JWSSigner.sign(
-            Base64.decode(parts(token)[1])!, chain: [TestPKI.der(leaf), apple[1], apple[2]], key: foreignKey)
+            Base64.decode(parts(token)[1])!, chain: [SigningAuthority.der(leaf), apple[1], apple[2]], key: foreignKey)
     }
 
     /// The token cut in half.

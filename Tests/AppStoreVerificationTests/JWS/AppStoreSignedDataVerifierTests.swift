@@ -1,5 +1,6 @@
 import AppStoreModels
 import AppStoreVerification
+import AppStoreSigning
 import Foundation
 import TestSupport
 import Testing
@@ -110,7 +111,7 @@ import Testing
 
     @Test("a chain without Apple's marker extensions is refused even under a configured root")
     func missingExtensions() async throws {
-        let pki = try TestPKI(withAppleExtensions: false)
+        let pki = try SigningAuthority(withAppleExtensions: false)
         let configured = try AppStoreSignedDataVerifier(configuration: .init(rootCertificates: [pki.chainDER[2]]))
         let token = try pki.sign(Array(#"{"signedDate":1700000000000}"#.utf8))
         await #expect(throws: VerificationError(.missingAppleExtension, "")) { _ = try await configured.verify(token) }
@@ -118,7 +119,7 @@ import Testing
 
     @Test("a token from our own PKI verifies only when its root is configured")
     func configuredRoot() async throws {
-        let pki = try TestPKI()
+        let pki = try SigningAuthority()
         let token = try pki.sign(Array(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","signedDate":1700000000000}"#.utf8))
         let configured = try AppStoreSignedDataVerifier(configuration: .init(rootCertificates: [pki.chainDER[2]]))
         #expect(try await configured.verifyTransaction(token).productId == "p")

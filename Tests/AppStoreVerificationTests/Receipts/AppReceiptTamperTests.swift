@@ -1,4 +1,5 @@
 import AppStoreVerification
+import AppStoreSigning
 import Foundation
 import TestSupport
 import Testing

@@ -4,12 +4,12 @@ public import X509
 import SwiftASN1
 import AppStoreVerification
 
-/// A freshly generated certificate authority shaped like Apple's: a root, an intermediate carrying
+/// A generated certificate authority shaped like Apple's: a root, an intermediate carrying
 /// 1.2.840.113635.100.6.2.1 and a P-256 leaf carrying 1.2.840.113635.100.6.11.1, with Apple's names by default.
 ///
-/// Tests use it to build look-alike chains (Apple's names and OIDs, another key) and tokens signed by keys
-/// we hold.
-public struct TestPKI: Sendable {
+/// The simulator signs with one (its roots configured in StoreKeeper); tests and `storekeeper bench` make
+/// throwaway ones, and look-alike chains (Apple's names and OIDs, another key) to prove they are refused.
+public struct SigningAuthority: Sendable {
     /// The root certificate.
     public let root: Certificate
     /// The intermediate certificate.
@@ -125,25 +125,5 @@ public struct TestPKI: Sendable {
         var serializer = DER.Serializer()
         try! serializer.serialize(certificate)
         return serializer.serializedBytes
-    }
-}
-
-/// Builds compact ES256 JWS, the way Apple and our simulator do.
-public enum JWSSigner {
-    /// Signs a payload.
-    /// - Parameters:
-    ///   - payload: The payload JSON bytes.
-    ///   - chain: DER certificates for `x5c`, leaf first.
-    ///   - key: The leaf's private key.
-    ///   - algorithm: The `alg` header value (tests forge others).
-    /// - Returns: The token.
-    public static func sign(
-        _ payload: [UInt8], chain: [[UInt8]], key: P256.Signing.PrivateKey, algorithm: String = "ES256"
-    ) throws -> String {
-        let x5c = chain.map { "\"\(Base64.standardEncode($0))\"" }.joined(separator: ",")
-        let header = "{\"alg\":\"\(algorithm)\",\"x5c\":[\(x5c)]}"
-        let signingInput = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(payload)
-        let signature = try key.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64.urlEncode(signature.rawRepresentation)
     }
 }

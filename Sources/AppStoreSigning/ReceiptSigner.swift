@@ -90,7 +90,7 @@ public struct ReceiptSigner: Sendable {
             DERWriter.sequence([DERWriter.objectIdentifier("1.2.840.113549.1.1.1"), DERWriter.null]),
             DERWriter.octetString(Array(signature.rawRepresentation)),
         ])
-        let carried = certificates.map(TestPKI.der) + extraCertificates
+        let carried = certificates.map(SigningAuthority.der) + extraCertificates
         let signedData = DERWriter.sequence([
             DERWriter.integer(1),
             DERWriter.set([digestAlgorithm]),
