@@ -1,1 +1,3 @@
-print("hi")
+import StoreKeeperCLI
+
+await CommandLineExit.run()
