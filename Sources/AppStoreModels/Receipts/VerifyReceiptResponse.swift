@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A verifyReceipt response, modern or iOS 6-style.
 ///

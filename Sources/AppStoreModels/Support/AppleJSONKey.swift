@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A coding key spelled at the call site, for Apple's snake_case formats whose dates come in three keys
 /// (`expires_date`, `expires_date_ms`, `expires_date_pst`).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// An optional wire field decoded with ``LenientValue`` rules: present in any of Apple's spellings, absent,
 /// or `null` — all three decode.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A closed-looking set of values that Apple extends every year.
 ///

@@ -48,7 +48,15 @@ public final class ChainValidator: Sendable {
     ///     ``VerifiedChain/isValid(at:)`` itself).
     /// - Returns: The cached chain, or `nil` on a miss.
     public func cachedChain(_ chain: [[UInt8]], at time: Date?) -> VerifiedChain? {
-        let key = ChainKey(chain)
+        cachedChain(ChainKey(chain), at: time)
+    }
+
+    /// A cached chain for a precomputed key.
+    /// - Parameters:
+    ///   - key: The chain's key.
+    ///   - time: The validation time, or `nil` for any.
+    /// - Returns: The cached chain, or `nil` on a miss.
+    public func cachedChain(_ key: ChainKey, at time: Date?) -> VerifiedChain? {
         guard let hit = cache.withLock({ $0[key] }) else { return nil }
         if let time, !hit.isValid(at: time) { return nil }
         return hit
@@ -64,6 +72,7 @@ public final class ChainValidator: Sendable {
     public func validate(_ chain: [[UInt8]], at time: Date) async throws -> VerifiedChain {
         if let hit = cachedChain(chain, at: time) { return hit }
         let verified = try await validateUncached(chain, at: time)
+        guard cacheCapacity > 0 else { return verified }
         cache.withLock { entries in
             if entries.count >= cacheCapacity { entries.removeAll(keepingCapacity: true) }
             entries[ChainKey(chain)] = verified
@@ -138,16 +147,36 @@ public final class ChainValidator: Sendable {
     }
 }
 
-/// The exact DER bytes of a chain, hashed in bulk.
-struct ChainKey: Hashable, Sendable {
-    let certificates: [[UInt8]]
+/// The exact DER bytes of a chain: the cache key. The hash is computed once, so a key held by a caller (see
+/// ``JWSHeaderCache``) costs a comparison, not a rehash, per lookup.
+public struct ChainKey: Hashable, Sendable {
+    /// The DER certificates, leaf first.
+    public let certificates: [[UInt8]]
+    private let digest: Int
 
-    init(_ certificates: [[UInt8]]) { self.certificates = certificates }
-
-    func hash(into hasher: inout Hasher) {
+    /// Makes a key.
+    /// - Parameter certificates: The DER certificates, leaf first.
+    public init(_ certificates: [[UInt8]]) {
+        self.certificates = certificates
+        var hasher = Hasher()
         for der in certificates {
             hasher.combine(der.count)
             der.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
+        digest = hasher.finalize()
+    }
+
+    /// Combines the precomputed hash.
+    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+
+    /// Equal when every certificate is byte-for-byte equal.
+    public static func == (lhs: ChainKey, rhs: ChainKey) -> Bool {
+        guard lhs.digest == rhs.digest, lhs.certificates.count == rhs.certificates.count else { return false }
+        for (left, right) in zip(lhs.certificates, rhs.certificates) {
+            guard left.count == right.count else { return false }
+            let same = left.withUnsafeBytes { a in right.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+            guard same || left.isEmpty else { return false }
+        }
+        return true
     }
 }

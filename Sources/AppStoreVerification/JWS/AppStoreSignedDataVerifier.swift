@@ -50,6 +50,9 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
     /// The chain validator and its cache; share one verifier to share the cache.
     public let chainValidator: ChainValidator
 
+    /// Decoded headers by their exact bytes; tokens from one signing certificate share one.
+    public let headerCache: JWSHeaderCache
+
     /// The payload expectations.
     public var expectations: SignedDataExpectations { configuration.expectations }
 
@@ -61,6 +64,7 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
         self.chainValidator = try ChainValidator(
             roots: configuration.rootCertificates, requirements: .appStoreSignedData,
             cacheCapacity: configuration.chainCacheCapacity)
+        self.headerCache = JWSHeaderCache(capacity: configuration.chainCacheCapacity)
     }
 
     /// Verifies signature and chain.
@@ -69,7 +73,7 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
     /// - Throws: ``VerificationError``: `malformed`, `algorithmNotAllowed`, `xcodeNotAllowed`, `wrongChainLength`,
     ///   `invalidSignature`, `malformedPayload`, and the chain errors of ``ChainValidator``.
     public func verify(_ token: String) async throws -> VerifiedSignedData {
-        let jws = try CompactJWS(token)
+        let jws = try CompactJWS(token, headerCache: headerCache)
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
                 .algorithmNotAllowed, "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
@@ -82,7 +86,7 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
             throw VerificationError(
                 .wrongChainLength, "x5c holds \(jws.certificateChain.count) certificates; Apple's chain has 3")
         }
-        let cached = chainValidator.cachedChain(jws.certificateChain, at: nil)
+        let cached = chainValidator.cachedChain(jws.chainKey, at: nil)
         let leafKey: P256.Signing.PublicKey
         if let cached, let key = P256.Signing.PublicKey(cached.leaf.publicKey) {
             leafKey = key

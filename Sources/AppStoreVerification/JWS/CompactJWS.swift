@@ -19,11 +19,16 @@ public struct CompactJWS: Sendable {
     /// The largest token accepted, in bytes; App Store tokens are a few kilobytes.
     public static let maximumLength = 256 * 1024
 
+    /// The chain's cache key.
+    public let chainKey: ChainKey
+
     /// Splits and decodes a token.
-    /// - Parameter token: The compact serialisation.
+    /// - Parameters:
+    ///   - token: The compact serialisation.
+    ///   - headerCache: Where parsed headers are remembered; tokens from one signing certificate share a header.
     /// - Throws: ``VerificationError/Code/malformed`` naming the part that is wrong,
     ///   ``VerificationError/Code/inputTooLarge`` for oversized input.
-    public init(_ token: some StringProtocol) throws {
+    public init(_ token: some StringProtocol, headerCache: JWSHeaderCache? = nil) throws {
         let bytes = Array(token.utf8)
         guard bytes.count <= Self.maximumLength else {
             throw VerificationError(.inputTooLarge, "JWS of \(bytes.count) bytes exceeds \(Self.maximumLength)")
@@ -39,37 +44,25 @@ public struct CompactJWS: Sendable {
         let headerText = bytes[0..<dots[0]]
         let payloadText = bytes[(dots[0] + 1)..<dots[1]]
         let signatureText = bytes[(dots[1] + 1)...]
-        guard let headerBytes = headerText.withUnsafeBufferPointer({ Base64.decode($0) }), !headerBytes.isEmpty else {
-            throw VerificationError(.malformed, "JWS header is not base64url")
-        }
         guard let payload = payloadText.withUnsafeBufferPointer({ Base64.decode($0) }) else {
             throw VerificationError(.malformed, "JWS payload is not base64url")
         }
         guard let signature = signatureText.withUnsafeBufferPointer({ Base64.decode($0) }) else {
             throw VerificationError(.malformed, "JWS signature is not base64url")
         }
-        let header: JSONValue
-        do { header = try JSONValue.parse(headerBytes) } catch let error as VerificationError {
-            throw VerificationError(.malformed, "JWS header: \(error.reason)")
-        }
-        guard case .object = header else { throw VerificationError(.malformed, "JWS header is not a JSON object") }
-        var chain: [[UInt8]] = []
-        if let x5c = header["x5c"] {
-            guard case .array(let items) = x5c, items.count <= 8 else {
-                throw VerificationError(.malformed, "JWS header x5c is not an array of at most 8 certificates")
-            }
-            for (index, item) in items.enumerated() {
-                guard let text = item.stringValue, let der = Base64.decode(text), !der.isEmpty else {
-                    throw VerificationError(.malformed, "JWS header x5c[\(index)] is not base64 DER")
-                }
-                chain.append(der)
-            }
+        let parsed: JWSHeader
+        if let headerCache, let hit = headerCache.header(for: headerText) {
+            parsed = hit
+        } else {
+            parsed = try JWSHeader(encoded: headerText)
+            headerCache?.store(parsed, for: headerText)
         }
         self.signingInput = bytes[0..<dots[1]]
-        self.algorithm = header["alg"]?.stringValue
-        self.certificateChain = chain
+        self.algorithm = parsed.algorithm
+        self.certificateChain = parsed.chainKey.certificates
+        self.chainKey = parsed.chainKey
         self.payload = payload
         self.signature = signature
-        self.header = header
+        self.header = parsed.json
     }
 }

@@ -74,24 +74,24 @@ public enum AppReceiptPayloadDecoder {
 
     /// Calls `body` with (type, version, value OCTET STRING) for each attribute of a SET.
     static func forEachAttribute(
-        _ reader: BERReader, _ set: BERElement, _ what: String,
+        _ reader: BERReader, _ set: BERElement, _ what: @autoclosure () -> String,
         _ body: (Int64, Int64, BERElement) throws -> Void
     ) throws {
-        guard set.isUniversal(BERElement.Universal.set) else { throw VerificationError(.malformed, "\(what) is not a SET") }
+        guard set.isUniversal(BERElement.Universal.set) else { throw VerificationError(.malformed, "\(what()) is not a SET") }
         var offset = set.contents.lowerBound
         while offset < set.contents.upperBound {
-            let attribute = try reader.element(at: offset, end: set.contents.upperBound, depth: 1, what)
+            let attribute = try reader.element(at: offset, end: set.contents.upperBound, depth: 1, what())
             offset = attribute.encoded.upperBound
             guard attribute.isUniversal(BERElement.Universal.sequence) else {
-                throw VerificationError(.malformed, "\(what): attribute at byte \(attribute.encoded.lowerBound) is not a SEQUENCE")
+                throw VerificationError(.malformed, "\(what()): attribute at byte \(attribute.encoded.lowerBound) is not a SEQUENCE")
             }
-            let type = try reader.element(at: attribute.contents.lowerBound, end: attribute.contents.upperBound, depth: 2, what)
-            let version = try reader.element(at: type.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what)
-            let value = try reader.element(at: version.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what)
+            let type = try reader.element(at: attribute.contents.lowerBound, end: attribute.contents.upperBound, depth: 2, what())
+            let version = try reader.element(at: type.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what())
+            let value = try reader.element(at: version.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what())
             guard value.encoded.upperBound == attribute.contents.upperBound,
                 value.isUniversal(BERElement.Universal.octetString), !value.isConstructed
-            else { throw VerificationError(.malformed, "\(what): attribute is not (INTEGER, INTEGER, OCTET STRING)") }
-            try body(try reader.integer(type, "\(what) attribute type"), try reader.integer(version, "\(what) attribute version"), value)
+            else { throw VerificationError(.malformed, "\(what()): attribute is not (INTEGER, INTEGER, OCTET STRING)") }
+            try body(try reader.integer(type, "\(what()) attribute type"), try reader.integer(version, "\(what()) attribute version"), value)
         }
     }
 
@@ -110,10 +110,7 @@ public enum AppReceiptPayloadDecoder {
         guard inner.isUniversal(BERElement.Universal.utf8String) || inner.isUniversal(BERElement.Universal.ia5String),
             !inner.isConstructed
         else { throw VerificationError(.malformed, "attribute \(type): expected a UTF8String or IA5String") }
-        guard let text = String(validating: reader.bytes[inner.contents], as: UTF8.self) else {
-            throw VerificationError(.malformed, "attribute \(type): invalid UTF-8")
-        }
-        return text
+        return String(decoding: reader.bytes[inner.contents], as: UTF8.self)
     }
 
     static func integer(_ reader: BERReader, _ value: BERElement, _ type: Int64) throws -> Int64? {

@@ -20,42 +20,57 @@ public enum Base64 {
     ///   - ignoringWhitespace: Whether spaces and line breaks are skipped (receipts) or refused (tokens).
     /// - Returns: The decoded bytes, or `nil` when the text is not valid base64.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, ignoringWhitespace: Bool = false) -> [UInt8]? {
-        var output = [UInt8]()
-        output.reserveCapacity(bytes.count / 4 * 3 + 3)
-        var accumulator: UInt32 = 0
-        var pending = 0
-        var padding = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "=") {
-                padding += 1
-                continue
+        table.withUnsafeBufferPointer { table in
+            var failed = false
+            let output = [UInt8](unsafeUninitializedCapacity: bytes.count / 4 * 3 + 3) { buffer, written in
+                var accumulator: UInt32 = 0
+                var pending = 0
+                var padding = 0
+                var out = 0
+                for byte in bytes {
+                    let value = table[Int(byte)]
+                    if value == 0xFF {
+                        if byte == UInt8(ascii: "=") {
+                            padding += 1
+                            continue
+                        }
+                        if ignoringWhitespace, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { continue }
+                        failed = true
+                        break
+                    }
+                    if padding != 0 {
+                        failed = true
+                        break
+                    }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    pending += 1
+                    if pending == 4 {
+                        buffer[out] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                        buffer[out + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                        buffer[out + 2] = UInt8(truncatingIfNeeded: accumulator)
+                        out += 3
+                        accumulator = 0
+                        pending = 0
+                    }
+                }
+                if !failed {
+                    switch pending {
+                    case 0: break
+                    case 2:
+                        buffer[out] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                        out += 1
+                    case 3:
+                        buffer[out] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                        buffer[out + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                        out += 2
+                    default: failed = true
+                    }
+                    if padding > 2 { failed = true }
+                }
+                written = out
             }
-            let value = table[Int(byte)]
-            if value == 0xFF {
-                if ignoringWhitespace, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { continue }
-                return nil
-            }
-            guard padding == 0 else { return nil }
-            accumulator = (accumulator << 6) | UInt32(value)
-            pending += 1
-            if pending == 4 {
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                output.append(UInt8(truncatingIfNeeded: accumulator))
-                accumulator = 0
-                pending = 0
-            }
+            return failed ? nil : output
         }
-        switch pending {
-        case 0: break
-        case 2: output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-        case 3:
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default: return nil
-        }
-        guard padding <= 2 else { return nil }
-        return output
     }
 
     /// Decodes base64 or base64url from a string or substring.
