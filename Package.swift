@@ -104,7 +104,12 @@ let package = Package(
         ),
         .testTarget(
             name: "EvidenceInspectionTests",
-            dependencies: ["EvidenceInspection", "AppStoreVerification", "AppStoreModels", "TestSupport"],
+            dependencies: ["EvidenceInspection", "AppStoreVerification", "AppStoreModels", "AppStoreSigning", "TestSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreKeeperCLITests",
+            dependencies: ["AppStoreVerification", "TestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
     ],

@@ -1,0 +1,78 @@
+import AppStoreVerification
+import Foundation
+import TestSupport
+import Testing
+
+/// `storekeeper inspect` as a user runs it: verdicts, exit codes, JSON shape.
+@Suite struct InspectCommandTests {
+    @Test("every fixture: exit 0 when valid, 1 when not; Xcode ones need --allow-xcode")
+    func exitCodes() throws {
+        for folder in ["receipts", "jws", "json"] {
+            for file in try Fixtures.files(in: folder) {
+                let path = Fixtures.directory.appendingPathComponent(file).path
+                let strict = try CommandRunner.run(["inspect", path])
+                let isXcode = file.contains("xcode")
+                let expectedValid = !isXcode && !file.contains("21002")
+                #expect(strict.status == (expectedValid ? 0 : 1), "\(file): \(strict.standardError)")
+                if !expectedValid { #expect(!strict.standardError.isEmpty) }
+                let lenient = try CommandRunner.run(["inspect", "--allow-xcode", path])
+                #expect(lenient.status == (file.contains("21002") ? 1 : 0), "\(file) --allow-xcode: \(lenient.standardError)")
+            }
+        }
+    }
+
+    @Test("--json prints one object with kind, valid, environment, payload, error")
+    func jsonShape() throws {
+        let path = Fixtures.directory.appendingPathComponent("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64").path
+        let result = try CommandRunner.run(["inspect", "--json", path])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(object["kind"] as? String == "receipt")
+        #expect(object["valid"] as? Bool == true)
+        #expect(object["environment"] as? String == "Sandbox")
+        #expect(object["error"] is NSNull)
+        let payload = try #require(object["payload"] as? [String: Any])
+        #expect((payload["in_app"] as? [Any])?.count == 9)
+        #expect(payload["bundle_id"] as? String == "com.revenuecat.sampleapp")
+    }
+
+    @Test("a failure in --json mode carries the error code")
+    func jsonError() throws {
+        let path = Fixtures.directory.appendingPathComponent("jws/xcode_renewalinfo_2023.jws").path
+        let result = try CommandRunner.run(["inspect", "--json", path])
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(object["valid"] as? Bool == false)
+        #expect((object["error"] as? [String: Any])?["code"] as? String == "xcode_not_allowed")
+    }
+
+    @Test("standard input, tampered input and --at")
+    func stdinAndTime() throws {
+        let token = try Fixtures.text("jws/notification_TEST_sandbox_2022.jws")
+        #expect(try CommandRunner.run(["inspect", "-"], input: Data(token.utf8)).status == 0)
+        let forged = try CommandRunner.run(["inspect", "-"], input: Data(JWSTamper.flippedSignature(token).utf8))
+        #expect(forged.status == 1)
+        #expect(forged.standardError.contains("invalid_signature"))
+        let today = try CommandRunner.run(["inspect", "--at", "2026-11-21T00:00:00Z", "-"], input: Data(token.utf8))
+        #expect(today.status == 1)
+        #expect(today.standardError.contains("certificate_not_valid_at_time"))
+        let garbage = try CommandRunner.run(["inspect", "-"], input: Data([0x30, 0x82, 0xFF]))
+        #expect(garbage.status == 1)
+    }
+
+    @Test("usage errors exit 2", arguments: [["inspect"], ["inspect", "--at", "yesterday", "x"], ["inspect", "--nope", "x"], ["frobnicate"]])
+    func usage(_ arguments: [String]) throws {
+        #expect(try CommandRunner.run(arguments).status == 2)
+    }
+
+    @Test("bench --json reports the five named results (shape only; speed is checked in release by scripts/bench-check)")
+    func benchShape() throws {
+        let result = try CommandRunner.run(["bench", "--json", "--seconds", "0.02"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.compactMap { $0["name"] as? String }
+            == ["p256.verify", "jws.verify", "jws.verify.uncached", "receipt.decode", "receipt.verify"])
+        #expect(results.allSatisfy { ($0["ops_per_sec"] as? Double ?? 0) > 0 && ($0["us_per_op"] as? Double ?? 0) > 0 })
+    }
+}
