@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "AppStoreSigning", targets: ["AppStoreSigning"]),
+        .library(name: "SubscriptionEngine", targets: ["SubscriptionEngine"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
@@ -37,6 +38,11 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "SubscriptionEngine",
+            dependencies: ["AppStoreModels"],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -105,6 +111,11 @@ let package = Package(
         .testTarget(
             name: "EvidenceInspectionTests",
             dependencies: ["EvidenceInspection", "AppStoreVerification", "AppStoreModels", "AppStoreSigning", "TestSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "SubscriptionEngineTests",
+            dependencies: ["SubscriptionEngine", "AppStoreModels", "AppStoreVerification", "TestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -1,0 +1,131 @@
+import Foundation
+public import AppStoreModels
+
+/// All evidence known about one customer, as a set: adding the same evidence twice, or in another order,
+/// gives an equal value, which is what makes the engine's answer independent of arrival order.
+///
+/// ```swift
+/// var evidence = EvidenceSet()
+/// evidence.add(verifyReceiptResponse: response)
+/// evidence.add(transaction: verifiedPayload)
+/// let state = SubscriptionEngine(configuration: config).evaluate(evidence, at: serverNow)
+/// ```
+public struct EvidenceSet: Sendable, Hashable {
+    /// Every transaction observation.
+    public private(set) var transactions: Set<Transaction> = []
+    /// Every renewal-state observation.
+    public private(set) var renewals: Set<RenewalState> = []
+
+    /// An empty set.
+    public init() {}
+
+    /// Adds one transaction observation.
+    /// - Parameter transaction: The observation.
+    public mutating func insert(_ transaction: Transaction) { transactions.insert(transaction) }
+
+    /// Adds one renewal-state observation.
+    /// - Parameter renewal: The observation.
+    public mutating func insert(_ renewal: RenewalState) { renewals.insert(renewal) }
+
+    /// Adds everything in another set.
+    /// - Parameter other: More evidence.
+    public mutating func formUnion(_ other: EvidenceSet) {
+        transactions.formUnion(other.transactions)
+        renewals.formUnion(other.renewals)
+    }
+
+    /// Adds a verifyReceipt response (modern or iOS 6-style): `in_app`, `latest_receipt_info` and
+    /// `pending_renewal_info`, observed at the response's `request_date` (else the receipt's creation date).
+    /// - Parameter response: A response with status 0 or 21006; others carry no evidence.
+    public mutating func add(verifyReceiptResponse response: VerifyReceiptResponse) {
+        guard response.status == 0 || response.status == 21006 else { return }
+        let items = (response.receipt?.inApp ?? []) + (response.latestReceiptInfo ?? [])
+            + [response.legacyReceipt, response.latestExpiredReceiptInfo].compactMap { $0 }
+        let observedAt =
+            response.receipt?.requestDate ?? response.receipt?.receiptCreationDate ?? Self.latestDate(in: items)
+        for item in items {
+            if let transaction = Transaction(item, source: .verifyReceipt, observedAt: observedAt) { insert(transaction) }
+        }
+        for pending in response.pendingRenewalInfo ?? [] {
+            if let renewal = RenewalState(pending, source: .verifyReceipt, observedAt: observedAt) { insert(renewal) }
+        }
+        if let legacy = response.legacyReceipt ?? response.latestExpiredReceiptInfo,
+            let original = legacy.originalTransactionId ?? legacy.transactionId,
+            response.autoRenewStatus != nil || response.expirationIntent != nil || response.isInBillingRetryPeriod != nil
+        {
+            var renewal = RenewalState(originalTransactionID: original, source: .verifyReceipt)
+            renewal.productID = legacy.productId
+            renewal.autoRenewProductID = response.autoRenewProductId
+            renewal.willAutoRenew = response.autoRenewStatus.map { $0 == .on }
+            renewal.expirationIntent = response.expirationIntent
+            renewal.isInBillingRetry = response.isInBillingRetryPeriod
+            renewal.environment = response.environment
+            renewal.observedAt = observedAt
+            insert(renewal)
+        }
+    }
+
+    /// Adds a receipt (decoded locally, or verifyReceipt's `receipt`), observed at its creation date.
+    /// - Parameters:
+    ///   - receipt: The receipt in verifyReceipt's form.
+    ///   - source: Where it came from (default: a local decode).
+    public mutating func add(receipt: ReceiptInfo, source: EvidenceSource = .localReceipt) {
+        let observedAt = receipt.receiptCreationDate ?? Self.latestDate(in: receipt.inApp ?? [])
+        for item in receipt.inApp ?? [] {
+            if let transaction = Transaction(item, source: source, observedAt: observedAt) { insert(transaction) }
+        }
+    }
+
+    /// Adds a verified StoreKit 2 transaction, observed at its `signedDate`.
+    /// - Parameters:
+    ///   - transaction: The verified payload.
+    ///   - source: Where it came from (default: posted by the app).
+    public mutating func add(transaction: JWSTransactionDecodedPayload, source: EvidenceSource = .signedData) {
+        insert(Transaction(transaction, source: source))
+    }
+
+    /// Adds verified StoreKit 2 renewal info, observed at its `signedDate`.
+    /// - Parameters:
+    ///   - renewalInfo: The verified payload.
+    ///   - source: Where it came from.
+    public mutating func add(renewalInfo: JWSRenewalInfoDecodedPayload, source: EvidenceSource = .signedData) {
+        insert(RenewalState(renewalInfo, source: source))
+    }
+
+    /// Adds a V1 notification's `unified_receipt`, observed at the latest date it mentions (V1 bodies carry no
+    /// signing time).
+    /// - Parameter notification: The V1 body (its shared secret already checked by the caller).
+    public mutating func add(notificationV1 notification: NotificationV1Body) {
+        let items = notification.unifiedReceipt?.latestReceiptInfo ?? []
+        let observedAt = [Self.latestDate(in: items), notification.autoRenewStatusChangeDate].compactMap { $0 }.max()
+        for item in items {
+            if let transaction = Transaction(item, source: .notificationV1, observedAt: observedAt) { insert(transaction) }
+        }
+        for pending in notification.unifiedReceipt?.pendingRenewalInfo ?? [] {
+            if let renewal = RenewalState(pending, source: .notificationV1, observedAt: observedAt) { insert(renewal) }
+        }
+    }
+
+    /// Adds a verified V2 notification's nested transaction and renewal info.
+    /// - Parameters:
+    ///   - notification: The notification payload.
+    ///   - transaction: Its verified `signedTransactionInfo`.
+    ///   - renewalInfo: Its verified `signedRenewalInfo`.
+    public mutating func add(
+        notificationV2 notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload?,
+        renewalInfo: JWSRenewalInfoDecodedPayload?
+    ) {
+        if var transaction {
+            transaction.signedDate = transaction.signedDate ?? notification.signedDate
+            insert(Transaction(transaction, source: .notificationV2))
+        }
+        if var renewalInfo {
+            renewalInfo.signedDate = renewalInfo.signedDate ?? notification.signedDate
+            insert(RenewalState(renewalInfo, source: .notificationV2))
+        }
+    }
+
+    static func latestDate(in items: [InAppTransactionInfo]) -> Date? {
+        items.flatMap { [$0.purchaseDate, $0.cancellationDate].compactMap { $0 } }.max()
+    }
+}

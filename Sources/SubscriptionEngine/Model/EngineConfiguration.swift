@@ -1,0 +1,29 @@
+import Foundation
+
+/// What the engine needs to know that evidence does not say.
+public struct EngineConfiguration: Sendable, Hashable, Codable {
+    /// Product id → entitlement identifiers it grants. Default: none.
+    public var entitlements: [String: [String]] = [:]
+    /// Product id → subscription group id, for intro-offer eligibility. Default: none.
+    public var subscriptionGroups: [String: String] = [:]
+    /// Non-renewing subscription product id → length in seconds. Default: none.
+    public var nonRenewingDurations: [String: Double] = [:]
+    /// Product ids that are consumables (receipts do not say). Default: none.
+    public var consumables: Set<String> = []
+
+    /// The defaults: no entitlements, groups, durations or consumables.
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case entitlements, subscriptionGroups, nonRenewingDurations, consumables
+    }
+
+    /// Decodes a configuration file; every key is optional.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        entitlements = try c.decodeIfPresent([String: [String]].self, forKey: .entitlements) ?? [:]
+        subscriptionGroups = try c.decodeIfPresent([String: String].self, forKey: .subscriptionGroups) ?? [:]
+        nonRenewingDurations = try c.decodeIfPresent([String: Double].self, forKey: .nonRenewingDurations) ?? [:]
+        consumables = try c.decodeIfPresent(Set<String>.self, forKey: .consumables) ?? []
+    }
+}

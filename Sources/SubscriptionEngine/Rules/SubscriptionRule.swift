@@ -1,0 +1,32 @@
+/// The rules the engine applies, named so explanations and tests can point at them.
+public enum SubscriptionRule: String, Sendable, CaseIterable {
+    /// A cancellation / revocation date overrides the expiry date, from that moment on.
+    case revocationOverridesExpiry = "revocation-overrides-expiry"
+    /// A refund of an older period does not revoke the current period; only the current period's
+    /// revocation does.
+    case onlyCurrentPeriodRevocationRevokes = "only-current-period-revocation-revokes"
+    /// Among a subscription's transactions, the latest expiry (by period, not by arrival) decides.
+    case latestExpiryDecides = "latest-expiry-decides"
+    /// An upgraded transaction ends at the upgrade; the new product's transaction carries on.
+    case upgradeEndsPeriod = "upgrade-ends-period"
+    /// A pending downgrade or crossgrade takes effect at the next renewal (shown as the auto-renew product).
+    case downgradeAtRenewal = "downgrade-at-renewal"
+    /// In the billing grace period, access continues until the grace period ends.
+    case gracePeriodKeepsAccess = "grace-period-keeps-access"
+    /// In billing retry without grace, there is no access.
+    case billingRetryWithoutAccess = "billing-retry-without-access"
+    /// Renewal info observed before the current period began does not describe it.
+    case staleRenewalInfoIgnored = "stale-renewal-info-ignored"
+    /// A family-shared purchase grants access until it is revoked.
+    case familySharedUntilRevoked = "family-shared-until-revoked"
+    /// A non-consumable grants access forever unless revoked.
+    case nonConsumableForever = "non-consumable-forever"
+    /// Consumables are recorded, never entitlements.
+    case consumableNotEntitlement = "consumable-not-entitlement"
+    /// A non-renewing subscription lasts the configured duration from its purchase.
+    case nonRenewingConfiguredDuration = "non-renewing-configured-duration"
+    /// Evidence of something that happened after the evaluated instant is not used for that instant.
+    case evidenceAfterInstantIgnored = "evidence-after-instant-ignored"
+    /// An introductory offer in any product of a group makes the whole group ineligible.
+    case introConsumedPerGroup = "intro-consumed-per-group"
+}

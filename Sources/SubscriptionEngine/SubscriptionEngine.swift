@@ -1,0 +1,151 @@
+public import Foundation
+
+/// Turns verified evidence into "entitled until when, and why": subscription states, purchases,
+/// entitlements and intro-offer eligibility.
+///
+/// Pure: no I/O and no clock. `now` is a parameter — the server's clock, never the device's. The answer
+/// depends only on the set of evidence, not on the order it arrived in (see ``EvidenceSet``).
+///
+/// ```swift
+/// let engine = SubscriptionEngine(configuration: configuration)
+/// let state = engine.evaluate(evidence, at: now)
+/// state.entitlements.first { $0.identifier == "pro" }?.expiresAt
+/// ```
+public struct SubscriptionEngine: Sendable {
+    /// Entitlements, groups and product kinds the evidence does not say.
+    public var configuration: EngineConfiguration
+
+    /// Makes an engine.
+    /// - Parameter configuration: Product configuration.
+    public init(configuration: EngineConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Evaluates a customer's evidence at an instant.
+    /// - Parameters:
+    ///   - evidence: Everything known about the customer.
+    ///   - now: The instant (the server's clock).
+    /// - Returns: The customer's state.
+    public func evaluate(_ evidence: EvidenceSet, at now: Date) -> CustomerState {
+        // Rule evidenceAfterInstantIgnored: the state at `now` is what the evidence known at `now` says —
+        // observations made later, and purchases made later, are left out.
+        let known = evidence.transactions.filter { ($0.observedAt ?? .distantPast) <= now }
+        let merged = Dictionary(grouping: known, by: \.transactionID)
+            .values.map { Transaction.merged(Array($0)) }
+            .filter { ($0.purchaseDate ?? .distantPast) <= now }
+        let renewals = Dictionary(grouping: evidence.renewals.filter { ($0.observedAt ?? .distantPast) <= now }) {
+            $0.originalTransactionID
+        }.mapValues(RenewalState.newest)
+
+        var subscriptions: [SubscriptionState] = []
+        var purchases: [PurchaseState] = []
+        var subscriptionTransactions: [String: [Transaction]] = [:]
+        for transaction in merged {
+            switch kind(of: transaction) {
+            case .autoRenewable: subscriptionTransactions[transaction.originalTransactionID, default: []].append(transaction)
+            case let other: purchases.append(purchaseState(transaction, kind: other, at: now))
+            }
+        }
+        for (original, transactions) in subscriptionTransactions {
+            subscriptions.append(
+                SubscriptionEvaluator.evaluate(
+                    originalTransactionID: original, transactions: transactions, renewal: renewals[original], at: now))
+        }
+        subscriptions.sort { $0.originalTransactionID < $1.originalTransactionID }
+        purchases.sort { $0.transactionID < $1.transactionID }
+        return CustomerState(
+            evaluatedAt: now, subscriptions: subscriptions, purchases: purchases,
+            entitlements: entitlements(subscriptions: subscriptions, purchases: purchases),
+            introEligibility: introEligibility(merged))
+    }
+
+    /// What a transaction is: the evidence's word, else configuration, else an expiry means auto-renewable.
+    func kind(of transaction: Transaction) -> ProductKind {
+        if let kind = transaction.kind { return kind }
+        if configuration.consumables.contains(transaction.productID) { return .consumable }
+        if configuration.nonRenewingDurations[transaction.productID] != nil { return .nonRenewing }
+        return transaction.expiresAt == nil ? .nonConsumable : .autoRenewable
+    }
+
+    func purchaseState(_ transaction: Transaction, kind: ProductKind, at now: Date) -> PurchaseState {
+        typealias F = ExplanationFormat
+        var explanation = ["bought \(transaction.productID) \(F.date(transaction.purchaseDate)) (transaction \(transaction.transactionID))"]
+        var expiresAt: Date?
+        var grants: Bool
+        switch kind {
+        case .consumable:
+            grants = false
+            explanation.append(F.tagged(.consumableNotEntitlement, "a consumable: recorded, not an entitlement"))
+        case .nonConsumable, .autoRenewable:
+            grants = true
+            explanation.append(F.tagged(.nonConsumableForever, "a non-consumable: access for good unless revoked"))
+        case .nonRenewing:
+            if let seconds = configuration.nonRenewingDurations[transaction.productID], let bought = transaction.purchaseDate {
+                expiresAt = bought.addingTimeInterval(seconds)
+                grants = expiresAt! > now
+                explanation.append(
+                    F.tagged(.nonRenewingConfiguredDuration, "a non-renewing subscription until \(F.date(expiresAt))"))
+            } else {
+                grants = false
+                explanation.append(
+                    F.tagged(.nonRenewingConfiguredDuration, "a non-renewing subscription with no configured duration"))
+            }
+        }
+        if let revoked = transaction.revokedAt, revoked <= now {
+            grants = false
+            expiresAt = min(expiresAt ?? revoked, revoked)
+            explanation.append(
+                F.tagged(.revocationOverridesExpiry, "refunded \(F.date(revoked)), reason: \(F.reason(transaction.revocationReason))"))
+        }
+        return PurchaseState(
+            transactionID: transaction.transactionID, productID: transaction.productID, kind: kind,
+            purchaseDate: transaction.purchaseDate, expiresAt: expiresAt,
+            revokedAt: transaction.revokedAt.flatMap { $0 <= now ? $0 : nil }, grantsAccess: grants,
+            explanation: explanation)
+    }
+
+    func entitlements(subscriptions: [SubscriptionState], purchases: [PurchaseState]) -> [Entitlement] {
+        var best: [String: Entitlement] = [:]
+        func offer(_ candidate: Entitlement) {
+            guard let current = best[candidate.identifier] else {
+                best[candidate.identifier] = candidate
+                return
+            }
+            let currentEnd = current.expiresAt ?? .distantFuture
+            let candidateEnd = candidate.expiresAt ?? .distantFuture
+            if (candidateEnd, current.productID) > (currentEnd, candidate.productID) { best[candidate.identifier] = candidate }
+        }
+        for subscription in subscriptions where subscription.status.grantsAccess {
+            let end = subscription.status == .inGracePeriod ? subscription.gracePeriodExpiresAt : subscription.expiresAt
+            for identifier in configuration.entitlements[subscription.productID] ?? [] {
+                offer(Entitlement(identifier: identifier, productID: subscription.productID, expiresAt: end,
+                                  grantedBy: subscription.originalTransactionID))
+            }
+        }
+        for purchase in purchases where purchase.grantsAccess {
+            for identifier in configuration.entitlements[purchase.productID] ?? [] {
+                offer(Entitlement(identifier: identifier, productID: purchase.productID, expiresAt: purchase.expiresAt,
+                                  grantedBy: purchase.transactionID))
+            }
+        }
+        return best.values.sorted { $0.identifier < $1.identifier }
+    }
+
+    func introEligibility(_ transactions: [Transaction]) -> [String: IntroEligibility] {
+        var consumedGroups: Set<String> = []
+        for transaction in transactions where transaction.offer?.isIntroductory == true {
+            if let group = configuration.subscriptionGroups[transaction.productID] ?? transaction.subscriptionGroupID {
+                consumedGroups.insert(group)
+            }
+        }
+        var result: [String: IntroEligibility] = [:]
+        for product in Set(configuration.subscriptionGroups.keys).union(transactions.map(\.productID)) {
+            guard let group = configuration.subscriptionGroups[product] else {
+                result[product] = .unknown
+                continue
+            }
+            result[product] = consumedGroups.contains(group) ? .ineligible : .eligible
+        }
+        return result
+    }
+}
