@@ -68,6 +68,7 @@ let package = Package(
                 "AppStoreVerification",
                 "EvidenceInspection",
                 "AppStoreSigning",
+                "SubscriptionEngine",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

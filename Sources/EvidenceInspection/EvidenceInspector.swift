@@ -98,6 +98,9 @@ public struct EvidenceInspector: Sendable {
         }
         var report = InspectionReport(
             kind: .notificationV1, valid: true, environment: body.environment?.rawValue, payload: JSONObject(redacted))
+        var withoutSecret = body
+        withoutSecret.password = nil
+        report.evidence = .notificationV1(withoutSecret)
         report.facts = [
             ("type", body.notificationType.rawValue), ("bundle id", body.bid ?? "-"),
             ("transactions", "\(body.unifiedReceipt?.latestReceiptInfo?.count ?? 0) in unified_receipt"),
@@ -127,6 +130,7 @@ public struct EvidenceInspector: Sendable {
         var report = InspectionReport(
             kind: .verifyReceiptResponse, valid: accepted, environment: response.environment?.rawValue,
             payload: JSONObject(object))
+        report.evidence = .verifyReceiptResponse(response)
         if !accepted {
             report.error = .init(
                 code: "status_\(response.status)",
@@ -155,6 +159,7 @@ public struct EvidenceInspector: Sendable {
                 case let other: other
                 }
             var report = InspectionReport(kind: .receipt, valid: true, environment: environment, payload: JSONObject(payload))
+            report.evidence = .receipt(verified.receiptInfo)
             report.facts = [
                 ("bundle id", receipt.bundleID ?? "-"), ("app version", receipt.appVersion ?? "-"),
                 ("created", receipt.creationDate.map(AppleDateFormat.rfc3339) ?? "-"),
@@ -184,9 +189,11 @@ public struct EvidenceInspector: Sendable {
             let verified = try await verifier.verify(token)
             var payload = try JSONSerialization.jsonObject(with: Data(verified.payload)) as? [String: Any] ?? [:]
             var facts: [(String, String)] = []
+            var evidence: InspectedEvidence?
             switch kind {
             case .notificationV2:
                 let notification = try await verifier.verifyNotification(token)
+                evidence = .notificationV2(notification)
                 var data = payload["data"] as? [String: Any] ?? [:]
                 for key in ["signedTransactionInfo", "signedRenewalInfo"] {
                     if let nested = data[key] as? String {
@@ -203,6 +210,7 @@ public struct EvidenceInspector: Sendable {
                 ]
             case .jwsTransaction:
                 let transaction = try await verifier.verifyTransaction(token)
+                evidence = .transaction(transaction)
                 facts = [
                     ("product", transaction.productId), ("transaction", transaction.transactionId),
                     ("original", transaction.originalTransactionId), ("type", transaction.type?.rawValue ?? "-"),
@@ -210,12 +218,14 @@ public struct EvidenceInspector: Sendable {
                 ]
             case .jwsRenewalInfo:
                 let info = try await verifier.verifyRenewalInfo(token)
+                evidence = .renewalInfo(info)
                 facts = [
                     ("product", info.productId ?? "-"), ("renews to", info.autoRenewProductId ?? "-"),
                     ("auto-renew", info.autoRenewStatus.map { $0 == .on ? "on" : "off" } ?? "-"),
                 ]
             case .jwsAppTransaction:
                 let app = try await verifier.verifyAppTransaction(token)
+                evidence = .appTransaction(app)
                 facts = [("bundle id", app.bundleId ?? "-"), ("version", app.applicationVersion ?? "-")]
             default:
                 break
@@ -226,6 +236,7 @@ public struct EvidenceInspector: Sendable {
                 payload["environment"] as? String ?? (payload["data"] as? [String: Any])?["environment"] as? String
             var report = InspectionReport(kind: kind, valid: true, environment: environment, payload: JSONObject(payload))
             report.facts = facts
+            report.evidence = evidence
             return report
         } catch let error as VerificationError {
             var report = InspectionReport.failure(kind, code: error.code.rawValue, message: error.reason)

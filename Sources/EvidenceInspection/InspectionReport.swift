@@ -13,6 +13,8 @@ public struct InspectionReport: Sendable {
     public var payload: JSONObject?
     /// Why it did not verify.
     public var error: Failure?
+    /// The typed evidence, when it verified.
+    public var evidence: InspectedEvidence?
     /// Short human-readable facts for the summary view, in order.
     public var facts: [(String, String)] = []
 

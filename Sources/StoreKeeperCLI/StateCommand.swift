@@ -1,0 +1,107 @@
+import ArgumentParser
+import AppStoreModels
+import EvidenceInspection
+import Foundation
+import SubscriptionEngine
+
+/// `storekeeper state [--json] [--at ISO8601] [--config FILE] [--allow-xcode] [--root DER]… FILE…`
+struct StateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state",
+        abstract: "Print what StoreKeeper would decide for the given evidence files.",
+        discussion: """
+            Each file is recognised and verified as by `inspect`; a file that does not verify stops the command
+            (exit 1). The output does not depend on the order of the files.
+            --config takes JSON: {"entitlements": {"product": ["pro"]}, "subscriptionGroups": {"product": "group"},
+            "nonRenewingDurations": {"product": seconds}, "consumables": ["product"]}.
+            """
+    )
+
+    @Flag(help: "Print one JSON object {subscriptions, purchases, entitlements, introEligibility}.")
+    var json = false
+
+    @Option(name: .customLong("at"), help: "The instant to evaluate at (ISO 8601); default: now.")
+    var at: String?
+
+    @Option(help: "Engine configuration (JSON).")
+    var config: String?
+
+    @Flag(name: .customLong("allow-xcode"), help: "Accept Xcode-signed evidence.")
+    var allowXcode = false
+
+    @Option(name: .customLong("root"), help: "Also trust this DER root certificate (repeatable).")
+    var roots: [String] = []
+
+    @Argument(help: "Evidence files.")
+    var files: [String]
+
+    func validate() throws {
+        if let at, AppleDateFormat.parse(at) == nil {
+            throw ValidationError("--at \"\(at)\" is not an ISO 8601 date such as 2024-05-01T12:00:00Z")
+        }
+        if files.isEmpty { throw ValidationError("give at least one evidence file") }
+    }
+
+    func run() async throws {
+        var engineConfiguration = EngineConfiguration()
+        if let config {
+            do {
+                engineConfiguration = try JSONDecoder().decode(
+                    EngineConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: config)))
+            } catch {
+                throw ValidationError("--config \(config): \(error)")
+            }
+        }
+        var inspection = EvidenceInspector.Configuration()
+        inspection.allowsXcode = allowXcode
+        for path in roots {
+            guard let der = try? Data(contentsOf: URL(fileURLWithPath: path)) else { throw ValidationError("cannot read --root \(path)") }
+            inspection.additionalRoots.append(Array(der))
+        }
+        let inspector = try EvidenceInspector(configuration: inspection)
+        var evidence = EvidenceSet()
+        for file in files {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: file)) else { throw ValidationError("cannot read \(file)") }
+            let report = await inspector.inspect(Array(data))
+            guard report.valid, let verified = report.evidence else {
+                let reason = report.error.map { "\($0.code): \($0.message)" } ?? "no usable evidence"
+                FileHandleOutput.standardError("storekeeper state: \(file) (\(report.kind.rawValue)) is not valid: \(reason)")
+                throw ExitCode(1)
+            }
+            evidence.add(verified)
+        }
+        let now = at.flatMap(AppleDateFormat.parse) ?? Date()
+        let state = SubscriptionEngine(configuration: engineConfiguration).evaluate(evidence, at: now)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(AppleDateFormat.rfc3339(date))
+            }
+            FileHandleOutput.standardOutput(String(decoding: try encoder.encode(state), as: UTF8.self))
+        } else {
+            FileHandleOutput.standardOutput(Self.summary(state))
+        }
+    }
+
+    static func summary(_ state: CustomerState) -> String {
+        var lines = ["at \(AppleDateFormat.rfc3339(state.evaluatedAt))"]
+        for subscription in state.subscriptions {
+            lines.append(
+                "subscription \(subscription.originalTransactionID) \(subscription.productID): \(subscription.status.rawValue)"
+                    + (subscription.expiresAt.map { " until \(AppleDateFormat.rfc3339($0))" } ?? ""))
+            lines += subscription.explanation.map { "  - \($0)" }
+        }
+        for purchase in state.purchases {
+            lines.append("purchase \(purchase.transactionID) \(purchase.productID) (\(purchase.kind.rawValue)): "
+                + (purchase.grantsAccess ? "grants access" : "no access"))
+        }
+        lines.append("entitlements: " + (state.entitlements.isEmpty ? "none" : state.entitlements.map {
+            "\($0.identifier) (\($0.productID)" + ($0.expiresAt.map { " until \(AppleDateFormat.rfc3339($0))" } ?? ", forever") + ")"
+        }.joined(separator: ", ")))
+        let eligibility = state.introEligibility.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }
+        if !eligibility.isEmpty { lines.append("intro eligibility: " + eligibility.joined(separator: ", ")) }
+        return lines.joined(separator: "\n")
+    }
+}
