@@ -135,3 +135,39 @@ import Testing
         #expect(active.subscriptions.first?.willAutoRenew == true)
     }
 }
+
+/// The remaining fixtures: Xcode receipts, the TEST notification and renewal info on its own.
+@Suite struct RemainingFixtureEngineTests {
+    @Test("Xcode receipts: the backyard birds pass is an active subscription or purchase; the empty one has nothing")
+    func xcodeReceipts() async throws {
+        let verifier = try AppReceiptVerifier(configuration: .init(allowsXcodeReceipts: true))
+        let birds = try await verifier.verify(base64: try Fixtures.text("receipts/xcode_backyardbirds_with_transaction_2023.b64"))
+        var evidence = EvidenceSet()
+        evidence.add(receipt: birds.receiptInfo)
+        let item = try #require(birds.receipt.inAppPurchases.first)
+        let state = SubscriptionEngine().evaluate(evidence, at: try #require(item.purchaseDate).addingTimeInterval(60))
+        #expect(state.subscriptions.count + state.purchases.count == 1)
+        #expect((state.subscriptions.first?.productID ?? state.purchases.first?.productID) == "pass.premium")
+        if let subscription = state.subscriptions.first { #expect(subscription.status == .active) }
+
+        let empty = try await verifier.verify(base64: try Fixtures.text("receipts/xcode_dailydictionary_empty_2021.b64"))
+        var none = EvidenceSet()
+        none.add(receipt: empty.receiptInfo)
+        let nothing = SubscriptionEngine().evaluate(none, at: Fixtures.date("2021-08-01T00:00:00Z"))
+        #expect(nothing.subscriptions.isEmpty && nothing.purchases.isEmpty && nothing.entitlements.isEmpty)
+    }
+
+    @Test("the TEST notification carries no transaction; renewal info alone makes no subscription")
+    func notificationAndRenewalOnly() async throws {
+        let verifier = try AppStoreSignedDataVerifier()
+        let test = try await verifier.verifyNotification(try Fixtures.text("jws/notification_TEST_sandbox_2022.jws"))
+        var evidence = EvidenceSet()
+        evidence.add(notificationV2: test.payload, transaction: test.transaction, renewalInfo: test.renewalInfo)
+        #expect(evidence.transactions.isEmpty && evidence.renewals.isEmpty)
+        let renewal = try await verifier.verifyRenewalInfo(try Fixtures.text("jws/renewalinfo_sandbox_ringalarm_2023.jws"))
+        evidence.add(renewalInfo: renewal)
+        #expect(evidence.renewals.count == 1)
+        let state = SubscriptionEngine().evaluate(evidence, at: Fixtures.date("2023-06-01T00:00:00Z"))
+        #expect(state.subscriptions.isEmpty)
+    }
+}

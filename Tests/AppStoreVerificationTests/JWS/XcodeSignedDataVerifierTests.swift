@@ -42,3 +42,32 @@ import Testing
         }
     }
 }
+
+/// Every forgery of the Xcode tokens is refused by the Xcode verifier too.
+@Suite struct XcodeTamperTests {
+    struct Tamper: Sendable, CustomStringConvertible {
+        let name: String
+        let codes: [VerificationError.Code]
+        let apply: @Sendable (String) throws -> String
+        var description: String { name }
+    }
+
+    static let tampers: [Tamper] = [
+        .init(name: "payload edited", codes: [.invalidSignature], apply: JWSTamper.editedPayload),
+        .init(name: "signature flipped", codes: [.invalidSignature], apply: JWSTamper.flippedSignature),
+        .init(name: "alg none", codes: [.algorithmNotAllowed], apply: JWSTamper.algorithmNone),
+        .init(name: "alg HS256 keyed with the certificate", codes: [.algorithmNotAllowed], apply: JWSTamper.hs256KeyedWithLeaf),
+        .init(name: "look-alike three-certificate chain", codes: [.wrongChainLength], apply: JWSTamper.lookAlikeChain),
+        .init(name: "truncated", codes: [.malformed], apply: JWSTamper.truncated),
+    ]
+
+    @Test("forged Xcode tokens", arguments: ["jws/xcode_transaction_autorenewable_2023.jws", "jws/xcode_renewalinfo_2023.jws"], tampers)
+    func forged(_ path: String, _ tamper: Tamper) async throws {
+        do {
+            _ = try await XcodeSignedDataVerifier().verify(try tamper.apply(try Fixtures.text(path)))
+            Issue.record("\(tamper.name) accepted")
+        } catch let error as VerificationError {
+            #expect(tamper.codes.contains(error.code), "\(tamper.name): \(error)")
+        }
+    }
+}
