@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "AppStoreSigning", targets: ["AppStoreSigning"]),
         .library(name: "SubscriptionEngine", targets: ["SubscriptionEngine"]),
+        .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
@@ -53,6 +54,16 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "AppStoreSimulator",
+            dependencies: [
+                "AppStoreModels", "AppStoreVerification", "AppStoreSigning",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -22,19 +22,33 @@ public struct ReceiptSigner: Sendable {
     }
 
     /// A fresh RSA chain named like Apple's receipt chain (Apple Root CA → WWDR → receipt signing), with
-    /// a root that nobody pins.
+    /// a root that nobody pins: the look-alike that verifiers must refuse.
     public static func lookAlike(notBefore: Date = Date(timeIntervalSince1970: 1_000_000_000)) throws -> ReceiptSigner {
+        try generate(
+            rootName: DistinguishedName {
+                CountryName("US"); OrganizationName("Apple Inc."); OrganizationalUnitName("Apple Certification Authority")
+                CommonName("Apple Root CA")
+            },
+            intermediateName: DistinguishedName {
+                CountryName("US"); OrganizationName("Apple Inc."); OrganizationalUnitName("Apple Worldwide Developer Relations")
+                CommonName("Apple Worldwide Developer Relations Certification Authority")
+            },
+            notBefore: notBefore)
+    }
+
+    /// A fresh RSA-2048 chain (root → intermediate → receipt-signing leaf) with the given names.
+    /// - Parameters:
+    ///   - rootName: The root's subject.
+    ///   - intermediateName: The intermediate's subject.
+    ///   - notBefore: Start of validity (every certificate is valid until 2039).
+    /// - Returns: A signer holding the leaf key and the three certificates.
+    public static func generate(
+        rootName: DistinguishedName, intermediateName: DistinguishedName,
+        notBefore: Date = Date(timeIntervalSince1970: 1_000_000_000)
+    ) throws -> ReceiptSigner {
         let rootKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let intermediateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let leafKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let rootName = try DistinguishedName {
-            CountryName("US"); OrganizationName("Apple Inc."); OrganizationalUnitName("Apple Certification Authority")
-            CommonName("Apple Root CA")
-        }
-        let intermediateName = try DistinguishedName {
-            CountryName("US"); OrganizationName("Apple Inc."); OrganizationalUnitName("Apple Worldwide Developer Relations")
-            CommonName("Apple Worldwide Developer Relations Certification Authority")
-        }
         let notAfter = Date(timeIntervalSince1970: 2_200_000_000)
         let root = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey), notValidBefore: notBefore,

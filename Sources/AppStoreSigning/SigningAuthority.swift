@@ -44,6 +44,19 @@ public struct SigningAuthority: Sendable {
         CountryName("US")
     }
 
+    /// Wraps an existing chain and leaf key (e.g. one read back from disk).
+    /// - Parameters:
+    ///   - root: The root certificate.
+    ///   - intermediate: The intermediate certificate.
+    ///   - leaf: The leaf certificate.
+    ///   - leafKey: The leaf's private key.
+    public init(root: Certificate, intermediate: Certificate, leaf: Certificate, leafKey: P256.Signing.PrivateKey) {
+        self.root = root
+        self.intermediate = intermediate
+        self.leaf = leaf
+        self.leafKey = leafKey
+    }
+
     /// Generates a chain.
     /// - Parameters:
     ///   - notBefore: Start of every certificate's validity.
@@ -52,7 +65,9 @@ public struct SigningAuthority: Sendable {
     public init(
         notBefore: Date = Date(timeIntervalSince1970: 1_500_000_000),
         notAfter: Date = Date(timeIntervalSince1970: 2_200_000_000),
-        withAppleExtensions: Bool = true
+        withAppleExtensions: Bool = true,
+        rootName: DistinguishedName = SigningAuthority.appleRootName,
+        intermediateName: DistinguishedName = SigningAuthority.appleIntermediateName
     ) throws {
         let rootKey = P384.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
@@ -60,7 +75,7 @@ public struct SigningAuthority: Sendable {
         root = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
             notValidBefore: notBefore, notValidAfter: notAfter,
-            issuer: Self.appleRootName, subject: Self.appleRootName, signatureAlgorithm: .ecdsaWithSHA384,
+            issuer: rootName, subject: rootName, signatureAlgorithm: .ecdsaWithSHA384,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
@@ -69,7 +84,7 @@ public struct SigningAuthority: Sendable {
         intermediate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey),
             notValidBefore: notBefore, notValidAfter: notAfter,
-            issuer: Self.appleRootName, subject: Self.appleIntermediateName, signatureAlgorithm: .ecdsaWithSHA384,
+            issuer: rootName, subject: intermediateName, signatureAlgorithm: .ecdsaWithSHA384,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
@@ -79,7 +94,7 @@ public struct SigningAuthority: Sendable {
             },
             issuerPrivateKey: .init(rootKey))
         leaf = try Self.leaf(
-            key: leafKey, issuer: Self.appleIntermediateName, issuerKey: .init(intermediateKey),
+            key: leafKey, issuer: intermediateName, issuerKey: .init(intermediateKey),
             notBefore: notBefore, notAfter: notAfter, withAppleExtension: withAppleExtensions)
         self.leafKey = leafKey
     }

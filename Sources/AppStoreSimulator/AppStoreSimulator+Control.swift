@@ -1,0 +1,374 @@
+public import Foundation
+
+extension AppStoreSimulator {
+    // MARK: - Purchases
+
+    /// Buys a product, as a customer would in the app: a new subscription (SUBSCRIBED / INITIAL_BUY, or
+    /// OFFER_REDEEMED with an offer code), a resubscription after a lapse (RESUBSCRIBE), or a one-time
+    /// purchase (ONE_TIME_CHARGE).
+    /// - Parameters:
+    ///   - bundleID: The app.
+    ///   - productID: The product.
+    ///   - customerID: The App Store account.
+    ///   - options: Offer, app account token, family sharing, storefront.
+    /// - Returns: The new transaction.
+    /// - Throws: ``SimulatorError`` for an unknown app or product, or a purchase of an active subscription
+    ///   (use ``changePlan(originalTransactionID:to:)``).
+    @discardableResult
+    public func purchase(
+        bundleID: String, productID: String, customerID: String, options: PurchaseOptions = .init()
+    ) throws -> SimulatedTransaction {
+        advance()
+        guard let app = apps[bundleID] else { throw SimulatorError.notFound("app", bundleID) }
+        guard let product = app.product(productID) else { throw SimulatorError.notFound("product", productID) }
+        guard !customerID.isEmpty, customerID.utf8.count <= 256 else {
+            throw SimulatorError("invalid_customer", "customerID must be 1–256 bytes")
+        }
+        let now = clock.now()
+        let price = product.prices[options.storefront] ?? product.prices.values.first ?? 0
+        var transaction = SimulatedTransaction(
+            transactionID: nextID(2_000_000_000_000_000), originalTransactionID: "", webOrderLineItemID: nextID(2_000_000_100_000_000),
+            orderID: orderID(), bundleID: bundleID, customerID: customerID, productID: productID, type: product.kind.rawValue,
+            subscriptionGroupID: product.subscriptionGroupID, purchaseDate: now, originalPurchaseDate: now, expiresDate: nil,
+            price: price, currency: options.storefront == "JPN" ? "JPY" : "USD", storefront: options.storefront,
+            ownership: options.familyShared ? "FAMILY_SHARED" : "PURCHASED", isUpgraded: false, reason: "PURCHASE",
+            appAccountToken: options.appAccountToken)
+        transaction.originalTransactionID = transaction.transactionID
+        guard product.kind == .autoRenewable, let group = product.subscriptionGroupID, let period = product.period else {
+            record(transaction)
+            emit("ONE_TIME_CHARGE", nil, v1: nil, transaction: transaction, subscription: nil, at: now)
+            return transaction
+        }
+        let existing = subscriptions.values.first {
+            $0.bundleID == bundleID && $0.customerID == customerID && $0.subscriptionGroupID == group
+        }
+        if let existing, existing.status != .expired, existing.status != .revoked {
+            throw SimulatorError(
+                "already_subscribed",
+                "customer \(customerID) already has subscription \(existing.originalTransactionID) in group \(group); change plan instead",
+                httpStatus: 409)
+        }
+        var length = configuration.rate.seconds(for: period)
+        var introPeriodsLeft = 0
+        let introKey = "\(bundleID)|\(customerID)|\(group)"
+        switch options.offer {
+        case .introductory:
+            guard let intro = product.introductoryOffer else {
+                throw SimulatorError("no_offer", "product \(productID) has no introductory offer")
+            }
+            if !introUsed.contains(introKey) {
+                transaction.offerType = 1
+                transaction.offerDiscountType = intro.discountType
+                transaction.offerPeriod = intro.period.rawValue
+                transaction.price = intro.price
+                length = configuration.rate.seconds(for: intro.period)
+                introPeriodsLeft = intro.discountType == "PAY_AS_YOU_GO" ? max(0, intro.periods - 1) : 0
+                if intro.discountType == "PAY_UP_FRONT" { length *= Double(max(1, intro.periods)) }
+                introUsed.insert(introKey)
+            }
+        case .promotional(let identifier):
+            guard let offer = product.promotionalOffers[identifier] else {
+                throw SimulatorError("no_offer", "product \(productID) has no promotional offer \"\(identifier)\"")
+            }
+            transaction.offerType = 2
+            transaction.offerIdentifier = identifier
+            transaction.offerDiscountType = offer.discountType
+            transaction.offerPeriod = offer.period.rawValue
+            transaction.price = offer.price
+            length = configuration.rate.seconds(for: offer.period)
+        case .offerCode(let reference):
+            guard let offer = product.offerCodes[reference] else {
+                throw SimulatorError("no_offer", "product \(productID) has no offer code \"\(reference)\"")
+            }
+            transaction.offerType = 3
+            transaction.offerIdentifier = reference
+            transaction.offerDiscountType = offer.discountType
+            transaction.offerPeriod = offer.period.rawValue
+            transaction.price = offer.price
+            length = configuration.rate.seconds(for: offer.period)
+        case nil:
+            break
+        }
+        transaction.expiresDate = now.addingTimeInterval(length)
+        let subtype: String
+        if var lapsed = existing {
+            transaction.originalTransactionID = lapsed.originalTransactionID
+            transaction.originalPurchaseDate = transactions[lapsed.latestTransactionID]?.originalPurchaseDate ?? now
+            lapsed.productID = productID
+            lapsed.autoRenewProductID = productID
+            lapsed.autoRenewEnabled = true
+            lapsed.status = .active
+            lapsed.latestTransactionID = transaction.transactionID
+            lapsed.periodEnd = transaction.expiresDate!
+            lapsed.recentStart = now
+            lapsed.expirationIntent = nil
+            lapsed.priceIncreaseStatus = nil
+            lapsed.introPeriodsLeft = introPeriodsLeft
+            lapsed.nextRenewalFails = false
+            subscriptions[lapsed.originalTransactionID] = lapsed
+            subtype = "RESUBSCRIBE"
+        } else {
+            subscriptions[transaction.transactionID] = SimulatedSubscription(
+                originalTransactionID: transaction.transactionID, bundleID: bundleID, customerID: customerID,
+                subscriptionGroupID: group, productID: productID, autoRenewProductID: productID, autoRenewEnabled: true,
+                status: .active, latestTransactionID: transaction.transactionID, periodEnd: transaction.expiresDate!,
+                renewalCount: 0, recentStart: now, nextRenewalFails: false, graceEndsAt: nil, graceExpiredNotified: false,
+                retryEndsAt: nil, expirationIntent: nil, priceIncreaseStatus: nil, pendingPrice: nil,
+                introPeriodsLeft: introPeriodsLeft, ownership: transaction.ownership, appAccountToken: options.appAccountToken)
+            subtype = "INITIAL_BUY"
+        }
+        record(transaction)
+        let subscription = subscriptions[transaction.originalTransactionID]!
+        let type = transaction.offerType == 3 ? "OFFER_REDEEMED" : "SUBSCRIBED"
+        emit(type, subtype, v1: subtype == "INITIAL_BUY" ? "INITIAL_BUY" : "INTERACTIVE_RENEWAL",
+             subscription: subscription, transactionID: transaction.transactionID, at: now)
+        return transaction
+    }
+
+    // MARK: - Subscription changes
+
+    func activeSubscription(_ originalTransactionID: String) throws -> SimulatedSubscription {
+        advance()
+        guard let subscription = subscriptions[originalTransactionID] else {
+            throw SimulatorError.notFound("subscription", originalTransactionID)
+        }
+        return subscription
+    }
+
+    /// Turns auto-renew off or on (DID_CHANGE_RENEWAL_STATUS).
+    /// - Parameters:
+    ///   - originalTransactionID: The subscription.
+    ///   - enabled: Whether it should renew.
+    public func setAutoRenew(originalTransactionID: String, enabled: Bool) throws {
+        var subscription = try activeSubscription(originalTransactionID)
+        guard subscription.autoRenewEnabled != enabled else { return }
+        subscription.autoRenewEnabled = enabled
+        subscription.expirationIntent = enabled ? nil : subscription.expirationIntent
+        subscriptions[originalTransactionID] = subscription
+        emit("DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED",
+             v1: "DID_CHANGE_RENEWAL_STATUS", subscription: subscription, at: clock.now())
+    }
+
+    /// Makes the next renewal fail to bill: it enters billing retry, in grace if the app has a grace period.
+    /// - Parameter originalTransactionID: The subscription.
+    public func failNextRenewal(originalTransactionID: String) throws {
+        var subscription = try activeSubscription(originalTransactionID)
+        subscription.nextRenewalFails = true
+        subscriptions[originalTransactionID] = subscription
+    }
+
+    /// Billing succeeds again during retry or grace: a new period starts now (DID_RENEW / BILLING_RECOVERY).
+    /// - Parameter originalTransactionID: The subscription.
+    /// - Returns: The recovery transaction.
+    @discardableResult
+    public func recoverBilling(originalTransactionID: String) throws -> SimulatedTransaction {
+        var subscription = try activeSubscription(originalTransactionID)
+        guard subscription.status == .billingRetry || subscription.status == .billingGracePeriod else {
+            throw SimulatorError("not_in_billing_retry", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+        }
+        let transaction = renewalTransaction(&subscription, startingAt: clock.now())
+        subscriptions[originalTransactionID] = subscription
+        emit("DID_RENEW", "BILLING_RECOVERY", v1: "DID_RECOVER", subscription: subscription,
+             transactionID: transaction.transactionID, at: clock.now())
+        return transaction
+    }
+
+    /// Upgrades, downgrades or crossgrades within the group. Upgrades (a higher level, i.e. a smaller number)
+    /// and same-period crossgrades take effect now; downgrades and other crossgrades at the next renewal.
+    /// Changing back to the current product cancels a pending change.
+    /// - Parameters:
+    ///   - originalTransactionID: The subscription.
+    ///   - productID: The new product.
+    /// - Returns: The new transaction when the change is immediate.
+    @discardableResult
+    public func changePlan(originalTransactionID: String, to productID: String) throws -> SimulatedTransaction? {
+        var subscription = try activeSubscription(originalTransactionID)
+        let app = apps[subscription.bundleID]!
+        guard let target = app.product(productID), target.subscriptionGroupID == subscription.subscriptionGroupID else {
+            throw SimulatorError("invalid_product", "product \(productID) is not in group \(subscription.subscriptionGroupID)")
+        }
+        guard subscription.status == .active else {
+            throw SimulatorError("not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+        }
+        let now = clock.now()
+        let current = app.product(subscription.productID)!
+        if productID == subscription.productID {
+            guard subscription.autoRenewProductID != productID else { return nil }
+            subscription.autoRenewProductID = productID
+            subscriptions[originalTransactionID] = subscription
+            emit("DID_CHANGE_RENEWAL_PREF", nil, v1: "DID_CHANGE_RENEWAL_PREF", subscription: subscription, at: now)
+            return nil
+        }
+        let immediate = target.level < current.level || (target.level == current.level && target.period == current.period)
+        guard immediate else {
+            subscription.autoRenewProductID = productID
+            subscriptions[originalTransactionID] = subscription
+            emit("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", v1: "DID_CHANGE_RENEWAL_PREF", subscription: subscription, at: now)
+            return nil
+        }
+        var old = transactions[subscription.latestTransactionID]!
+        old.isUpgraded = true
+        old.revocationDate = now
+        record(old)
+        subscription.autoRenewProductID = productID
+        let transaction = renewalTransaction(&subscription, startingAt: now)
+        var upgraded = transaction
+        upgraded.reason = "PURCHASE"
+        record(upgraded)
+        subscription.renewalCount -= 1
+        subscriptions[originalTransactionID] = subscription
+        emit("DID_CHANGE_RENEWAL_PREF", "UPGRADE", v1: "INTERACTIVE_RENEWAL", subscription: subscription,
+             transactionID: upgraded.transactionID, at: now)
+        return upgraded
+    }
+
+    /// Refunds a transaction (REFUND; V1 CANCEL for subscriptions, REFUND otherwise). Refunding a
+    /// subscription's current period revokes it (status 5).
+    /// - Parameters:
+    ///   - transactionID: The transaction.
+    ///   - reason: 0 other, 1 app issue.
+    ///   - prorated: A prorated refund with this share in thousandths of a percent (e.g. 50000 = 50 %).
+    public func refund(transactionID: String, reason: Int = 0, proratedPercentage: Int? = nil) throws {
+        advance()
+        guard var transaction = transactions[transactionID] else { throw SimulatorError.notFound("transaction", transactionID) }
+        guard transaction.revocationDate == nil || transaction.isUpgraded else {
+            throw SimulatorError("already_refunded", "transaction \(transactionID) is already refunded", httpStatus: 409)
+        }
+        let now = clock.now()
+        transaction.revocationDate = now
+        transaction.revocationReason = reason
+        transaction.revocationType = proratedPercentage == nil ? "REFUND_FULL" : "REFUND_PRORATED"
+        transaction.revocationPercentage = proratedPercentage
+        record(transaction)
+        var subscription = subscriptions[transaction.originalTransactionID]
+        if var current = subscription, current.latestTransactionID == transactionID {
+            current.status = .revoked
+            current.autoRenewEnabled = false
+            subscriptions[current.originalTransactionID] = current
+            subscription = current
+        }
+        emit("REFUND", nil, v1: transaction.expiresDate == nil ? "REFUND" : "CANCEL", transaction: transaction,
+             subscription: subscription, at: now)
+    }
+
+    /// Reverses a refund (REFUND_REVERSED): access is restored.
+    /// - Parameter transactionID: The refunded transaction.
+    public func reverseRefund(transactionID: String) throws {
+        advance()
+        guard var transaction = transactions[transactionID], transaction.revocationDate != nil, !transaction.isUpgraded else {
+            throw SimulatorError("not_refunded", "transaction \(transactionID) has no refund to reverse", httpStatus: 409)
+        }
+        let now = clock.now()
+        transaction.revocationDate = nil
+        transaction.revocationReason = nil
+        transaction.revocationType = nil
+        transaction.revocationPercentage = nil
+        record(transaction)
+        var subscription = subscriptions[transaction.originalTransactionID]
+        if var current = subscription, current.latestTransactionID == transactionID, current.status == .revoked {
+            current.status = current.periodEnd > now ? .active : .expired
+            current.autoRenewEnabled = current.periodEnd > now
+            subscriptions[current.originalTransactionID] = current
+            subscription = current
+        }
+        emit("REFUND_REVERSED", nil, v1: nil, transaction: transaction, subscription: subscription, at: now)
+    }
+
+    /// Revokes a family-shared purchase (REVOKE).
+    /// - Parameter transactionID: A family-shared transaction.
+    public func revokeFamilySharing(transactionID: String) throws {
+        advance()
+        guard var transaction = transactions[transactionID], transaction.ownership == "FAMILY_SHARED" else {
+            throw SimulatorError("not_family_shared", "transaction \(transactionID) is not family shared", httpStatus: 409)
+        }
+        let now = clock.now()
+        transaction.revocationDate = now
+        transaction.revocationType = "FAMILY_REVOKE"
+        transaction.revocationReason = 0
+        record(transaction)
+        var subscription = subscriptions[transaction.originalTransactionID]
+        if var current = subscription {
+            current.status = .revoked
+            current.autoRenewEnabled = false
+            subscriptions[current.originalTransactionID] = current
+            subscription = current
+        }
+        emit("REVOKE", nil, v1: "REVOKE", transaction: transaction, subscription: subscription, at: now)
+    }
+
+    /// Announces a price increase for a product's subscribers. With consent required, each active subscriber
+    /// gets PRICE_INCREASE / PENDING and must ``respondToPriceIncrease(originalTransactionID:accept:)``;
+    /// otherwise PRICE_INCREASE / ACCEPTED.
+    /// - Parameters:
+    ///   - bundleID: The app.
+    ///   - productID: The product.
+    ///   - newPrice: The new price in milliunits.
+    ///   - requiresConsent: Whether subscribers must agree.
+    public func increasePrice(bundleID: String, productID: String, newPrice: Int64, requiresConsent: Bool = true) throws {
+        advance()
+        guard var app = apps[bundleID], let index = app.products.firstIndex(where: { $0.productID == productID }) else {
+            throw SimulatorError.notFound("product", productID)
+        }
+        for key in app.products[index].prices.keys { app.products[index].prices[key] = newPrice }
+        apps[bundleID] = app
+        let now = clock.now()
+        for id in subscriptions.keys.sorted() {
+            guard var subscription = subscriptions[id], subscription.bundleID == bundleID,
+                subscription.autoRenewProductID == productID, subscription.status == .active
+            else { continue }
+            subscription.priceIncreaseStatus = requiresConsent ? 0 : 1
+            subscription.pendingPrice = newPrice
+            subscriptions[id] = subscription
+            emit("PRICE_INCREASE", requiresConsent ? "PENDING" : "ACCEPTED",
+                 v1: requiresConsent ? "PRICE_INCREASE_CONSENT" : nil, subscription: subscription, at: now)
+        }
+    }
+
+    /// A subscriber accepts or declines a pending price increase. Declining expires the subscription at the
+    /// next renewal (EXPIRED / PRICE_INCREASE).
+    public func respondToPriceIncrease(originalTransactionID: String, accept: Bool) throws {
+        var subscription = try activeSubscription(originalTransactionID)
+        guard subscription.priceIncreaseStatus == 0 else {
+            throw SimulatorError("no_price_increase", "subscription \(originalTransactionID) has no pending increase", httpStatus: 409)
+        }
+        if accept {
+            subscription.priceIncreaseStatus = 1
+            subscriptions[originalTransactionID] = subscription
+            emit("PRICE_INCREASE", "ACCEPTED", v1: nil, subscription: subscription, at: clock.now())
+        }
+    }
+
+    /// Extends the current period (RENEWAL_EXTENDED), as the Server API's Extend a Subscription Renewal Date.
+    /// - Returns: The new renewal date.
+    @discardableResult
+    public func extendRenewalDate(originalTransactionID: String, days: Int, reasonCode: Int = 0) throws -> Date {
+        var subscription = try activeSubscription(originalTransactionID)
+        guard (1...90).contains(days) else { throw SimulatorError("invalid_days", "extendByDays \(days) must be 1–90") }
+        guard subscription.status == .active else {
+            throw SimulatorError("not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+        }
+        var latest = transactions[subscription.latestTransactionID]!
+        let extended = (latest.expiresDate ?? subscription.periodEnd).addingTimeInterval(
+            configuration.rate.seconds(forDays: Double(days)))
+        latest.expiresDate = extended
+        record(latest)
+        subscription.periodEnd = extended
+        subscriptions[originalTransactionID] = subscription
+        emit("RENEWAL_EXTENDED", nil, v1: nil, subscription: subscription, at: clock.now())
+        return extended
+    }
+
+    /// Apple asks the developer for consumption information about a refund request (CONSUMPTION_REQUEST).
+    public func requestConsumption(transactionID: String, reason: String = "UNINTENDED_PURCHASE") throws {
+        advance()
+        guard let transaction = transactions[transactionID] else { throw SimulatorError.notFound("transaction", transactionID) }
+        emit("CONSUMPTION_REQUEST", nil, v1: "CONSUMPTION_REQUEST", transaction: transaction,
+             subscription: subscriptions[transaction.originalTransactionID], at: clock.now(), consumptionReason: reason)
+    }
+
+    /// Makes verifyReceipt answer with a status (21005, 21009, 21100…) until cleared with `nil`.
+    public func forceVerifyReceiptStatus(_ status: Int?) { forcedVerifyReceiptStatus = status }
+
+    /// Deletes a customer's account: verifyReceipt then answers 21010.
+    public func deleteCustomer(_ customerID: String) { deletedCustomers.insert(customerID) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import AppStoreModels
+
+extension AppStoreSimulator {
+    /// Records a notification for an event, signed now, ready for delivery when the app has a URL.
+    func emit(
+        _ type: String, _ subtype: String?, v1: String?, transaction: SimulatedTransaction? = nil,
+        subscription: SimulatedSubscription?, transactionID: String? = nil, at date: Date,
+        consumptionReason: String? = nil
+    ) {
+        let bundleID = transaction?.bundleID ?? subscription?.bundleID ?? ""
+        guard let app = apps[bundleID] else { return }
+        let transactionRecord = transaction ?? (transactionID ?? subscription?.latestTransactionID).flatMap { transactions[$0] }
+        var data: [String: Any] = [
+            "bundleId": bundleID, "bundleVersion": "1", "environment": configuration.environment,
+        ]
+        if configuration.environment == "Production" { data["appAppleId"] = app.appAppleID }
+        if let transactionRecord {
+            data["signedTransactionInfo"] = sign(transactionPayload(transactionRecord, signedAt: date))
+        }
+        if let subscription {
+            data["signedRenewalInfo"] = sign(renewalPayload(subscription, signedAt: date))
+            data["status"] = subscription.status.rawValue
+        }
+        if let consumptionReason { data["consumptionRequestReason"] = consumptionReason }
+        let uuid = random.uuid()
+        var payload: [String: Any] = [
+            "notificationType": type, "notificationUUID": uuid, "version": "2.0",
+            "signedDate": Self.milliseconds(date), "data": data,
+        ]
+        if let subtype { payload["subtype"] = subtype }
+        var notification = SimulatedNotification(
+            notificationUUID: uuid, bundleID: bundleID, notificationType: type, subtype: subtype,
+            signedPayload: sign(payload), v1Body: nil, v1Type: v1, signedDate: date,
+            transactionID: transactionRecord?.transactionID)
+        if let v1 { notification.v1Body = v1Body(v1, app: app, transaction: transactionRecord, subscription: subscription, at: date) }
+        notification.nextAttemptAt = app.notificationURL != nil || app.notificationV1URL != nil ? date : nil
+        notificationLog.append(notification)
+    }
+
+    func v1Body(
+        _ type: String, app: SimulatedApp, transaction: SimulatedTransaction?, subscription: SimulatedSubscription?, at date: Date
+    ) -> Data {
+        let customer = transaction?.customerID ?? subscription?.customerID ?? ""
+        let unified: [String: Any] = [
+            "status": 0, "environment": configuration.environment,
+            "latest_receipt": receiptBase64(bundleID: app.bundleID, customerID: customer, at: date),
+            "latest_receipt_info": latestReceiptInfo(bundleID: app.bundleID, customerID: customer, excludeOld: false),
+            "pending_renewal_info": pendingRenewalInfo(bundleID: app.bundleID, customerID: customer),
+        ]
+        var body: [String: Any] = [
+            "notification_type": type, "password": app.sharedSecret,
+            "environment": configuration.environment == "Production" ? "PROD" : "Sandbox",
+            "bid": app.bundleID, "bvrs": "1", "unified_receipt": unified,
+        ]
+        if let subscription {
+            body["auto_renew_status"] = subscription.autoRenewEnabled ? "true" : "false"
+            body["auto_renew_product_id"] = subscription.autoRenewProductID
+            if type == "DID_CHANGE_RENEWAL_STATUS" {
+                body["auto_renew_status_change_date_ms"] = String(Self.milliseconds(date))
+                body["auto_renew_status_change_date"] = AppleDateFormat.etcGMT(date)
+            }
+        }
+        return Self.json(body)
+    }
+
+    // MARK: - Delivery bookkeeping (the HTTP sender lives in the server module)
+
+    /// Notifications due for delivery now, oldest first.
+    public func dueNotifications() -> [SimulatedNotification] {
+        advance()
+        let now = clock.now()
+        return notificationLog.filter { ($0.nextAttemptAt ?? .distantFuture) <= now }
+    }
+
+    /// Records a delivery attempt and schedules the next one on Apple's retry schedule (V2: 1, 12, 24, 48,
+    /// 72 hours, scaled by the rate), or stops after success or the fifth retry.
+    /// - Parameters:
+    ///   - notificationUUID: The notification.
+    ///   - result: `SUCCESS` or a failure reason.
+    public func recordAttempt(notificationUUID: String, result: String) {
+        guard let index = notificationLog.firstIndex(where: { $0.notificationUUID == notificationUUID }) else { return }
+        let now = clock.now()
+        notificationLog[index].attempts.append(.init(date: now, result: result))
+        let retries = [1.0, 12, 24, 48, 72]
+        let failures = notificationLog[index].attempts.filter { $0.result != "SUCCESS" }.count
+        if result == "SUCCESS" || failures > retries.count {
+            notificationLog[index].nextAttemptAt = nil
+        } else {
+            notificationLog[index].nextAttemptAt = now.addingTimeInterval(configuration.rate.seconds(forHours: retries[failures - 1]))
+        }
+    }
+
+    /// Sends a TEST notification (Request a Test Notification) and returns its token.
+    public func requestTestNotification(bundleID: String) throws -> String {
+        guard apps[bundleID] != nil else { throw SimulatorError.notFound("app", bundleID) }
+        let token = random.uuid() + "_" + String(Self.milliseconds(clock.now()))
+        let uuid = random.uuid()
+        let payload: [String: Any] = [
+            "notificationType": "TEST", "notificationUUID": uuid, "version": "2.0",
+            "signedDate": Self.milliseconds(clock.now()),
+            "data": ["bundleId": bundleID, "environment": configuration.environment],
+        ]
+        var notification = SimulatedNotification(
+            notificationUUID: uuid, bundleID: bundleID, notificationType: "TEST", subtype: nil,
+            signedPayload: sign(payload), v1Body: nil, v1Type: nil, signedDate: clock.now(), transactionID: nil)
+        notification.testNotificationToken = token
+        let app = apps[bundleID]!
+        notification.nextAttemptAt = app.notificationURL != nil ? clock.now() : nil
+        notificationLog.append(notification)
+        return token
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import AppStoreSigning
+
+/// Apple's App Store, run locally: products, purchases, renewals on an accelerated clock, billing failures,
+/// refunds, plan changes and price increases, with the notifications, signed transactions, receipts and
+/// Server API answers Apple would produce.
+///
+/// The simulator is deterministic: with a seed and a ``ManualClock``, two runs produce the same ids, dates and
+/// notifications (signatures aside). Time moves only through the clock; every verb first catches the
+/// simulated world up to `clock.now()` (renewals, grace period ends, retry expiry), in time order.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let simulator = AppStoreSimulator(pki: try .generate(), clock: clock)
+/// try await simulator.createApp(app)
+/// let purchase = try await simulator.purchase(bundleID: "com.example", productID: "monthly", customerID: "alice")
+/// clock.advance(by: 5 * 60)          // one sandbox month
+/// let history = await simulator.notifications(for: "com.example")   // SUBSCRIBED, DID_RENEW
+/// ```
+public actor AppStoreSimulator {
+    /// How the simulated store behaves.
+    public struct Configuration: Sendable {
+        /// Seed for ids and UUIDs. Default 1.
+        public var seed: UInt64 = 1
+        /// How fast subscription time runs. Default: Apple's sandbox, "1 month = 5 min".
+        public var rate: SandboxRate = .fiveMinutes
+        /// Renewals before auto-renew turns off (the sandbox stops after 12). Default 12.
+        public var maximumRenewals = 12
+        /// `Sandbox` or `Production`: the environment written into evidence. Default `Sandbox`.
+        public var environment = "Sandbox"
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// How the store behaves.
+    public let configuration: Configuration
+    /// The signing chains.
+    public let pki: SimulatorPKI
+    /// Where "now" comes from.
+    public let clock: any SimulatorClock
+
+    var apps: [String: SimulatedApp] = [:]
+    var transactions: [String: SimulatedTransaction] = [:]
+    var transactionOrder: [String] = []
+    var subscriptions: [String: SimulatedSubscription] = [:]
+    var notificationLog: [SimulatedNotification] = []
+    var random: SeededRandom
+    var counter: UInt64 = 0
+    var introUsed: Set<String> = []
+    var forcedVerifyReceiptStatus: Int?
+    var deletedCustomers: Set<String> = []
+    var consumptionInfo: [String: Data] = [:]
+
+    /// Makes a simulator.
+    /// - Parameters:
+    ///   - configuration: Seed, rate, renewal cap, environment.
+    ///   - pki: The signing chains.
+    ///   - clock: Where "now" comes from.
+    public init(configuration: Configuration = .init(), pki: SimulatorPKI, clock: any SimulatorClock) {
+        self.configuration = configuration
+        self.pki = pki
+        self.clock = clock
+        self.random = SeededRandom(seed: configuration.seed)
+    }
+
+    // MARK: - Apps
+
+    /// Registers (or replaces) an app with its catalog.
+    /// - Parameter app: The app.
+    /// - Throws: ``SimulatorError`` when a product is inconsistent.
+    public func createApp(_ app: SimulatedApp) throws {
+        guard !app.bundleID.isEmpty, app.bundleID.utf8.count <= 255 else {
+            throw SimulatorError("invalid_bundle_id", "bundleID \"\(app.bundleID.prefix(40))\" must be 1–255 bytes")
+        }
+        for product in app.products where product.kind == .autoRenewable {
+            guard product.subscriptionGroupID != nil, product.period != nil else {
+                throw SimulatorError(
+                    "invalid_product", "auto-renewable \(product.productID) needs a subscriptionGroupID and a period")
+            }
+        }
+        guard [0, 3, 16, 28].contains(app.gracePeriodDays) else {
+            throw SimulatorError("invalid_grace_period", "gracePeriodDays \(app.gracePeriodDays) must be 0, 3, 16 or 28")
+        }
+        apps[app.bundleID] = app
+    }
+
+    /// An app by bundle id.
+    public func app(_ bundleID: String) -> SimulatedApp? { apps[bundleID] }
+
+    /// Every registered app.
+    public func allApps() -> [SimulatedApp] { apps.values.sorted { $0.bundleID < $1.bundleID } }
+
+    // MARK: - Reading state
+
+    /// A transaction by id.
+    public func transaction(_ id: String) -> SimulatedTransaction? {
+        advance()
+        return transactions[id]
+    }
+
+    /// A subscription by original transaction id.
+    public func subscription(_ originalTransactionID: String) -> SimulatedSubscription? {
+        advance()
+        return subscriptions[originalTransactionID]
+    }
+
+    /// Every notification for an app, oldest first.
+    public func notifications(for bundleID: String) -> [SimulatedNotification] {
+        advance()
+        return notificationLog.filter { $0.bundleID == bundleID }
+    }
+
+    // MARK: - Ids
+
+    func nextID(_ base: UInt64) -> String {
+        counter += 1
+        return String(base + configuration.seed % 1000 * 1_000_000_000 + counter)
+    }
+
+    func orderID() -> String {
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")
+        return "M" + String((0..<9).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })
+    }
+
+    // MARK: - Time
+
+    /// Catches the simulated world up to `clock.now()`: renewals, billing failures, grace and retry ends, in
+    /// time order.
+    public func advance() {
+        let now = clock.now()
+        while let (originalID, due) = nextDueEvent(before: now) {
+            process(originalID, at: due)
+        }
+    }
+
+    func nextDueEvent(before now: Date) -> (String, Date)? {
+        var best: (String, Date)?
+        for (id, subscription) in subscriptions {
+            guard let due = dueDate(subscription), due <= now else { continue }
+            if best == nil || (due, id) < (best!.1, best!.0) { best = (id, due) }
+        }
+        return best
+    }
+
+    func dueDate(_ subscription: SimulatedSubscription) -> Date? {
+        switch subscription.status {
+        case .active: return subscription.periodEnd
+        case .billingGracePeriod:
+            return [subscription.graceEndsAt, subscription.retryEndsAt].compactMap { $0 }.min()
+        case .billingRetry: return subscription.retryEndsAt
+        case .expired, .revoked: return nil
+        }
+    }
+
+    func process(_ originalID: String, at date: Date) {
+        guard var subscription = subscriptions[originalID] else { return }
+        switch subscription.status {
+        case .active:
+            renewOrExpire(&subscription, at: date)
+        case .billingGracePeriod:
+            if let grace = subscription.graceEndsAt, grace <= date, !subscription.graceExpiredNotified,
+                (subscription.retryEndsAt ?? .distantFuture) > grace
+            {
+                subscription.status = .billingRetry
+                subscription.graceExpiredNotified = true
+                subscriptions[originalID] = subscription
+                emit("GRACE_PERIOD_EXPIRED", nil, v1: nil, subscription: subscription, at: grace)
+                return
+            }
+            expireAfterRetry(&subscription, at: subscription.retryEndsAt ?? date)
+        case .billingRetry:
+            expireAfterRetry(&subscription, at: subscription.retryEndsAt ?? date)
+        case .expired, .revoked:
+            return
+        }
+        subscriptions[originalID] = subscription
+    }
+
+    func expireAfterRetry(_ subscription: inout SimulatedSubscription, at date: Date) {
+        subscription.status = .expired
+        subscription.expirationIntent = 2
+        subscription.autoRenewEnabled = false
+        subscription.graceEndsAt = nil
+        subscription.retryEndsAt = nil
+        subscriptions[subscription.originalTransactionID] = subscription
+        emit("EXPIRED", "BILLING_RETRY", v1: nil, subscription: subscription, at: date)
+    }
+
+    func renewOrExpire(_ subscription: inout SimulatedSubscription, at date: Date) {
+        let id = subscription.originalTransactionID
+        if !subscription.autoRenewEnabled {
+            subscription.status = .expired
+            subscription.expirationIntent = subscription.expirationIntent ?? 1
+            subscriptions[id] = subscription
+            emit("EXPIRED", "VOLUNTARY", v1: nil, subscription: subscription, at: date)
+            return
+        }
+        if subscription.priceIncreaseStatus == 0 {
+            subscription.status = .expired
+            subscription.expirationIntent = 3
+            subscription.autoRenewEnabled = false
+            subscriptions[id] = subscription
+            emit("EXPIRED", "PRICE_INCREASE", v1: nil, subscription: subscription, at: date)
+            return
+        }
+        if subscription.renewalCount >= configuration.maximumRenewals {
+            // The sandbox turns auto-renew off at the renewal after the cap.
+            subscription.status = .expired
+            subscription.autoRenewEnabled = false
+            subscription.expirationIntent = 1
+            subscriptions[id] = subscription
+            emit("EXPIRED", "VOLUNTARY", v1: nil, subscription: subscription, at: date)
+            return
+        }
+        if subscription.nextRenewalFails {
+            subscription.nextRenewalFails = false
+            let graceDays = apps[subscription.bundleID]?.gracePeriodDays ?? 0
+            subscription.retryEndsAt = date.addingTimeInterval(configuration.rate.seconds(forDays: 60))
+            subscription.expirationIntent = 2
+            if graceDays > 0 {
+                subscription.status = .billingGracePeriod
+                subscription.graceEndsAt = date.addingTimeInterval(configuration.rate.seconds(forDays: Double(graceDays)))
+                subscription.graceExpiredNotified = false
+                subscriptions[id] = subscription
+                emit("DID_FAIL_TO_RENEW", "GRACE_PERIOD", v1: "DID_FAIL_TO_RENEW", subscription: subscription, at: date)
+            } else {
+                subscription.status = .billingRetry
+                subscriptions[id] = subscription
+                emit("DID_FAIL_TO_RENEW", nil, v1: "DID_FAIL_TO_RENEW", subscription: subscription, at: date)
+            }
+            return
+        }
+        let transaction = renewalTransaction(&subscription, startingAt: date)
+        subscriptions[id] = subscription
+        emit("DID_RENEW", nil, v1: "DID_RENEW", subscription: subscription, transactionID: transaction.transactionID, at: date)
+    }
+
+    /// Records a new period for a subscription (renewal or recovery) and returns its transaction.
+    func renewalTransaction(_ subscription: inout SimulatedSubscription, startingAt date: Date) -> SimulatedTransaction {
+        let app = apps[subscription.bundleID]!
+        let product = app.product(subscription.autoRenewProductID)!
+        let previous = transactions[subscription.latestTransactionID]!
+        var transaction = SimulatedTransaction(
+            transactionID: nextID(2_000_000_000_000_000), originalTransactionID: subscription.originalTransactionID,
+            webOrderLineItemID: nextID(2_000_000_100_000_000), orderID: previous.orderID, bundleID: subscription.bundleID,
+            customerID: subscription.customerID, productID: product.productID, type: product.kind.rawValue,
+            subscriptionGroupID: product.subscriptionGroupID, purchaseDate: date,
+            originalPurchaseDate: previous.originalPurchaseDate, expiresDate: nil,
+            price: subscription.pendingPrice ?? product.prices[previous.storefront] ?? product.prices.values.first ?? 0,
+            currency: previous.currency, storefront: previous.storefront, ownership: subscription.ownership,
+            isUpgraded: false, reason: "RENEWAL", appAccountToken: subscription.appAccountToken)
+        var length = configuration.rate.seconds(for: product.period ?? .month)
+        if subscription.introPeriodsLeft > 0, let intro = product.introductoryOffer {
+            subscription.introPeriodsLeft -= 1
+            transaction.offerType = 1
+            transaction.offerDiscountType = intro.discountType
+            transaction.offerPeriod = intro.period.rawValue
+            transaction.price = intro.price
+            length = configuration.rate.seconds(for: intro.period)
+        }
+        transaction.expiresDate = date.addingTimeInterval(length)
+        record(transaction)
+        subscription.productID = product.productID
+        subscription.latestTransactionID = transaction.transactionID
+        subscription.periodEnd = transaction.expiresDate!
+        subscription.renewalCount += 1
+        subscription.status = .active
+        subscription.graceEndsAt = nil
+        subscription.retryEndsAt = nil
+        subscription.expirationIntent = nil
+        if subscription.priceIncreaseStatus == 1 { subscription.priceIncreaseStatus = nil }
+        return transaction
+    }
+
+    func record(_ transaction: SimulatedTransaction) {
+        if transactions[transaction.transactionID] == nil { transactionOrder.append(transaction.transactionID) }
+        transactions[transaction.transactionID] = transaction
+    }
+}

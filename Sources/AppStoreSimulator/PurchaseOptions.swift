@@ -1,0 +1,29 @@
+/// How a purchase is made.
+public struct PurchaseOptions: Sendable, Hashable, Codable {
+    /// Which offer to apply.
+    public enum OfferChoice: Sendable, Hashable, Codable {
+        /// The product's introductory offer (applied only if the customer is eligible in the group).
+        case introductory
+        /// A promotional offer by identifier.
+        case promotional(String)
+        /// An offer code by reference name.
+        case offerCode(String)
+    }
+
+    /// The offer, if any.
+    public var offer: OfferChoice?
+    /// The app account token (a UUID the app chose).
+    public var appAccountToken: String?
+    /// Whether the purchase reaches this customer through Family Sharing.
+    public var familyShared = false
+    /// The storefront (alpha-3). Default `USA`.
+    public var storefront = "USA"
+
+    /// Makes options.
+    public init(offer: OfferChoice? = nil, appAccountToken: String? = nil, familyShared: Bool = false, storefront: String = "USA") {
+        self.offer = offer
+        self.appAccountToken = appAccountToken
+        self.familyShared = familyShared
+        self.storefront = storefront
+    }
+}

@@ -1,0 +1,42 @@
+/// Why a control or API request was refused: a code, the HTTP status it maps to, and a reason naming the field.
+public struct SimulatorError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable snake_case code.
+    public var code: String
+    /// The HTTP status for the control API.
+    public var httpStatus: Int
+    /// What was wrong, naming the field and value.
+    public var reason: String
+
+    /// Makes an error.
+    public init(_ code: String, _ reason: String, httpStatus: Int = 400) {
+        self.code = code
+        self.reason = reason
+        self.httpStatus = httpStatus
+    }
+
+    /// `code: reason`.
+    public var description: String { "\(code): \(reason)" }
+
+    static func notFound(_ what: String, _ value: String) -> SimulatorError {
+        SimulatorError("not_found", "\(what) \"\(value)\" does not exist", httpStatus: 404)
+    }
+}
+
+/// An App Store Server API error, in Apple's body shape `{errorCode, errorMessage}`.
+public struct AppStoreAPIError: Error, Hashable, Sendable {
+    /// The HTTP status.
+    public var httpStatus: Int
+    /// Apple's numeric code.
+    public var errorCode: Int64
+    /// Apple's message.
+    public var errorMessage: String
+
+    static let transactionNotFound = AppStoreAPIError(
+        httpStatus: 404, errorCode: 4_040_010, errorMessage: "Transaction id not found.")
+    static let invalidTransactionID = AppStoreAPIError(
+        httpStatus: 400, errorCode: 4_000_006, errorMessage: "Invalid transaction id.")
+    static let originalTransactionNotFound = AppStoreAPIError(
+        httpStatus: 404, errorCode: 4_040_005, errorMessage: "Original transaction id not found.")
+    static let unauthorized = AppStoreAPIError(httpStatus: 401, errorCode: 4_010_000, errorMessage: "Unauthenticated")
+    static let invalidRequest = AppStoreAPIError(httpStatus: 400, errorCode: 4_000_000, errorMessage: "Invalid request.")
+}
