@@ -97,6 +97,7 @@ let package = Package(
                 "AppStoreModels",
                 "AppStoreVerification",
                 "AppStoreSigning",
+                "AppStoreSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -128,6 +129,11 @@ let package = Package(
         .testTarget(
             name: "SubscriptionEngineTests",
             dependencies: ["SubscriptionEngine", "AppStoreModels", "AppStoreVerification", "TestSupport"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreSimulatorTests",
+            dependencies: ["AppStoreSimulator", "AppStoreModels", "AppStoreVerification", "EvidenceInspection", "TestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
