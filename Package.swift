@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AppStoreSigning", targets: ["AppStoreSigning"]),
         .library(name: "SubscriptionEngine", targets: ["SubscriptionEngine"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "AppStoreSimulatorServer", targets: ["AppStoreSimulatorServer"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -68,6 +72,17 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .target(
+            name: "AppStoreSimulatorServer",
+            dependencies: [
+                "AppStoreSimulator", "AppStoreModels", "AppStoreVerification",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
             name: "EvidenceInspection",
             dependencies: ["AppStoreModels", "AppStoreVerification"],
             swiftSettings: sharedSwiftSettings
@@ -80,6 +95,10 @@ let package = Package(
                 "EvidenceInspection",
                 "AppStoreSigning",
                 "SubscriptionEngine",
+                "AppStoreSimulator",
+                "AppStoreSimulatorServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

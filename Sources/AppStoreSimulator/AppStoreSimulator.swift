@@ -1,5 +1,6 @@
 import Foundation
 import AppStoreSigning
+import Crypto
 
 /// Apple's App Store, run locally: products, purchases, renewals on an accelerated clock, billing failures,
 /// refunds, plan changes and price increases, with the notifications, signed transactions, receipts and
@@ -34,11 +35,11 @@ public actor AppStoreSimulator {
     }
 
     /// How the store behaves.
-    public let configuration: Configuration
+    nonisolated public let configuration: Configuration
     /// The signing chains.
-    public let pki: SimulatorPKI
+    nonisolated public let pki: SimulatorPKI
     /// Where "now" comes from.
-    public let clock: any SimulatorClock
+    nonisolated public let clock: any SimulatorClock
 
     var apps: [String: SimulatedApp] = [:]
     var transactions: [String: SimulatedTransaction] = [:]
@@ -51,6 +52,7 @@ public actor AppStoreSimulator {
     var forcedVerifyReceiptStatus: Int?
     var deletedCustomers: Set<String> = []
     var consumptionInfo: [String: Data] = [:]
+    var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
 
     /// Makes a simulator.
     /// - Parameters:
@@ -66,10 +68,21 @@ public actor AppStoreSimulator {
 
     // MARK: - Apps
 
-    /// Registers (or replaces) an app with its catalog.
+    /// Registers (or replaces) an app with its catalog. Without an API public key, one is generated and its
+    /// private key (the `.p8` App Store Connect would let you download once) is returned.
     /// - Parameter app: The app.
+    /// - Returns: The generated API private key in PEM, when one was generated.
     /// - Throws: ``SimulatorError`` when a product is inconsistent.
-    public func createApp(_ app: SimulatedApp) throws {
+    @discardableResult
+    public func createApp(_ app: SimulatedApp) throws -> String? {
+        var app = app
+        var generatedKey: String?
+        if app.apiPublicKeyPEM == nil {
+            let key = P256.Signing.PrivateKey()
+            app.apiPublicKeyPEM = key.publicKey.pemRepresentation
+            generatedKey = key.pemRepresentation
+            generatedAPIKeys[app.bundleID] = key
+        }
         guard !app.bundleID.isEmpty, app.bundleID.utf8.count <= 255 else {
             throw SimulatorError("invalid_bundle_id", "bundleID \"\(app.bundleID.prefix(40))\" must be 1–255 bytes")
         }
@@ -83,6 +96,20 @@ public actor AppStoreSimulator {
             throw SimulatorError("invalid_grace_period", "gracePeriodDays \(app.gracePeriodDays) must be 0, 3, 16 or 28")
         }
         apps[app.bundleID] = app
+        return generatedKey
+    }
+
+    /// A fresh Server API token for an app whose key the simulator generated (a convenience for curl sessions:
+    /// real clients sign their own).
+    /// - Parameter bundleID: The app.
+    /// - Returns: A bearer token valid for 30 minutes of simulator time.
+    public func apiToken(bundleID: String) throws -> String {
+        guard let app = apps[bundleID], let key = generatedAPIKeys[bundleID] else {
+            throw SimulatorError("no_generated_key", "the simulator holds no API key for \(bundleID)", httpStatus: 404)
+        }
+        do { return try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: clock.now()) } catch {
+            throw SimulatorError("signing_failed", "\(error)", httpStatus: 500)
+        }
     }
 
     /// An app by bundle id.

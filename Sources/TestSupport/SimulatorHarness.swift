@@ -38,33 +38,8 @@ public struct SimulatorHarness: Sendable {
         month = configuration.rate.seconds(for: .month)
         verifier = try AppStoreSignedDataVerifier(
             configuration: .init(rootCertificates: [Self.sharedPKI.signedDataRootDER]))
-        try await simulator.createApp(Self.demoApp(
+        try await simulator.createApp(SimulatedApp.demo(
             bundleID: bundleID, sharedSecret: sharedSecret, gracePeriodDays: gracePeriodDays, notificationURL: notificationURL))
-    }
-
-    /// The demo catalog: a group with premium (level 1) and basic (level 2) monthly plans, an annual plan at the
-    /// premium level, a consumable and a non-consumable; intro offers, a promotional offer and an offer code.
-    public static func demoApp(
-        bundleID: String, sharedSecret: String, gracePeriodDays: Int = 16, notificationURL: String? = nil
-    ) -> SimulatedApp {
-        let trial = SimulatedProduct.Offer(discountType: "FREE_TRIAL", period: .week)
-        return SimulatedApp(
-            bundleID: bundleID, appAppleID: 1_234_567_890, sharedSecret: sharedSecret, notificationURL: notificationURL,
-            gracePeriodDays: gracePeriodDays,
-            products: [
-                SimulatedProduct(
-                    productID: "premium.monthly", subscriptionGroupID: "pro", level: 1, period: .month,
-                    prices: ["USA": 9_990], introductoryOffer: trial,
-                    promotionalOffers: ["winback50": .init(discountType: "PAY_AS_YOU_GO", period: .month, price: 4_990)],
-                    offerCodes: ["SPRING": .init(discountType: "FREE_TRIAL", period: .month)]),
-                SimulatedProduct(
-                    productID: "basic.monthly", subscriptionGroupID: "pro", level: 2, period: .month, prices: ["USA": 4_990],
-                    introductoryOffer: trial),
-                SimulatedProduct(productID: "premium.annual", subscriptionGroupID: "pro", level: 1, period: .year,
-                                 prices: ["USA": 79_990]),
-                SimulatedProduct(productID: "coins.100", kind: .consumable, prices: ["USA": 990]),
-                SimulatedProduct(productID: "lifetime", kind: .nonConsumable, prices: ["USA": 199_990]),
-            ])
     }
 
     /// Advances the clock by sandbox months.

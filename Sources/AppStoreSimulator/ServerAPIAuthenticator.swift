@@ -1,0 +1,74 @@
+public import Foundation
+public import Crypto
+import AppStoreVerification
+
+/// Checks App Store Server API bearer tokens the way Apple does: an ES256 JWT whose header names a known key
+/// id (`kid`) and `typ` JWT, whose claims carry the issuer, `aud` "appstoreconnect-v1", the bundle id (`bid`),
+/// `iat` not in the future and `exp` at most an hour after `iat` and not past, signed by that key.
+public struct ServerAPIAuthenticator: Sendable {
+    /// Largest accepted clock skew, in seconds.
+    public var allowedSkew: TimeInterval = 60
+
+    /// Makes an authenticator.
+    public init() {}
+
+    /// Checks a token against the registered apps.
+    /// - Parameters:
+    ///   - authorization: The `Authorization` header value.
+    ///   - apps: The registered apps.
+    ///   - now: The simulator's clock.
+    /// - Returns: The app the token is for.
+    /// - Throws: ``AppStoreAPIError`` 401 with a reason in the message.
+    public func authenticate(_ authorization: String?, apps: [SimulatedApp], now: Date) throws(AppStoreAPIError) -> SimulatedApp {
+        func refuse(_ why: String) -> AppStoreAPIError {
+            AppStoreAPIError(httpStatus: 401, errorCode: 4_010_000, errorMessage: "Unauthenticated: \(why)")
+        }
+        guard let authorization, authorization.hasPrefix("Bearer ") else { throw refuse("missing bearer token") }
+        let token = String(authorization.dropFirst("Bearer ".count))
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = Base64.decode(parts[0]), let claimBytes = Base64.decode(parts[1]),
+            let signature = Base64.decode(parts[2]),
+            let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
+            let claims = try? JSONSerialization.jsonObject(with: Data(claimBytes)) as? [String: Any]
+        else { throw refuse("malformed JWT") }
+        guard header["alg"] as? String == "ES256" else { throw refuse("alg must be ES256") }
+        if let type = header["typ"] as? String, type != "JWT" { throw refuse("typ must be JWT") }
+        guard let keyID = header["kid"] as? String else { throw refuse("missing kid") }
+        guard let bundleID = claims["bid"] as? String, let app = apps.first(where: { $0.bundleID == bundleID }) else {
+            throw refuse("unknown bid")
+        }
+        guard keyID == app.apiKeyID, let pem = app.apiPublicKeyPEM, let key = try? P256.Signing.PublicKey(pemRepresentation: pem)
+        else { throw refuse("unknown key id") }
+        guard claims["iss"] as? String == app.issuerID else { throw refuse("wrong iss") }
+        guard claims["aud"] as? String == "appstoreconnect-v1" else { throw refuse("aud must be appstoreconnect-v1") }
+        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
+            throw refuse("missing iat or exp")
+        }
+        let current = now.timeIntervalSince1970
+        guard iat <= current + allowedSkew else { throw refuse("iat is in the future") }
+        guard exp > current - allowedSkew else { throw refuse("token expired") }
+        guard exp - iat <= 3600 else { throw refuse("exp more than 60 minutes after iat") }
+        guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            key.isValidSignature(ecdsa, for: SHA256.hash(data: Array("\(parts[0]).\(parts[1])".utf8)))
+        else { throw refuse("bad signature") }
+        return app
+    }
+
+    /// Makes a token as an App Store Connect client would (for tests and the CLI).
+    /// - Parameters:
+    ///   - app: The app (its key id, issuer and bundle id).
+    ///   - key: The private key matching `app.apiPublicKeyPEM`.
+    ///   - issuedAt: `iat`.
+    ///   - lifetime: Seconds until `exp`.
+    /// - Returns: The JWT.
+    public static func token(for app: SimulatedApp, key: P256.Signing.PrivateKey, issuedAt: Date, lifetime: TimeInterval = 1800)
+        throws -> String
+    {
+        let header = #"{"alg":"ES256","kid":"\#(app.apiKeyID)","typ":"JWT"}"#
+        let iat = Int64(issuedAt.timeIntervalSince1970)
+        let claims = #"{"iss":"\#(app.issuerID)","iat":\#(iat),"exp":\#(iat + Int64(lifetime)),"aud":"appstoreconnect-v1","bid":"\#(app.bundleID)"}"#
+        let input = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(Array(claims.utf8))
+        let signature = try key.signature(for: Array(input.utf8))
+        return input + "." + Base64.urlEncode(signature.rawRepresentation)
+    }
+}

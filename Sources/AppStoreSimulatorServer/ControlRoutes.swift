@@ -1,0 +1,230 @@
+import AppStoreSimulator
+import Foundation
+import Hummingbird
+
+/// The simulator's control API under `/simulator/v1`: JSON verbs that make things happen (purchase, advance
+/// the clock, refund, fail billing…). Errors are `{"error": {"code", "message"}}`.
+struct ControlRoutes: Sendable {
+    let simulator: AppStoreSimulator
+    let manualClock: ManualClock?
+
+    struct PurchaseBody: Decodable {
+        var bundleID: String
+        var productID: String
+        var customerID: String
+        var offer: String?
+        var offerID: String?
+        var appAccountToken: String?
+        var familyShared: Bool?
+        var storefront: String?
+    }
+
+    struct AdvanceBody: Decodable {
+        var seconds: Double?
+        var months: Double?
+    }
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        let control = router.group("simulator/v1")
+        control.post("apps") { request, _ in
+            try await handle {
+                let app = try await JSONResponse.decode(SimulatedApp.self, request)
+                let key = try await simulator.createApp(app)
+                var object: [String: Any] = ["bundleID": app.bundleID]
+                if let key { object["apiPrivateKeyPEM"] = key }
+                return JSONResponse.object(object, status: .created)
+            }
+        }
+        control.get("apps") { _, _ in
+            JSONResponse.object(["apps": await simulator.allApps().map { ["bundleID": $0.bundleID, "products": $0.products.map(\.productID)] }])
+        }
+        control.post("purchases") { request, _ in
+            try await handle {
+                let body = try await JSONResponse.decode(PurchaseBody.self, request)
+                var options = PurchaseOptions(appAccountToken: body.appAccountToken, familyShared: body.familyShared ?? false,
+                                              storefront: body.storefront ?? "USA")
+                switch body.offer {
+                case nil: break
+                case "introductory": options.offer = .introductory
+                case "promotional": options.offer = .promotional(body.offerID ?? "")
+                case "offerCode": options.offer = .offerCode(body.offerID ?? "")
+                case let other?:
+                    throw SimulatorError("invalid_offer", "offer \"\(other)\" must be introductory, promotional or offerCode")
+                }
+                let transaction = try await simulator.purchase(
+                    bundleID: body.bundleID, productID: body.productID, customerID: body.customerID, options: options)
+                return JSONResponse.object(Self.describe(transaction), status: .created)
+            }
+        }
+        control.get("clock") { _, _ in
+            JSONResponse.object(["now": ISO8601DateFormatter().string(from: simulator.clock.now()), "manual": manualClock != nil])
+        }
+        control.post("clock/advance") { request, _ in
+            try await handle {
+                guard let manualClock else {
+                    throw SimulatorError("clock_not_manual", "this simulator runs on the system clock; start it with --clock manual", httpStatus: 409)
+                }
+                let body = try await JSONResponse.decode(AdvanceBody.self, request)
+                let seconds = (body.seconds ?? 0) + (body.months ?? 0) * simulator.configuration.rate.seconds(for: .month)
+                guard seconds.isFinite, seconds >= 0, seconds <= 100 * 365 * 86_400 else {
+                    throw SimulatorError("invalid_duration", "advance by \(seconds) seconds is out of range")
+                }
+                manualClock.advance(by: seconds)
+                await simulator.advance()
+                return JSONResponse.object(["now": ISO8601DateFormatter().string(from: manualClock.now())])
+            }
+        }
+        control.get("subscriptions/:id") { _, context in
+            try await handle {
+                let id = try context.parameters.require("id")
+                guard let subscription = await simulator.subscription(id) else { throw SimulatorError("not_found", "subscription \(id) does not exist", httpStatus: 404) }
+                return JSONResponse.object(Self.describe(subscription))
+            }
+        }
+        control.get("transactions/:id") { _, context in
+            try await handle {
+                let id = try context.parameters.require("id")
+                guard let transaction = await simulator.transaction(id) else { throw SimulatorError("not_found", "transaction \(id) does not exist", httpStatus: 404) }
+                return JSONResponse.object(Self.describe(transaction))
+            }
+        }
+        subscriptionVerb(control, "auto-renew") { id, body in
+            try await simulator.setAutoRenew(originalTransactionID: id, enabled: body["enabled"] as? Bool ?? false)
+        }
+        subscriptionVerb(control, "fail-next-renewal") { id, _ in try await simulator.failNextRenewal(originalTransactionID: id) }
+        subscriptionVerb(control, "recover") { id, _ in try await simulator.recoverBilling(originalTransactionID: id) }
+        subscriptionVerb(control, "change-plan") { id, body in
+            try await simulator.changePlan(originalTransactionID: id, to: body["productID"] as? String ?? "")
+        }
+        subscriptionVerb(control, "extend") { id, body in
+            try await simulator.extendRenewalDate(originalTransactionID: id, days: body["days"] as? Int ?? 0)
+        }
+        subscriptionVerb(control, "price-increase-response") { id, body in
+            try await simulator.respondToPriceIncrease(originalTransactionID: id, accept: body["accept"] as? Bool ?? false)
+        }
+        transactionVerb(control, "refund") { id, body in
+            try await simulator.refund(transactionID: id, reason: body["reason"] as? Int ?? 0,
+                                       proratedPercentage: body["proratedPercentage"] as? Int)
+        }
+        transactionVerb(control, "reverse-refund") { id, _ in try await simulator.reverseRefund(transactionID: id) }
+        transactionVerb(control, "revoke-family") { id, _ in try await simulator.revokeFamilySharing(transactionID: id) }
+        transactionVerb(control, "consumption-request") { id, body in
+            try await simulator.requestConsumption(transactionID: id, reason: body["reason"] as? String ?? "UNINTENDED_PURCHASE")
+        }
+        control.post("apps/:bundleID/price-increase") { request, context in
+            try await handle {
+                let body = try await Self.object(request)
+                try await simulator.increasePrice(
+                    bundleID: try context.parameters.require("bundleID"), productID: body["productID"] as? String ?? "",
+                    newPrice: (body["newPrice"] as? NSNumber)?.int64Value ?? 0,
+                    requiresConsent: body["requiresConsent"] as? Bool ?? true)
+                return JSONResponse.object(["ok": true])
+            }
+        }
+        control.get("apps/:bundleID/receipt") { request, context in
+            try await handle {
+                guard let customer = request.uri.queryParameters.get("customerID") else {
+                    throw SimulatorError("missing_customer", "query parameter customerID is required")
+                }
+                let receipt = try await simulator.receipt(bundleID: try context.parameters.require("bundleID"), customerID: customer)
+                return JSONResponse.object(["receipt": receipt])
+            }
+        }
+        control.get("apps/:bundleID/api-token") { _, context in
+            try await handle {
+                JSONResponse.object(["token": try await simulator.apiToken(bundleID: try context.parameters.require("bundleID"))])
+            }
+        }
+        control.get("apps/:bundleID/notifications") { _, context in
+            let bundleID = try context.parameters.require("bundleID")
+            let list = await simulator.notifications(for: bundleID).map { record -> [String: Any] in
+                [
+                    "notificationUUID": record.notificationUUID, "notificationType": record.notificationType,
+                    "subtype": record.subtype ?? NSNull(), "signedPayload": record.signedPayload,
+                    "signedDate": ISO8601DateFormatter().string(from: record.signedDate),
+                    "attempts": record.attempts.map { ["date": ISO8601DateFormatter().string(from: $0.date), "result": $0.result] },
+                ]
+            }
+            return JSONResponse.object(["notifications": list])
+        }
+        control.get("pki/:name") { _, context in
+            let name = try context.parameters.require("name")
+            let pki = simulator.pki
+            let der: [UInt8]
+            switch name {
+            case "jws-root.der": der = pki.signedDataRootDER
+            case "receipt-root.der": der = pki.receiptRootDER
+            default: return JSONResponse.error("not_found", "no certificate \(name)", status: .notFound)
+            }
+            return Response(status: .ok, headers: [.contentType: "application/pkix-cert"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
+        }
+    }
+
+    func subscriptionVerb(_ group: RouterGroup<BasicRequestContext>, _ verb: String,
+                          _ action: @escaping @Sendable (String, [String: Any]) async throws -> some Any) {
+        group.post("subscriptions/:id/\(verb)") { request, context in
+            try await handle {
+                let id = try context.parameters.require("id")
+                _ = try await action(id, try await Self.object(request))
+                guard let subscription = await simulator.subscription(id) else { return JSONResponse.object([:]) }
+                return JSONResponse.object(Self.describe(subscription))
+            }
+        }
+    }
+
+    func transactionVerb(_ group: RouterGroup<BasicRequestContext>, _ verb: String,
+                         _ action: @escaping @Sendable (String, [String: Any]) async throws -> Void) {
+        group.post("transactions/:id/\(verb)") { request, context in
+            try await handle {
+                let id = try context.parameters.require("id")
+                try await action(id, try await Self.object(request))
+                guard let transaction = await simulator.transaction(id) else { return JSONResponse.object([:]) }
+                return JSONResponse.object(Self.describe(transaction))
+            }
+        }
+    }
+
+    static func object(_ request: Request) async throws -> [String: Any] {
+        let data = try await JSONResponse.body(request)
+        if data.isEmpty { return [:] }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw SimulatorError("invalid_json", "the body is not a JSON object")
+        }
+        return object
+    }
+
+    func handle(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as SimulatorError {
+            return JSONResponse.error(error.code, error.reason, status: .init(code: error.httpStatus))
+        } catch let error as HTTPError {
+            return JSONResponse.error("bad_request", error.body ?? "bad request", status: error.status)
+        }
+    }
+
+    static func describe(_ t: SimulatedTransaction) -> [String: Any] {
+        let iso = ISO8601DateFormatter()
+        var object: [String: Any] = [
+            "transactionId": t.transactionID, "originalTransactionId": t.originalTransactionID, "productId": t.productID,
+            "customerID": t.customerID, "purchaseDate": iso.string(from: t.purchaseDate), "price": t.price,
+            "orderId": t.orderID, "type": t.type,
+        ]
+        if let expires = t.expiresDate { object["expiresDate"] = iso.string(from: expires) }
+        if let revoked = t.revocationDate { object["revocationDate"] = iso.string(from: revoked) }
+        return object
+    }
+
+    static func describe(_ s: SimulatedSubscription) -> [String: Any] {
+        let iso = ISO8601DateFormatter()
+        var object: [String: Any] = [
+            "originalTransactionId": s.originalTransactionID, "productId": s.productID,
+            "autoRenewProductId": s.autoRenewProductID, "autoRenewStatus": s.autoRenewEnabled, "status": s.status.rawValue,
+            "latestTransactionId": s.latestTransactionID, "expiresDate": iso.string(from: s.periodEnd),
+            "renewalCount": s.renewalCount,
+        ]
+        if let grace = s.graceEndsAt { object["gracePeriodExpiresDate"] = iso.string(from: grace) }
+        return object
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Builds JSON responses and reads JSON bodies for the simulator's routes.
+enum JSONResponse {
+    static func make(_ data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func encode<Value: Encodable>(_ value: Value, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        }
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return make(data, status: status)
+    }
+
+    static func object(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return make(data, status: status)
+    }
+
+    static func error(_ code: String, _ message: String, status: HTTPResponse.Status) -> Response {
+        object(["error": ["code": code, "message": message]], status: status)
+    }
+
+    static func body(_ request: Request, limit: Int = 1 << 20) async throws -> Data {
+        let buffer = try await request.body.collect(upTo: limit)
+        return Data(buffer.readableBytesView)
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, _ request: Request) async throws -> Value {
+        let data = try await body(request)
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw HTTPError(.badRequest, message: "body is not a valid \(Value.self): \(error)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+public import AppStoreSimulator
+public import AsyncHTTPClient
+import Foundation
+import NIOCore
+public import ServiceLifecycle
+
+/// Delivers the simulator's notifications to each app's URLs: V2 as `{"signedPayload": …}`, V1 as Apple's JSON,
+/// retried on anything but 2xx on Apple's schedule scaled by the simulator's rate, every attempt recorded in
+/// notification history. Also catches the simulated world up to the clock, so renewals happen on time.
+public struct NotificationDeliveryService: Service {
+    let simulator: AppStoreSimulator
+    let httpClient: HTTPClient
+    let interval: Duration
+
+    /// Makes the service.
+    /// - Parameters:
+    ///   - simulator: The simulator.
+    ///   - httpClient: The client used to POST notifications.
+    ///   - interval: How often to look for due work.
+    public init(simulator: AppStoreSimulator, httpClient: HTTPClient, interval: Duration = .milliseconds(200)) {
+        self.simulator = simulator
+        self.httpClient = httpClient
+        self.interval = interval
+    }
+
+    /// Runs until graceful shutdown.
+    public func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            await deliverDue()
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Sends every notification that is due now, once.
+    public func deliverDue() async {
+        for notification in await simulator.dueNotifications() {
+            guard let app = await simulator.app(notification.bundleID) else { continue }
+            var result = "SUCCESS"
+            if let url = app.notificationURL {
+                let body = (try? JSONSerialization.data(withJSONObject: ["signedPayload": notification.signedPayload])) ?? Data()
+                result = await post(body, to: url)
+            }
+            if let url = app.notificationV1URL, let v1 = notification.v1Body {
+                let v1Result = await post(v1, to: url)
+                if result == "SUCCESS" { result = v1Result }
+            }
+            await simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: result)
+        }
+    }
+
+    func post(_ body: Data, to url: String) async -> String {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await httpClient.execute(request, timeout: .seconds(10))
+            _ = try? await response.body.collect(upTo: 1 << 16)
+            return (200...206).contains(Int(response.status.code)) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            return "TIMED_OUT"
+        } catch {
+            return "NO_RESPONSE"
+        }
+    }
+}
