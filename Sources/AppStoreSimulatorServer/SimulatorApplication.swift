@@ -1,5 +1,6 @@
 public import AppStoreSimulator
 public import Hummingbird
+public import Logging
 
 /// Builds the simulator's HTTP application: Apple's endpoints plus the control API, on Hummingbird.
 public enum SimulatorApplication {
@@ -22,15 +23,18 @@ public enum SimulatorApplication {
     ///   - manualClock: The manual clock, if any.
     ///   - hostname: Where to listen.
     ///   - port: The port (0 picks a free one).
+    ///   - logger: Where the server logs.
     ///   - onServerRunning: Called with the bound port once listening.
     /// - Returns: The application (a `Service`).
     public static func build(
         simulator: AppStoreSimulator, manualClock: ManualClock?, hostname: String = "127.0.0.1", port: Int = 8090,
+        logger: Logger = Logger(label: "storekeeper.simulator"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(simulator: simulator, manualClock: manualClock),
             configuration: .init(address: .hostname(hostname, port: port), serverName: "StoreKeeper App Store Simulator"),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) })
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
     }
 }

@@ -1,0 +1,106 @@
+import AppStoreModels
+import AppStoreSimulator
+import AppStoreSimulatorServer
+import AppStoreVerification
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import TestSupport
+import Testing
+
+/// The simulator over real HTTP on loopback: Apple's endpoints, JWT auth, the control API and notification
+/// delivery with retries to a real receiver.
+@Suite struct SimulatorHTTPTests {
+    func request(_ method: NIOHTTP1.HTTPMethod, _ url: String, body: Data? = nil, token: String? = nil) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return (Int(response.status.code), Data(try await response.body.collect(upTo: 16 << 20).readableBytesView))
+    }
+
+    @Test("control API purchase, verifyReceipt over HTTP, Server API with JWT; 401 for bad tokens")
+    func endpoints() async throws {
+        let h = try await SimulatorHarness()
+        let key = P256.Signing.PrivateKey()
+        var registered = SimulatedApp.demo(bundleID: "com.example.http")
+        registered.apiPublicKeyPEM = key.publicKey.pemRepresentation
+        let app = registered
+        try await h.simulator.createApp(app)
+        try await LiveServer.with({ SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0) }) { base in
+            let purchase = try JSONSerialization.data(withJSONObject: [
+                "bundleID": "com.example.http", "productID": "premium.monthly", "customerID": "web"])
+            let (created, body) = try await request(.POST, "\(base)/simulator/v1/purchases", body: purchase)
+            #expect(created == 201)
+            let transactionID = try #require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["transactionId"] as? String)
+            let (advanced, _) = try await request(.POST, "\(base)/simulator/v1/clock/advance", body: Data(#"{"months":1.2}"#.utf8))
+            #expect(advanced == 200)
+            let receipt = try await h.simulator.receipt(bundleID: "com.example.http", customerID: "web")
+            let verify = try JSONEncoder().encode(VerifyReceiptRequest(receiptData: receipt, password: "demo-shared-secret"))
+            let (_, production) = try await request(.POST, "\(base)/verifyReceipt", body: verify)
+            #expect(try JSONDecoder().decode(VerifyReceiptResponse.self, from: production).status == 21007)
+            let (_, sandbox) = try await request(.POST, "\(base)/sandbox/verifyReceipt", body: verify)
+            let decoded = try JSONDecoder().decode(VerifyReceiptResponse.self, from: sandbox)
+            #expect(decoded.status == 0 && decoded.latestReceiptInfo?.count == 2)
+
+            let token = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now())
+            let (ok, statuses) = try await request(.GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: token)
+            #expect(ok == 200)
+            let status = try JSONDecoder().decode(StatusResponse.self, from: statuses)
+            #expect(status.data?.first?.lastTransactions?.first?.status == .active)
+            let signed = try #require(status.data?.first?.lastTransactions?.first?.signedTransactionInfo)
+            #expect(try await h.verifier.verifyTransaction(signed).originalTransactionId == transactionID)
+
+            let wrongKey = try ServerAPIAuthenticator.token(for: app, key: P256.Signing.PrivateKey(), issuedAt: h.clock.now())
+            let stale = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now().addingTimeInterval(-7200))
+            let tooLong = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now(), lifetime: 7200)
+            var otherKeyID = app
+            otherKeyID.apiKeyID = "OTHERKEY"
+            let unknownKid = try ServerAPIAuthenticator.token(for: otherKeyID, key: key, issuedAt: h.clock.now())
+            for bad in [nil, "garbage", wrongKey, stale, tooLong, unknownKid] {
+                let (code, errorBody) = try await request(.GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: bad)
+                #expect(code == 401)
+                #expect(try JSONDecoder().decode(APIErrorResponse.self, from: errorBody).errorCode == 4_010_000)
+            }
+            let (missing, notFound) = try await request(.GET, "\(base)/inApps/v1/transactions/12345", token: token)
+            #expect(missing == 404)
+            #expect(try JSONDecoder().decode(APIErrorResponse.self, from: notFound).errorCode == 4_040_010)
+            let (refund, _) = try await request(.POST, "\(base)/simulator/v1/transactions/\(transactionID)/refund", body: Data("{}".utf8))
+            #expect(refund == 200)
+            let (unknown, errorBody) = try await request(.POST, "\(base)/simulator/v1/transactions/999/refund", body: Data("{}".utf8))
+            #expect(unknown == 404)
+            #expect(String(decoding: errorBody, as: UTF8.self).contains("not_found"))
+        }
+    }
+
+    @Test("notifications are POSTed to the app's URL and retried after a failure, attempts in history")
+    func delivery() async throws {
+        let receiver = NotificationReceiver(statuses: [500])
+        try await LiveServer.with({ port in
+            Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
+        }) { receiverBase in
+            let h = try await SimulatorHarness(notificationURL: "\(receiverBase)/notifications")
+            let delivery = NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared)
+            _ = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "zed")
+            await delivery.deliverDue()
+            #expect(receiver.bodies.count == 1)
+            var history = await h.simulator.notifications(for: h.bundleID)
+            #expect(history[0].attempts.map(\.result) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"])
+            await delivery.deliverDue()
+            #expect(receiver.bodies.count == 1)  // the retry waits for Apple's first interval (1 h, scaled)
+            h.clock.advance(by: AppStoreSimulator.Configuration().rate.seconds(forHours: 1) + 1)
+            await delivery.deliverDue()
+            #expect(receiver.bodies.count == 2)
+            history = await h.simulator.notifications(for: h.bundleID)
+            #expect(history[0].attempts.map(\.result) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"])
+            #expect(history[0].nextAttemptAt == nil)
+            let body = try JSONDecoder().decode(ResponseBodyV2.self, from: receiver.bodies[1])
+            #expect(try await h.verifier.verifyNotification(body.signedPayload).payload.notificationType == .subscribed)
+        }
+    }
+}
