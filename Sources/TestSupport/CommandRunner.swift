@@ -49,3 +49,45 @@ public enum CommandRunner {
             standardError: String(decoding: errData, as: UTF8.self))
     }
 }
+
+/// A `storekeeper` process running in the background (a server), stopped when the test is done.
+public final class BackgroundCommand: @unchecked Sendable {
+    let process = Process()
+    let output = Pipe()
+    /// The first line the process printed that contains "http://".
+    public private(set) var baseURL: String = ""
+
+    /// Starts `storekeeper` with arguments and waits until it prints a URL.
+    /// - Parameter arguments: e.g. `["simulator", "--port", "0"]`.
+    public init(_ arguments: [String]) throws {
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            let text = String(decoding: buffer, as: UTF8.self)
+            if let range = text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
+                baseURL = String(text[range])
+                return
+            }
+        }
+        process.terminate()
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    /// Stops the process.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
