@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -81,6 +83,28 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "StoreKeeperStorage",
+            dependencies: ["SubscriptionEngine", "AppStoreModels", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "StoreKeeperSQLite",
+            dependencies: [
+                "StoreKeeperStorage",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "StoreKeeperPostgres",
+            dependencies: [
+                "StoreKeeperStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings

@@ -10,7 +10,7 @@ public import AppStoreModels
 /// evidence.add(transaction: verifiedPayload)
 /// let state = SubscriptionEngine(configuration: config).evaluate(evidence, at: serverNow)
 /// ```
-public struct EvidenceSet: Sendable, Hashable {
+public struct EvidenceSet: Sendable, Hashable, Codable {
     /// Every transaction observation.
     public private(set) var transactions: Set<Transaction> = []
     /// Every renewal-state observation.

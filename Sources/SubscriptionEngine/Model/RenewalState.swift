@@ -3,7 +3,7 @@ public import AppStoreModels
 
 /// What happens at a subscription's next renewal, normalised from `pending_renewal_info` and JWS renewal info.
 /// A snapshot: the newest observation per original transaction wins as a whole.
-public struct RenewalState: Sendable, Hashable {
+public struct RenewalState: Sendable, Hashable, Codable {
     /// The subscription.
     public var originalTransactionID: String
     /// The product currently subscribed to.

@@ -5,7 +5,7 @@ public import AppStoreModels
 /// StoreKit 2 signed transactions, and the transactions inside V1 and V2 notifications.
 ///
 /// Each value is one *observation*; observations of the same `transactionID` merge (see ``merged(_:)``).
-public struct Transaction: Sendable, Hashable {
+public struct Transaction: Sendable, Hashable, Codable {
     /// The transaction's id (the merge key).
     public var transactionID: String
     /// The original purchase's id: the subscription this transaction belongs to.

@@ -1,0 +1,113 @@
+public import Foundation
+public import StoreKeeperStorage
+import Logging
+import PostgresNIO
+
+/// PostgreSQL for ``SQLStore``: a PostgresNIO connection pool; every unit of work is one transaction on one
+/// pooled connection, so several server replicas can share the database.
+public final class PostgresStoreDatabase: SQLDatabase {
+    /// PostgreSQL.
+    public let dialect = SQLDialect.postgres
+    let client: PostgresClient
+    let runner: Task<Void, Never>
+    let logger: Logger
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        self.runner = Task { await client.run() }
+    }
+
+    /// Connects to a `postgres://user:password@host:port/database` URL.
+    /// - Parameter url: The URL (`DATABASE_URL`).
+    /// - Returns: The database.
+    /// - Throws: ``StorageError`` naming what is wrong with the URL.
+    public static func connect(url: String) throws -> PostgresStoreDatabase {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty
+        else { throw StorageError("DATABASE_URL is not a postgres://user:password@host:port/database URL") }
+        let database = components.path.split(separator: "/").first.map(String.init)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: database, tls: .disable)
+        configuration.options.maximumConnections = 16
+        var logger = Logger(label: "storekeeper.postgres")
+        logger.logLevel = .warning
+        return PostgresStoreDatabase(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+    }
+
+    /// Runs `body` in a transaction on one pooled connection.
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            _ = try await connection.query("BEGIN", logger: logger)
+            do {
+                let result = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
+                _ = try await connection.query("COMMIT", logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Stops the pool.
+    public func close() async throws {
+        runner.cancel()
+    }
+}
+
+struct PostgresStoreTransaction: SQLTransaction {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        var bindings = PostgresBindings()
+        for value in binds {
+            switch value {
+            case .text(let text): bindings.append(text)
+            case .integer(let number): bindings.append(number)
+            case .null: bindings.appendNull()
+            }
+        }
+        // Our statements never contain '?' inside literals, so placeholders can be numbered in order.
+        var numbered = ""
+        var index = 0
+        for character in sql {
+            if character == "?" {
+                index += 1
+                numbered += "$\(index)"
+            } else {
+                numbered.append(character)
+            }
+        }
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: numbered, binds: bindings), logger: logger)
+        var result: [SQLRow] = []
+        for try await row in rows {
+            var converted: SQLRow = [:]
+            for cell in row {
+                guard cell.bytes != nil else {
+                    converted[cell.columnName] = .null
+                    continue
+                }
+                switch cell.dataType {
+                case .int2, .int4, .int8: converted[cell.columnName] = .integer(try cell.decode(Int64.self))
+                default: converted[cell.columnName] = .text(try cell.decode(String.self))
+                }
+            }
+            result.append(converted)
+        }
+        return result
+    }
+}
+
+extension SQLStore {
+    /// A store on PostgreSQL.
+    /// - Parameter url: `postgres://user:password@host:port/database`.
+    /// - Returns: The migrated store.
+    public static func postgres(url: String) async throws -> SQLStore {
+        let store = SQLStore(database: try PostgresStoreDatabase.connect(url: url))
+        try await store.migrate()
+        return store
+    }
+}

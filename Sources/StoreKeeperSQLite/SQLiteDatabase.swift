@@ -1,0 +1,89 @@
+public import Foundation
+public import StoreKeeperStorage
+import SQLiteNIO
+
+/// SQLite for ``SQLStore``: one connection to a file (WAL, full sync, so a commit survives a crash before the
+/// 200 is sent), transactions serialised by a lock.
+public final class SQLiteStoreDatabase: SQLDatabase {
+    /// SQLite.
+    public let dialect = SQLDialect.sqlite
+    let connection: SQLiteConnection
+    let mutex = AsyncMutex()
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Opens (creating when missing) a database file, or an in-memory database for `":memory:"`.
+    /// - Parameter path: The file.
+    /// - Returns: The database.
+    public static func open(path: String) async throws -> SQLiteStoreDatabase {
+        if path != ":memory:" {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        let connection = try await SQLiteConnection.open(storage: path == ":memory:" ? .memory : .file(path: path))
+        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"] {
+            _ = try await connection.query(pragma, [])
+        }
+        return SQLiteStoreDatabase(connection: connection)
+    }
+
+    /// Runs `body` between BEGIN IMMEDIATE and COMMIT (ROLLBACK when it throws).
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        let connection = self.connection
+        return try await mutex.withLock {
+            _ = try await connection.query("BEGIN IMMEDIATE", [])
+            do {
+                let result = try await body(SQLiteTransaction(connection: connection))
+                _ = try await connection.query("COMMIT", [])
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async throws {
+        try await connection.close()
+    }
+}
+
+struct SQLiteTransaction: SQLTransaction {
+    let connection: SQLiteConnection
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        let data: [SQLiteData] = binds.map {
+            switch $0 {
+            case .text(let text): .text(text)
+            case .integer(let value): .integer(Int(value))
+            case .null: .null
+            }
+        }
+        return try await connection.query(sql, data).map { row in
+            var result: SQLRow = [:]
+            for column in row.columns {
+                switch column.data {
+                case .text(let text): result[column.name] = .text(text)
+                case .integer(let value): result[column.name] = .integer(Int64(value))
+                case .float(let value): result[column.name] = .text(String(value))
+                case .blob, .null: result[column.name] = .null
+                }
+            }
+            return result
+        }
+    }
+}
+
+extension SQLStore {
+    /// A store on an SQLite file.
+    /// - Parameter path: The database file (`":memory:"` for a throwaway one).
+    /// - Returns: The migrated store.
+    public static func sqlite(path: String) async throws -> SQLStore {
+        let store = SQLStore(database: try await SQLiteStoreDatabase.open(path: path))
+        try await store.migrate()
+        return store
+    }
+}

@@ -1,0 +1,74 @@
+public import Foundation
+public import SubscriptionEngine
+
+/// What caused a change: the app posting evidence, a notification from Apple, or a poll of Apple's API.
+public enum EventCause: String, Sendable, Hashable, Codable {
+    /// The app (through the SDK or the owner's backend) posted evidence.
+    case client
+    /// An App Store Server Notification.
+    case notification
+    /// A poll of the App Store Server API.
+    case poll
+    /// An identity change (alias, transfer).
+    case identity
+}
+
+/// Verified evidence to store for a subscriber, with everything needed to apply it atomically.
+public struct EvidenceWrite: Sendable {
+    /// The app.
+    public var bundleID: String
+    /// Who posted it; `nil` for notifications, which are routed by original transaction id.
+    public var appUserID: String?
+    /// What the raw evidence is (`receipt`, `signed_transaction`, `notification_v2`, `notification_v1`…).
+    public var kind: String
+    /// The raw evidence, verbatim (secrets removed).
+    public var rawBody: String
+    /// The normalised observations it carries.
+    public var evidence: EvidenceSet
+    /// The subscriptions (original transaction ids) it is about.
+    public var originalTransactionIDs: [String]
+    /// What caused it.
+    public var cause: EventCause
+    /// The notification's UUID (V2) or digest (V1), for deduplication.
+    public var notificationID: String?
+    /// The event type to record (e.g. `transaction_posted`, `DID_RENEW`).
+    public var eventType: String
+    /// Extra facts for the event (notification subtype, transaction id…).
+    public var detail: [String: String]
+
+    /// Makes a write.
+    public init(
+        bundleID: String, appUserID: String?, kind: String, rawBody: String, evidence: EvidenceSet,
+        originalTransactionIDs: [String], cause: EventCause, notificationID: String? = nil, eventType: String,
+        detail: [String: String] = [:]
+    ) {
+        self.bundleID = bundleID
+        self.appUserID = appUserID
+        self.kind = kind
+        self.rawBody = rawBody
+        self.evidence = evidence
+        self.originalTransactionIDs = originalTransactionIDs
+        self.cause = cause
+        self.notificationID = notificationID
+        self.eventType = eventType
+        self.detail = detail
+    }
+}
+
+/// What happened to a write.
+public enum ApplyOutcome: Sendable, Hashable {
+    /// Stored and applied to this subscriber.
+    case applied(appUserID: String)
+    /// A notification already seen: acknowledged, not applied again.
+    case duplicate
+    /// A notification about a subscription nobody owns yet: stored, applied when the transaction arrives.
+    case pending
+}
+
+/// When the same original transaction arrives for a second user.
+public enum TransferPolicy: String, Sendable, Hashable, Codable {
+    /// Move the subscription to the new user (restore on a new account).
+    case transfer
+    /// Keep it with the first user; the second gets nothing from it.
+    case keepFirst = "keep-first"
+}

@@ -1,0 +1,35 @@
+/// The SQL dialects StoreKeeper speaks.
+public enum SQLDialect: String, Sendable {
+    /// SQLite (the embedded default).
+    case sqlite
+    /// PostgreSQL.
+    case postgres
+}
+
+/// A database connection or pool that runs SQL with bound parameters (`?` placeholders) inside transactions.
+///
+/// The two implementations (`StoreKeeperSQLite`, `StoreKeeperPostgres`) are thin adapters; every query and the
+/// storage logic live once, in ``SQLStore``, so both databases pass the same conformance suite.
+public protocol SQLDatabase: Sendable {
+    /// The dialect, for the few statements that differ (auto-increment keys).
+    var dialect: SQLDialect { get }
+
+    /// Runs `body` in one database transaction: committed when it returns, rolled back when it throws.
+    /// - Parameter body: The work.
+    /// - Returns: What the work returned.
+    func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
+
+    /// Closes connections.
+    func close() async throws
+}
+
+/// Statements inside one transaction.
+public protocol SQLTransaction: Sendable {
+    /// Runs one statement with bound parameters.
+    /// - Parameters:
+    ///   - sql: The statement, with `?` placeholders.
+    ///   - binds: The values, in order.
+    /// - Returns: The rows.
+    @discardableResult
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+}

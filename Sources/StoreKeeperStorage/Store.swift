@@ -1,0 +1,42 @@
+public import Foundation
+
+/// Where StoreKeeper keeps subscribers, raw evidence, notifications and events.
+///
+/// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
+/// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
+/// together or not at all.
+public protocol Store: Sendable {
+    /// Applies versioned migrations.
+    /// - Returns: The schema version now in place.
+    @discardableResult
+    func migrate() async throws -> Int
+
+    /// Stores verified evidence and applies it.
+    /// - Parameters:
+    ///   - write: The evidence.
+    ///   - policy: What to do when a subscription arrives for a second user.
+    ///   - now: The server's clock.
+    /// - Returns: What happened.
+    func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome
+
+    /// A subscriber by id or alias.
+    func subscriber(_ appUserID: String) async throws -> SubscriberRecord?
+
+    /// A subscriber's events, oldest first.
+    func events(_ appUserID: String, limit: Int) async throws -> [EventRecord]
+
+    /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it.
+    func alias(_ alias: String, to appUserID: String, bundleID: String, now: Date) async throws
+
+    /// Remembers an API key by its hash.
+    func registerAPIKey(hash: String, kind: APIKeyRecord.Kind, bundleID: String) async throws
+
+    /// An API key by its hash.
+    func apiKey(hash: String) async throws -> APIKeyRecord?
+
+    /// Every table's rows in a stable order (tests compare dumps before and after bad input).
+    func dump() async throws -> String
+
+    /// Closes connections.
+    func close() async throws
+}
