@@ -151,6 +151,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -194,6 +196,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreKeeperStorageTests",
+            dependencies: ["StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -49,4 +49,10 @@ public struct APIKeyRecord: Sendable, Hashable {
     public var kind: Kind
     /// The app it belongs to.
     public var bundleID: String
+
+    /// Makes a record.
+    public init(kind: Kind, bundleID: String) {
+        self.kind = kind
+        self.bundleID = bundleID
+    }
 }

@@ -73,7 +73,11 @@ public struct SQLStore: Store {
     /// Stores and applies evidence in one transaction; see ``Store/apply(_:policy:now:)``.
     public func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome {
         let evidenceJSON = try Self.encoder.encode(write.evidence)
+        let dialect = database.dialect
         return try await database.withTransaction { tx in
+            // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
+            // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
+            try await Self.lock(tx, dialect, write.originalTransactionIDs.map { "otid:\($0)" })
             if let id = write.notificationID {
                 let seen = try await tx.query("SELECT status FROM notifications WHERE notification_id = ?", [.text(id)])
                 if !seen.isEmpty { return .duplicate }
@@ -91,6 +95,11 @@ public struct SQLStore: Store {
                     }
                 }
             }
+            var people = Set(target.map { [$0] } ?? [])
+            for original in write.originalTransactionIDs {
+                if let owner = try await Self.owner(tx, original) { people.insert(owner) }
+            }
+            try await Self.lock(tx, dialect, people.map { "user:\($0)" })
             guard let user = target else {
                 try await tx.query(
                     "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids, pending_json) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)",
@@ -104,7 +113,7 @@ public struct SQLStore: Store {
             for original in write.originalTransactionIDs {
                 guard let owner = try await Self.owner(tx, original) else {
                     try await tx.query(
-                        "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?)",
+                        "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?) ON CONFLICT (original_transaction_id) DO NOTHING",
                         [.text(original), .text(user), .text(write.bundleID)])
                     continue
                 }
@@ -167,6 +176,14 @@ public struct SQLStore: Store {
                      .text(write.originalTransactionIDs.joined(separator: ","))])
             }
             return .applied(appUserID: user)
+        }
+    }
+
+    /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite.
+    static func lock(_ tx: any SQLTransaction, _ dialect: SQLDialect, _ keys: [String]) async throws {
+        guard dialect == .postgres else { return }
+        for key in Set(keys).sorted() {
+            try await tx.query("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
         }
     }
 
@@ -256,9 +273,11 @@ public struct SQLStore: Store {
 
     /// Merges `alias` into `appUserID`.
     public func alias(_ alias: String, to appUserID: String, bundleID: String, now: Date) async throws {
+        let dialect = database.dialect
         try await database.withTransaction { tx in
             let target = try await Self.canonical(tx, appUserID)
             let source = try await Self.canonical(tx, alias)
+            try await Self.lock(tx, dialect, ["user:\(target)", "user:\(source)"])
             guard source != target else { return }
             var evidence = try await Self.loadEvidence(tx, target) ?? EvidenceSet()
             if let merged = try await Self.loadEvidence(tx, source) { evidence.formUnion(merged) }

@@ -1,0 +1,51 @@
+public import Foundation
+public import StoreKeeperStorage
+import StoreKeeperSQLite
+import StoreKeeperPostgres
+import PostgresNIO
+import Logging
+
+/// Fresh, empty stores for tests: an SQLite file in a temporary folder, or a new PostgreSQL database on the
+/// server named by `STOREKEEPER_TEST_DATABASE_URL` (scripts/test starts one).
+public enum TestDatabases {
+    /// The backends to run a conformance test against.
+    public static let backends = ["sqlite", "postgres"]
+
+    /// The PostgreSQL server URL for tests, if one is available.
+    public static var postgresURL: String? { ProcessInfo.processInfo.environment["STOREKEEPER_TEST_DATABASE_URL"] }
+
+    /// Whether this run must exercise PostgreSQL (CI and scripts/test set `CI` or the URL).
+    public static var postgresRequired: Bool { ProcessInfo.processInfo.environment["CI"] != nil || postgresURL != nil }
+
+    /// A fresh store, or `nil` when the backend is PostgreSQL and no server is configured (local `swift test`).
+    public static func makeStore(_ backend: String) async throws -> SQLStore? {
+        switch backend {
+        case "sqlite":
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("storekeeper-\(UUID().uuidString).sqlite").path
+            return try await SQLStore.sqlite(path: path)
+        default:
+            guard let url = try await freshPostgresDatabase() else { return nil }
+            return try await SQLStore.postgres(url: url)
+        }
+    }
+
+    /// Creates an empty database on the test server and returns its URL.
+    public static func freshPostgresDatabase() async throws -> String? {
+        guard let base = postgresURL, var components = URLComponents(string: base) else { return nil }
+        let name = "sk_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        var configuration = PostgresClient.Configuration(
+            host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: "postgres", tls: .disable)
+        configuration.options.maximumConnections = 1
+        var logger = Logger(label: "tests.postgres")
+        logger.logLevel = .critical
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            group.cancelAll()
+        }
+        components.path = "/\(name)"
+        return components.string
+    }
+}
