@@ -88,6 +88,15 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .target(
+            name: "AppStoreClient",
+            dependencies: [
+                "AppStoreModels", "AppStoreVerification",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
             name: "StoreKeeperStorage",
             dependencies: ["SubscriptionEngine", "AppStoreModels", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: sharedSwiftSettings
@@ -107,6 +116,19 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "StoreKeeperServer",
+            dependencies: [
+                "AppStoreModels", "AppStoreVerification", "AppStoreClient", "SubscriptionEngine", "StoreKeeperStorage",
+                "AppStoreSimulator", "AppStoreSimulatorServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/openapi.json")],
             swiftSettings: sharedSwiftSettings
         ),
         .target(

@@ -12,9 +12,15 @@ public enum SimulatorApplication {
     public static func buildRouter(simulator: AppStoreSimulator, manualClock: ManualClock?) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("health") { _, _ in "ok" }
+        addRoutes(to: router, simulator: simulator, manualClock: manualClock)
+        return router
+    }
+
+    /// Mounts the simulator's routes (Apple's endpoints and the control API) on an existing router, so another
+    /// server — `storekeeper serve` — can carry the simulator in-process.
+    public static func addRoutes(to router: Router<BasicRequestContext>, simulator: AppStoreSimulator, manualClock: ManualClock?) {
         AppleRoutes(simulator: simulator).addRoutes(to: router)
         ControlRoutes(simulator: simulator, manualClock: manualClock).addRoutes(to: router)
-        return router
     }
 
     /// Makes the application.

@@ -63,6 +63,8 @@ public enum ApplyOutcome: Sendable, Hashable {
     case duplicate
     /// A notification about a subscription nobody owns yet: stored, applied when the transaction arrives.
     case pending
+    /// A notification about no subscription at all (TEST, summaries): stored and acknowledged.
+    case recorded
 }
 
 /// When the same original transaction arrives for a second user.

@@ -100,6 +100,13 @@ public struct SQLStore: Store {
                 if let owner = try await Self.owner(tx, original) { people.insert(owner) }
             }
             try await Self.lock(tx, dialect, people.map { "user:\($0)" })
+            if target == nil, write.originalTransactionIDs.isEmpty {
+                try await tx.query(
+                    "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids) VALUES (?, ?, ?, 'recorded', ?, ?, '')",
+                    [.text(write.notificationID ?? "evidence-\(evidenceID)"), .text(write.bundleID), .text(write.eventType),
+                     .text(Self.timestamp(now)), .integer(evidenceID)])
+                return .recorded
+            }
             guard let user = target else {
                 try await tx.query(
                     "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids, pending_json) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)",

@@ -1,0 +1,191 @@
+public import AppStoreModels
+public import AsyncHTTPClient
+public import Crypto
+import AppStoreVerification
+public import Foundation
+import NIOCore
+
+/// Talks to Apple's verifyReceipt and App Store Server API — or to anything that speaks them, such as the
+/// simulator — at configurable base URLs, with Apple's retry rules.
+public struct AppStoreClient: Sendable {
+    /// Where Apple is, and who we are to it.
+    public struct Configuration: Sendable {
+        /// verifyReceipt production URL. Default Apple's.
+        public var verifyReceiptProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
+        /// verifyReceipt sandbox URL. Default Apple's.
+        public var verifyReceiptSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
+        /// App Store Server API base URL. Default Apple's production host.
+        public var serverAPIBaseURL = "https://api.storekit.apple.com"
+        /// Attempts for retryable failures (21002, 21005, 21009, 21100–21199, HTTP 429/5xx, timeouts). Default 3.
+        public var maximumAttempts = 3
+        /// First backoff delay; doubles each retry. Default 200 ms.
+        public var initialBackoff: Duration = .milliseconds(200)
+        /// Per-request timeout. Default 15 s.
+        public var timeout: Duration = .seconds(15)
+
+        /// Apple's hosts with the defaults above.
+        public init() {}
+    }
+
+    /// App Store Connect API credentials for one app.
+    public struct Credentials: Sendable {
+        /// The issuer id.
+        public var issuerID: String
+        /// The key id.
+        public var keyID: String
+        /// The bundle id.
+        public var bundleID: String
+        /// The in-app purchase key (.p8). Never logged.
+        public var privateKey: P256.Signing.PrivateKey
+
+        /// Makes credentials.
+        public init(issuerID: String, keyID: String, bundleID: String, privateKey: P256.Signing.PrivateKey) {
+            self.issuerID = issuerID
+            self.keyID = keyID
+            self.bundleID = bundleID
+            self.privateKey = privateKey
+        }
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    let httpClient: HTTPClient
+
+    /// Makes a client.
+    /// - Parameters:
+    ///   - configuration: URLs and retry rules.
+    ///   - httpClient: The HTTP client (owned by the caller).
+    public init(configuration: Configuration, httpClient: HTTPClient) {
+        self.configuration = configuration
+        self.httpClient = httpClient
+    }
+
+    // MARK: - verifyReceipt
+
+    /// Calls verifyReceipt: production first, sandbox on 21007 (production again on 21008), retrying temporary
+    /// failures with exponential backoff.
+    /// - Parameters:
+    ///   - receipt: The base64 receipt.
+    ///   - sharedSecret: The app's shared secret.
+    ///   - excludeOldTransactions: Whether to ask for only the latest renewals.
+    /// - Returns: A response with status 0 (or 21006).
+    /// - Throws: ``AppStoreClientError`` with `verify_receipt_status` for other statuses, `transport` for network
+    ///   failures after retries.
+    public func verifyReceipt(_ receipt: String, sharedSecret: String?, excludeOldTransactions: Bool = false) async throws
+        -> VerifyReceiptResponse
+    {
+        let body = try JSONEncoder().encode(
+            VerifyReceiptRequest(receiptData: receipt, password: sharedSecret, excludeOldTransactions: excludeOldTransactions))
+        var url = configuration.verifyReceiptProductionURL
+        for _ in 0..<2 {
+            let response = try await withRetries { () -> (VerifyReceiptResponse, Bool) in
+                let (status, data) = try await post(url, body: body, headers: [:])
+                guard status == 200 else { return (VerifyReceiptResponse(status: -status), (500...599).contains(status)) }
+                guard let decoded = try? JSONDecoder().decode(VerifyReceiptResponse.self, from: data) else {
+                    throw AppStoreClientError(code: "malformed_response", reason: "verifyReceipt answered something that is not its JSON")
+                }
+                return (decoded, VerifyReceiptStatus.isRetryable(decoded.status) || decoded.isRetryable == true)
+            }
+            switch response.status {
+            case VerifyReceiptStatus.sandboxReceiptInProduction: url = configuration.verifyReceiptSandboxURL
+            case VerifyReceiptStatus.productionReceiptInSandbox: url = configuration.verifyReceiptProductionURL
+            case VerifyReceiptStatus.valid, VerifyReceiptStatus.subscriptionExpired: return response
+            case let status where status < 0:
+                throw AppStoreClientError(code: "http_status", status: -status, reason: "verifyReceipt answered HTTP \(-status)")
+            default:
+                throw AppStoreClientError(
+                    code: "verify_receipt_status", status: response.status, reason: VerifyReceiptStatus.explanation(response.status))
+            }
+        }
+        throw AppStoreClientError(code: "verify_receipt_status", status: 21007, reason: "the receipt bounced between environments")
+    }
+
+    // MARK: - App Store Server API
+
+    /// Get All Subscription Statuses.
+    /// - Parameters:
+    ///   - transactionID: Any transaction id of the customer.
+    ///   - credentials: The app's API key.
+    /// - Returns: The statuses (signed data still to be verified by the caller).
+    public func allSubscriptionStatuses(transactionID: String, credentials: Credentials) async throws -> StatusResponse {
+        let encoded = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
+        return try await get("/inApps/v1/subscriptions/\(encoded)", credentials: credentials)
+    }
+
+    /// Get Transaction History (v2), one page.
+    public func transactionHistory(transactionID: String, revision: String?, credentials: Credentials) async throws -> HistoryResponse {
+        let encoded = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
+        let query = revision.map { "?revision=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
+        return try await get("/inApps/v2/history/\(encoded)\(query)", credentials: credentials)
+    }
+
+    func get<Response: Decodable>(_ path: String, credentials: Credentials) async throws -> Response {
+        let url = configuration.serverAPIBaseURL + path
+        return try await withRetries { () -> (Response?, Bool) in
+            let token = try Self.token(credentials, now: Date())
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            let response = try await httpClient.execute(request, timeout: .init(configuration.timeout))
+            let data = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
+            let status = Int(response.status.code)
+            if status == 429 || (500...599).contains(status) { return (nil, true) }
+            guard status == 200 else {
+                let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: data)
+                throw AppStoreClientError(
+                    code: "http_status", status: status,
+                    reason: "App Store Server API \(path): \(apple?.errorMessage ?? "HTTP \(status)") (\(apple?.errorCode ?? 0))")
+            }
+            guard let decoded = try? JSONDecoder().decode(Response.self, from: data) else {
+                throw AppStoreClientError(code: "malformed_response", reason: "App Store Server API \(path) answered unexpected JSON")
+            }
+            return (decoded, false)
+        } ?? { throw AppStoreClientError(code: "http_status", reason: "App Store Server API kept failing") }()
+    }
+
+    /// An App Store Connect JWT for the Server API (ES256, `aud` appstoreconnect-v1, 20 minutes).
+    public static func token(_ credentials: Credentials, now: Date) throws -> String {
+        let header = #"{"alg":"ES256","kid":"\#(credentials.keyID)","typ":"JWT"}"#
+        let iat = Int64(now.timeIntervalSince1970)
+        let claims = #"{"iss":"\#(credentials.issuerID)","iat":\#(iat),"exp":\#(iat + 1200),"aud":"appstoreconnect-v1","bid":"\#(credentials.bundleID)"}"#
+        let input = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(Array(claims.utf8))
+        let signature = try credentials.privateKey.signature(for: Array(input.utf8))
+        return input + "." + Base64.urlEncode(signature.rawRepresentation)
+    }
+
+    // MARK: - Plumbing
+
+    func post(_ url: String, body: Data, headers: [String: String]) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await httpClient.execute(request, timeout: .init(configuration.timeout))
+        return (Int(response.status.code), Data(try await response.body.collect(upTo: 32 << 20).readableBytesView))
+    }
+
+    /// Runs `attempt` until it says "not retryable" or attempts run out; transport errors are retryable.
+    func withRetries<Value>(_ attempt: () async throws -> (Value, Bool)) async throws -> Value {
+        var delay = configuration.initialBackoff
+        var last: (Value, Bool)?
+        for number in 1...max(1, configuration.maximumAttempts) {
+            do {
+                let result = try await attempt()
+                last = result
+                if !result.1 { return result.0 }
+            } catch let error as AppStoreClientError {
+                throw error
+            } catch {
+                if number == configuration.maximumAttempts {
+                    throw AppStoreClientError(code: "transport", reason: "\(error)")
+                }
+            }
+            if number < configuration.maximumAttempts {
+                try await Task.sleep(for: delay)
+                delay *= 2
+            }
+        }
+        guard let last else { throw AppStoreClientError(code: "transport", reason: "no attempt completed") }
+        return last.0
+    }
+}

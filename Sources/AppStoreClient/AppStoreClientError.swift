@@ -1,0 +1,19 @@
+/// Why a call to Apple (or the simulator) failed.
+public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable code: `verify_receipt_status`, `http_status`, `transport`, `malformed_response`.
+    public var code: String
+    /// verifyReceipt's status or the HTTP status, when there is one.
+    public var status: Int?
+    /// What happened.
+    public var reason: String
+
+    /// Makes an error.
+    public init(code: String, status: Int? = nil, reason: String) {
+        self.code = code
+        self.status = status
+        self.reason = reason
+    }
+
+    /// `code (status): reason`.
+    public var description: String { "\(code)\(status.map { " (\($0))" } ?? ""): \(reason)" }
+}

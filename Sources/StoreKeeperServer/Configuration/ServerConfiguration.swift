@@ -1,0 +1,130 @@
+public import Foundation
+public import SubscriptionEngine
+public import StoreKeeperStorage
+
+/// Everything `storekeeper serve` needs. Every field has a default; with none given the server runs with
+/// SQLite under `./data`, the simulator in-process as Apple, and a demo app.
+public struct ServerConfiguration: Sendable, Codable {
+    /// One app StoreKeeper serves.
+    public struct App: Sendable, Codable {
+        /// The bundle id.
+        public var bundleID: String
+        /// The app's Apple id (checked against signed data when set).
+        public var appAppleID: Int64?
+        /// The shared secret (verifyReceipt, V1 notifications). Never logged or returned.
+        public var sharedSecret: String?
+        /// `Production` or `Sandbox`: the environment StoreKit 2 evidence must carry. `nil` accepts both.
+        public var environment: String?
+        /// App Store Server API issuer id.
+        public var issuerID: String?
+        /// App Store Server API key id.
+        public var keyID: String?
+        /// Path of the .p8 key.
+        public var privateKeyPath: String?
+        /// The .p8 key itself (PEM), instead of a path.
+        public var privateKeyPEM: String?
+        /// Promotional offer key id.
+        public var offerKeyID: String?
+        /// Promotional offer key (PEM).
+        public var offerPrivateKeyPEM: String?
+        /// Extra trusted root certificates (DER file paths), e.g. the simulator's.
+        public var extraRootPaths: [String] = []
+        /// Accept Xcode-signed evidence (StoreKit testing). Default false.
+        public var allowXcode: Bool?
+
+        /// Makes an app entry.
+        public init(bundleID: String) { self.bundleID = bundleID }
+    }
+
+    /// An API key as configured (plaintext here; only its hash is stored).
+    public struct APIKey: Sendable, Codable {
+        /// The key (`pk_…` public SDK key, `sk_…` secret key).
+        public var key: String
+        /// `public` or `secret`.
+        public var kind: APIKeyRecord.Kind
+        /// The app it is for.
+        public var bundleID: String
+
+        /// Makes a key entry.
+        public init(key: String, kind: APIKeyRecord.Kind, bundleID: String) {
+            self.key = key
+            self.kind = kind
+            self.bundleID = bundleID
+        }
+    }
+
+    /// Address to listen on. Default 127.0.0.1.
+    public var hostname = "127.0.0.1"
+    /// Port. Default 8080.
+    public var port = 8080
+    /// Folder for the SQLite file and the simulator's PKI. Default `data`.
+    public var dataDirectory = "data"
+    /// `postgres://…` to use PostgreSQL instead of SQLite (also `DATABASE_URL`). Default none.
+    public var databaseURL: String?
+    /// The apps. Default: the demo app, when the simulator is on.
+    public var apps: [App] = []
+    /// API keys. Default: demo keys, when the simulator is on.
+    public var apiKeys: [APIKey] = []
+    /// Products, entitlements, groups for the engine.
+    public var engine = EngineConfiguration()
+    /// When one original transaction arrives for a second user. Default `transfer`.
+    public var transferPolicy = TransferPolicy.transfer
+    /// `apple` (verifyReceipt) or `local` receipt validation. Default `apple`.
+    public var receiptValidation = "apple"
+    /// Largest request body in bytes. Default 1 MiB.
+    public var maximumBodyBytes = 1 << 20
+    /// Run the App Store simulator in-process and use it as Apple. Default true when no apps are configured.
+    public var simulator: Bool?
+    /// Apple's URLs (default Apple's; the in-process simulator overrides them).
+    public var verifyReceiptProductionURL: String?
+    /// Sandbox verifyReceipt URL.
+    public var verifyReceiptSandboxURL: String?
+    /// App Store Server API base URL.
+    public var serverAPIBaseURL: String?
+
+    /// The defaults.
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case hostname, port, dataDirectory, databaseURL, apps, apiKeys, engine, transferPolicy, receiptValidation
+        case maximumBodyBytes, simulator, verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
+    }
+
+    /// Decodes a configuration file; every key is optional.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        hostname = try c.decodeIfPresent(String.self, forKey: .hostname) ?? hostname
+        port = try c.decodeIfPresent(Int.self, forKey: .port) ?? port
+        dataDirectory = try c.decodeIfPresent(String.self, forKey: .dataDirectory) ?? dataDirectory
+        databaseURL = try c.decodeIfPresent(String.self, forKey: .databaseURL)
+        apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
+        apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
+        engine = try c.decodeIfPresent(EngineConfiguration.self, forKey: .engine) ?? engine
+        transferPolicy = try c.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? transferPolicy
+        receiptValidation = try c.decodeIfPresent(String.self, forKey: .receiptValidation) ?? receiptValidation
+        maximumBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maximumBodyBytes) ?? maximumBodyBytes
+        simulator = try c.decodeIfPresent(Bool.self, forKey: .simulator)
+        verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
+        verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
+        serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
+    }
+
+    /// Whether the in-process simulator runs.
+    public var usesSimulator: Bool { simulator ?? apps.isEmpty }
+
+    /// Applies environment overrides: `DATABASE_URL`, `STOREKEEPER_PORT`, `STOREKEEPER_HOSTNAME`.
+    public mutating func applyEnvironment(_ environment: [String: String]) {
+        if let url = environment["DATABASE_URL"], !url.isEmpty { databaseURL = url }
+        if let port = environment["STOREKEEPER_PORT"].flatMap(Int.init) { self.port = port }
+        if let host = environment["STOREKEEPER_HOSTNAME"], !host.isEmpty { hostname = host }
+    }
+
+    /// The demo engine configuration for the simulator's demo app.
+    public static let demoEngine: EngineConfiguration = {
+        var engine = EngineConfiguration()
+        engine.entitlements = ["premium.monthly": ["pro"], "premium.annual": ["pro"], "basic.monthly": ["basic"], "lifetime": ["pro"]]
+        engine.subscriptionGroups = ["premium.monthly": "pro", "premium.annual": "pro", "basic.monthly": "pro"]
+        engine.consumables = ["coins.100"]
+        return engine
+    }()
+}

@@ -1,0 +1,50 @@
+import AppStoreClient
+import AppStoreVerification
+import Crypto
+import Foundation
+
+/// One configured app, ready to verify evidence: its verifiers (sharing chain caches across requests) and its
+/// App Store Server API credentials.
+struct AppRuntime: Sendable {
+    let configuration: ServerConfiguration.App
+    let signedData: AppStoreSignedDataVerifier
+    let xcode: XcodeSignedDataVerifier?
+    let receipts: AppReceiptVerifier
+    let credentials: AppStoreClient.Credentials?
+    let offerKey: P256.Signing.PrivateKey?
+
+    init(_ app: ServerConfiguration.App, extraRoots: [[UInt8]]) throws {
+        configuration = app
+        var roots = extraRoots
+        for path in app.extraRootPaths { roots.append(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) }
+        let environment = app.environment.map(AppStoreEnvironmentName.parse)
+        signedData = try AppStoreSignedDataVerifier(configuration: .init(
+            rootCertificates: [AppleRootCertificates.appleRootCAG3] + roots,
+            expectations: .init(bundleID: app.bundleID, environment: environment, appAppleID: app.appAppleID)))
+        xcode = app.allowXcode == true ? XcodeSignedDataVerifier(expectations: .init(bundleID: app.bundleID)) : nil
+        receipts = try AppReceiptVerifier(configuration: .init(
+            rootCertificates: [AppleRootCertificates.appleIncRoot] + roots, allowsXcodeReceipts: app.allowXcode == true,
+            expectations: .init(bundleID: app.bundleID)))
+        var pem = app.privateKeyPEM
+        if pem == nil, let path = app.privateKeyPath { pem = try String(contentsOfFile: path, encoding: .utf8) }
+        if let pem, let issuer = app.issuerID, let keyID = app.keyID {
+            credentials = .init(
+                issuerID: issuer, keyID: keyID, bundleID: app.bundleID, privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
+        } else {
+            credentials = nil
+        }
+        offerKey = try app.offerPrivateKeyPEM.map { try P256.Signing.PrivateKey(pemRepresentation: $0) }
+    }
+
+    /// The verifier for a token: Xcode's for one-certificate chains when allowed, Apple's otherwise.
+    func verifier(for token: String) -> any SignedDataVerifying {
+        if let xcode, (try? CompactJWS(token))?.certificateChain.count == 1 { return xcode }
+        return signedData
+    }
+}
+
+import AppStoreModels
+
+enum AppStoreEnvironmentName {
+    static func parse(_ text: String) -> AppStoreEnvironment { AppStoreEnvironment(rawValue: text) }
+}

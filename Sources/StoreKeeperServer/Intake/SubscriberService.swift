@@ -1,0 +1,282 @@
+public import Foundation
+import AppStoreClient
+import AppStoreModels
+import AppStoreVerification
+import Crypto
+import StoreKeeperStorage
+import SubscriptionEngine
+
+/// The server's logic, apart from HTTP: verify evidence, store it with its events in one transaction, and
+/// answer from the engine at the server's clock.
+public struct SubscriberService: Sendable {
+    let store: any Store
+    let apps: [String: AppRuntime]
+    let engine: SubscriptionEngine
+    let policy: TransferPolicy
+    let client: AppStoreClient
+    let localReceipts: Bool
+    let now: @Sendable () -> Date
+
+    static let maximumUserIDLength = 256
+
+    init(store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine, policy: TransferPolicy,
+         client: AppStoreClient, localReceipts: Bool, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.apps = apps
+        self.engine = engine
+        self.policy = policy
+        self.client = client
+        self.localReceipts = localReceipts
+        self.now = now
+    }
+
+    func app(_ bundleID: String) throws(APIError) -> AppRuntime {
+        guard let app = apps[bundleID] else { throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured") }
+        return app
+    }
+
+    static func checkUserID(_ id: String) throws(APIError) {
+        guard !id.isEmpty, id.utf8.count <= maximumUserIDLength, !id.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw .badRequest("invalid_app_user_id", "app_user_id must be 1–\(maximumUserIDLength) bytes without control characters")
+        }
+    }
+
+    static func originals(_ evidence: EvidenceSet) -> [String] {
+        Array(Set(evidence.transactions.map(\.originalTransactionID)).union(evidence.renewals.map(\.originalTransactionID))).sorted()
+    }
+
+    // MARK: - Client evidence
+
+    /// `POST /v1/receipts`.
+    func postReceipt(appUserID: String, receipt: String, bundleID: String) async throws -> [String: Any] {
+        try Self.checkUserID(appUserID)
+        let app = try app(bundleID)
+        guard let der = Base64.decode(receipt, ignoringWhitespace: true), !der.isEmpty else {
+            throw APIError.badRequest("invalid_receipt", "receipt is not base64")
+        }
+        var evidence = EvidenceSet()
+        if localReceipts {
+            do {
+                let verified = try await app.receipts.verify(der: der)
+                evidence.add(receipt: verified.receiptInfo)
+            } catch let error as VerificationError {
+                throw APIError.unprocessable(error.code.rawValue, "receipt: \(error.reason)")
+            }
+        } else {
+            let response: VerifyReceiptResponse
+            do {
+                response = try await client.verifyReceipt(receipt, sharedSecret: app.configuration.sharedSecret)
+            } catch let error as AppStoreClientError {
+                switch error.status {
+                case 21002?, 21003?: throw APIError.unprocessable("receipt_rejected", "verifyReceipt: \(error.reason)")
+                case 21004?: throw APIError(.badGateway, "shared_secret_mismatch", "verifyReceipt: the configured shared secret does not match")
+                case 21010?: throw APIError.unprocessable("account_not_found", "verifyReceipt: \(error.reason)")
+                default: throw APIError(.badGateway, "apple_unavailable", "verifyReceipt: \(error)")
+                }
+            }
+            guard response.receipt?.bundleId == bundleID else {
+                throw APIError.unprocessable(
+                    "unexpected_bundle_id", "receipt bundle_id is \"\(response.receipt?.bundleId ?? "absent")\", expected \"\(bundleID)\"")
+            }
+            evidence.add(verifyReceiptResponse: response)
+        }
+        let write = EvidenceWrite(
+            bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt, evidence: evidence,
+            originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "receipt_posted",
+            detail: ["transactions": String(evidence.transactions.count)])
+        return try await apply(write, answerFor: appUserID)
+    }
+
+    /// `POST /v1/transactions`.
+    func postTransaction(appUserID: String, signedTransaction: String, bundleID: String) async throws -> [String: Any] {
+        try Self.checkUserID(appUserID)
+        let app = try app(bundleID)
+        var evidence = EvidenceSet()
+        let transaction: JWSTransactionDecodedPayload
+        do {
+            transaction = try await app.verifier(for: signedTransaction).verifyTransaction(signedTransaction)
+        } catch let error as VerificationError {
+            throw APIError.unprocessable(error.code.rawValue, "signed_transaction: \(error.reason)")
+        }
+        evidence.add(transaction: transaction)
+        var cause = "signed transaction"
+        if let credentials = app.credentials {
+            // Fresh state from Apple: statuses of every subscription of the customer.
+            if let statuses = try? await client.allSubscriptionStatuses(transactionID: transaction.transactionId, credentials: credentials) {
+                for item in statuses.data?.flatMap({ $0.lastTransactions ?? [] }) ?? [] {
+                    if let signed = item.signedTransactionInfo, let verified = try? await app.signedData.verifyTransaction(signed) {
+                        evidence.add(transaction: verified, source: .serverAPI)
+                    }
+                    if let signed = item.signedRenewalInfo, let verified = try? await app.signedData.verifyRenewalInfo(signed) {
+                        evidence.add(renewalInfo: verified, source: .serverAPI)
+                    }
+                }
+                cause = "signed transaction + subscription statuses"
+            }
+        }
+        let write = EvidenceWrite(
+            bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction", rawBody: signedTransaction, evidence: evidence,
+            originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "transaction_posted",
+            detail: ["transaction_id": transaction.transactionId, "product_id": transaction.productId, "source": cause])
+        return try await apply(write, answerFor: appUserID)
+    }
+
+    func apply(_ write: EvidenceWrite, answerFor appUserID: String) async throws -> [String: Any] {
+        _ = try await store.apply(write, policy: policy, now: now())
+        return try await subscriberDocument(appUserID: appUserID, bundleID: write.bundleID)
+    }
+
+    // MARK: - Notifications
+
+    /// `POST /v1/notifications/appstore`: V2 (`signedPayload`) or V1 JSON. Returns the outcome once committed.
+    func ingestNotification(_ body: Data) async throws -> ApplyOutcome {
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+            throw APIError.badRequest("invalid_json", "the body is not a JSON object")
+        }
+        if let signedPayload = object["signedPayload"] as? String { return try await ingestV2(signedPayload) }
+        if object["notification_type"] != nil { return try await ingestV1(body) }
+        throw APIError.badRequest("unrecognized_notification", "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
+    }
+
+    func ingestV2(_ signedPayload: String) async throws -> ApplyOutcome {
+        // Route by the (not yet trusted) bundle id, then verify with that app's verifier and expectations.
+        let parts = signedPayload.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payloadBytes = Base64.decode(parts[1]),
+            let peek = try? JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(payloadBytes))
+        else { throw APIError.badRequest("malformed", "signedPayload is not a compact JWS with a notification payload") }
+        let bundleID = peek.data?.bundleId ?? peek.summary?.bundleId ?? peek.externalPurchaseToken?.bundleId ?? ""
+        let app = try app(bundleID)
+        let notification: VerifiedNotification
+        do {
+            notification = try await app.verifier(for: signedPayload).verifyNotification(signedPayload)
+        } catch let error as VerificationError {
+            throw APIError.unprocessable(error.code.rawValue, "signedPayload: \(error.reason)")
+        }
+        var evidence = EvidenceSet()
+        evidence.add(notificationV2: notification.payload, transaction: notification.transaction, renewalInfo: notification.renewalInfo)
+        let type = notification.payload.notificationType.rawValue + (notification.payload.subtype.map { "/\($0.rawValue)" } ?? "")
+        var detail = ["notification_type": type]
+        if let id = notification.transaction?.transactionId { detail["transaction_id"] = id }
+        let write = EvidenceWrite(
+            bundleID: bundleID, appUserID: nil, kind: "notification_v2", rawBody: signedPayload, evidence: evidence,
+            originalTransactionIDs: Self.originals(evidence), cause: .notification,
+            notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
+        return try await store.apply(write, policy: policy, now: now())
+    }
+
+    func ingestV1(_ body: Data) async throws -> ApplyOutcome {
+        let notification: NotificationV1Body
+        do { notification = try JSONDecoder().decode(NotificationV1Body.self, from: body) } catch {
+            throw APIError.badRequest("malformed", "V1 notification: \(error)")
+        }
+        let app = try app(notification.bid ?? "")
+        guard let expected = app.configuration.sharedSecret, let given = notification.password,
+            Self.constantTimeEqual(Array(expected.utf8), Array(given.utf8))
+        else { throw APIError(.unauthorized, "shared_secret_mismatch", "V1 notification password does not match the app's shared secret") }
+        var stripped = (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:]
+        stripped["password"] = nil
+        let raw = String(decoding: (try? JSONSerialization.data(withJSONObject: stripped, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+        var evidence = EvidenceSet()
+        var withoutSecret = notification
+        withoutSecret.password = nil
+        evidence.add(notificationV1: withoutSecret)
+        let digest = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+        let write = EvidenceWrite(
+            bundleID: app.configuration.bundleID, appUserID: nil, kind: "notification_v1", rawBody: raw, evidence: evidence,
+            originalTransactionIDs: Self.originals(evidence), cause: .notification, notificationID: "v1-\(digest)",
+            eventType: "V1/" + notification.notificationType.rawValue)
+        return try await store.apply(write, policy: policy, now: now())
+    }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+
+    // MARK: - Reads
+
+    /// The subscriber document: entitlements, subscriptions with explanations, purchases, aliases, server time.
+    func subscriberDocument(appUserID: String, bundleID: String) async throws -> [String: Any] {
+        try Self.checkUserID(appUserID)
+        let instant = now()
+        let record = try await store.subscriber(appUserID)
+        if let record, record.bundleID != bundleID {
+            throw APIError(.notFound, "subscriber_not_found", "no subscriber \(appUserID) for this app")
+        }
+        let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: instant)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(AppleDateFormat.rfc3339(date))
+        }
+        let stateObject = try JSONSerialization.jsonObject(with: encoder.encode(state)) as? [String: Any] ?? [:]
+        return [
+            "request_date": AppleDateFormat.rfc3339(instant),
+            "request_date_ms": AppleDateFormat.milliseconds(instant),
+            "subscriber": [
+                "app_user_id": record?.appUserID ?? appUserID,
+                "aliases": record?.aliases ?? [],
+                "first_seen": record.map { AppleDateFormat.rfc3339($0.createdAt) } ?? NSNull(),
+                "entitlements": stateObject["entitlements"] ?? [],
+                "subscriptions": stateObject["subscriptions"] ?? [],
+                "non_subscriptions": stateObject["purchases"] ?? [],
+                "intro_eligibility": stateObject["introEligibility"] ?? [:],
+            ] as [String: Any],
+        ]
+    }
+
+    /// Intro eligibility for products.
+    func eligibility(appUserID: String, bundleID: String, productIDs: [String]) async throws -> [String: String] {
+        try Self.checkUserID(appUserID)
+        let record = try await store.subscriber(appUserID)
+        let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: now())
+        var result: [String: String] = [:]
+        for product in productIDs {
+            result[product] = (state.introEligibility[product] ?? (engine.configuration.subscriptionGroups[product] == nil ? .unknown : .eligible)).rawValue
+        }
+        return result
+    }
+
+    /// Merges identities.
+    func alias(appUserID: String, newAppUserID: String, bundleID: String) async throws -> [String: Any] {
+        try Self.checkUserID(appUserID)
+        try Self.checkUserID(newAppUserID)
+        try await store.alias(appUserID, to: newAppUserID, bundleID: bundleID, now: now())
+        return try await subscriberDocument(appUserID: newAppUserID, bundleID: bundleID)
+    }
+
+    /// A subscriber's events.
+    func events(appUserID: String) async throws -> [[String: Any]] {
+        try Self.checkUserID(appUserID)
+        return try await store.events(appUserID, limit: 1000).map { event in
+            [
+                "id": event.id, "created_at": AppleDateFormat.rfc3339(event.createdAt), "type": event.type,
+                "cause": event.cause.rawValue, "cause_id": event.causeID ?? NSNull(), "evidence_id": event.evidenceID ?? NSNull(),
+                "detail": event.detail,
+            ]
+        }
+    }
+
+    /// Signs a promotional offer (StoreKit 1 style): ECDSA P-256 SHA-256 over the U+2063-joined fields.
+    func signOffer(bundleID: String, productID: String, offerID: String, appAccountToken: String?) throws -> [String: Any] {
+        let app = try app(bundleID)
+        guard let key = app.offerKey, let keyID = app.configuration.offerKeyID else {
+            throw APIError(.conflict, "offer_key_missing", "no promotional offer key is configured for \(bundleID)")
+        }
+        guard !productID.isEmpty, !offerID.isEmpty else {
+            throw APIError.badRequest("invalid_offer", "product_id and offer_id are required")
+        }
+        if let token = appAccountToken, UUID(uuidString: token) == nil {
+            throw APIError.badRequest("invalid_app_account_token", "app_account_token must be a UUID")
+        }
+        let nonce = UUID().uuidString.lowercased()
+        let timestamp = AppleDateFormat.milliseconds(now())
+        let payload = [bundleID, keyID, productID, offerID, appAccountToken?.lowercased() ?? "", nonce, String(timestamp)]
+            .joined(separator: "\u{2063}")
+        let signature = try key.signature(for: Array(payload.utf8))
+        return ["key_id": keyID, "nonce": nonce, "timestamp": timestamp, "signature": Data(signature.derRepresentation).base64EncodedString()]
+    }
+}

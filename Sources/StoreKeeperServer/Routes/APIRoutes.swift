@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import StoreKeeperStorage
+
+/// The `/v1` HTTP API.
+struct APIRoutes: Sendable {
+    let service: SubscriberService
+    let authenticator: Authenticator
+    let maximumBodyBytes: Int
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        let v1 = router.group("v1")
+        v1.post("receipts") { request, _ in
+            let caller = try await authenticator.authorize(request, secretRequired: false)
+            let body = try await object(request)
+            let document = try await service.postReceipt(
+                appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"), bundleID: caller.bundleID)
+            return json(document)
+        }
+        v1.post("transactions") { request, _ in
+            let caller = try await authenticator.authorize(request, secretRequired: false)
+            let body = try await object(request)
+            let document = try await service.postTransaction(
+                appUserID: try field(body, "app_user_id"), signedTransaction: try field(body, "signed_transaction"),
+                bundleID: caller.bundleID)
+            return json(document)
+        }
+        v1.post("notifications/appstore") { request, _ in
+            let outcome = try await service.ingestNotification(try await body(request))
+            let status: String
+            switch outcome {
+            case .applied: status = "applied"
+            case .duplicate: status = "duplicate"
+            case .pending: status = "pending"
+            case .recorded: status = "recorded"
+            }
+            return json(["status": status])
+        }
+        v1.get("subscribers/:id") { request, context in
+            let caller = try await authenticator.authorize(request, secretRequired: false)
+            return json(try await service.subscriberDocument(appUserID: try userID(context), bundleID: caller.bundleID))
+        }
+        v1.get("subscribers/:id/eligibility") { request, context in
+            let caller = try await authenticator.authorize(request, secretRequired: false)
+            let products = (request.uri.queryParameters.get("product_ids") ?? "").split(separator: ",").map(String.init)
+            guard !products.isEmpty, products.count <= 100 else {
+                throw APIError.badRequest("invalid_product_ids", "product_ids must list 1–100 comma-separated product ids")
+            }
+            let result = try await service.eligibility(appUserID: try userID(context), bundleID: caller.bundleID, productIDs: products)
+            return json(["eligibility": result])
+        }
+        v1.post("subscribers/:id/alias") { request, context in
+            let caller = try await authenticator.authorize(request, secretRequired: false)
+            let body = try await object(request)
+            return json(try await service.alias(
+                appUserID: try userID(context), newAppUserID: try field(body, "new_app_user_id"), bundleID: caller.bundleID))
+        }
+        v1.get("subscribers/:id/events") { request, context in
+            _ = try await authenticator.authorize(request, secretRequired: true)
+            return json(["events": try await service.events(appUserID: try userID(context))])
+        }
+        v1.post("offers/sign") { request, _ in
+            let caller = try await authenticator.authorize(request, secretRequired: true)
+            let body = try await object(request)
+            return json(try service.signOffer(
+                bundleID: caller.bundleID, productID: try field(body, "product_id"), offerID: try field(body, "offer_id"),
+                appAccountToken: body["app_account_token"] as? String))
+        }
+    }
+
+    func userID(_ context: BasicRequestContext) throws -> String {
+        let raw = try context.parameters.require("id")
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    func body(_ request: Request) async throws -> Data {
+        do {
+            return Data(try await request.body.collect(upTo: maximumBodyBytes).readableBytesView)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.contentTooLarge, "body_too_large", "the body exceeds \(maximumBodyBytes) bytes")
+        }
+    }
+
+    func object(_ request: Request) async throws -> [String: Any] {
+        let data = try await body(request)
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw APIError.badRequest("invalid_json", "the body is not a JSON object")
+        }
+        return object
+    }
+
+    func field(_ object: [String: Any], _ name: String) throws -> String {
+        guard let value = object[name] as? String, !value.isEmpty else {
+            throw APIError.badRequest("missing_field", "\(name) is required and must be a non-empty string")
+        }
+        return value
+    }
+
+    func json(_ object: Any) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

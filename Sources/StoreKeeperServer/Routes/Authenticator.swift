@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+import Hummingbird
+import StoreKeeperStorage
+
+/// Checks `Authorization: Bearer <key>`: keys are looked up by their SHA-256, never stored or logged in clear.
+struct Authenticator: Sendable {
+    let store: any Store
+
+    static func hash(_ key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The caller, if the key is valid and allowed.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - secretRequired: Whether only secret keys may call.
+    /// - Returns: The key's record.
+    /// - Throws: 401 for a missing or unknown key, 403 for a public key on a secret endpoint.
+    func authorize(_ request: Request, secretRequired: Bool) async throws -> APIKeyRecord {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count < 512 else {
+            throw APIError(.unauthorized, "missing_api_key", "send Authorization: Bearer <api key>")
+        }
+        guard let record = try await store.apiKey(hash: Self.hash(String(header.dropFirst(7)))) else {
+            throw APIError(.unauthorized, "invalid_api_key", "the API key is not valid")
+        }
+        if secretRequired, record.kind != .secret {
+            throw APIError(.forbidden, "secret_key_required", "this endpoint needs a secret key")
+        }
+        return record
+    }
+}

@@ -1,0 +1,82 @@
+public import AppStoreSimulator
+import AppStoreSimulatorServer
+import AppStoreClient
+public import AsyncHTTPClient
+public import Foundation
+public import Hummingbird
+public import Logging
+public import StoreKeeperStorage
+import SubscriptionEngine
+
+/// Builds the StoreKeeper HTTP application.
+public enum StoreKeeperApplication {
+    /// What the builder needs beyond configuration.
+    public struct Dependencies: Sendable {
+        /// The store.
+        public var store: any Store
+        /// The HTTP client for Apple.
+        public var httpClient: HTTPClient
+        /// The in-process simulator, when it stands in for Apple (its routes are mounted on the same server).
+        public var simulator: AppStoreSimulator?
+        /// Extra trusted roots (the simulator's).
+        public var extraRoots: [[UInt8]] = []
+        /// The server's clock.
+        public var now: @Sendable () -> Date = { Date() }
+
+        /// Makes dependencies.
+        public init(store: any Store, httpClient: HTTPClient, simulator: AppStoreSimulator? = nil, extraRoots: [[UInt8]] = [],
+                    now: @escaping @Sendable () -> Date = { Date() }) {
+            self.store = store
+            self.httpClient = httpClient
+            self.simulator = simulator
+            self.extraRoots = extraRoots
+            self.now = now
+        }
+    }
+
+    /// Makes the router: `/v1`, `/openapi.json`, `/health`, and the simulator's routes when it is in-process.
+    /// - Parameters:
+    ///   - configuration: The server configuration.
+    ///   - dependencies: Store, HTTP client, simulator.
+    ///   - appleBaseURL: Where Apple is (for the in-process simulator: this server).
+    /// - Returns: The router.
+    public static func buildRouter(
+        configuration: ServerConfiguration, dependencies: Dependencies, appleBaseURL: String?
+    ) async throws -> Router<BasicRequestContext> {
+        for key in configuration.apiKeys {
+            try await dependencies.store.registerAPIKey(hash: Authenticator.hash(key.key), kind: key.kind, bundleID: key.bundleID)
+        }
+        var apps: [String: AppRuntime] = [:]
+        for app in configuration.apps {
+            apps[app.bundleID] = try AppRuntime(app, extraRoots: dependencies.extraRoots)
+        }
+        var clientConfiguration = AppStoreClient.Configuration()
+        if let base = appleBaseURL {
+            clientConfiguration.verifyReceiptProductionURL = base + "/verifyReceipt"
+            clientConfiguration.verifyReceiptSandboxURL = base + "/sandbox/verifyReceipt"
+            clientConfiguration.serverAPIBaseURL = base
+        }
+        if let url = configuration.verifyReceiptProductionURL { clientConfiguration.verifyReceiptProductionURL = url }
+        if let url = configuration.verifyReceiptSandboxURL { clientConfiguration.verifyReceiptSandboxURL = url }
+        if let url = configuration.serverAPIBaseURL { clientConfiguration.serverAPIBaseURL = url }
+        let service = SubscriberService(
+            store: dependencies.store, apps: apps, engine: SubscriptionEngine(configuration: configuration.engine),
+            policy: configuration.transferPolicy,
+            client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
+            localReceipts: configuration.receiptValidation == "local", now: dependencies.now)
+        let router = Router()
+        router.get("health") { _, _ in "ok" }
+        router.get("openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+        }
+        APIRoutes(
+            service: service, authenticator: Authenticator(store: dependencies.store),
+            maximumBodyBytes: configuration.maximumBodyBytes
+        ).addRoutes(to: router)
+        if let simulator = dependencies.simulator {
+            SimulatorApplication.addRoutes(to: router, simulator: simulator, manualClock: nil)
+        }
+        return router
+    }
+}
