@@ -116,7 +116,7 @@ public struct SQLStore: Store {
                 return .pending
             }
             var incoming = write.evidence
-            var events: [(String, String, [String: String])] = []
+            var events: [(String, String, EventCause, String?, [String: String])] = []
             for original in write.originalTransactionIDs {
                 guard let owner = try await Self.owner(tx, original) else {
                     try await tx.query(
@@ -135,15 +135,15 @@ public struct SQLStore: Store {
                         try await Self.saveEvidence(tx, owner, write.bundleID, previous, now: now)
                     }
                     let detail = ["original_transaction_id": original, "from": owner, "to": user]
-                    events.append((owner, "subscription_transferred_out", detail))
-                    events.append((user, "subscription_transferred_in", detail))
+                    events.append((owner, "subscription_transferred_out", .identity, nil, detail))
+                    events.append((user, "subscription_transferred_in", .identity, nil, detail))
                 case .keepFirst:
                     let kept = incoming.removeSubscription(original)
                     if var existing = try await Self.loadEvidence(tx, owner) {
                         existing.formUnion(kept)
                         try await Self.saveEvidence(tx, owner, write.bundleID, existing, now: now)
                     }
-                    events.append((user, "transfer_refused", ["original_transaction_id": original, "owner": owner, "requester": user]))
+                    events.append((user, "transfer_refused", .identity, nil, ["original_transaction_id": original, "owner": owner, "requester": user]))
                 }
             }
             var evidence = try await Self.loadEvidence(tx, user) ?? EvidenceSet()
@@ -164,7 +164,7 @@ public struct SQLStore: Store {
                     try await tx.query(
                         "UPDATE notifications SET status = 'applied', pending_json = NULL WHERE notification_id = ?",
                         [row["notification_id"] ?? .null])
-                    events.append((user, row["type"]?.string ?? "notification", [
+                    events.append((user, row["type"]?.string ?? "notification", .notification, row["notification_id"]?.string, [
                         "notification_id": row["notification_id"]?.string ?? "", "applied": "late",
                     ]))
                 }
@@ -173,8 +173,8 @@ public struct SQLStore: Store {
             var detail = write.detail
             detail["kind"] = write.kind
             try await Self.insertEvent(tx, user, write.eventType, write.cause, write.notificationID, evidenceID, detail, now)
-            for (who, type, facts) in events {
-                try await Self.insertEvent(tx, who, type, .identity, write.notificationID, evidenceID, facts, now)
+            for (who, type, cause, causeID, facts) in events {
+                try await Self.insertEvent(tx, who, type, cause, causeID ?? write.notificationID, evidenceID, facts, now)
             }
             if let id = write.notificationID {
                 try await tx.query(

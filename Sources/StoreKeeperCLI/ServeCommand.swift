@@ -1,0 +1,148 @@
+import ArgumentParser
+import AppStoreSimulator
+import AppStoreSimulatorServer
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StoreKeeperPostgres
+import StoreKeeperServer
+import StoreKeeperSQLite
+import StoreKeeperStorage
+
+/// `storekeeper serve [--hostname H] [--port P] [--config FILE]`
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the StoreKeeper server.",
+        discussion: """
+            With no configuration: SQLite under ./data, the App Store simulator in-process as Apple, and a demo app
+            with demo keys. With --config (JSON, see examples/server-config.json) and DATABASE_URL: production.
+            """
+    )
+
+    @Option(help: "Address to listen on (default 127.0.0.1).") var hostname: String?
+    @Option(help: "Port to listen on (default 8080; 0 picks a free one).") var port: Int?
+    @Option(help: "Configuration file (JSON).") var config: String?
+
+    func run() async throws {
+        var configuration = ServerConfiguration()
+        if let config {
+            do {
+                configuration = try JSONDecoder().decode(ServerConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: config)))
+            } catch {
+                throw ValidationError("--config \(config): \(error)")
+            }
+        }
+        configuration.applyEnvironment(ProcessInfo.processInfo.environment)
+        if let hostname { configuration.hostname = hostname }
+        if let port { configuration.port = port }
+        if configuration.port == 0, let free = FreePort.find() { configuration.port = free }
+
+        let store: SQLStore
+        if let url = configuration.databaseURL {
+            store = try await SQLStore.postgres(url: url)
+        } else {
+            store = try await SQLStore.sqlite(path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path)
+        }
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        var simulator: AppStoreSimulator?
+        var extraRoots: [[UInt8]] = []
+        if configuration.usesSimulator {
+            let pki = try SimulatorPKI.loadOrCreate(in: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator/pki"))
+            let sim = AppStoreSimulator(pki: pki, clock: SystemClock())
+            simulator = sim
+            extraRoots = [pki.signedDataRootDER, pki.receiptRootDER]
+            if configuration.apps.isEmpty {
+                let demo = SimulatedApp.demo()
+                let key = try await sim.createApp(demo)
+                var app = ServerConfiguration.App(bundleID: demo.bundleID)
+                app.appAppleID = demo.appAppleID
+                app.sharedSecret = demo.sharedSecret
+                app.issuerID = demo.issuerID
+                app.keyID = demo.apiKeyID
+                app.privateKeyPEM = key
+                configuration.apps = [app]
+                configuration.engine = ServerConfiguration.demoEngine
+                configuration.apiKeys = [
+                    .init(key: DemoKeys.publicKey, kind: .public, bundleID: demo.bundleID),
+                    .init(key: DemoKeys.secretKey, kind: .secret, bundleID: demo.bundleID),
+                ]
+            }
+        }
+        let boundPort = Port()
+        let dependencies = StoreKeeperApplication.Dependencies(
+            store: store, httpClient: httpClient, simulator: simulator, extraRoots: extraRoots)
+        let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
+        let finalConfiguration = configuration
+        let inProcess = simulator
+        let router = try await StoreKeeperApplication.buildRouter(
+            configuration: configuration, dependencies: dependencies, appleBaseURL: appleBase)
+        var logger = Logger(label: "storekeeper")
+        logger.logLevel = .warning
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "StoreKeeper"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? finalConfiguration.port
+                await boundPort.set(port)
+                if let inProcess {
+                    await Self.pointDemoNotifications(inProcess, port: port)
+                }
+                FileHandleOutput.standardOutput(Self.banner(finalConfiguration, port: port, simulator: inProcess != nil))
+            },
+            logger: logger)
+        var services: [any Service] = [application]
+        if let simulator {
+            services.append(NotificationDeliveryService(simulator: simulator, httpClient: httpClient))
+        }
+        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        do { try await group.run() } catch {
+            try? await httpClient.shutdown()
+            try? await store.close()
+            throw error
+        }
+        try await httpClient.shutdown()
+        try await store.close()
+    }
+
+    static func pointDemoNotifications(_ simulator: AppStoreSimulator, port: Int) async {
+        guard var demo = await simulator.app(SimulatedApp.demo().bundleID) else { return }
+        demo.notificationURL = "http://127.0.0.1:\(port)/v1/notifications/appstore"
+        _ = try? await simulator.createApp(demo)
+    }
+
+    static func banner(_ configuration: ServerConfiguration, port: Int, simulator: Bool) -> String {
+        let base = "http://\(configuration.hostname):\(port)"
+        var lines = [
+            "StoreKeeper listening on \(base)",
+            "  storage: " + (configuration.databaseURL == nil ? "SQLite \(configuration.dataDirectory)/storekeeper.sqlite" : "PostgreSQL"),
+            "  API: \(base)/v1  (OpenAPI: \(base)/openapi.json)",
+        ]
+        if simulator {
+            lines += [
+                "  Apple: the App Store simulator, in-process at \(base)/verifyReceipt, \(base)/inApps, \(base)/simulator/v1",
+                "  demo app: com.example.storekeeper.demo; public key \(DemoKeys.publicKey), secret key \(DemoKeys.secretKey)",
+                "  try it:",
+                "    curl -s -X POST \(base)/simulator/v1/purchases -d '{\"bundleID\":\"com.example.storekeeper.demo\",\"productID\":\"premium.monthly\",\"customerID\":\"alice\"}'",
+                "    curl -s \(base)/simulator/v1/apps/com.example.storekeeper.demo/receipt?customerID=alice   # then POST it:",
+                "    curl -s -X POST \(base)/v1/receipts -H 'Authorization: Bearer \(DemoKeys.publicKey)' -d '{\"app_user_id\":\"alice\",\"receipt\":\"<receipt>\"}'",
+                "    curl -s \(base)/v1/subscribers/alice -H 'Authorization: Bearer \(DemoKeys.publicKey)'",
+            ]
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The keys of the demo app (only used with the built-in simulator, never in a configured deployment).
+enum DemoKeys {
+    static let publicKey = "pk_demo_storekeeper_public"
+    static let secretKey = "sk_demo_storekeeper_secret"
+}
+
+/// The port the server bound, once known.
+actor Port {
+    var value: Int?
+    func set(_ port: Int) { value = port }
+}
