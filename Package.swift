@@ -229,6 +229,18 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
+            name: "StoreKeeperServerTests",
+            dependencies: [
+                "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer", "AppStoreModels",
+                "SubscriptionEngine", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
             name: "StoreKeeperCLITests",
             dependencies: ["AppStoreVerification", "TestSupport"],
             swiftSettings: sharedSwiftSettings

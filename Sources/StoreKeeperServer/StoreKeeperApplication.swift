@@ -65,6 +65,7 @@ public enum StoreKeeperApplication {
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.receiptValidation == "local", now: dependencies.now)
         let router = Router()
+        router.add(middleware: ErrorBodyMiddleware())
         router.get("health") { _, _ in "ok" }
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],

@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+
+/// Makes every error answer `{"error": {"code", "message"}}`: Hummingbird's own errors (404 for unknown
+/// routes, 413 for oversized bodies) and anything unexpected (500, without internals).
+struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as any HTTPResponseError {
+            let code =
+                switch error.status {
+                case .notFound: "not_found"
+                case .contentTooLarge: "body_too_large"
+                case .methodNotAllowed: "method_not_allowed"
+                default: "http_\(error.status.code)"
+                }
+            throw APIError(error.status, code, error.status.reasonPhrase)
+        } catch is DecodingError {
+            throw APIError(.badRequest, "invalid_request", "the request could not be decoded")
+        } catch {
+            context.logger.error("unexpected error: \(String(describing: type(of: error)))")
+            throw APIError(.internalServerError, "internal_error", "an internal error occurred")
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import AppStoreModels
+import AppStoreSimulator
+import AppStoreSimulatorServer
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import StoreKeeperServer
+import StoreKeeperStorage
+import SubscriptionEngine
+import TestSupport
+import Testing
+
+/// The real server on loopback, on SQLite and on PostgreSQL, with the simulator (on its own port) as Apple.
+@Suite struct ServerEndToEndTests {
+    static let publicKey = "pk_test_public"
+    static let secretKey = "sk_test_secret"
+    static let bundleID = "com.example.e2e"
+
+    struct Client: Sendable {
+        let base: String
+
+        func call(_ method: NIOHTTP1.HTTPMethod, _ path: String, key: String? = ServerEndToEndTests.publicKey, body: Data? = nil)
+            async throws -> (Int, [String: Any])
+        {
+            var request = HTTPClientRequest(url: base + path)
+            request.method = method
+            if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let data = Data(try await response.body.collect(upTo: 32 << 20).readableBytesView)
+            return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+        }
+
+        func json(_ object: [String: Any]) -> Data { try! JSONSerialization.data(withJSONObject: object) }
+
+        func subscriber(_ id: String) async throws -> [String: Any] {
+            let (status, body) = try await call(.GET, "/v1/subscribers/\(id)")
+            #expect(status == 200)
+            return body["subscriber"] as? [String: Any] ?? [:]
+        }
+
+        func subscription(_ id: String) async throws -> [String: Any]? {
+            (try await subscriber(id)["subscriptions"] as? [[String: Any]])?.first
+        }
+    }
+
+    /// Runs `body` with a simulator (manual clock) on one port and StoreKeeper on another.
+    static func withServers(
+        _ backend: String,
+        _ body: @Sendable (SimulatorHarness, Client, SQLStore, NotificationDeliveryService) async throws -> Void
+    ) async throws {
+        guard let store = try await TestDatabases.makeStore(backend) else {
+            if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
+            return
+        }
+        let h = try await SimulatorHarness()
+        let key = P256.Signing.PrivateKey()
+        var app = SimulatedApp.demo(bundleID: bundleID)
+        app.apiPublicKeyPEM = key.publicKey.pemRepresentation
+        let registered = app
+        try await h.simulator.createApp(registered)
+        try await LiveServer.with({
+            SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+        }) { simulatorBase in
+            var configuration = ServerConfiguration()
+            var server = ServerConfiguration.App(bundleID: bundleID)
+            server.sharedSecret = registered.sharedSecret
+            server.issuerID = registered.issuerID
+            server.keyID = registered.apiKeyID
+            server.privateKeyPEM = key.pemRepresentation
+            configuration.apps = [server]
+            configuration.apiKeys = [.init(key: publicKey, kind: .public, bundleID: bundleID), .init(key: secretKey, kind: .secret, bundleID: bundleID)]
+            configuration.engine = ServerConfiguration.demoEngine
+            configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
+            configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
+            configuration.serverAPIBaseURL = simulatorBase
+            let dependencies = StoreKeeperApplication.Dependencies(
+                store: store, httpClient: HTTPClient.shared,
+                extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
+                now: { h.clock.now() })
+            let router = try await StoreKeeperApplication.buildRouter(configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
+            try await LiveServer.with({ running in
+                Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                            onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            }) { base in
+                var pointed = registered
+                pointed.notificationURL = base + "/v1/notifications/appstore"
+                try await h.simulator.createApp(pointed)
+                try await body(h, Client(base: base), store, NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared))
+            }
+        }
+        try await store.close()
+    }
+
+    @Test("receipt → active; DID_RENEW moves expiry; grace keeps access; REFUND revokes; duplicates apply once",
+          arguments: TestDatabases.backends)
+    func lifecycle(_ backend: String) async throws {
+        try await Self.withServers(backend) { h, client, store, delivery in
+            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "alice")
+            await delivery.deliverDue()  // SUBSCRIBED arrives before anyone owns the subscription: parked
+            let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "alice")
+            let (posted, document) = try await client.call(.POST, "/v1/receipts", body: client.json(["app_user_id": "alice", "receipt": receipt]))
+            #expect(posted == 200)
+            let entitlements = (document["subscriber"] as? [String: Any])?["entitlements"] as? [[String: Any]]
+            #expect(entitlements?.first?["identifier"] as? String == "pro")
+            #expect(try await client.subscription("alice")?["status"] as? String == "active")
+            let firstExpiry = try await client.subscription("alice")?["expiresAt"] as? String
+
+            await h.advance(months: 1.01)
+            await delivery.deliverDue()
+            let renewed = try await client.subscription("alice")
+            #expect(renewed?["status"] as? String == "active")
+            #expect(renewed?["expiresAt"] as? String != firstExpiry)
+
+            try await h.simulator.failNextRenewal(originalTransactionID: bought.transactionID)
+            await h.advance(months: 1.01)
+            await delivery.deliverDue()
+            #expect(try await client.subscription("alice")?["status"] as? String == "inGracePeriod")
+            #expect((try await client.subscriber("alice")["entitlements"] as? [Any])?.count == 1)
+
+            try await h.simulator.recoverBilling(originalTransactionID: bought.transactionID)
+            await delivery.deliverDue()
+            let latest = try #require(await h.simulator.subscription(bought.transactionID)?.latestTransactionID)
+            try await h.simulator.refund(transactionID: latest, reason: 1)
+            await delivery.deliverDue()
+            #expect(try await client.subscription("alice")?["status"] as? String == "revoked")
+            #expect((try await client.subscriber("alice")["entitlements"] as? [Any])?.isEmpty == true)
+
+            // The same notification again: acknowledged, applied once.
+            let last = try #require(await h.simulator.notifications(for: Self.bundleID).last)
+            let events = try await store.events("alice", limit: 1000).count
+            let before = try await store.dump()
+            let (again, answer) = try await client.call(.POST, "/v1/notifications/appstore", key: nil, body: client.json(["signedPayload": last.signedPayload]))
+            #expect(again == 200 && answer["status"] as? String == "duplicate")
+            #expect(try await store.events("alice", limit: 1000).count == events)
+            #expect(try await store.dump() == before)
+            let (_, history) = try await client.call(.GET, "/v1/subscribers/alice/events", key: Self.secretKey)
+            let types = (history["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String } ?? []
+            #expect(types.contains("receipt_posted") && types.contains("DID_RENEW") && types.contains("REFUND"))
+            #expect(types.contains("DID_FAIL_TO_RENEW/GRACE_PERIOD") && types.contains("SUBSCRIBED/INITIAL_BUY"))
+        }
+    }
+
+    @Test("the same notifications in shuffled order converge to the same state", arguments: TestDatabases.backends)
+    func shuffled(_ backend: String) async throws {
+        try await Self.withServers(backend) { h, client, _, _ in
+            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "basic.monthly", customerID: "bob")
+            await h.advance(months: 2.01)
+            try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "premium.monthly")
+            try await h.simulator.setAutoRenew(originalTransactionID: bought.transactionID, enabled: false)
+            let payloads = await h.simulator.notifications(for: Self.bundleID).map(\.signedPayload)
+            let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID).signedTransactionInfo)
+            var generator = SeededGenerator(seed: 3)
+            var states: [String] = []
+            for (round, user) in ["bob-a", "bob-b", "bob-c"].enumerated() {
+                // Each round is a different user owning the same subscription: transfer moves it along.
+                let order = round == 0 ? payloads : payloads.shuffled(using: &generator)
+                _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": user, "signed_transaction": token]))
+                for payload in order {
+                    let (status, _) = try await client.call(.POST, "/v1/notifications/appstore", key: nil, body: client.json(["signedPayload": payload]))
+                    #expect(status == 200)
+                }
+                var subscriber = try await client.subscriber(user)
+                subscriber["app_user_id"] = nil
+                subscriber["first_seen"] = nil
+                states.append(String(decoding: try JSONSerialization.data(withJSONObject: subscriber, options: [.sortedKeys]), as: UTF8.self))
+            }
+            #expect(states[0] == states[1] && states[1] == states[2])
+            #expect(states[0].contains("\"premium.monthly\""))
+        }
+    }
+
+    @Test("alias merges identities; a second user's restore transfers the subscription with an audit trail",
+          arguments: TestDatabases.backends)
+    func aliasAndTransfer(_ backend: String) async throws {
+        try await Self.withServers(backend) { h, client, _, _ in
+            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "carol")
+            let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID).signedTransactionInfo)
+            _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": "anon-42", "signed_transaction": token]))
+            let (aliased, merged) = try await client.call(.POST, "/v1/subscribers/anon-42/alias", body: client.json(["new_app_user_id": "carol"]))
+            #expect(aliased == 200)
+            #expect(((merged["subscriber"] as? [String: Any])?["aliases"] as? [String]) == ["anon-42"])
+            #expect(try await client.subscription("carol")?["status"] as? String == "active")
+            _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": "dave", "signed_transaction": token]))
+            #expect(try await client.subscription("dave")?["status"] as? String == "active")
+            #expect(try await client.subscription("carol") == nil)
+            let (_, history) = try await client.call(.GET, "/v1/subscribers/carol/events", key: Self.secretKey)
+            let out = (history["events"] as? [[String: Any]])?.first { $0["type"] as? String == "subscription_transferred_out" }
+            #expect((out?["detail"] as? [String: String])?["to"] == "dave")
+        }
+    }
+
+    @Test("bad input gets its 4xx and changes nothing stored", arguments: TestDatabases.backends)
+    func badInput(_ backend: String) async throws {
+        try await Self.withServers(backend) { h, client, store, _ in
+            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "erin")
+            let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID).signedTransactionInfo)
+            _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": "erin", "signed_transaction": token]))
+            let before = try await store.dump()
+            let foreign = try Fixtures.text("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
+            let cases: [(String, NIOHTTP1.HTTPMethod, String, String?, Data, Int)] = [
+                ("invalid base64", .POST, "/v1/receipts", Self.publicKey, client.json(["app_user_id": "erin", "receipt": "%%%not base64"]), 400),
+                ("non-JSON", .POST, "/v1/receipts", Self.publicKey, Data("hello".utf8), 400),
+                ("10 MB body", .POST, "/v1/receipts", Self.publicKey, Data(repeating: 0x41, count: 10 << 20), 413),
+                ("forged JWS", .POST, "/v1/transactions", Self.publicKey,
+                 client.json(["app_user_id": "erin", "signed_transaction": JWSTamper.flippedSignature(token)]), 422),
+                ("look-alike JWS", .POST, "/v1/transactions", Self.publicKey,
+                 client.json(["app_user_id": "erin", "signed_transaction": try JWSTamper.lookAlikeChain(token)]), 422),
+                ("receipt of another app", .POST, "/v1/receipts", Self.publicKey, client.json(["app_user_id": "erin", "receipt": foreign]), 422),
+                ("10,000-character user id", .POST, "/v1/transactions", Self.publicKey,
+                 client.json(["app_user_id": String(repeating: "u", count: 10_000), "signed_transaction": token]), 400),
+                ("missing field", .POST, "/v1/transactions", Self.publicKey, client.json(["app_user_id": "erin"]), 400),
+                ("no key", .GET, "/v1/subscribers/erin", nil, Data(), 401),
+                ("public key on a secret endpoint", .GET, "/v1/subscribers/erin/events", Self.publicKey, Data(), 403),
+                ("V1 with the wrong shared secret", .POST, "/v1/notifications/appstore", nil,
+                 client.json(["notification_type": "DID_RENEW", "password": "wrong", "bid": Self.bundleID]), 401),
+                ("notification that is not JSON", .POST, "/v1/notifications/appstore", nil, Data("{".utf8), 400),
+                ("forged notification", .POST, "/v1/notifications/appstore", nil,
+                 client.json(["signedPayload": JWSTamper.editedPayload(await h.simulator.notifications(for: Self.bundleID)[0].signedPayload)]), 422),
+            ]
+            for (name, method, path, key, body, expected) in cases {
+                let (status, answer) = try await client.call(method, path, key: key, body: body)
+                #expect(status == expected, "\(name): \(answer)")
+                #expect((answer["error"] as? [String: Any])?["code"] is String, "\(name): error body \(answer)")
+            }
+            #expect(try await store.dump() == before)
+        }
+    }
+}
