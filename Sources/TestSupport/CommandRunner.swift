@@ -58,10 +58,13 @@ public final class BackgroundCommand: @unchecked Sendable {
     public private(set) var baseURL: String = ""
 
     /// Starts `storekeeper` with arguments and waits until it prints a URL.
-    /// - Parameter arguments: e.g. `["simulator", "--port", "0"]`.
-    public init(_ arguments: [String]) throws {
+    /// - Parameters:
+    ///   - arguments: e.g. `["simulator", "--port", "0"]`.
+    ///   - directory: The working directory (default: the test's).
+    public init(_ arguments: [String], in directory: URL? = nil) throws {
         process.executableURL = CommandRunner.executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
