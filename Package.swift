@@ -148,6 +148,7 @@ let package = Package(
                 "AppStoreSimulatorServer",
                 "StoreKeeperServer", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,0 +1,196 @@
+import ArgumentParser
+import AppStoreSigning
+import AppStoreSimulator
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// `storekeeper load --url U --data DIR`: a load generator for a running `storekeeper serve` with the
+/// in-process simulator. Seeds subscribers, then measures subscriber reads, a bare route, and verified V2
+/// notification ingestion, reporting requests/s and p99 side by side.
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load", abstract: "Load-test a running storekeeper serve (with its simulator).", shouldDisplay: true)
+
+    @Option(help: "The server's base URL.") var url = "http://127.0.0.1:8080"
+    @Option(help: "The server's simulator PKI folder (to sign notifications like the simulator).") var pki = "data/simulator/pki"
+    @Option(help: "Subscribers to seed.") var subscribers = 10_000
+    @Option(help: "Seconds per read measurement.") var duration = 10.0
+    @Option(help: "Concurrent connections.") var concurrency = 32
+    @Option(help: "V2 notifications to ingest.") var notifications = 5_000
+    @Flag(help: "Print the results as JSON.") var json = false
+
+    static let bundleID = "com.example.storekeeper.demo"
+    static let publicKey = "pk_demo_storekeeper_public"
+
+    struct Measurement {
+        var name: String
+        var count: Int
+        var seconds: Double
+        var latencies: [Double]
+        var failures: Int
+        var perSecond: Double { Double(count) / seconds }
+        var p99: Double {
+            guard !latencies.isEmpty else { return 0 }
+            let sorted = latencies.sorted()
+            return sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        }
+    }
+
+    func run() async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency * 2)))
+        defer { _ = client.shutdown() }
+        let seeded = try await seed(client)
+        let reads = try await measure(client, "GET /v1/subscribers/{id}") { index in
+            ("GET", "/v1/subscribers/load-\(index % seeded.count)", nil)
+        }
+        let bare = try await measure(client, "GET /health (bare route)") { _ in ("GET", "/health", nil) }
+        let bodies = try makeNotifications(originals: seeded)
+        let ingest = try await measure(client, "POST V2 notification", bodies: bodies)
+        let results = [reads, bare, ingest]
+        if json {
+            let objects = results.map {
+                ["name": $0.name, "requests": $0.count, "per_second": $0.perSecond, "p99_ms": $0.p99 * 1000, "failures": $0.failures] as [String: Any]
+            }
+            FileHandleOutput.standardOutput(String(decoding: try JSONSerialization.data(withJSONObject: ["results": objects], options: [.sortedKeys, .prettyPrinted]), as: UTF8.self))
+        } else {
+            for result in results {
+                FileHandleOutput.standardOutput(String(
+                    format: "%-30@ %8d req  %9.0f req/s  p99 %7.2f ms  failures %d", result.name as NSString, result.count,
+                    result.perSecond, result.p99 * 1000, result.failures))
+            }
+            FileHandleOutput.standardOutput(String(format: "subscriber reads = %.0f %% of the bare route", reads.perSecond / bare.perSecond * 100))
+        }
+        if results.contains(where: { $0.failures > 0 }) { throw ExitCode(1) }
+    }
+
+    /// Buys a subscription for each seeded user in the simulator and posts its signed transaction to StoreKeeper.
+    func seed(_ client: HTTPClient) async throws -> [String] {
+        let token = try await call(client, "GET", "/simulator/v1/apps/\(Self.bundleID)/api-token", nil)["token"] as? String ?? ""
+        var originals = [String](repeating: "", count: subscribers)
+        let started = Date()
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            var next = 0
+            func add() {
+                let index = next
+                next += 1
+                group.addTask {
+                    let purchase = try await call(client, "POST", "/simulator/v1/purchases", [
+                        "bundleID": Self.bundleID, "productID": "premium.monthly", "customerID": "load-\(index)",
+                    ])
+                    let id = purchase["transactionId"] as? String ?? ""
+                    let signed = try await call(client, "GET", "/inApps/v1/transactions/\(id)", nil, bearer: token)["signedTransactionInfo"] as? String ?? ""
+                    _ = try await call(client, "POST", "/v1/transactions", ["app_user_id": "load-\(index)", "signed_transaction": signed],
+                                       bearer: Self.publicKey)
+                    return (index, id)
+                }
+            }
+            for _ in 0..<min(concurrency, subscribers) { add() }
+            var done = 0
+            while let (index, id) = try await group.next() {
+                originals[index] = id
+                done += 1
+                if done % 1000 == 0 || done == subscribers {
+                    FileHandleOutput.standardError(String(format: "seeded %d/%d subscribers (%.0f s)", done, subscribers, Date().timeIntervalSince(started)))
+                }
+                if next < subscribers { add() }
+            }
+        }
+        return originals
+    }
+
+    /// Signs V2 DID_RENEW notifications for seeded subscriptions with the simulator's keys (new UUIDs and
+    /// transactions, so each one is applied, not deduplicated).
+    func makeNotifications(originals: [String]) throws -> [Data] {
+        let keys = try SimulatorPKI.loadOrCreate(in: URL(fileURLWithPath: pki))
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        return try (0..<notifications).map { index in
+            let original = originals[index % originals.count]
+            let transaction: [String: Any] = [
+                "transactionId": "9\(1_000_000_000_000 + index)", "originalTransactionId": original, "productId": "premium.monthly",
+                "bundleId": Self.bundleID, "purchaseDate": now, "originalPurchaseDate": now, "expiresDate": now + 300_000,
+                "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "signedDate": now,
+                "environment": "Sandbox", "transactionReason": "RENEWAL",
+            ]
+            let signedTransaction = try JWSSigner.sign(
+                Array(try JSONSerialization.data(withJSONObject: transaction)), chain: keys.signedData.chainDER, key: keys.signedData.leafKey)
+            let payload: [String: Any] = [
+                "notificationType": "DID_RENEW", "notificationUUID": UUID().uuidString.lowercased(), "version": "2.0", "signedDate": now,
+                "data": ["bundleId": Self.bundleID, "environment": "Sandbox", "signedTransactionInfo": signedTransaction, "status": 1],
+            ]
+            let signed = try JWSSigner.sign(
+                Array(try JSONSerialization.data(withJSONObject: payload)), chain: keys.signedData.chainDER, key: keys.signedData.leafKey)
+            return try JSONSerialization.data(withJSONObject: ["signedPayload": signed])
+        }
+    }
+
+    /// Runs `concurrency` workers: for `duration` seconds over generated requests, or once over `bodies`.
+    func measure(_ client: HTTPClient, _ name: String, bodies: [Data]? = nil,
+                 request: (@Sendable (Int) -> (String, String, Data?))? = nil) async throws -> Measurement {
+        let deadline = Date().addingTimeInterval(duration)
+        let started = Date()
+        let counter = Counter()
+        let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var failures = 0
+                    while true {
+                        let index = await counter.next()
+                        let method: String, path: String, body: Data?
+                        if let bodies {
+                            guard index < bodies.count else { break }
+                            (method, path, body) = ("POST", "/v1/notifications/appstore", bodies[index])
+                        } else {
+                            guard Date() < deadline, let request else { break }
+                            (method, path, body) = request(index)
+                        }
+                        let begin = ContinuousClock.now
+                        var http = HTTPClientRequest(url: url + path)
+                        http.method = HTTPMethod(rawValue: method)
+                        http.headers.add(name: "Authorization", value: "Bearer \(Self.publicKey)")
+                        if let body { http.body = .bytes(ByteBuffer(bytes: body)) }
+                        let response = try await client.execute(http, timeout: .seconds(30))
+                        _ = try await response.body.collect(upTo: 1 << 22)
+                        let elapsed = ContinuousClock.now - begin
+                        latencies.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                        if response.status != .ok { failures += 1 }
+                    }
+                    return (latencies, failures)
+                }
+            }
+            var all: [Double] = []
+            var failures = 0
+            for try await (latencies, failed) in group {
+                all += latencies
+                failures += failed
+            }
+            return (all, failures)
+        }
+        return Measurement(name: name, count: results.0.count, seconds: Date().timeIntervalSince(started), latencies: results.0, failures: results.1)
+    }
+
+    func call(_ client: HTTPClient, _ method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: url + path)
+        request.method = HTTPMethod(rawValue: method)
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let body { request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body))) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let data = Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw ValidationError("\(method) \(path): HTTP \(response.status.code) \(String(decoding: data.prefix(300), as: UTF8.self))")
+        }
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+    }
+}
+
+/// Hands out request indices to workers.
+actor Counter {
+    var value = 0
+    func next() -> Int {
+        defer { value += 1 }
+        return value
+    }
+}
