@@ -143,12 +143,7 @@ extension AppStoreSimulator {
         response.notificationHistory = page.map { record in
             var item = NotificationHistoryResponseItem()
             item.signedPayload = record.signedPayload
-            item.sendAttempts = record.attempts.map { attempt in
-                var sent = SendAttemptItem()
-                sent.attemptDate = attempt.date
-                sent.sendAttemptResult = SendAttemptResult(rawValue: attempt.result)
-                return sent
-            }
+            item.sendAttempts = Self.sendAttempts(record)
             return item
         }
         return response
@@ -161,13 +156,18 @@ extension AppStoreSimulator {
         }
         var response = CheckTestNotificationResponse()
         response.signedPayload = record.signedPayload
-        response.sendAttempts = record.attempts.map { attempt in
+        response.sendAttempts = Self.sendAttempts(record)
+        return response
+    }
+
+    /// A notification's delivery attempts in Apple's shape.
+    static func sendAttempts(_ record: SimulatedNotification) -> [SendAttemptItem] {
+        record.attempts.map { attempt in
             var sent = SendAttemptItem()
             sent.attemptDate = attempt.date
             sent.sendAttemptResult = SendAttemptResult(rawValue: attempt.result)
             return sent
         }
-        return response
     }
 
     /// Send Consumption Information: stored as sent.
