@@ -51,6 +51,21 @@ public final class PostgresStoreDatabase: SQLDatabase {
         }
     }
 
+    /// Runs reads on one pooled connection in a read-only transaction.
+    public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            _ = try await connection.query("BEGIN READ ONLY", logger: logger)
+            do {
+                let result = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
+                _ = try await connection.query("COMMIT", logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
     /// Stops the pool.
     public func close() async throws {
         runner.cancel()

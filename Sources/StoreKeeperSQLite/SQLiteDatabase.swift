@@ -45,6 +45,22 @@ public final class SQLiteStoreDatabase: SQLDatabase {
         }
     }
 
+    /// Runs reads inside a deferred transaction (no write lock).
+    public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        let connection = self.connection
+        return try await mutex.withLock {
+            _ = try await connection.query("BEGIN DEFERRED", [])
+            do {
+                let result = try await body(SQLiteTransaction(connection: connection))
+                _ = try await connection.query("COMMIT", [])
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
     /// Closes the connection.
     public func close() async throws {
         try await connection.close()

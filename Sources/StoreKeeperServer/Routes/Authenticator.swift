@@ -2,10 +2,17 @@ import Crypto
 import Foundation
 import Hummingbird
 import StoreKeeperStorage
+import Synchronization
 
 /// Checks `Authorization: Bearer <key>`: keys are looked up by their SHA-256, never stored or logged in clear.
-struct Authenticator: Sendable {
+final class Authenticator: Sendable {
     let store: any Store
+    /// Keys already seen valid, by hash (keys are only added at start, so a positive answer stays true).
+    let known = Mutex<[String: APIKeyRecord]>([:])
+
+    init(store: any Store) {
+        self.store = store
+    }
 
     static func hash(_ key: String) -> String {
         SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
@@ -21,7 +28,15 @@ struct Authenticator: Sendable {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count < 512 else {
             throw APIError(.unauthorized, "missing_api_key", "send Authorization: Bearer <api key>")
         }
-        guard let record = try await store.apiKey(hash: Self.hash(String(header.dropFirst(7)))) else {
+        let hash = Self.hash(String(header.dropFirst(7)))
+        var found = known.withLock { $0[hash] }
+        if found == nil, let stored = try await store.apiKey(hash: hash) {
+            known.withLock { cache in
+                if cache.count < 10_000 { cache[hash] = stored }
+            }
+            found = stored
+        }
+        guard let record = found else {
             throw APIError(.unauthorized, "invalid_api_key", "the API key is not valid")
         }
         if secretRequired, record.kind != .secret {

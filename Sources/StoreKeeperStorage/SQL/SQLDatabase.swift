@@ -19,6 +19,11 @@ public protocol SQLDatabase: Sendable {
     /// - Returns: What the work returned.
     func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
 
+    /// Runs read-only `body` on a consistent snapshot without taking write locks.
+    /// - Parameter body: The reads.
+    /// - Returns: What the reads returned.
+    func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
+
     /// Closes connections.
     func close() async throws
 }

@@ -246,7 +246,7 @@ public struct SQLStore: Store {
 
     /// A subscriber by id or alias.
     public func subscriber(_ appUserID: String) async throws -> SubscriberRecord? {
-        try await database.withTransaction { tx in
+        try await database.withReadTransaction { tx in
             let user = try await Self.canonical(tx, appUserID)
             guard let row = try await tx.query(
                 "SELECT app_user_id, bundle_id, evidence_json, created_at FROM subscribers WHERE app_user_id = ?", [.text(user)]).first,
@@ -263,7 +263,7 @@ public struct SQLStore: Store {
 
     /// A subscriber's events, oldest first.
     public func events(_ appUserID: String, limit: Int) async throws -> [EventRecord] {
-        try await database.withTransaction { tx in
+        try await database.withReadTransaction { tx in
             let user = try await Self.canonical(tx, appUserID)
             return try await tx.query(
                 "SELECT id, app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json FROM events WHERE app_user_id = ? ORDER BY id LIMIT ?",
@@ -311,7 +311,7 @@ public struct SQLStore: Store {
 
     /// An API key by hash.
     public func apiKey(hash: String) async throws -> APIKeyRecord? {
-        try await database.withTransaction { tx in
+        try await database.withReadTransaction { tx in
             guard let row = try await tx.query("SELECT kind, bundle_id FROM api_keys WHERE key_hash = ?", [.text(hash)]).first,
                 let kind = APIKeyRecord.Kind(rawValue: row["kind"]?.string ?? "")
             else { return nil }
@@ -321,7 +321,7 @@ public struct SQLStore: Store {
 
     /// Every table in a stable order.
     public func dump() async throws -> String {
-        try await database.withTransaction { tx in
+        try await database.withReadTransaction { tx in
             var lines: [String] = []
             let tables: [(String, String, String)] = [
                 ("subscribers", "app_user_id, bundle_id, evidence_json", "app_user_id"),
