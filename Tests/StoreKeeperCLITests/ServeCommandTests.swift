@@ -46,3 +46,19 @@ import Testing
         #expect(unauthorized == 401)
     }
 }
+
+/// `storekeeper migrate`.
+@Suite struct MigrateCommandTests {
+    @Test("migrate creates the SQLite schema and is idempotent")
+    func migrate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.json")
+        try Data(#"{"dataDirectory": "\#(directory.path)/data"}"#.utf8).write(to: config)
+        let first = try CommandRunner.run(["migrate", "--config", config.path])
+        #expect(first.status == 0 && first.standardOutput.contains("version 1"))
+        #expect(try CommandRunner.run(["migrate", "--config", config.path]).standardOutput.contains("version 1"))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/storekeeper.sqlite").path))
+    }
+}
