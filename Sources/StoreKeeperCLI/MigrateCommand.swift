@@ -13,15 +13,12 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(help: "Configuration file (JSON); DATABASE_URL overrides its database.") var config: String?
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        if let config {
-            do {
-                configuration = try JSONDecoder().decode(ServerConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: config)))
-            } catch {
-                throw ValidationError("--config \(config): \(error)")
-            }
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.load(path: config, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("--config: \(error)")
         }
-        configuration.applyEnvironment(ProcessInfo.processInfo.environment)
         let store: SQLStore
         if let url = configuration.databaseURL {
             store = SQLStore(database: try PostgresStoreDatabase.connect(url: url))

@@ -27,15 +27,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Configuration file (JSON).") var config: String?
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        if let config {
-            do {
-                configuration = try JSONDecoder().decode(ServerConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: config)))
-            } catch {
-                throw ValidationError("--config \(config): \(error)")
-            }
+        var configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.load(path: config, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("--config: \(error)")
         }
-        configuration.applyEnvironment(ProcessInfo.processInfo.environment)
         if let hostname { configuration.hostname = hostname }
         if let port { configuration.port = port }
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }

@@ -38,23 +38,17 @@ public final class PostgresStoreDatabase: SQLDatabase {
 
     /// Runs `body` in a transaction on one pooled connection.
     public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            _ = try await connection.query("BEGIN", logger: logger)
-            do {
-                let result = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
-                _ = try await connection.query("COMMIT", logger: logger)
-                return result
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-        }
+        try await run("BEGIN", body)
     }
 
     /// Runs reads on one pooled connection in a read-only transaction.
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        try await run("BEGIN READ ONLY", body)
+    }
+
+    private func run<T: Sendable>(_ begin: PostgresQuery, _ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            _ = try await connection.query("BEGIN READ ONLY", logger: logger)
+            _ = try await connection.query(begin, logger: logger)
             do {
                 let result = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
                 _ = try await connection.query("COMMIT", logger: logger)

@@ -31,25 +31,18 @@ public final class SQLiteStoreDatabase: SQLDatabase {
 
     /// Runs `body` between BEGIN IMMEDIATE and COMMIT (ROLLBACK when it throws).
     public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
-        let connection = self.connection
-        return try await mutex.withLock {
-            _ = try await connection.query("BEGIN IMMEDIATE", [])
-            do {
-                let result = try await body(SQLiteTransaction(connection: connection))
-                _ = try await connection.query("COMMIT", [])
-                return result
-            } catch {
-                _ = try? await connection.query("ROLLBACK", [])
-                throw error
-            }
-        }
+        try await run("BEGIN IMMEDIATE", body)
     }
 
     /// Runs reads inside a deferred transaction (no write lock).
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        try await run("BEGIN DEFERRED", body)
+    }
+
+    private func run<T: Sendable>(_ begin: String, _ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
         let connection = self.connection
         return try await mutex.withLock {
-            _ = try await connection.query("BEGIN DEFERRED", [])
+            _ = try await connection.query(begin, [])
             do {
                 let result = try await body(SQLiteTransaction(connection: connection))
                 _ = try await connection.query("COMMIT", [])

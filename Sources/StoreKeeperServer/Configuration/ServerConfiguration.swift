@@ -109,6 +109,25 @@ public struct ServerConfiguration: Sendable, Codable {
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
     }
 
+    /// Reads a configuration file (when given) and applies the environment overrides.
+    /// - Parameters:
+    ///   - path: A JSON file, or `nil` for the defaults.
+    ///   - environment: Process environment (`DATABASE_URL`…).
+    /// - Returns: The configuration.
+    /// - Throws: ``StorageError`` naming the file and what is wrong with it.
+    public static func load(path: String?, environment: [String: String]) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        if let path {
+            do {
+                configuration = try JSONDecoder().decode(ServerConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw StorageError("configuration \(path): \(error)")
+            }
+        }
+        configuration.applyEnvironment(environment)
+        return configuration
+    }
+
     /// Whether the in-process simulator runs.
     public var usesSimulator: Bool { simulator ?? apps.isEmpty }
 
