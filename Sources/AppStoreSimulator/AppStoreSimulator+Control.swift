@@ -67,25 +67,11 @@ extension AppStoreSimulator {
                 introUsed.insert(introKey)
             }
         case .promotional(let identifier):
-            guard let offer = product.promotionalOffers[identifier] else {
-                throw SimulatorError("no_offer", "product \(productID) has no promotional offer \"\(identifier)\"")
-            }
-            transaction.offerType = 2
-            transaction.offerIdentifier = identifier
-            transaction.offerDiscountType = offer.discountType
-            transaction.offerPeriod = offer.period.rawValue
-            transaction.price = offer.price
-            length = configuration.rate.seconds(for: offer.period)
+            length = try Self.applyOffer(product.promotionalOffers[identifier], type: 2, identifier: identifier,
+                                         what: "promotional offer", product: productID, to: &transaction, rate: configuration.rate)
         case .offerCode(let reference):
-            guard let offer = product.offerCodes[reference] else {
-                throw SimulatorError("no_offer", "product \(productID) has no offer code \"\(reference)\"")
-            }
-            transaction.offerType = 3
-            transaction.offerIdentifier = reference
-            transaction.offerDiscountType = offer.discountType
-            transaction.offerPeriod = offer.period.rawValue
-            transaction.price = offer.price
-            length = configuration.rate.seconds(for: offer.period)
+            length = try Self.applyOffer(product.offerCodes[reference], type: 3, identifier: reference,
+                                         what: "offer code", product: productID, to: &transaction, rate: configuration.rate)
         case nil:
             break
         }
@@ -123,6 +109,20 @@ extension AppStoreSimulator {
         emit(type, subtype, v1: subtype == "INITIAL_BUY" ? "INITIAL_BUY" : "INTERACTIVE_RENEWAL",
              subscription: subscription, transactionID: transaction.transactionID, at: now)
         return transaction
+    }
+
+    /// Writes a promotional offer or offer code into a purchase; returns the first period's length.
+    static func applyOffer(
+        _ offer: SimulatedProduct.Offer?, type: Int, identifier: String, what: String, product: String,
+        to transaction: inout SimulatedTransaction, rate: SandboxRate
+    ) throws -> TimeInterval {
+        guard let offer else { throw SimulatorError("no_offer", "product \(product) has no \(what) \"\(identifier)\"") }
+        transaction.offerType = type
+        transaction.offerIdentifier = identifier
+        transaction.offerDiscountType = offer.discountType
+        transaction.offerPeriod = offer.period.rawValue
+        transaction.price = offer.price
+        return rate.seconds(for: offer.period)
     }
 
     // MARK: - Subscription changes

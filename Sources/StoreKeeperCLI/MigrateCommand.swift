@@ -19,14 +19,8 @@ struct MigrateCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--config: \(error)")
         }
-        let store: SQLStore
-        if let url = configuration.databaseURL {
-            store = SQLStore(database: try PostgresStoreDatabase.connect(url: url))
-        } else {
-            store = SQLStore(database: try await SQLiteStoreDatabase.open(
-                path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path))
-        }
-        let version = try await store.migrate()
+        let store = try await StoreOpener.open(configuration)
+        let version = try await store.migrate()  // already applied by open; answers the version
         try await store.close()
         FileHandleOutput.standardOutput("schema at version \(version)")
     }

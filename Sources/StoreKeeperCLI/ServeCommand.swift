@@ -37,12 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let port { configuration.port = port }
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }
 
-        let store: SQLStore
-        if let url = configuration.databaseURL {
-            store = try await SQLStore.postgres(url: url)
-        } else {
-            store = try await SQLStore.sqlite(path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path)
-        }
+        let store = try await StoreOpener.open(configuration)
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         var simulator: AppStoreSimulator?
         var extraRoots: [[UInt8]] = []
