@@ -46,6 +46,13 @@ public final class PostgresStoreDatabase: SQLDatabase {
         try await run("BEGIN READ ONLY", body)
     }
 
+    /// Runs one statement on a pooled connection, outside a transaction.
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        try await client.withConnection { connection in
+            try await PostgresStoreTransaction(connection: connection, logger: logger).query(sql, binds)
+        }
+    }
+
     private func run<T: Sendable>(_ begin: PostgresQuery, _ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             _ = try await connection.query(begin, logger: logger)

@@ -8,10 +8,14 @@ public final class SQLiteStoreDatabase: SQLDatabase {
     /// SQLite.
     public let dialect = SQLDialect.sqlite
     let connection: SQLiteConnection
+    /// A second connection for single-statement reads (WAL lets it read committed data while a write
+    /// transaction is open on `connection`); absent for in-memory databases, which cannot share.
+    let reader: SQLiteConnection?
     let mutex = AsyncMutex()
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection, reader: SQLiteConnection?) {
         self.connection = connection
+        self.reader = reader
     }
 
     /// Opens (creating when missing) a database file, or an in-memory database for `":memory:"`.
@@ -26,7 +30,20 @@ public final class SQLiteStoreDatabase: SQLDatabase {
         for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"] {
             _ = try await connection.query(pragma, [])
         }
-        return SQLiteStoreDatabase(connection: connection)
+        var reader: SQLiteConnection?
+        if path != ":memory:" {
+            let connection = try await SQLiteConnection.open(storage: .file(path: path))
+            for pragma in ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1"] { _ = try await connection.query(pragma, []) }
+            reader = connection
+        }
+        return SQLiteStoreDatabase(connection: connection, reader: reader)
+    }
+
+    /// Runs one statement on the read connection (or, in memory, between other transactions).
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        if let reader { return try await SQLiteTransaction(connection: reader).query(sql, binds) }
+        let connection = self.connection
+        return try await mutex.withLock { try await SQLiteTransaction(connection: connection).query(sql, binds) }
     }
 
     /// Runs `body` between BEGIN IMMEDIATE and COMMIT (ROLLBACK when it throws).
@@ -56,6 +73,7 @@ public final class SQLiteStoreDatabase: SQLDatabase {
 
     /// Closes the connection.
     public func close() async throws {
+        try await reader?.close()
         try await connection.close()
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import SubscriptionEngine
 
 /// Where StoreKeeper keeps subscribers, raw evidence, notifications and events.
 ///
@@ -21,6 +22,12 @@ public protocol Store: Sendable {
 
     /// A subscriber by id or alias.
     func subscriber(_ appUserID: String) async throws -> SubscriberRecord?
+
+    /// A subscriber's stored row by id or alias, evidence undecoded: one indexed read.
+    func snapshot(_ appUserID: String) async throws -> SubscriberSnapshot?
+
+    /// A snapshot's evidence, decoded (or remembered from an earlier decode of the same JSON).
+    func decodeEvidence(_ snapshot: SubscriberSnapshot) throws -> EvidenceSet
 
     /// A subscriber's events, oldest first.
     func events(_ appUserID: String, limit: Int) async throws -> [EventRecord]

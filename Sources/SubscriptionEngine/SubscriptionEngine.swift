@@ -59,6 +59,34 @@ public struct SubscriptionEngine: Sendable {
             introEligibility: introEligibility(merged))
     }
 
+    /// The first instant after `now` at which ``evaluate(_:at:)`` may answer differently: every comparison
+    /// the engine makes with the clock is against a date in the evidence (or a purchase date plus a configured
+    /// non-renewing duration), so the answer is the same for every instant in `[now, nextChange)`.
+    ///
+    /// The server uses it to keep an evaluated state until it can change.
+    /// - Parameters:
+    ///   - evidence: Everything known about the customer.
+    ///   - now: The instant of the last evaluation.
+    /// - Returns: The next instant that may change the answer; `nil` when none ever can.
+    public func nextChange(_ evidence: EvidenceSet, after now: Date) -> Date? {
+        var next: Date?
+        func consider(_ date: Date?) {
+            guard let date, date > now else { return }
+            if next.map({ date < $0 }) ?? true { next = date }
+        }
+        for transaction in evidence.transactions {
+            for date in [transaction.observedAt, transaction.purchaseDate, transaction.originalPurchaseDate,
+                         transaction.expiresAt, transaction.revokedAt] { consider(date) }
+            if let seconds = configuration.nonRenewingDurations[transaction.productID] {
+                consider(transaction.purchaseDate?.addingTimeInterval(seconds))
+            }
+        }
+        for renewal in evidence.renewals {
+            for date in [renewal.observedAt, renewal.gracePeriodExpiresAt, renewal.renewalDate] { consider(date) }
+        }
+        return next
+    }
+
     /// What a transaction is: the evidence's word, else configuration, else an expiry means auto-renewable.
     func kind(of transaction: Transaction) -> ProductKind {
         if let kind = transaction.kind { return kind }

@@ -144,6 +144,34 @@ import Testing
         }
     }
 
+    @Test("a remembered answer never outlives its stored row or the clock", arguments: TestDatabases.backends)
+    func rememberedAnswers(_ backend: String) async throws {
+        try await Self.withServers(backend) { h, client, _, delivery in
+            _ = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "gus")
+            let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "gus")
+            let (posted, _) = try await client.call(.POST, "/v1/receipts", body: client.json(["app_user_id": "gus", "receipt": receipt]))
+            #expect(posted == 200)
+            let first = try await client.call(.GET, "/v1/subscribers/gus").1
+            let second = try await client.call(.GET, "/v1/subscribers/gus").1
+            #expect(first["subscriber"] as? NSDictionary == second["subscriber"] as? NSDictionary)
+            #expect(((first["subscriber"] as? [String: Any])?["subscriptions"] as? [[String: Any]])?.first?["status"] as? String == "active")
+            let firstExpiry = try await client.subscription("gus")?["expiresAt"] as? String
+
+            // The clock passes the stored expiry before the renewal is delivered: the answer changes with it.
+            await h.advance(months: 1.01)
+            #expect(try await client.subscription("gus")?["status"] as? String == "expired")
+            #expect((try await client.subscriber("gus")["entitlements"] as? [Any])?.isEmpty == true)
+            // The renewal arrives: the stored row changes, and so does the answer.
+            await delivery.deliverDue()
+            let renewed = try await client.subscription("gus")
+            #expect(renewed?["status"] as? String == "active")
+            #expect(renewed?["expiresAt"] as? String != firstExpiry)
+            // request_date is the server's clock on every answer, remembered or not.
+            let (_, document) = try await client.call(.GET, "/v1/subscribers/gus")
+            #expect(document["request_date_ms"] as? Int64 == Int64((h.clock.now().timeIntervalSince1970 * 1000).rounded(.down)))
+        }
+    }
+
     @Test("the same notifications in shuffled order converge to the same state", arguments: TestDatabases.backends)
     func shuffled(_ backend: String) async throws {
         try await Self.withServers(backend) { h, client, _, _ in

@@ -16,6 +16,7 @@ public struct SubscriberService: Sendable {
     let client: AppStoreClient
     let localReceipts: Bool
     let now: @Sendable () -> Date
+    let documents = SubscriberDocumentCache()
 
     static let maximumUserIDLength = 256
 
@@ -48,7 +49,7 @@ public struct SubscriberService: Sendable {
     // MARK: - Client evidence
 
     /// `POST /v1/receipts`.
-    func postReceipt(appUserID: String, receipt: String, bundleID: String) async throws -> [String: Any] {
+    func postReceipt(appUserID: String, receipt: String, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         let app = try app(bundleID)
         guard let der = Base64.decode(receipt, ignoringWhitespace: true), !der.isEmpty else {
@@ -88,7 +89,7 @@ public struct SubscriberService: Sendable {
     }
 
     /// `POST /v1/transactions`.
-    func postTransaction(appUserID: String, signedTransaction: String, bundleID: String) async throws -> [String: Any] {
+    func postTransaction(appUserID: String, signedTransaction: String, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         let app = try app(bundleID)
         var evidence = EvidenceSet()
@@ -121,7 +122,7 @@ public struct SubscriberService: Sendable {
         return try await apply(write, answerFor: appUserID)
     }
 
-    func apply(_ write: EvidenceWrite, answerFor appUserID: String) async throws -> [String: Any] {
+    func apply(_ write: EvidenceWrite, answerFor appUserID: String) async throws -> [UInt8] {
         _ = try await store.apply(write, policy: policy, now: now())
         return try await subscriberDocument(appUserID: appUserID, bundleID: write.bundleID)
     }
@@ -180,7 +181,7 @@ public struct SubscriberService: Sendable {
         var withoutSecret = notification
         withoutSecret.password = nil
         evidence.add(notificationV1: withoutSecret)
-        let digest = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digest = HexDigest.sha256(raw)
         let write = EvidenceWrite(
             bundleID: app.configuration.bundleID, appUserID: nil, kind: "notification_v1", rawBody: raw, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification, notificationID: "v1-\(digest)",
@@ -198,34 +199,29 @@ public struct SubscriberService: Sendable {
 
     // MARK: - Reads
 
-    /// The subscriber document: entitlements, subscriptions with explanations, purchases, aliases, server time.
-    func subscriberDocument(appUserID: String, bundleID: String) async throws -> [String: Any] {
+    /// The subscriber document (`{request_date, request_date_ms, subscriber}`) as JSON: entitlements,
+    /// subscriptions with explanations, purchases, aliases, server time. One indexed read; the engine runs only
+    /// when the stored row changed or the clock crossed a date where the answer can change.
+    func subscriberDocument(appUserID: String, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         let instant = now()
-        let record = try await store.subscriber(appUserID)
-        if let record, record.bundleID != bundleID {
+        guard let snapshot = try await store.snapshot(appUserID) else {
+            let empty = SubscriberDocument(appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
+            return SubscriberDocument.response(subscriber: Array(try SubscriberDocument.encoder.encode(empty)), at: instant)
+        }
+        guard snapshot.bundleID == bundleID else {
             throw APIError(.notFound, "subscriber_not_found", "no subscriber \(appUserID) for this app")
         }
-        let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: instant)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(AppleDateFormat.rfc3339(date))
+        if let body = documents.body(for: snapshot, at: instant) {
+            return SubscriberDocument.response(subscriber: body, at: instant)
         }
-        let stateObject = try JSONSerialization.jsonObject(with: encoder.encode(state)) as? [String: Any] ?? [:]
-        return [
-            "request_date": AppleDateFormat.rfc3339(instant),
-            "request_date_ms": AppleDateFormat.milliseconds(instant),
-            "subscriber": [
-                "app_user_id": record?.appUserID ?? appUserID,
-                "aliases": record?.aliases ?? [],
-                "first_seen": record.map { AppleDateFormat.rfc3339($0.createdAt) } ?? NSNull(),
-                "entitlements": stateObject["entitlements"] ?? [],
-                "subscriptions": stateObject["subscriptions"] ?? [],
-                "non_subscriptions": stateObject["purchases"] ?? [],
-                "intro_eligibility": stateObject["introEligibility"] ?? [:],
-            ] as [String: Any],
-        ]
+        let evidence = try store.decodeEvidence(snapshot)
+        let document = SubscriberDocument(
+            appUserID: snapshot.appUserID, aliases: snapshot.aliases, firstSeen: snapshot.createdAt,
+            state: engine.evaluate(evidence, at: instant))
+        let body = Array(try SubscriberDocument.encoder.encode(document))
+        documents.remember(body, for: snapshot, from: instant, until: engine.nextChange(evidence, after: instant))
+        return SubscriberDocument.response(subscriber: body, at: instant)
     }
 
     /// Intro eligibility for products.
@@ -241,7 +237,7 @@ public struct SubscriberService: Sendable {
     }
 
     /// Merges identities.
-    func alias(appUserID: String, newAppUserID: String, bundleID: String) async throws -> [String: Any] {
+    func alias(appUserID: String, newAppUserID: String, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         try Self.checkUserID(newAppUserID)
         try await store.alias(appUserID, to: newAppUserID, bundleID: bundleID, now: now())

@@ -96,6 +96,10 @@ struct APIRoutes: Sendable {
         return value
     }
 
+    func json(_ bytes: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     func json(_ object: Any) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import StoreKeeperStorage
@@ -15,7 +14,7 @@ final class Authenticator: Sendable {
     }
 
     static func hash(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        HexDigest.sha256(key)
     }
 
     /// The caller, if the key is valid and allowed.

@@ -24,6 +24,14 @@ public protocol SQLDatabase: Sendable {
     /// - Returns: What the reads returned.
     func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
 
+    /// Runs one read-only statement on its own, outside any open transaction: it sees committed data only,
+    /// and takes no lock that writers wait for.
+    /// - Parameters:
+    ///   - sql: The statement, with `?` placeholders.
+    ///   - binds: The values, in order.
+    /// - Returns: The rows.
+    func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+
     /// Closes connections.
     func close() async throws
 }

@@ -1,16 +1,20 @@
 public import Foundation
-import Crypto
 public import SubscriptionEngine
 
 /// The one implementation of ``Store``: plain SQL with bound parameters over any ``SQLDatabase``.
 public struct SQLStore: Store {
     /// The database.
     public let database: any SQLDatabase
+    /// Decoded evidence, keyed by the exact stored JSON (saves decoding; never answers stale).
+    public let evidenceCache: EvidenceCache
 
     /// Wraps a database.
-    /// - Parameter database: SQLite or PostgreSQL.
-    public init(database: any SQLDatabase) {
+    /// - Parameters:
+    ///   - database: SQLite or PostgreSQL.
+    ///   - evidenceCache: Where decoded evidence is remembered.
+    public init(database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache()) {
         self.database = database
+        self.evidenceCache = evidenceCache
     }
 
     static let encoder: JSONEncoder = {
@@ -72,137 +76,159 @@ public struct SQLStore: Store {
 
     /// Stores and applies evidence in one transaction; see ``Store/apply(_:policy:now:)``.
     public func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome {
-        let evidenceJSON = try Self.encoder.encode(write.evidence)
+        do {
+            return try await database.withTransaction { tx in try await applyInTransaction(tx, write, policy: policy, now: now) }
+        } catch is DuplicateNotification {
+            return .duplicate
+        }
+    }
+
+    /// Thrown inside the transaction to roll back a duplicate delivery, so it changes nothing.
+    struct DuplicateNotification: Error {}
+
+    func applyInTransaction(_ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws
+        -> ApplyOutcome
+    {
         let dialect = database.dialect
-        return try await database.withTransaction { tx in
-            // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
-            // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
-            try await Self.lock(tx, dialect, write.originalTransactionIDs.map { "otid:\($0)" })
-            if let id = write.notificationID {
-                let seen = try await tx.query("SELECT status FROM notifications WHERE notification_id = ?", [.text(id)])
-                if !seen.isEmpty { return .duplicate }
-            }
-            let evidenceID = try await Self.insertEvidence(tx, write, now: now)
-            // Who does this evidence belong to?
-            var target: String?
-            if let posted = write.appUserID {
-                target = try await Self.canonical(tx, posted)
-            } else {
-                for original in write.originalTransactionIDs {
-                    if let owner = try await Self.owner(tx, original) {
-                        target = owner
-                        break
-                    }
-                }
-            }
-            var people = Set(target.map { [$0] } ?? [])
-            for original in write.originalTransactionIDs {
-                if let owner = try await Self.owner(tx, original) { people.insert(owner) }
-            }
-            try await Self.lock(tx, dialect, people.map { "user:\($0)" })
-            if target == nil, write.originalTransactionIDs.isEmpty {
-                try await tx.query(
-                    "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids) VALUES (?, ?, ?, 'recorded', ?, ?, '')",
-                    [.text(write.notificationID ?? "evidence-\(evidenceID)"), .text(write.bundleID), .text(write.eventType),
-                     .text(Self.timestamp(now)), .integer(evidenceID)])
+        let cache = evidenceCache
+        let originals = write.originalTransactionIDs
+        // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
+        // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
+        try await Self.lock(tx, dialect, originals.map { "otid:\($0)" })
+        let evidenceID = try await Self.insertEvidence(tx, write, now: now)
+        let notificationID = write.notificationID ?? "evidence-\(evidenceID)"
+        if write.notificationID != nil {
+            // Claim the notification id: a second delivery finds it taken and rolls back whatever it wrote.
+            let claimed = try await tx.query(
+                "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids) VALUES (?, ?, ?, 'applied', ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id",
+                [.text(notificationID), .text(write.bundleID), .text(write.eventType), .text(Self.timestamp(now)),
+                 .integer(evidenceID), .text(originals.joined(separator: ","))])
+            if claimed.isEmpty { throw DuplicateNotification() }
+        }
+        // Who does this evidence belong to?
+        var owners = try await Self.owners(tx, originals)
+        func target() async throws -> String? {
+            if let posted = write.appUserID { return try await Self.canonical(tx, posted) }
+            return originals.lazy.compactMap { owners[$0] }.first
+        }
+        var user = try await target()
+        var locked = Set(user.map { [$0] } ?? []).union(owners.values)
+        try await Self.lock(tx, dialect, locked.map { "user:\($0)" })
+        if dialect == .postgres {
+            // An alias merge may have moved these subscriptions before the users were locked: look again, and
+            // lock whoever owns them now.
+            owners = try await Self.owners(tx, originals)
+            user = try await target()
+            let now = Set(user.map { [$0] } ?? []).union(owners.values)
+            try await Self.lock(tx, dialect, now.subtracting(locked).map { "user:\($0)" })
+            locked.formUnion(now)
+        }
+        guard let user else {
+            if originals.isEmpty {
+                try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "recorded", pending: nil, now: now)
                 return .recorded
             }
-            guard let user = target else {
+            let parked = String(decoding: try Self.encoder.encode(write.evidence), as: UTF8.self)
+            try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "pending", pending: parked, now: now)
+            return .pending
+        }
+        var incoming = write.evidence
+        var events: [(String, String, EventCause, String?, [String: String])] = []
+        var newlyOwned: [String] = []
+        for original in originals {
+            guard let owner = owners[original] else {
                 try await tx.query(
-                    "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids, pending_json) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)",
-                    [.text(write.notificationID ?? "evidence-\(evidenceID)"), .text(write.bundleID), .text(write.eventType),
-                     .text(Self.timestamp(now)), .integer(evidenceID),
-                     .text(write.originalTransactionIDs.joined(separator: ",")), .text(String(decoding: evidenceJSON, as: UTF8.self))])
-                return .pending
+                    "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?) ON CONFLICT (original_transaction_id) DO NOTHING",
+                    [.text(original), .text(user), .text(write.bundleID)])
+                newlyOwned.append(original)
+                continue
             }
-            var incoming = write.evidence
-            var events: [(String, String, EventCause, String?, [String: String])] = []
-            for original in write.originalTransactionIDs {
-                guard let owner = try await Self.owner(tx, original) else {
-                    try await tx.query(
-                        "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?) ON CONFLICT (original_transaction_id) DO NOTHING",
-                        [.text(original), .text(user), .text(write.bundleID)])
-                    continue
-                }
-                guard owner != user else { continue }
-                switch policy {
-                case .transfer:
-                    try await tx.query(
-                        "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?", [.text(user), .text(original)])
-                    if var previous = try await Self.loadEvidence(tx, owner) {
-                        let moved = previous.removeSubscription(original)
-                        incoming.formUnion(moved)
-                        try await Self.saveEvidence(tx, owner, write.bundleID, previous, now: now)
-                    }
-                    let detail = ["original_transaction_id": original, "from": owner, "to": user]
-                    events.append((owner, "subscription_transferred_out", .identity, nil, detail))
-                    events.append((user, "subscription_transferred_in", .identity, nil, detail))
-                case .keepFirst:
-                    let kept = incoming.removeSubscription(original)
-                    if var existing = try await Self.loadEvidence(tx, owner) {
-                        existing.formUnion(kept)
-                        try await Self.saveEvidence(tx, owner, write.bundleID, existing, now: now)
-                    }
-                    events.append((user, "transfer_refused", .identity, nil, ["original_transaction_id": original, "owner": owner, "requester": user]))
-                }
-            }
-            var evidence = try await Self.loadEvidence(tx, user) ?? EvidenceSet()
-            evidence.formUnion(incoming)
-            // Notifications that arrived before anyone owned these subscriptions apply now.
-            let owned = try await tx.query("SELECT original_transaction_id FROM ownership WHERE app_user_id = ?", [.text(user)])
-                .compactMap { $0["original_transaction_id"]?.string }
-            if !owned.isEmpty {
-                let pending = try await tx.query(
-                    "SELECT notification_id, type, original_transaction_ids, pending_json, evidence_id FROM notifications WHERE status = 'pending' ORDER BY received_at, notification_id",
-                    [])
-                for row in pending {
-                    let ids = (row["original_transaction_ids"]?.string ?? "").split(separator: ",").map(String.init)
-                    guard ids.contains(where: owned.contains), let json = row["pending_json"]?.string,
-                        let parked = try? JSONDecoder().decode(EvidenceSet.self, from: Data(json.utf8))
-                    else { continue }
-                    evidence.formUnion(parked)
-                    try await tx.query(
-                        "UPDATE notifications SET status = 'applied', pending_json = NULL WHERE notification_id = ?",
-                        [row["notification_id"] ?? .null])
-                    events.append((user, row["type"]?.string ?? "notification", .notification, row["notification_id"]?.string, [
-                        "notification_id": row["notification_id"]?.string ?? "", "applied": "late",
-                    ]))
-                }
-            }
-            try await Self.saveEvidence(tx, user, write.bundleID, evidence, now: now)
-            var detail = write.detail
-            detail["kind"] = write.kind
-            try await Self.insertEvent(tx, user, write.eventType, write.cause, write.notificationID, evidenceID, detail, now)
-            for (who, type, cause, causeID, facts) in events {
-                try await Self.insertEvent(tx, who, type, cause, causeID ?? write.notificationID, evidenceID, facts, now)
-            }
-            if let id = write.notificationID {
+            guard owner != user else { continue }
+            switch policy {
+            case .transfer:
                 try await tx.query(
-                    "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids) VALUES (?, ?, ?, 'applied', ?, ?, ?)",
-                    [.text(id), .text(write.bundleID), .text(write.eventType), .text(Self.timestamp(now)), .integer(evidenceID),
-                     .text(write.originalTransactionIDs.joined(separator: ","))])
+                    "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?", [.text(user), .text(original)])
+                if var previous = try await Self.loadEvidence(tx, owner, cache) {
+                    let moved = previous.removeSubscription(original)
+                    incoming.formUnion(moved)
+                    try await Self.saveEvidence(tx, owner, write.bundleID, previous, cache, now: now)
+                }
+                let detail = ["original_transaction_id": original, "from": owner, "to": user]
+                events.append((owner, "subscription_transferred_out", .identity, nil, detail))
+                events.append((user, "subscription_transferred_in", .identity, nil, detail))
+            case .keepFirst:
+                let kept = incoming.removeSubscription(original)
+                if var existing = try await Self.loadEvidence(tx, owner, cache) {
+                    existing.formUnion(kept)
+                    try await Self.saveEvidence(tx, owner, write.bundleID, existing, cache, now: now)
+                }
+                events.append((user, "transfer_refused", .identity, nil, ["original_transaction_id": original, "owner": owner, "requester": user]))
             }
-            return .applied(appUserID: user)
+        }
+        var evidence = try await Self.loadEvidence(tx, user, cache) ?? EvidenceSet()
+        evidence.formUnion(incoming)
+        // Notifications parked because nobody owned their subscriptions apply once somebody does.
+        if !newlyOwned.isEmpty {
+            let pending = try await tx.query(
+                "SELECT notification_id, type, original_transaction_ids, pending_json, evidence_id FROM notifications WHERE status = 'pending' ORDER BY received_at, notification_id",
+                [])
+            for row in pending {
+                let ids = (row["original_transaction_ids"]?.string ?? "").split(separator: ",").map(String.init)
+                guard ids.contains(where: newlyOwned.contains), let json = row["pending_json"]?.string,
+                    let parked = try? JSONDecoder().decode(EvidenceSet.self, from: Data(json.utf8))
+                else { continue }
+                evidence.formUnion(parked)
+                try await tx.query(
+                    "UPDATE notifications SET status = 'applied', pending_json = NULL WHERE notification_id = ?",
+                    [row["notification_id"] ?? .null])
+                events.append((user, row["type"]?.string ?? "notification", .notification, row["notification_id"]?.string, [
+                    "notification_id": row["notification_id"]?.string ?? "", "applied": "late",
+                ]))
+            }
+        }
+        try await Self.saveEvidence(tx, user, write.bundleID, evidence, cache, now: now)
+        var detail = write.detail
+        detail["kind"] = write.kind
+        try await Self.insertEvent(tx, user, write.eventType, write.cause, write.notificationID, evidenceID, detail, now)
+        for (who, type, cause, causeID, facts) in events {
+            try await Self.insertEvent(tx, who, type, cause, causeID ?? write.notificationID, evidenceID, facts, now)
+        }
+        return .applied(appUserID: user)
+    }
+
+    /// Marks a claimed notification `recorded` or `pending` (or inserts the row for evidence without one).
+    static func recordNotification(
+        _ tx: any SQLTransaction, _ write: EvidenceWrite, _ id: String, _ evidenceID: Int64, status: String, pending: String?,
+        now: Date
+    ) async throws {
+        if write.notificationID != nil {
+            try await tx.query(
+                "UPDATE notifications SET status = ?, pending_json = ? WHERE notification_id = ?",
+                [.text(status), pending.map(SQLValue.text) ?? .null, .text(id)])
+        } else {
+            try await tx.query(
+                "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids, pending_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING",
+                [.text(id), .text(write.bundleID), .text(write.eventType), .text(status), .text(timestamp(now)),
+                 .integer(evidenceID), .text(write.originalTransactionIDs.joined(separator: ",")), pending.map(SQLValue.text) ?? .null])
         }
     }
 
     /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite.
     static func lock(_ tx: any SQLTransaction, _ dialect: SQLDialect, _ keys: [String]) async throws {
-        guard dialect == .postgres else { return }
-        for key in Set(keys).sorted() {
-            try await tx.query("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
-        }
+        guard dialect == .postgres, !keys.isEmpty else { return }
+        let sorted = Set(keys).sorted()
+        // One statement; the locks are taken left to right, in sorted order.
+        let calls = sorted.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
+        try await tx.query("SELECT \(calls)", sorted.map(SQLValue.text))
     }
 
     static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, now: Date) async throws -> Int64 {
-        let digest = SHA256.hash(data: Data((write.kind + "\n" + write.rawBody).utf8)).map { String(format: "%02x", $0) }.joined()
-        if let existing = try await tx.query("SELECT id FROM evidence WHERE digest = ?", [.text(digest)]).first?["id"]?.int {
-            return existing
-        }
-        let rows = try await tx.query(
-            "INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        let digest = HexDigest.sha256(write.kind + "\n" + write.rawBody)
+        let inserted = try await tx.query(
+            "INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING id",
             [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody)])
-        return rows.first?["id"]?.int ?? 0
+        if let id = inserted.first?["id"]?.int { return id }
+        return try await tx.query("SELECT id FROM evidence WHERE digest = ?", [.text(digest)]).first?["id"]?.int ?? 0
     }
 
     static func canonical(_ tx: any SQLTransaction, _ appUserID: String) async throws -> String {
@@ -210,25 +236,35 @@ public struct SQLStore: Store {
             ?? appUserID
     }
 
-    static func owner(_ tx: any SQLTransaction, _ original: String) async throws -> String? {
-        try await tx.query("SELECT app_user_id FROM ownership WHERE original_transaction_id = ?", [.text(original)])
-            .first?["app_user_id"]?.string
+    /// Who owns each of these subscriptions (those nobody owns are absent).
+    static func owners(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
+        guard !originals.isEmpty else { return [:] }
+        let marks = originals.map { _ in "?" }.joined(separator: ", ")
+        var owners: [String: String] = [:]
+        for row in try await tx.query(
+            "SELECT original_transaction_id, app_user_id FROM ownership WHERE original_transaction_id IN (\(marks))",
+            originals.map(SQLValue.text))
+        {
+            if let original = row["original_transaction_id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
+        }
+        return owners
     }
 
-    static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String) async throws -> EvidenceSet? {
+    static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ cache: EvidenceCache) async throws -> EvidenceSet? {
         guard let json = try await tx.query("SELECT evidence_json FROM subscribers WHERE app_user_id = ?", [.text(appUserID)])
             .first?["evidence_json"]?.string
         else { return nil }
-        return try JSONDecoder().decode(EvidenceSet.self, from: Data(json.utf8))
+        return try cache.evidence(json, for: appUserID)
     }
 
-    static func saveEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ bundleID: String, _ evidence: EvidenceSet, now: Date)
-        async throws
-    {
+    static func saveEvidence(
+        _ tx: any SQLTransaction, _ appUserID: String, _ bundleID: String, _ evidence: EvidenceSet, _ cache: EvidenceCache, now: Date
+    ) async throws {
         let json = String(decoding: try encoder.encode(evidence), as: UTF8.self)
         try await tx.query(
             "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at",
             [.text(appUserID), .text(bundleID), .text(json), .text(timestamp(now)), .text(timestamp(now))])
+        cache.remember(json, evidence, for: appUserID)
     }
 
     static func insertEvent(
@@ -246,19 +282,30 @@ public struct SQLStore: Store {
 
     /// A subscriber by id or alias.
     public func subscriber(_ appUserID: String) async throws -> SubscriberRecord? {
-        try await database.withReadTransaction { tx in
-            let user = try await Self.canonical(tx, appUserID)
-            guard let row = try await tx.query(
-                "SELECT app_user_id, bundle_id, evidence_json, created_at FROM subscribers WHERE app_user_id = ?", [.text(user)]).first,
-                let json = row["evidence_json"]?.string
-            else { return nil }
-            let aliases = try await tx.query("SELECT alias FROM aliases WHERE app_user_id = ? ORDER BY alias", [.text(user)])
-                .compactMap { $0["alias"]?.string }
-            return SubscriberRecord(
-                appUserID: user, bundleID: row["bundle_id"]?.string ?? "",
-                evidence: try JSONDecoder().decode(EvidenceSet.self, from: Data(json.utf8)), aliases: aliases,
-                createdAt: Self.date(row["created_at"]))
-        }
+        guard let snapshot = try await snapshot(appUserID) else { return nil }
+        return snapshot.record(evidence: try decodeEvidence(snapshot))
+    }
+
+    /// A snapshot's evidence, through the cache.
+    public func decodeEvidence(_ snapshot: SubscriberSnapshot) throws -> EvidenceSet {
+        try evidenceCache.evidence(snapshot.evidenceJSON, for: snapshot.appUserID)
+    }
+
+    /// A subscriber's row by id or alias, in one statement (alias resolution and alias list included).
+    public func snapshot(_ appUserID: String) async throws -> SubscriberSnapshot? {
+        let aliases =
+            database.dialect == .sqlite
+            ? "(SELECT json_group_array(alias) FROM aliases WHERE app_user_id = s.app_user_id)"
+            : "(SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = s.app_user_id)"
+        guard let row = try await database.read(
+            "SELECT s.app_user_id, s.bundle_id, s.evidence_json, s.created_at, \(aliases) AS aliases_json FROM subscribers s WHERE s.app_user_id = COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?)",
+            [.text(appUserID), .text(appUserID)]).first,
+            let user = row["app_user_id"]?.string, let json = row["evidence_json"]?.string
+        else { return nil }
+        let aliasList = (try? JSONDecoder().decode([String].self, from: Data((row["aliases_json"]?.string ?? "[]").utf8))) ?? []
+        return SubscriberSnapshot(
+            appUserID: user, bundleID: row["bundle_id"]?.string ?? "", evidenceJSON: json, aliases: aliasList.sorted(),
+            createdAt: Self.date(row["created_at"]))
     }
 
     /// A subscriber's events, oldest first.
@@ -281,14 +328,15 @@ public struct SQLStore: Store {
     /// Merges `alias` into `appUserID`.
     public func alias(_ alias: String, to appUserID: String, bundleID: String, now: Date) async throws {
         let dialect = database.dialect
+        let cache = evidenceCache
         try await database.withTransaction { tx in
             let target = try await Self.canonical(tx, appUserID)
             let source = try await Self.canonical(tx, alias)
             try await Self.lock(tx, dialect, ["user:\(target)", "user:\(source)"])
             guard source != target else { return }
-            var evidence = try await Self.loadEvidence(tx, target) ?? EvidenceSet()
-            if let merged = try await Self.loadEvidence(tx, source) { evidence.formUnion(merged) }
-            try await Self.saveEvidence(tx, target, bundleID, evidence, now: now)
+            var evidence = try await Self.loadEvidence(tx, target, cache) ?? EvidenceSet()
+            if let merged = try await Self.loadEvidence(tx, source, cache) { evidence.formUnion(merged) }
+            try await Self.saveEvidence(tx, target, bundleID, evidence, cache, now: now)
             try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
             try await tx.query("UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await tx.query("UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])

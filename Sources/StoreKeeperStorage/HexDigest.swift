@@ -1,0 +1,21 @@
+import Crypto
+public import Foundation
+
+/// SHA-256 as lowercase hex: the ids of stored evidence, API key hashes, V1 notification ids.
+public enum HexDigest {
+    static let digits = Array("0123456789abcdef".utf8)
+
+    /// The SHA-256 of `text`'s UTF-8, in lowercase hex.
+    /// - Parameter text: What to hash.
+    /// - Returns: 64 hex digits.
+    public static func sha256(_ text: String) -> String {
+        let digest = SHA256.hash(data: Data(text.utf8))
+        var hex = [UInt8]()
+        hex.reserveCapacity(64)
+        for byte in digest {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+}
