@@ -39,9 +39,7 @@ extension AppStoreSimulator {
             emit("ONE_TIME_CHARGE", nil, v1: nil, transaction: transaction, subscription: nil, at: now)
             return transaction
         }
-        let existing = subscriptions.values.first {
-            $0.bundleID == bundleID && $0.customerID == customerID && $0.subscriptionGroupID == group
-        }
+        let existing = customerSubscriptions(bundleID: bundleID, customerID: customerID).first { $0.subscriptionGroupID == group }
         if let existing, existing.status != .expired, existing.status != .revoked {
             throw SimulatorError(
                 "already_subscribed",

@@ -35,6 +35,13 @@ extension AppStoreSimulator {
             transactionID: transactionRecord?.transactionID)
         if let v1 { notification.v1Body = v1Body(v1, app: app, transaction: transactionRecord, subscription: subscription, at: date) }
         notification.nextAttemptAt = app.notificationURL != nil || app.notificationV1URL != nil ? date : nil
+        log(notification)
+    }
+
+    /// Appends to the log, keeping the UUID index and the delivery queue in step.
+    func log(_ notification: SimulatedNotification) {
+        notificationIndex[notification.notificationUUID] = notificationLog.count
+        if notification.nextAttemptAt != nil { awaitingDelivery.insert(notificationLog.count) }
         notificationLog.append(notification)
     }
 
@@ -70,8 +77,11 @@ extension AppStoreSimulator {
     public func dueNotifications() -> [SimulatedNotification] {
         advance()
         let now = clock.now()
-        return notificationLog.filter { ($0.nextAttemptAt ?? .distantFuture) <= now }
+        return awaitingDelivery.sorted().map { notificationLog[$0] }.filter { ($0.nextAttemptAt ?? .distantFuture) <= now }
     }
+
+    /// How many notifications still have a delivery attempt scheduled (due now or retrying later).
+    public var pendingDeliveries: Int { awaitingDelivery.count }
 
     /// Records a delivery attempt and schedules the next one on Apple's retry schedule (V2: 1, 12, 24, 48,
     /// 72 hours, scaled by the rate), or stops after success or the fifth retry.
@@ -79,13 +89,14 @@ extension AppStoreSimulator {
     ///   - notificationUUID: The notification.
     ///   - result: `SUCCESS` or a failure reason.
     public func recordAttempt(notificationUUID: String, result: String) {
-        guard let index = notificationLog.firstIndex(where: { $0.notificationUUID == notificationUUID }) else { return }
+        guard let index = notificationIndex[notificationUUID] else { return }
         let now = clock.now()
         notificationLog[index].attempts.append(.init(date: now, result: result))
         let retries = [1.0, 12, 24, 48, 72]
         let failures = notificationLog[index].attempts.filter { $0.result != "SUCCESS" }.count
         if result == "SUCCESS" || failures > retries.count {
             notificationLog[index].nextAttemptAt = nil
+            awaitingDelivery.remove(index)
         } else {
             notificationLog[index].nextAttemptAt = now.addingTimeInterval(configuration.rate.seconds(forHours: retries[failures - 1]))
         }
@@ -107,7 +118,7 @@ extension AppStoreSimulator {
         notification.testNotificationToken = token
         let app = apps[bundleID]!
         notification.nextAttemptAt = app.notificationURL != nil ? clock.now() : nil
-        notificationLog.append(notification)
+        log(notification)
         return token
     }
 }

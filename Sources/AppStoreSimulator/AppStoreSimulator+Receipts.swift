@@ -15,7 +15,13 @@ extension AppStoreSimulator {
     var receiptType: String { configuration.environment == "Production" ? "Production" : "ProductionSandbox" }
 
     func customerTransactions(bundleID: String, customerID: String) -> [SimulatedTransaction] {
-        transactionOrder.compactMap { transactions[$0] }.filter { $0.bundleID == bundleID && $0.customerID == customerID }
+        (transactionIDsByCustomer[bundleID + "\n" + customerID] ?? []).compactMap { transactions[$0] }
+    }
+
+    /// A customer's subscriptions of one app (each has at least one transaction of that customer).
+    func customerSubscriptions(bundleID: String, customerID: String) -> [SimulatedSubscription] {
+        Set(customerTransactions(bundleID: bundleID, customerID: customerID).map(\.originalTransactionID))
+            .compactMap { subscriptions[$0] }
     }
 
     /// The app receipt a device of `customerID` would hold now: PKCS#7 in Apple's layout, signed by the
@@ -81,15 +87,14 @@ extension AppStoreSimulator {
     func latestReceiptInfo(bundleID: String, customerID: String, excludeOld: Bool) -> [[String: Any]] {
         var list = customerTransactions(bundleID: bundleID, customerID: customerID)
         if excludeOld {
-            let latest = Set(subscriptions.values.filter { $0.bundleID == bundleID && $0.customerID == customerID }
-                .map(\.latestTransactionID))
+            let latest = Set(customerSubscriptions(bundleID: bundleID, customerID: customerID).map(\.latestTransactionID))
             list = list.filter { $0.expiresDate == nil || latest.contains($0.transactionID) }
         }
         return list.sorted { ($0.purchaseDate, $0.transactionID) > ($1.purchaseDate, $1.transactionID) }.map(receiptItem)
     }
 
     func pendingRenewalInfo(bundleID: String, customerID: String) -> [[String: Any]] {
-        subscriptions.values.filter { $0.bundleID == bundleID && $0.customerID == customerID }
+        customerSubscriptions(bundleID: bundleID, customerID: customerID)
             .sorted { $0.originalTransactionID < $1.originalTransactionID }
             .map { s in
                 var item = PendingRenewalInfo()
@@ -142,7 +147,7 @@ extension AppStoreSimulator {
         guard let bundleID = receipt.bundleID, let app = apps[bundleID] else { return status(21003) }
         let customerID = String(decoding: receipt.opaqueValue, as: UTF8.self)
         if deletedCustomers.contains(customerID) { return status(21010) }
-        let hasSubscriptions = subscriptions.values.contains { $0.bundleID == bundleID && $0.customerID == customerID }
+        let hasSubscriptions = !customerSubscriptions(bundleID: bundleID, customerID: customerID).isEmpty
         if let password = request.password {
             guard password == app.sharedSecret else { return status(21004) }
         } else if hasSubscriptions {

@@ -21,7 +21,7 @@ extension AppStoreSimulator {
         advance()
         let anchor = try customerTransaction(transactionID, bundleID: bundleID)
         let now = clock.now()
-        let owned = subscriptions.values.filter { $0.bundleID == bundleID && $0.customerID == anchor.customerID }
+        let owned = customerSubscriptions(bundleID: bundleID, customerID: anchor.customerID)
         var groups: [String: [LastTransactionsItem]] = [:]
         for subscription in owned.sorted(by: { $0.originalTransactionID < $1.originalTransactionID })
         where statusFilter.isEmpty || statusFilter.contains(subscription.status.rawValue) {

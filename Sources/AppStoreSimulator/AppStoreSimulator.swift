@@ -44,8 +44,14 @@ public actor AppStoreSimulator {
     var apps: [String: SimulatedApp] = [:]
     var transactions: [String: SimulatedTransaction] = [:]
     var transactionOrder: [String] = []
+    /// Transaction ids by customer (`bundle id` + newline + `customer id`), in the order they were recorded.
+    var transactionIDsByCustomer: [String: [String]] = [:]
     var subscriptions: [String: SimulatedSubscription] = [:]
     var notificationLog: [SimulatedNotification] = []
+    /// Where each notification sits in `notificationLog`, by UUID.
+    var notificationIndex: [String: Int] = [:]
+    /// Positions in `notificationLog` of the notifications with a delivery attempt still scheduled.
+    var awaitingDelivery: Set<Int> = []
     var random: SeededRandom
     var counter: UInt64 = 0
     var introUsed: Set<String> = []
@@ -301,7 +307,10 @@ public actor AppStoreSimulator {
     }
 
     func record(_ transaction: SimulatedTransaction) {
-        if transactions[transaction.transactionID] == nil { transactionOrder.append(transaction.transactionID) }
+        if transactions[transaction.transactionID] == nil {
+            transactionOrder.append(transaction.transactionID)
+            transactionIDsByCustomer[transaction.bundleID + "\n" + transaction.customerID, default: []].append(transaction.transactionID)
+        }
         transactions[transaction.transactionID] = transaction
     }
 }

@@ -135,6 +135,9 @@ struct ControlRoutes: Sendable {
                 JSONResponse.object(["token": try await simulator.apiToken(bundleID: try context.parameters.require("bundleID"))])
             }
         }
+        control.get("deliveries") { _, _ in
+            JSONResponse.object(["pending": await simulator.pendingDeliveries])
+        }
         control.get("apps/:bundleID/notifications") { _, context in
             let bundleID = try context.parameters.require("bundleID")
             let list = await simulator.notifications(for: bundleID).map { record -> [String: Any] in

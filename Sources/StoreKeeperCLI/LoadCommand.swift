@@ -43,11 +43,14 @@ struct LoadCommand: AsyncParsableCommand {
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency * 2)))
         defer { _ = client.shutdown() }
         let seeded = try await seed(client)
+        try await waitForDeliveries(client)
         let reads = try await measure(client, "GET /v1/subscribers/{id}") { index in
             ("GET", "/v1/subscribers/load-\(index % seeded.count)", nil)
         }
         let bare = try await measure(client, "GET /health (bare route)") { _ in ("GET", "/health", nil) }
-        let bodies = try makeNotifications(originals: seeded)
+        FileHandleOutput.standardError("signing \(notifications) V2 notifications")
+        let bodies = try await makeNotifications(originals: seeded)
+        FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
         let ingest = try await measure(client, "POST V2 notification", bodies: bodies)
         let results = [reads, bare, ingest]
         if json {
@@ -102,11 +105,13 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     /// Signs V2 DID_RENEW notifications for seeded subscriptions with the simulator's keys (new UUIDs and
-    /// transactions, so each one is applied, not deduplicated).
-    func makeNotifications(originals: [String]) throws -> [Data] {
+    /// transactions, so each one is applied, not deduplicated), on every core.
+    func makeNotifications(originals: [String]) async throws -> [Data] {
         let keys = try SimulatorPKI.loadOrCreate(in: URL(fileURLWithPath: pki))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        return try (0..<notifications).map { index in
+        let total = notifications
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        @Sendable func sign(_ index: Int) throws -> Data {
             let original = originals[index % originals.count]
             let transaction: [String: Any] = [
                 "transactionId": "9\(1_000_000_000_000 + index)", "originalTransactionId": original, "productId": "premium.monthly",
@@ -124,6 +129,29 @@ struct LoadCommand: AsyncParsableCommand {
                 Array(try JSONSerialization.data(withJSONObject: payload)), chain: keys.signedData.chainDER, key: keys.signedData.leafKey)
             return try JSONSerialization.data(withJSONObject: ["signedPayload": signed])
         }
+        var bodies = [Data](repeating: Data(), count: total)
+        try await withThrowingTaskGroup(of: [(Int, Data)].self) { group in
+            for worker in 0..<workers {
+                group.addTask { try stride(from: worker, to: total, by: workers).map { ($0, try sign($0)) } }
+            }
+            for try await chunk in group {
+                for (index, body) in chunk { bodies[index] = body }
+            }
+        }
+        return bodies
+    }
+
+    /// Waits until the in-process simulator has delivered every notification the seeding caused, so their
+    /// ingestion does not run during a measurement.
+    func waitForDeliveries(_ client: HTTPClient) async throws {
+        let started = Date()
+        while Date().timeIntervalSince(started) < 600 {
+            let pending = try await call(client, "GET", "/simulator/v1/deliveries", nil)["pending"] as? Int ?? 0
+            if pending == 0 { return }
+            FileHandleOutput.standardError("waiting for \(pending) simulator notification deliveries")
+            try await Task.sleep(for: .seconds(2))
+        }
+        throw ValidationError("simulator deliveries did not drain within 10 minutes")
     }
 
     /// Runs `concurrency` workers: for `duration` seconds over generated requests, or once over `bodies`.

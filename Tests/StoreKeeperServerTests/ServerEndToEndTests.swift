@@ -18,6 +18,9 @@ import Testing
     static let publicKey = "pk_test_public"
     static let secretKey = "sk_test_secret"
     static let bundleID = "com.example.e2e"
+    /// A second app, configured for Production only: the simulator's Sandbox evidence is the wrong environment.
+    static let productionBundleID = "com.example.e2e.production"
+    static let productionKey = "pk_test_production"
 
     struct Client: Sendable {
         let base: String
@@ -62,6 +65,7 @@ import Testing
         app.apiPublicKeyPEM = key.publicKey.pemRepresentation
         let registered = app
         try await h.simulator.createApp(registered)
+        try await h.simulator.createApp(SimulatedApp.demo(bundleID: productionBundleID))
         try await LiveServer.with({
             SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
         }) { simulatorBase in
@@ -71,8 +75,13 @@ import Testing
             server.issuerID = registered.issuerID
             server.keyID = registered.apiKeyID
             server.privateKeyPEM = key.pemRepresentation
-            configuration.apps = [server]
-            configuration.apiKeys = [.init(key: publicKey, kind: .public, bundleID: bundleID), .init(key: secretKey, kind: .secret, bundleID: bundleID)]
+            var production = ServerConfiguration.App(bundleID: productionBundleID)
+            production.environment = "Production"
+            configuration.apps = [server, production]
+            configuration.apiKeys = [
+                .init(key: publicKey, kind: .public, bundleID: bundleID), .init(key: secretKey, kind: .secret, bundleID: bundleID),
+                .init(key: productionKey, kind: .public, bundleID: productionBundleID),
+            ]
             configuration.engine = ServerConfiguration.demoEngine
             configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
             configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
@@ -227,6 +236,10 @@ import Testing
             let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "erin")
             let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID).signedTransactionInfo)
             _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": "erin", "signed_transaction": token]))
+            let sandboxOnly = try await h.simulator.purchase(bundleID: Self.productionBundleID, productID: "premium.monthly", customerID: "erin")
+            let sandboxToken = try #require(
+                try await h.simulator.transactionInfo(transactionID: sandboxOnly.transactionID, bundleID: Self.productionBundleID)
+                    .signedTransactionInfo)
             let before = try await store.dump()
             let foreign = try Fixtures.text("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
             let cases: [(String, NIOHTTP1.HTTPMethod, String, String?, Data, Int)] = [
@@ -241,6 +254,12 @@ import Testing
                 ("10,000-character user id", .POST, "/v1/transactions", Self.publicKey,
                  client.json(["app_user_id": String(repeating: "u", count: 10_000), "signed_transaction": token]), 400),
                 ("missing field", .POST, "/v1/transactions", Self.publicKey, client.json(["app_user_id": "erin"]), 400),
+                ("unknown field", .POST, "/v1/transactions", Self.publicKey,
+                 client.json(["app_user_id": "erin", "signed_transaction": token, "app_user_Id": "mallory"]), 400),
+                ("Sandbox evidence for a Production-only app", .POST, "/v1/transactions", Self.productionKey,
+                 client.json(["app_user_id": "erin", "signed_transaction": sandboxToken]), 422),
+                ("V1 with an unknown notification type", .POST, "/v1/notifications/appstore", nil,
+                 client.json(["notification_type": "FREE_MONEY", "password": "demo-shared-secret", "bid": Self.bundleID]), 422),
                 ("no key", .GET, "/v1/subscribers/erin", nil, Data(), 401),
                 ("public key on a secret endpoint", .GET, "/v1/subscribers/erin/events", Self.publicKey, Data(), 403),
                 ("V1 with the wrong shared secret", .POST, "/v1/notifications/appstore", nil,

@@ -141,11 +141,9 @@ public struct SubscriberService: Sendable {
 
     func ingestV2(_ signedPayload: String) async throws -> ApplyOutcome {
         // Route by the (not yet trusted) bundle id, then verify with that app's verifier and expectations.
-        let parts = signedPayload.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payloadBytes = Base64.decode(parts[1]),
-            let peek = try? JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(payloadBytes))
-        else { throw APIError.badRequest("malformed", "signedPayload is not a compact JWS with a notification payload") }
-        let bundleID = peek.data?.bundleId ?? peek.summary?.bundleId ?? peek.externalPurchaseToken?.bundleId ?? ""
+        guard let bundleID = Self.routingBundleID(signedPayload) else {
+            throw APIError.badRequest("malformed", "signedPayload is not a compact JWS with a notification payload")
+        }
         let app = try app(bundleID)
         let notification: VerifiedNotification
         do {
@@ -165,6 +163,20 @@ public struct SubscriberService: Sendable {
         return try await store.apply(write, policy: policy, now: now())
     }
 
+    /// The bundle id a V2 notification claims (`data`, `summary` or `externalPurchaseToken`), read without
+    /// verifying anything: only to pick the app whose verifier then checks the whole token.
+    static func routingBundleID(_ signedPayload: String) -> String? {
+        let bytes = Array(signedPayload.utf8)
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+            !bytes[(second + 1)...].contains(UInt8(ascii: ".")),
+            let payload = Base64.decode(String(decoding: bytes[(first + 1)..<second], as: UTF8.self)),
+            let object = try? JSONValue.parse(payload), object["notificationType"]?.stringValue != nil
+        else { return nil }
+        return object["data"]?["bundleId"]?.stringValue ?? object["summary"]?["bundleId"]?.stringValue
+            ?? object["externalPurchaseToken"]?["bundleId"]?.stringValue ?? ""
+    }
+
     func ingestV1(_ body: Data) async throws -> ApplyOutcome {
         let notification: NotificationV1Body
         do { notification = try JSONDecoder().decode(NotificationV1Body.self, from: body) } catch {
@@ -174,6 +186,11 @@ public struct SubscriberService: Sendable {
         guard let expected = app.configuration.sharedSecret, let given = notification.password,
             Self.constantTimeEqual(Array(expected.utf8), Array(given.utf8))
         else { throw APIError(.unauthorized, "shared_secret_mismatch", "V1 notification password does not match the app's shared secret") }
+        // V1 is frozen (Apple adds types to V2 only): an unknown V1 type is not Apple's.
+        if case .unknown(let raw) = notification.notificationType {
+            throw APIError.unprocessable(
+                "unknown_notification_type", "V1 notification_type \"\(raw.prefix(100))\" is not one Apple sends")
+        }
         var stripped = (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:]
         stripped["password"] = nil
         let raw = String(decoding: (try? JSONSerialization.data(withJSONObject: stripped, options: [.sortedKeys])) ?? Data(), as: UTF8.self)

@@ -12,14 +12,14 @@ struct APIRoutes: Sendable {
         let v1 = router.group("v1")
         v1.post("receipts") { request, _ in
             let caller = try await authenticator.authorize(request, secretRequired: false)
-            let body = try await object(request)
+            let body = try await object(request, fields: ["app_user_id", "receipt", "device_id"])
             let document = try await service.postReceipt(
                 appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"), bundleID: caller.bundleID)
             return json(document)
         }
         v1.post("transactions") { request, _ in
             let caller = try await authenticator.authorize(request, secretRequired: false)
-            let body = try await object(request)
+            let body = try await object(request, fields: ["app_user_id", "signed_transaction"])
             let document = try await service.postTransaction(
                 appUserID: try field(body, "app_user_id"), signedTransaction: try field(body, "signed_transaction"),
                 bundleID: caller.bundleID)
@@ -51,7 +51,7 @@ struct APIRoutes: Sendable {
         }
         v1.post("subscribers/:id/alias") { request, context in
             let caller = try await authenticator.authorize(request, secretRequired: false)
-            let body = try await object(request)
+            let body = try await object(request, fields: ["new_app_user_id"])
             return json(try await service.alias(
                 appUserID: try userID(context), newAppUserID: try field(body, "new_app_user_id"), bundleID: caller.bundleID))
         }
@@ -61,7 +61,7 @@ struct APIRoutes: Sendable {
         }
         v1.post("offers/sign") { request, _ in
             let caller = try await authenticator.authorize(request, secretRequired: true)
-            let body = try await object(request)
+            let body = try await object(request, fields: ["product_id", "offer_id", "app_account_token"])
             return json(try service.signOffer(
                 bundleID: caller.bundleID, productID: try field(body, "product_id"), offerID: try field(body, "offer_id"),
                 appAccountToken: body["app_account_token"] as? String))
@@ -81,10 +81,16 @@ struct APIRoutes: Sendable {
         }
     }
 
-    func object(_ request: Request) async throws -> [String: Any] {
+    /// The body as a JSON object with only the documented `fields` (an unknown one is a typo or a newer
+    /// client's field this server would silently ignore: refused, naming it).
+    func object(_ request: Request, fields: Set<String>) async throws -> [String: Any] {
         let data = try await body(request)
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw APIError.badRequest("invalid_json", "the body is not a JSON object")
+        }
+        if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {
+            throw APIError.badRequest(
+                "unknown_field", "unknown field \"\(unknown.prefix(100))\"; expected \(fields.sorted().joined(separator: ", "))")
         }
         return object
     }

@@ -49,7 +49,14 @@ public struct SQLStore: Store {
                 "CREATE TABLE events (id \(autoIncrement), app_user_id TEXT NOT NULL, created_at TEXT NOT NULL, type TEXT NOT NULL, cause TEXT NOT NULL, cause_id TEXT, evidence_id BIGINT, detail_json TEXT NOT NULL)",
                 "CREATE INDEX events_user ON events (app_user_id, id)",
                 "CREATE TABLE api_keys (key_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, bundle_id TEXT NOT NULL)",
-            ]
+            ],
+            // 2: PostgreSQL stores large JSON and raw evidence out of line without compressing it (signed
+            // tokens barely compress, and pglz on every write cost more CPU than the statement itself).
+            database.dialect == .sqlite ? [] : [
+                "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTERNAL",
+                "ALTER TABLE subscribers ALTER COLUMN evidence_json SET STORAGE EXTERNAL",
+                "ALTER TABLE notifications ALTER COLUMN pending_json SET STORAGE EXTERNAL",
+            ],
         ]
         try await database.withTransaction { tx in
             try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
