@@ -102,18 +102,13 @@ public struct SQLStore: Store {
         // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
         // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
         try await Self.lock(tx, dialect, originals.map { "otid:\($0)" })
-        let evidenceID = try await Self.insertEvidence(tx, write, now: now)
+        let claim = try await Self.claim(tx, dialect, write, now: now)
+        // A second delivery of a notification finds its id taken and rolls back whatever it wrote.
+        guard claim.claimed else { throw DuplicateNotification() }
+        let evidenceID = claim.evidenceID
         let notificationID = write.notificationID ?? "evidence-\(evidenceID)"
-        if write.notificationID != nil {
-            // Claim the notification id: a second delivery finds it taken and rolls back whatever it wrote.
-            let claimed = try await tx.query(
-                "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids) VALUES (?, ?, ?, 'applied', ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id",
-                [.text(notificationID), .text(write.bundleID), .text(write.eventType), .text(Self.timestamp(now)),
-                 .integer(evidenceID), .text(originals.joined(separator: ","))])
-            if claimed.isEmpty { throw DuplicateNotification() }
-        }
         // Who does this evidence belong to?
-        var owners = try await Self.owners(tx, originals)
+        var owners = claim.owners
         func target() async throws -> String? {
             if let posted = write.appUserID { return try await Self.canonical(tx, posted) }
             return originals.lazy.compactMap { owners[$0] }.first
@@ -121,14 +116,20 @@ public struct SQLStore: Store {
         var user = try await target()
         var locked = Set(user.map { [$0] } ?? []).union(owners.values)
         try await Self.lock(tx, dialect, locked.map { "user:\($0)" })
+        var preloaded: (user: String, json: String?)?
         if dialect == .postgres {
-            // An alias merge may have moved these subscriptions before the users were locked: look again, and
-            // lock whoever owns them now.
-            owners = try await Self.owners(tx, originals)
-            user = try await target()
-            let now = Set(user.map { [$0] } ?? []).union(owners.values)
-            try await Self.lock(tx, dialect, now.subtracting(locked).map { "user:\($0)" })
-            locked.formUnion(now)
+            // An alias merge may have moved these subscriptions before the users were locked: look again (with
+            // the evidence, which is usually all that is needed), and lock whoever owns them now.
+            let fresh = try await Self.ownersAndEvidence(tx, originals, user: user)
+            if fresh.owners == owners, write.appUserID == nil {
+                if let user { preloaded = (user, fresh.evidenceJSON) }
+            } else {
+                owners = fresh.owners
+                user = try await target()
+                let now = Set(user.map { [$0] } ?? []).union(owners.values)
+                try await Self.lock(tx, dialect, now.subtracting(locked).map { "user:\($0)" })
+                locked.formUnion(now)
+            }
         }
         guard let user else {
             if originals.isEmpty {
@@ -172,7 +173,12 @@ public struct SQLStore: Store {
                 events.append((user, "transfer_refused", .identity, nil, ["original_transaction_id": original, "owner": owner, "requester": user]))
             }
         }
-        var evidence = try await Self.loadEvidence(tx, user, cache) ?? EvidenceSet()
+        var evidence: EvidenceSet
+        if let preloaded, preloaded.user == user {
+            evidence = try preloaded.json.map { try cache.evidence($0, for: user) } ?? EvidenceSet()
+        } else {
+            evidence = try await Self.loadEvidence(tx, user, cache) ?? EvidenceSet()
+        }
         evidence.formUnion(incoming)
         // Notifications parked because nobody owned their subscriptions apply once somebody does.
         if !newlyOwned.isEmpty {
@@ -193,13 +199,13 @@ public struct SQLStore: Store {
                 ]))
             }
         }
-        try await Self.saveEvidence(tx, user, write.bundleID, evidence, cache, now: now)
         var detail = write.detail
         detail["kind"] = write.kind
-        try await Self.insertEvent(tx, user, write.eventType, write.cause, write.notificationID, evidenceID, detail, now)
+        var pending = [PendingEvent(appUserID: user, type: write.eventType, cause: write.cause, causeID: write.notificationID, detail: detail)]
         for (who, type, cause, causeID, facts) in events {
-            try await Self.insertEvent(tx, who, type, cause, causeID ?? write.notificationID, evidenceID, facts, now)
+            pending.append(PendingEvent(appUserID: who, type: type, cause: cause, causeID: causeID ?? write.notificationID, detail: facts))
         }
+        try await Self.save(tx, dialect, user, write.bundleID, evidence, cache, events: pending, evidenceID: evidenceID, now: now)
         return .applied(appUserID: user)
     }
 
@@ -229,8 +235,7 @@ public struct SQLStore: Store {
         try await tx.query("SELECT \(calls)", sorted.map(SQLValue.text))
     }
 
-    static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, now: Date) async throws -> Int64 {
-        let digest = HexDigest.sha256(write.kind + "\n" + write.rawBody)
+    static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws -> Int64 {
         let inserted = try await tx.query(
             "INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING id",
             [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody)])

@@ -1,0 +1,121 @@
+import Foundation
+import SubscriptionEngine
+
+/// The steps of ``SQLStore/apply(_:policy:now:)`` that PostgreSQL runs as one statement each, where SQLite runs
+/// several: on PostgreSQL every statement is a network round trip, and round trips, not the work inside them,
+/// bound how many notifications a second the server can commit.
+extension SQLStore {
+    /// What the first write of an apply learns.
+    struct Claim {
+        /// The raw evidence row (inserted now, or the same evidence stored before).
+        var evidenceID: Int64
+        /// Whether this call claimed the notification id (always true without one).
+        var claimed: Bool
+        /// Who owns the evidence's subscriptions now.
+        var owners: [String: String]
+    }
+
+    /// Stores the raw evidence, claims the notification id, and reads who owns the subscriptions.
+    static func claim(_ tx: any SQLTransaction, _ dialect: SQLDialect, _ write: EvidenceWrite, now: Date) async throws -> Claim {
+        let digest = HexDigest.sha256(write.kind + "\n" + write.rawBody)
+        let originals = write.originalTransactionIDs.joined(separator: ",")
+        guard dialect == .postgres else {
+            let evidenceID = try await insertEvidence(tx, write, digest: digest, now: now)
+            var claimed = true
+            if let id = write.notificationID {
+                claimed = try await !tx.query(
+                    "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids) VALUES (?, ?, ?, 'applied', ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id",
+                    [.text(id), .text(write.bundleID), .text(write.eventType), .text(timestamp(now)), .integer(evidenceID), .text(originals)]
+                ).isEmpty
+            }
+            return Claim(evidenceID: evidenceID, claimed: claimed, owners: try await owners(tx, write.originalTransactionIDs))
+        }
+        // The evidence row inserted here is invisible to the rest of this statement, and one stored before is
+        // visible: so `evidence_id` has exactly one row either way.
+        let row = try await tx.query(
+            """
+            WITH inserted AS (
+                INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (digest) DO NOTHING RETURNING id),
+            evidence_id AS (SELECT id FROM inserted UNION ALL SELECT id FROM evidence WHERE digest = ?),
+            claimed AS (
+                INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids)
+                SELECT ?::text, ?, ?, 'applied', ?, (SELECT id FROM evidence_id LIMIT 1), ? WHERE ?::text IS NOT NULL
+                ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id)
+            SELECT (SELECT id FROM evidence_id LIMIT 1) AS id, (SELECT count(*) FROM claimed) AS claimed, (\(ownersJSON)) AS owners
+            """,
+            [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody), .text(digest),
+             write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
+             .text(originals), write.notificationID.map(SQLValue.text) ?? .null, .text(originals)]
+        ).first
+        return Claim(
+            evidenceID: row?["id"]?.int ?? 0, claimed: write.notificationID == nil || (row?["claimed"]?.int ?? 0) > 0,
+            owners: decodeOwners(row?["owners"]))
+    }
+
+    /// PostgreSQL: the owners of the comma-separated subscriptions bound at this point, as a JSON array of pairs.
+    static let ownersJSON =
+        "SELECT json_agg(json_build_array(original_transaction_id, app_user_id))::text FROM ownership WHERE original_transaction_id = ANY(string_to_array(?, ','))"
+
+    static func decodeOwners(_ value: SQLValue?) -> [String: String] {
+        guard let json = value?.string, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8)) else { return [:] }
+        var owners: [String: String] = [:]
+        for pair in pairs where pair.count == 2 { owners[pair[0]] = pair[1] }
+        return owners
+    }
+
+    /// PostgreSQL, once the users are locked: who owns the subscriptions now, and `user`'s stored evidence.
+    static func ownersAndEvidence(_ tx: any SQLTransaction, _ originals: [String], user: String?) async throws
+        -> (owners: [String: String], evidenceJSON: String?)
+    {
+        let row = try await tx.query(
+            "SELECT (SELECT evidence_json FROM subscribers WHERE app_user_id = ?) AS evidence, (\(ownersJSON)) AS owners",
+            [user.map(SQLValue.text) ?? .null, .text(originals.joined(separator: ","))]
+        ).first
+        return (decodeOwners(row?["owners"]), row?["evidence"]?.string)
+    }
+
+    /// One event to write.
+    struct PendingEvent {
+        var appUserID: String
+        var type: String
+        var cause: EventCause
+        var causeID: String?
+        var detail: [String: String]
+    }
+
+    /// Saves `user`'s evidence and writes the events, in one statement on PostgreSQL.
+    static func save(
+        _ tx: any SQLTransaction, _ dialect: SQLDialect, _ user: String, _ bundleID: String, _ evidence: EvidenceSet,
+        _ cache: EvidenceCache, events: [PendingEvent], evidenceID: Int64, now: Date
+    ) async throws {
+        guard dialect == .postgres else {
+            try await saveEvidence(tx, user, bundleID, evidence, cache, now: now)
+            for event in events {
+                try await insertEvent(tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)
+            }
+            return
+        }
+        let json = String(decoding: try encoder.encode(evidence), as: UTF8.self)
+        var binds: [SQLValue] = [.text(user), .text(bundleID), .text(json), .text(timestamp(now)), .text(timestamp(now))]
+        var rows: [String] = []
+        for event in events {
+            rows.append("(?, ?, ?, ?, ?, ?, ?)")
+            binds += [
+                .text(event.appUserID), .text(timestamp(now)), .text(event.type), .text(event.cause.rawValue),
+                event.causeID.map(SQLValue.text) ?? .null, .integer(evidenceID),
+                .text(String(decoding: try encoder.encode(event.detail), as: UTF8.self)),
+            ]
+        }
+        let upsert =
+            "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at"
+        if rows.isEmpty {
+            try await tx.query(upsert, binds)
+        } else {
+            try await tx.query(
+                "WITH saved AS (\(upsert) RETURNING 1) INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES \(rows.joined(separator: ", "))",
+                binds)
+        }
+        cache.remember(json, evidence, for: user)
+    }
+}
