@@ -11,6 +11,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
     let client: PostgresClient
     let runner: Task<Void, Never>
     let logger: Logger
+    let statements = PreparedStatements()
 
     init(client: PostgresClient, logger: Logger) {
         self.client = client
@@ -49,7 +50,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
     /// Runs one statement on a pooled connection, outside a transaction.
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await client.withConnection { connection in
-            try await PostgresStoreTransaction(connection: connection, logger: logger).query(sql, binds)
+            try await PostgresStoreTransaction(connection: connection, logger: logger, statements: statements).query(sql, binds)
         }
     }
 
@@ -57,7 +58,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
         try await client.withConnection { connection in
             _ = try await connection.query(begin, logger: logger)
             do {
-                let result = try await body(PostgresStoreTransaction(connection: connection, logger: logger))
+                let result = try await body(PostgresStoreTransaction(connection: connection, logger: logger, statements: statements))
                 _ = try await connection.query("COMMIT", logger: logger)
                 return result
             } catch {
@@ -76,34 +77,42 @@ public final class PostgresStoreDatabase: SQLDatabase {
 struct PostgresStoreTransaction: SQLTransaction {
     let connection: PostgresConnection
     let logger: Logger
+    let statements: PreparedStatements
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        var bindings = PostgresBindings()
-        for value in binds {
-            switch value {
-            case .text(let text): bindings.append(text)
-            case .integer(let number): bindings.append(number)
-            case .null: bindings.appendNull()
+        let rows: [PostgresRow]
+        let prepared = PreparedStatements.isPreparable(sql)
+        if prepared {
+            rows = try await statements.run(sql, binds, on: connection)
+        } else {
+            var bindings = PostgresBindings()
+            for value in binds {
+                switch value {
+                case .text(let text): bindings.append(text)
+                case .integer(let number): bindings.append(number)
+                case .null: bindings.appendNull()
+                }
             }
-        }
-        // Our statements never contain '?' inside literals, so placeholders can be numbered in order.
-        var numbered = ""
-        var index = 0
-        for character in sql {
-            if character == "?" {
-                index += 1
-                numbered += "$\(index)"
-            } else {
-                numbered.append(character)
+            var collected: [PostgresRow] = []
+            for try await row in try await connection.query(
+                PostgresQuery(unsafeSQL: PreparedStatements.numbered(sql), binds: bindings), logger: logger)
+            {
+                collected.append(row)
             }
+            rows = collected
         }
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: numbered, binds: bindings), logger: logger)
         var result: [SQLRow] = []
-        for try await row in rows {
+        for row in rows {
             var converted: SQLRow = [:]
             for cell in row {
                 guard cell.bytes != nil else {
                     converted[cell.columnName] = .null
+                    continue
+                }
+                if prepared, let bytes = cell.bytes {
+                    // Prepared results arrive in binary whatever the row description says: integers big-endian,
+                    // text (and json cast to text) as UTF-8.
+                    converted[cell.columnName] = Self.binary(bytes, cell.dataType)
                     continue
                 }
                 switch cell.dataType {
@@ -114,6 +123,21 @@ struct PostgresStoreTransaction: SQLTransaction {
             result.append(converted)
         }
         return result
+    }
+}
+
+extension PostgresStoreTransaction {
+    /// A binary result value as ours.
+    static func binary(_ bytes: ByteBuffer, _ type: PostgresDataType) -> SQLValue {
+        let view = bytes.readableBytesView
+        switch type {
+        case .int2, .int4, .int8:
+            var number: Int64 = view.first.map { $0 & 0x80 != 0 ? -1 : 0 } ?? 0
+            for byte in view { number = number << 8 | Int64(byte) }
+            return .integer(number)
+        default:
+            return .text(String(decoding: view, as: UTF8.self))
+        }
     }
 }
 

@@ -1,0 +1,84 @@
+import Logging
+import NIOCore
+import PostgresNIO
+import StoreKeeperStorage
+import Synchronization
+
+/// Named server-side prepared statements, per pooled connection: PostgreSQL parses and plans each statement
+/// once per connection instead of on every execution (parsing and planning were a large share of its CPU per
+/// notification).
+///
+/// Each placeholder is prepared with the type of the value bound to it (text or int8), so the binary values
+/// always match what PostgreSQL expects; the same SQL with other value types is another statement.
+final class PreparedStatements: Sendable {
+    /// Statements prepared on each connection, by SQL.
+    let prepared = Mutex<[PostgresConnection.ID: [String: PreparedQuery]]>([:])
+    /// The most statements kept per connection (the store uses a few dozen distinct ones).
+    let limit = 256
+
+    /// Whether a statement is worth preparing: queries and data changes (not DDL, BEGIN or COMMIT).
+    static func isPreparable(_ sql: String) -> Bool {
+        ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains { sql.utf8.starts(with: $0.utf8) }
+    }
+
+    /// `?` placeholders numbered `$1`, `$2`, … (our statements never contain `?` inside literals); with
+    /// `binds`, each placeholder also carries its value's type (`::text`, `::int8`; a NULL's is inferred), so
+    /// the statement PostgreSQL prepares takes exactly the values we send.
+    static func numbered(_ sql: String, binds: [SQLValue]? = nil) -> String {
+        var numbered = ""
+        var index = 0
+        for character in sql {
+            if character == "?" {
+                numbered += "$\(index + 1)"
+                if let binds, index < binds.count {
+                    switch binds[index] {
+                    case .text: numbered += "::text"
+                    case .integer: numbered += "::int8"
+                    case .null: break
+                    }
+                }
+                index += 1
+            } else {
+                numbered.append(character)
+            }
+        }
+        return numbered
+    }
+
+    /// Runs `sql` (with `?` placeholders) as a prepared statement on `connection`, preparing it first when
+    /// this connection has not yet (one statement per SQL text and value types).
+    func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection) async throws -> [PostgresRow] {
+        let key = sql + "\u{0}" + String(binds.map { value -> Character in
+            switch value {
+            case .text: "t"
+            case .integer: "i"
+            case .null: "n"
+            }
+        })
+        let known = prepared.withLock { $0[connection.id]?[key] }
+        let statement: PreparedQuery
+        if let known {
+            statement = known
+        } else {
+            statement = try await connection.prepare(query: Self.numbered(sql, binds: binds)).get()
+            prepared.withLock { all in
+                if all[connection.id, default: [:]].count < limit { all[connection.id, default: [:]][key] = statement }
+            }
+        }
+        return try await statement.execute(binds.map(Self.data)).get()
+    }
+
+    /// A value in PostgreSQL's binary format, matching the placeholder types of ``numbered(_:binds:)``.
+    static func data(_ value: SQLValue) -> PostgresData {
+        switch value {
+        case .null: .null
+        case .text(let text): PostgresData(string: text)
+        case .integer(let number): PostgresData(int64: number)
+        }
+    }
+
+    /// Forgets a connection's statements (it was closed).
+    func forget(_ connection: PostgresConnection.ID) {
+        prepared.withLock { $0[connection] = nil }
+    }
+}
