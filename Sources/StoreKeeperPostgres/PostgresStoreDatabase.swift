@@ -75,6 +75,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
 }
 
 struct PostgresStoreTransaction: SQLTransaction {
+    var dialect: SQLDialect { .postgres }
     let connection: PostgresConnection
     let logger: Logger
     let statements: PreparedStatements

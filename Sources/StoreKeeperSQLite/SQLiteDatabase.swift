@@ -80,6 +80,7 @@ public final class SQLiteStoreDatabase: SQLDatabase {
 
 struct SQLiteTransaction: SQLTransaction {
     let connection: SQLiteConnection
+    var dialect: SQLDialect { .sqlite }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         let data: [SQLiteData] = binds.map {

@@ -38,6 +38,9 @@ public protocol SQLDatabase: Sendable {
 
 /// Statements inside one transaction.
 public protocol SQLTransaction: Sendable {
+    /// The database's dialect.
+    var dialect: SQLDialect { get }
+
     /// Runs one statement with bound parameters.
     /// - Parameters:
     ///   - sql: The statement, with `?` placeholders.

@@ -13,6 +13,8 @@ extension SQLStore {
         var claimed: Bool
         /// Who owns the evidence's subscriptions now.
         var owners: [String: String]
+        /// PostgreSQL: an owner's subscriber row, locked (`FOR UPDATE`), with its stored evidence.
+        var locked: (user: String, evidenceJSON: String)?
     }
 
     /// Stores the raw evidence, claims the notification id, and reads who owns the subscriptions.
@@ -28,7 +30,7 @@ extension SQLStore {
                     [.text(id), .text(write.bundleID), .text(write.eventType), .text(timestamp(now)), .integer(evidenceID), .text(originals)]
                 ).isEmpty
             }
-            return Claim(evidenceID: evidenceID, claimed: claimed, owners: try await owners(tx, write.originalTransactionIDs))
+            return Claim(evidenceID: evidenceID, claimed: claimed, owners: try await owners(tx, write.originalTransactionIDs), locked: nil)
         }
         // The evidence row inserted here is invisible to the rest of this statement, and one stored before is
         // visible: so `evidence_id` has exactly one row either way.
@@ -42,15 +44,22 @@ extension SQLStore {
                 INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids)
                 SELECT ?::text, ?, ?, 'applied', ?, (SELECT id FROM evidence_id LIMIT 1), ? WHERE ?::text IS NOT NULL
                 ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id)
-            SELECT (SELECT id FROM evidence_id LIMIT 1) AS id, (SELECT count(*) FROM claimed) AS claimed, (\(ownersJSON)) AS owners
+            SELECT (SELECT id FROM evidence_id LIMIT 1) AS id, (SELECT count(*) FROM claimed) AS claimed, (\(ownersJSON)) AS owners,
+                locked.app_user_id AS locked_user, locked.evidence_json AS locked_evidence
+            FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+                SELECT s.app_user_id, s.evidence_json FROM subscribers s JOIN ownership o ON o.app_user_id = s.app_user_id
+                WHERE o.original_transaction_id = ANY(string_to_array(?, ',')) ORDER BY s.app_user_id LIMIT 1 FOR UPDATE OF s
+            ) AS locked ON true
             """,
             [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody), .text(digest),
              write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
-             .text(originals), write.notificationID.map(SQLValue.text) ?? .null, .text(originals)]
+             .text(originals), write.notificationID.map(SQLValue.text) ?? .null, .text(originals), .text(originals)]
         ).first
+        var locked: (String, String)?
+        if let user = row?["locked_user"]?.string, let json = row?["locked_evidence"]?.string { locked = (user, json) }
         return Claim(
             evidenceID: row?["id"]?.int ?? 0, claimed: write.notificationID == nil || (row?["claimed"]?.int ?? 0) > 0,
-            owners: decodeOwners(row?["owners"]))
+            owners: decodeOwners(row?["owners"]), locked: locked)
     }
 
     /// PostgreSQL: the owners of the comma-separated subscriptions bound at this point, as a JSON array of pairs.
@@ -64,12 +73,13 @@ extension SQLStore {
         return owners
     }
 
-    /// PostgreSQL, once the users are locked: who owns the subscriptions now, and `user`'s stored evidence.
+    /// PostgreSQL, once the users are locked: who owns the subscriptions now, and `user`'s stored evidence (its row
+    /// locked, as every read of evidence that will be rewritten is).
     static func ownersAndEvidence(_ tx: any SQLTransaction, _ originals: [String], user: String?) async throws
         -> (owners: [String: String], evidenceJSON: String?)
     {
         let row = try await tx.query(
-            "SELECT (SELECT evidence_json FROM subscribers WHERE app_user_id = ?) AS evidence, (\(ownersJSON)) AS owners",
+            "SELECT (SELECT evidence_json FROM subscribers WHERE app_user_id = ? FOR UPDATE) AS evidence, (\(ownersJSON)) AS owners",
             [user.map(SQLValue.text) ?? .null, .text(originals.joined(separator: ","))]
         ).first
         return (decodeOwners(row?["owners"]), row?["evidence"]?.string)

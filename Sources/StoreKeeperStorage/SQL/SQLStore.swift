@@ -115,9 +115,17 @@ public struct SQLStore: Store {
         }
         var user = try await target()
         var locked = Set(user.map { [$0] } ?? []).union(owners.values)
-        try await Self.lock(tx, dialect, locked.map { "user:\($0)" })
         var preloaded: (user: String, json: String?)?
-        if dialect == .postgres {
+        let alreadyLocked = claim.locked.map { write.appUserID == nil && locked == [$0.user] } ?? false
+        if alreadyLocked, let row = claim.locked {
+            // PostgreSQL's usual case, a notification for a subscription one subscriber owns: the claim already
+            // locked that subscriber's row and read its evidence. (Ownership of these subscriptions changes only
+            // under their lock, which this transaction holds, or by an alias merge, which deletes the row.)
+            preloaded = (row.user, row.evidenceJSON)
+        } else {
+            try await Self.lock(tx, dialect, locked.map { "user:\($0)" })
+        }
+        if dialect == .postgres, !alreadyLocked {
             // An alias merge may have moved these subscriptions before the users were locked: look again (with
             // the evidence, which is usually all that is needed), and lock whoever owns them now.
             let fresh = try await Self.ownersAndEvidence(tx, originals, user: user)
@@ -262,8 +270,10 @@ public struct SQLStore: Store {
         return owners
     }
 
+    /// A subscriber's evidence, for rewriting: on PostgreSQL its row is locked (`FOR UPDATE`) until the commit.
     static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ cache: EvidenceCache) async throws -> EvidenceSet? {
-        guard let json = try await tx.query("SELECT evidence_json FROM subscribers WHERE app_user_id = ?", [.text(appUserID)])
+        let lock = tx.dialect == .postgres ? " FOR UPDATE" : ""
+        guard let json = try await tx.query("SELECT evidence_json FROM subscribers WHERE app_user_id = ?\(lock)", [.text(appUserID)])
             .first?["evidence_json"]?.string
         else { return nil }
         return try cache.evidence(json, for: appUserID)
