@@ -47,7 +47,8 @@ final class PreparedStatements: Sendable {
 
     /// Runs `sql` (with `?` placeholders) as a prepared statement on `connection`, preparing it first when
     /// this connection has not yet (one statement per SQL text and value types).
-    func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection) async throws -> [PostgresRow] {
+    /// - Returns: The rows, or `nil` when this connection already holds `limit` statements (run it unprepared).
+    func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection) async throws -> [PostgresRow]? {
         let key = sql + "\u{0}" + String(binds.map { value -> Character in
             switch value {
             case .text: "t"
@@ -60,6 +61,7 @@ final class PreparedStatements: Sendable {
         if let known {
             statement = known
         } else {
+            guard prepared.withLock({ $0[connection.id]?.count ?? 0 }) < limit else { return nil }
             statement = try await connection.prepare(query: Self.numbered(sql, binds: binds)).get()
             prepared.withLock { all in
                 if all[connection.id, default: [:]].count < limit { all[connection.id, default: [:]][key] = statement }

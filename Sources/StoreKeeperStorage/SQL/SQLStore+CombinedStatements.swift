@@ -32,6 +32,7 @@ extension SQLStore {
             }
             return Claim(evidenceID: evidenceID, claimed: claimed, owners: try await owners(tx, write.originalTransactionIDs), locked: nil)
         }
+        let list = inList(write.originalTransactionIDs)
         // The evidence row inserted here is invisible to the rest of this statement, and one stored before is
         // visible: so `evidence_id` has exactly one row either way.
         let row = try await tx.query(
@@ -44,16 +45,16 @@ extension SQLStore {
                 INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids)
                 SELECT ?::text, ?, ?, 'applied', ?, (SELECT id FROM evidence_id LIMIT 1), ? WHERE ?::text IS NOT NULL
                 ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id)
-            SELECT (SELECT id FROM evidence_id LIMIT 1) AS id, (SELECT count(*) FROM claimed) AS claimed, (\(ownersJSON)) AS owners,
+            SELECT (SELECT id FROM evidence_id LIMIT 1) AS id, (SELECT count(*) FROM claimed) AS claimed, (\(ownersJSON(list.sql))) AS owners,
                 locked.app_user_id AS locked_user, locked.evidence_json AS locked_evidence
             FROM (SELECT 1) AS one LEFT JOIN LATERAL (
-                SELECT s.app_user_id, s.evidence_json FROM subscribers s JOIN ownership o ON o.app_user_id = s.app_user_id
-                WHERE o.original_transaction_id = ANY(string_to_array(?, ',')) ORDER BY s.app_user_id LIMIT 1 FOR UPDATE OF s
+                SELECT s.app_user_id, s.evidence_json FROM ownership o JOIN subscribers s ON s.app_user_id = o.app_user_id
+                WHERE o.original_transaction_id IN \(list.sql) ORDER BY s.app_user_id LIMIT 1 FOR UPDATE OF s
             ) AS locked ON true
             """,
             [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody), .text(digest),
              write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
-             .text(originals), write.notificationID.map(SQLValue.text) ?? .null, .text(originals), .text(originals)]
+             .text(originals), write.notificationID.map(SQLValue.text) ?? .null] + list.binds + list.binds
         ).first
         var locked: (String, String)?
         if let user = row?["locked_user"]?.string, let json = row?["locked_evidence"]?.string { locked = (user, json) }
@@ -62,9 +63,17 @@ extension SQLStore {
             owners: decodeOwners(row?["owners"]), locked: locked)
     }
 
-    /// PostgreSQL: the owners of the comma-separated subscriptions bound at this point, as a JSON array of pairs.
-    static let ownersJSON =
-        "SELECT json_agg(json_build_array(original_transaction_id, app_user_id))::text FROM ownership WHERE original_transaction_id = ANY(string_to_array(?, ','))"
+    /// PostgreSQL: the owners of the subscriptions in `list` (an ``inList(_:)``), as a JSON array of pairs.
+    static func ownersJSON(_ list: String) -> String {
+        "SELECT json_agg(json_build_array(original_transaction_id, app_user_id))::text FROM ownership WHERE original_transaction_id IN \(list)"
+    }
+
+    /// `(?, ?, …)` for the values, each bound (`(?)` bound to NULL, matching nothing, when there are none):
+    /// a keyed lookup whatever the plan.
+    static func inList(_ values: [String]) -> (sql: String, binds: [SQLValue]) {
+        guard !values.isEmpty else { return ("(?)", [.null]) }
+        return ("(" + values.map { _ in "?" }.joined(separator: ", ") + ")", values.map(SQLValue.text))
+    }
 
     static func decodeOwners(_ value: SQLValue?) -> [String: String] {
         guard let json = value?.string, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8)) else { return [:] }
@@ -78,9 +87,10 @@ extension SQLStore {
     static func ownersAndEvidence(_ tx: any SQLTransaction, _ originals: [String], user: String?) async throws
         -> (owners: [String: String], evidenceJSON: String?)
     {
+        let list = inList(originals)
         let row = try await tx.query(
-            "SELECT (SELECT evidence_json FROM subscribers WHERE app_user_id = ? FOR UPDATE) AS evidence, (\(ownersJSON)) AS owners",
-            [user.map(SQLValue.text) ?? .null, .text(originals.joined(separator: ","))]
+            "SELECT (SELECT evidence_json FROM subscribers WHERE app_user_id = ? FOR UPDATE) AS evidence, (\(ownersJSON(list.sql))) AS owners",
+            [user.map(SQLValue.text) ?? .null] + list.binds
         ).first
         return (decodeOwners(row?["owners"]), row?["evidence"]?.string)
     }
