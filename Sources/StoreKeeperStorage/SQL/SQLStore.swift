@@ -50,12 +50,16 @@ public struct SQLStore: Store {
                 "CREATE INDEX events_user ON events (app_user_id, id)",
                 "CREATE TABLE api_keys (key_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, bundle_id TEXT NOT NULL)",
             ],
-            // 2: PostgreSQL stores large JSON and raw evidence out of line without compressing it (signed
-            // tokens barely compress, and pglz on every write cost more CPU than the statement itself).
+            // 2: PostgreSQL keeps rows up to a page inline and stores larger JSON and raw evidence out of line
+            // without compressing it (signed tokens barely compress; pglz and TOAST writes on every
+            // notification cost more CPU than the statements themselves).
             database.dialect == .sqlite ? [] : [
                 "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTERNAL",
                 "ALTER TABLE subscribers ALTER COLUMN evidence_json SET STORAGE EXTERNAL",
                 "ALTER TABLE notifications ALTER COLUMN pending_json SET STORAGE EXTERNAL",
+                "ALTER TABLE evidence SET (toast_tuple_target = 8160)",
+                "ALTER TABLE subscribers SET (toast_tuple_target = 8160)",
+                "ALTER TABLE notifications SET (toast_tuple_target = 8160)",
             ],
         ]
         try await database.withTransaction { tx in
