@@ -2,6 +2,7 @@ public import Foundation
 public import StoreKeeperStorage
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// PostgreSQL for ``SQLStore``: a PostgresNIO connection pool; every unit of work is one transaction on one
 /// pooled connection, so several server replicas can share the database.
@@ -12,9 +13,13 @@ public final class PostgresStoreDatabase: SQLDatabase {
     let runner: Task<Void, Never>
     let logger: Logger
     let statements = PreparedStatements()
+    /// Where a dedicated connection listening for change notifications connects.
+    let listenerConfiguration: PostgresConnection.Configuration
+    let listener = Mutex<Task<Void, Never>?>(nil)
 
-    init(client: PostgresClient, logger: Logger) {
+    init(client: PostgresClient, listenerConfiguration: PostgresConnection.Configuration, logger: Logger) {
         self.client = client
+        self.listenerConfiguration = listenerConfiguration
         self.logger = logger
         self.runner = Task { await client.run() }
     }
@@ -38,7 +43,39 @@ public final class PostgresStoreDatabase: SQLDatabase {
         configuration.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
         var logger = Logger(label: "storekeeper.postgres")
         logger.logLevel = .warning
-        return PostgresStoreDatabase(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        let listenerConfiguration = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: database, tls: .disable)
+        return PostgresStoreDatabase(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), listenerConfiguration: listenerConfiguration,
+            logger: logger)
+    }
+
+    /// Listens on `channel` on a dedicated connection until closed, publishing each payload as a changed
+    /// subscriber to `changes`: `live` once listening, `interrupted` when the connection fails (then it
+    /// reconnects after a second).
+    public func listen(on channel: String, publishingTo changes: SubscriberChanges) {
+        let configuration = listenerConfiguration
+        let logger = logger
+        let task = Task {
+            while !Task.isCancelled {
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: configuration, id: -1, logger: logger)
+                    defer { Task { try? await connection.close() } }
+                    try await connection.listen(on: channel) { notifications in
+                        changes.publish(.live)
+                        for try await notification in notifications {
+                            changes.publish(.changed([notification.payload]))
+                        }
+                    }
+                } catch {
+                    logger.warning("change listener: \(String(describing: type(of: error)))")
+                }
+                changes.publish(.interrupted)
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        listener.withLock { $0 = task }
     }
 
     /// Runs `body` in a transaction on one pooled connection.
@@ -72,8 +109,9 @@ public final class PostgresStoreDatabase: SQLDatabase {
         }
     }
 
-    /// Stops the pool.
+    /// Stops the listener and the pool.
     public func close() async throws {
+        listener.withLock { $0?.cancel() }
         runner.cancel()
     }
 }
@@ -152,8 +190,10 @@ extension SQLStore {
     /// - Parameter url: `postgres://user:password@host:port/database`.
     /// - Returns: The migrated store.
     public static func postgres(url: String) async throws -> SQLStore {
-        let store = SQLStore(database: try PostgresStoreDatabase.connect(url: url))
+        let database = try PostgresStoreDatabase.connect(url: url)
+        let store = SQLStore(database: database)
         try await store.migrate()
+        database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
         return store
     }
 }

@@ -7,6 +7,9 @@ public import SubscriptionEngine
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
 public protocol Store: Sendable {
+    /// Which subscribers' rows changed (this process's writes, and on PostgreSQL other processes' too).
+    var changes: SubscriberChanges { get }
+
     /// Applies versioned migrations.
     /// - Returns: The schema version now in place.
     @discardableResult

@@ -2,41 +2,104 @@ import Foundation
 import StoreKeeperStorage
 import Synchronization
 
-/// Encoded `subscriber` objects, each kept with the exact stored row it was computed from and the instant
-/// until which the engine's answer for that row cannot change (``SubscriptionEngine/nextChange(_:after:)``).
+/// Encoded `subscriber` objects, by the id they were asked for, each kept with the stored row it was computed
+/// from and the instants between which the engine's answer for that row holds
+/// (``SubscriptionEngine/nextChange(_:after:)``).
 ///
-/// A hit needs the same row, byte for byte, and a clock before that instant, so it never answers stale: a
-/// write by this or another server changes the row. Bounded: past `capacity` entries an arbitrary one is dropped.
+/// Two ways to use an entry:
+/// - ``body(for:at:)``: after reading the row, when it is byte for byte the row the entry was computed from —
+///   never stale, it only saves the engine and the encoder.
+/// - ``fresh(_:bundleID:at:)``: without reading the row, when no change of it has been published since it was
+///   read, while ``SubscriberChanges`` is live (always with SQLite, whose only writer is this process; with
+///   PostgreSQL while the listener hears every server's commits). Another server's commit reaches this one
+///   within PostgreSQL's notification latency; this server's own writes are published before they return.
+///
+/// Bounded: past `capacity` entries everything is forgotten.
 final class SubscriberDocumentCache: Sendable {
     struct Entry {
         var snapshot: SubscriberSnapshot
+        var readAt: UInt64
         var validFrom: Date
         var validUntil: Date?
         var body: [UInt8]
     }
 
-    let entries = Mutex<[String: Entry]>([:])
+    struct State {
+        var entries: [String: Entry] = [:]
+        /// Counts published changes; an entry remembers its value when its row was read.
+        var counter: UInt64 = 0
+        /// The counter when each subscriber's row last changed.
+        var changedAt: [String: UInt64] = [:]
+        /// The counter when the change feed last became live; `nil` while it is not.
+        var liveSince: UInt64?
+    }
+
+    let state: Mutex<State>
     let capacity: Int
 
-    init(capacity: Int = 50_000) {
+    init(changes: SubscriberChanges, capacity: Int = 50_000) {
         self.capacity = capacity
+        state = Mutex(State(liveSince: changes.liveFromStart ? 0 : nil))
+        changes.observe { [weak self] event in self?.apply(event) }
     }
 
-    /// The encoded subscriber for this row at `instant`, when one is known.
-    func body(for snapshot: SubscriberSnapshot, at instant: Date) -> [UInt8]? {
-        guard let entry = entries.withLock({ $0[snapshot.appUserID] }), entry.snapshot == snapshot,
-            instant >= entry.validFrom, entry.validUntil.map({ instant < $0 }) ?? true
-        else { return nil }
-        return entry.body
-    }
-
-    /// Remembers the encoded subscriber for this row, valid in `[validFrom, validUntil)`.
-    func remember(_ body: [UInt8], for snapshot: SubscriberSnapshot, from validFrom: Date, until validUntil: Date?) {
-        entries.withLock { entries in
-            if entries.count >= capacity, entries[snapshot.appUserID] == nil, let victim = entries.keys.first {
-                entries[victim] = nil
+    func apply(_ event: SubscriberChanges.Event) {
+        state.withLock { state in
+            state.counter += 1
+            switch event {
+            case .changed(let users):
+                for user in users { state.changedAt[user] = state.counter }
+                if state.changedAt.count > capacity { state = State(counter: state.counter, liveSince: state.liveSince.map { _ in state.counter }) }
+            case .live: state.liveSince = state.counter
+            case .interrupted: state.liveSince = nil
             }
-            entries[snapshot.appUserID] = Entry(snapshot: snapshot, validFrom: validFrom, validUntil: validUntil, body: body)
+        }
+    }
+
+    /// The counter now: take it before reading a row, and pass it to ``remember(_:for:key:readAt:from:until:)``.
+    var readMark: UInt64 { state.withLock { $0.counter } }
+
+    /// The encoded subscriber asked for as `key`, without reading the database, when nothing published since
+    /// its row was read can have changed it.
+    func fresh(_ key: String, bundleID: String, at instant: Date) -> [UInt8]? {
+        state.withLock { state in
+            guard let liveSince = state.liveSince, let entry = state.entries[key], entry.readAt >= liveSince,
+                entry.snapshot.bundleID == bundleID, state.changedAt[entry.snapshot.appUserID, default: 0] <= entry.readAt,
+                state.changedAt[key, default: 0] <= entry.readAt, Self.holds(entry, at: instant)
+            else { return nil }
+            return entry.body
+        }
+    }
+
+    /// The encoded subscriber for this exact row at `instant`, when one is known.
+    func body(for snapshot: SubscriberSnapshot, key: String, at instant: Date) -> [UInt8]? {
+        state.withLock { state in
+            guard let entry = state.entries[key], entry.snapshot == snapshot, Self.holds(entry, at: instant) else { return nil }
+            return entry.body
+        }
+    }
+
+    /// Records that the row behind `key`'s entry was read again (after `readAt`) and was unchanged.
+    func confirm(_ snapshot: SubscriberSnapshot, key: String, readAt: UInt64) {
+        state.withLock { state in
+            guard var entry = state.entries[key], entry.snapshot == snapshot, entry.readAt < readAt else { return }
+            entry.readAt = readAt
+            state.entries[key] = entry
+        }
+    }
+
+    static func holds(_ entry: Entry, at instant: Date) -> Bool {
+        instant >= entry.validFrom && entry.validUntil.map { instant < $0 } ?? true
+    }
+
+    /// Remembers the encoded subscriber for the row read (after `readAt`) for `key`, valid in
+    /// `[validFrom, validUntil)`.
+    func remember(
+        _ body: [UInt8], for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, from validFrom: Date, until validUntil: Date?
+    ) {
+        state.withLock { state in
+            if state.entries.count >= capacity, state.entries[key] == nil { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[key] = Entry(snapshot: snapshot, readAt: readAt, validFrom: validFrom, validUntil: validUntil, body: body)
         }
     }
 }

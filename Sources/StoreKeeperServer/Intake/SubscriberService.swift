@@ -16,7 +16,7 @@ public struct SubscriberService: Sendable {
     let client: AppStoreClient
     let localReceipts: Bool
     let now: @Sendable () -> Date
-    let documents = SubscriberDocumentCache()
+    let documents: SubscriberDocumentCache
 
     static let maximumUserIDLength = 256
 
@@ -29,6 +29,7 @@ public struct SubscriberService: Sendable {
         self.client = client
         self.localReceipts = localReceipts
         self.now = now
+        documents = SubscriberDocumentCache(changes: store.changes)
     }
 
     func app(_ bundleID: String) throws(APIError) -> AppRuntime {
@@ -222,6 +223,10 @@ public struct SubscriberService: Sendable {
     func subscriberDocument(appUserID: String, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         let instant = now()
+        if let body = documents.fresh(appUserID, bundleID: bundleID, at: instant) {
+            return SubscriberDocument.response(subscriber: body, at: instant)
+        }
+        let readAt = documents.readMark
         guard let snapshot = try await store.snapshot(appUserID) else {
             let empty = SubscriberDocument(appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
             return SubscriberDocument.response(subscriber: Array(try SubscriberDocument.encoder.encode(empty)), at: instant)
@@ -229,7 +234,8 @@ public struct SubscriberService: Sendable {
         guard snapshot.bundleID == bundleID else {
             throw APIError(.notFound, "subscriber_not_found", "no subscriber \(appUserID) for this app")
         }
-        if let body = documents.body(for: snapshot, at: instant) {
+        if let body = documents.body(for: snapshot, key: appUserID, at: instant) {
+            documents.confirm(snapshot, key: appUserID, readAt: readAt)
             return SubscriberDocument.response(subscriber: body, at: instant)
         }
         let evidence = try store.decodeEvidence(snapshot)
@@ -237,7 +243,8 @@ public struct SubscriberService: Sendable {
             appUserID: snapshot.appUserID, aliases: snapshot.aliases, firstSeen: snapshot.createdAt,
             state: engine.evaluate(evidence, at: instant))
         let body = Array(try SubscriberDocument.encoder.encode(document))
-        documents.remember(body, for: snapshot, from: instant, until: engine.nextChange(evidence, after: instant))
+        documents.remember(
+            body, for: snapshot, key: appUserID, readAt: readAt, from: instant, until: engine.nextChange(evidence, after: instant))
         return SubscriberDocument.response(subscriber: body, at: instant)
     }
 

@@ -7,6 +7,8 @@ public struct SQLStore: Store {
     public let database: any SQLDatabase
     /// Decoded evidence, keyed by the exact stored JSON (saves decoding; never answers stale).
     public let evidenceCache: EvidenceCache
+    /// Which subscribers' rows changed.
+    public let changes: SubscriberChanges
 
     /// Wraps a database.
     /// - Parameters:
@@ -15,6 +17,7 @@ public struct SQLStore: Store {
     public init(database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache()) {
         self.database = database
         self.evidenceCache = evidenceCache
+        self.changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
     }
 
     static let encoder: JSONEncoder = {
@@ -22,6 +25,9 @@ public struct SQLStore: Store {
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }()
+
+    /// The PostgreSQL notification channel that carries the ids of changed subscriber rows.
+    public static let changeChannel = "storekeeper_subscribers"
 
     static func timestamp(_ date: Date) -> String {
         String(format: "%.3f", date.timeIntervalSince1970)
@@ -61,6 +67,12 @@ public struct SQLStore: Store {
                 "ALTER TABLE subscribers SET (toast_tuple_target = 8160)",
                 "ALTER TABLE notifications SET (toast_tuple_target = 8160)",
             ],
+            // 3: PostgreSQL announces every committed change of a subscriber row, so every server process can
+            // drop what it derived from the old row (see SubscriberChanges).
+            database.dialect == .sqlite ? [] : [
+                "CREATE OR REPLACE FUNCTION storekeeper_subscriber_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
+                "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
+            ],
         ]
         try await database.withTransaction { tx in
             try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
@@ -88,7 +100,11 @@ public struct SQLStore: Store {
     /// Stores and applies evidence in one transaction; see ``Store/apply(_:policy:now:)``.
     public func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome {
         do {
-            return try await database.withTransaction { tx in try await applyInTransaction(tx, write, policy: policy, now: now) }
+            let (outcome, changed) = try await database.withTransaction { tx in
+                try await applyInTransaction(tx, write, policy: policy, now: now)
+            }
+            changes.publish(.changed(changed.sorted()))
+            return outcome
         } catch is DuplicateNotification {
             return .duplicate
         }
@@ -97,8 +113,10 @@ public struct SQLStore: Store {
     /// Thrown inside the transaction to roll back a duplicate delivery, so it changes nothing.
     struct DuplicateNotification: Error {}
 
+    /// The work of ``apply(_:policy:now:)`` inside its transaction.
+    /// - Returns: The outcome, and the subscribers whose rows it wrote.
     func applyInTransaction(_ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws
-        -> ApplyOutcome
+        -> (ApplyOutcome, Set<String>)
     {
         let dialect = database.dialect
         let cache = evidenceCache
@@ -146,11 +164,11 @@ public struct SQLStore: Store {
         guard let user else {
             if originals.isEmpty {
                 try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "recorded", pending: nil, now: now)
-                return .recorded
+                return (.recorded, [])
             }
             let parked = String(decoding: try Self.encoder.encode(write.evidence), as: UTF8.self)
             try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "pending", pending: parked, now: now)
-            return .pending
+            return (.pending, [])
         }
         var incoming = write.evidence
         var events: [(String, String, EventCause, String?, [String: String])] = []
@@ -218,7 +236,8 @@ public struct SQLStore: Store {
             pending.append(PendingEvent(appUserID: who, type: type, cause: cause, causeID: causeID ?? write.notificationID, detail: facts))
         }
         try await Self.save(tx, dialect, user, write.bundleID, evidence, cache, events: pending, evidenceID: evidenceID, now: now)
-        return .applied(appUserID: user)
+        // Rows written: the subscriber's, and the other party's in a transfer or refused transfer.
+        return (.applied(appUserID: user), Set([user] + events.map { $0.0 }))
     }
 
     /// Marks a claimed notification `recorded` or `pending` (or inserts the row for evidence without one).
@@ -355,11 +374,11 @@ public struct SQLStore: Store {
     public func alias(_ alias: String, to appUserID: String, bundleID: String, now: Date) async throws {
         let dialect = database.dialect
         let cache = evidenceCache
-        try await database.withTransaction { tx in
+        let changed = try await database.withTransaction { tx -> [String] in
             let target = try await Self.canonical(tx, appUserID)
             let source = try await Self.canonical(tx, alias)
             try await Self.lock(tx, dialect, ["user:\(target)", "user:\(source)"])
-            guard source != target else { return }
+            guard source != target else { return [] }
             var evidence = try await Self.loadEvidence(tx, target, cache) ?? EvidenceSet()
             if let merged = try await Self.loadEvidence(tx, source, cache) { evidence.formUnion(merged) }
             try await Self.saveEvidence(tx, target, bundleID, evidence, cache, now: now)
@@ -371,7 +390,9 @@ public struct SQLStore: Store {
                 "INSERT INTO aliases (alias, app_user_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET app_user_id = excluded.app_user_id",
                 [.text(source), .text(target)])
             try await Self.insertEvent(tx, target, "alias_added", .identity, nil, nil, ["alias": source, "app_user_id": target], now)
+            return [target, source]
         }
+        changes.publish(.changed(changed))
     }
 
     /// Remembers an API key hash.
