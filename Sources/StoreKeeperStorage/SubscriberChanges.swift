@@ -17,7 +17,12 @@ public final class SubscriberChanges: Sendable {
         case interrupted
     }
 
-    let observers = Mutex<[@Sendable (Event) -> Void]>([])
+    struct State {
+        var observers: [@Sendable (Event) -> Void] = []
+        var live: Bool
+    }
+
+    let state: Mutex<State>
     /// Whether every change is published from the start (one process owns the database, as with SQLite).
     public let liveFromStart: Bool
 
@@ -25,16 +30,30 @@ public final class SubscriberChanges: Sendable {
     /// - Parameter liveFromStart: `true` when this process is the database's only writer.
     public init(liveFromStart: Bool) {
         self.liveFromStart = liveFromStart
+        state = Mutex(State(live: liveFromStart))
     }
 
     /// Calls `handler` with every later event (on the publisher's task; keep it quick).
-    public func observe(_ handler: @escaping @Sendable (Event) -> Void) {
-        observers.withLock { $0.append(handler) }
+    /// - Returns: Whether the feed is live now (events before this call are not replayed).
+    @discardableResult
+    public func observe(_ handler: @escaping @Sendable (Event) -> Void) -> Bool {
+        state.withLock { state in
+            state.observers.append(handler)
+            return state.live
+        }
     }
 
     /// Publishes an event to every observer.
     public func publish(_ event: Event) {
         if case .changed(let users) = event, users.isEmpty { return }
-        for observer in observers.withLock({ $0 }) { observer(event) }
+        let observers = state.withLock { state in
+            switch event {
+            case .live: state.live = true
+            case .interrupted: state.live = false
+            case .changed: break
+            }
+            return state.observers
+        }
+        for observer in observers { observer(event) }
     }
 }

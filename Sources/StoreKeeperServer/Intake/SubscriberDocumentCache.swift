@@ -32,6 +32,8 @@ final class SubscriberDocumentCache: Sendable {
         var changedAt: [String: UInt64] = [:]
         /// The counter when the change feed last became live; `nil` while it is not.
         var liveSince: UInt64?
+        /// Whether a `live` or `interrupted` event has arrived (it then decides `liveSince`).
+        var heardLiveness = false
     }
 
     let state: Mutex<State>
@@ -39,8 +41,10 @@ final class SubscriberDocumentCache: Sendable {
 
     init(changes: SubscriberChanges, capacity: Int = 50_000) {
         self.capacity = capacity
-        state = Mutex(State(liveSince: changes.liveFromStart ? 0 : nil))
-        changes.observe { [weak self] event in self?.apply(event) }
+        state = Mutex(State(liveSince: nil))
+        let live = changes.observe { [weak self] event in self?.apply(event) }
+        // Live when registered, unless a later liveness event already said otherwise.
+        if live { state.withLock { if !$0.heardLiveness { $0.liveSince = 0 } } }
     }
 
     func apply(_ event: SubscriberChanges.Event) {
@@ -49,9 +53,13 @@ final class SubscriberDocumentCache: Sendable {
             switch event {
             case .changed(let users):
                 for user in users { state.changedAt[user] = state.counter }
-                if state.changedAt.count > capacity { state = State(counter: state.counter, liveSince: state.liveSince.map { _ in state.counter }) }
-            case .live: state.liveSince = state.counter
-            case .interrupted: state.liveSince = nil
+                if state.changedAt.count > capacity { state = State(counter: state.counter, liveSince: state.liveSince.map { _ in state.counter }, heardLiveness: state.heardLiveness) }
+            case .live:
+                state.liveSince = state.counter
+                state.heardLiveness = true
+            case .interrupted:
+                state.liveSince = nil
+                state.heardLiveness = true
             }
         }
     }
