@@ -44,6 +44,10 @@ struct LoadCommand: AsyncParsableCommand {
         defer { _ = client.shutdown() }
         let seeded = try await seed(client)
         try await waitForDeliveries(client)
+        // Each subscriber once: every answer is computed from a database read (nothing is remembered yet).
+        let firstReads = try await measure(client, "GET subscriber, first read", limit: seeded.count) { index in
+            ("GET", "/v1/subscribers/load-\(index)", nil)
+        }
         let reads = try await measure(client, "GET /v1/subscribers/{id}") { index in
             ("GET", "/v1/subscribers/load-\(index % seeded.count)", nil)
         }
@@ -52,7 +56,7 @@ struct LoadCommand: AsyncParsableCommand {
         let bodies = try await makeNotifications(originals: seeded)
         FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
         let ingest = try await measure(client, "POST V2 notification", bodies: bodies)
-        let results = [reads, bare, ingest]
+        let results = [firstReads, reads, bare, ingest]
         if json {
             let objects = results.map {
                 ["name": $0.name, "requests": $0.count, "per_second": $0.perSecond, "p99_ms": $0.p99 * 1000, "failures": $0.failures] as [String: Any]
@@ -154,8 +158,9 @@ struct LoadCommand: AsyncParsableCommand {
         throw ValidationError("simulator deliveries did not drain within 10 minutes")
     }
 
-    /// Runs `concurrency` workers: for `duration` seconds over generated requests, or once over `bodies`.
-    func measure(_ client: HTTPClient, _ name: String, bodies: [Data]? = nil,
+    /// Runs `concurrency` workers: for `duration` seconds over generated requests (or for `limit` requests),
+    /// or once over `bodies`.
+    func measure(_ client: HTTPClient, _ name: String, bodies: [Data]? = nil, limit: Int? = nil,
                  request: (@Sendable (Int) -> (String, String, Data?))? = nil) async throws -> Measurement {
         let deadline = Date().addingTimeInterval(duration)
         let started = Date()
@@ -172,7 +177,7 @@ struct LoadCommand: AsyncParsableCommand {
                             guard index < bodies.count else { break }
                             (method, path, body) = ("POST", "/v1/notifications/appstore", bodies[index])
                         } else {
-                            guard Date() < deadline, let request else { break }
+                            guard index < (limit ?? .max), limit != nil || Date() < deadline, let request else { break }
                             (method, path, body) = request(index)
                         }
                         let begin = ContinuousClock.now
