@@ -13,7 +13,10 @@ extension SQLStore {
         var claimed: Bool
         /// Who owns the evidence's subscriptions now.
         var owners: [String: String]
-        /// PostgreSQL: an owner's subscriber row, locked (`FOR UPDATE`), with its stored evidence.
+        /// PostgreSQL, for a notification whose subscriptions one subscriber owns: that subscriber's row,
+        /// locked (`FOR UPDATE`), with its stored evidence. (Only then: a writer that will take advisory user
+        /// locks must not hold a row lock first, or it could deadlock with an alias merge, which takes them in
+        /// the other order.)
         var locked: (user: String, evidenceJSON: String)?
     }
 
@@ -49,12 +52,15 @@ extension SQLStore {
                 locked.app_user_id AS locked_user, locked.evidence_json AS locked_evidence
             FROM (SELECT 1) AS one LEFT JOIN LATERAL (
                 SELECT s.app_user_id, s.evidence_json FROM ownership o JOIN subscribers s ON s.app_user_id = o.app_user_id
-                WHERE o.original_transaction_id IN \(list.sql) ORDER BY s.app_user_id LIMIT 1 FOR UPDATE OF s
+                WHERE o.original_transaction_id IN \(list.sql) AND ?::text IS NULL
+                    AND (SELECT count(DISTINCT app_user_id) FROM ownership WHERE original_transaction_id IN \(list.sql)) = 1
+                ORDER BY s.app_user_id LIMIT 1 FOR UPDATE OF s
             ) AS locked ON true
             """,
             [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody), .text(digest),
              write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
              .text(originals), write.notificationID.map(SQLValue.text) ?? .null] + list.binds + list.binds
+                + [write.appUserID.map(SQLValue.text) ?? .null] + list.binds
         ).first
         var locked: (String, String)?
         if let user = row?["locked_user"]?.string, let json = row?["locked_evidence"]?.string { locked = (user, json) }
