@@ -4,7 +4,7 @@ import AppStoreClient
 public import AsyncHTTPClient
 public import Foundation
 public import Hummingbird
-public import Logging
+import Logging
 public import StoreKeeperStorage
 import SubscriptionEngine
 

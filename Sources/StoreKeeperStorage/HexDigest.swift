@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 
 /// SHA-256 as lowercase hex: the ids of stored evidence, API key hashes, V1 notification ids.
 public enum HexDigest {

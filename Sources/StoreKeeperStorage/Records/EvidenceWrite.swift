@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SubscriptionEngine
 
 /// What caused a change: the app posting evidence, a notification from Apple, or a poll of Apple's API.
