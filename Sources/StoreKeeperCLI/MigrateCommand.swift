@@ -13,12 +13,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(help: "Configuration file (JSON); DATABASE_URL overrides its database.") var config: String?
 
     func run() async throws {
-        let configuration: ServerConfiguration
-        do {
-            configuration = try ServerConfiguration.load(path: config, environment: ProcessInfo.processInfo.environment)
-        } catch {
-            throw ValidationError("--config: \(error)")
-        }
+        let configuration = try StoreOpener.configuration(path: config)
         let store = try await StoreOpener.open(configuration)
         let version = try await store.migrate()  // already applied by open; answers the version
         try await store.close()

@@ -27,12 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Configuration file (JSON).") var config: String?
 
     func run() async throws {
-        var configuration: ServerConfiguration
-        do {
-            configuration = try ServerConfiguration.load(path: config, environment: ProcessInfo.processInfo.environment)
-        } catch {
-            throw ValidationError("--config: \(error)")
-        }
+        var configuration = try StoreOpener.configuration(path: config)
         if let hostname { configuration.hostname = hostname }
         if let port { configuration.port = port }
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }

@@ -75,10 +75,7 @@ struct StateCommand: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(AppleDateFormat.rfc3339(date))
-            }
+            encoder.dateEncodingStrategy = AppleDateFormat.rfc3339Encoding
             FileHandleOutput.standardOutput(String(decoding: try encoder.encode(state), as: UTF8.self))
         } else {
             FileHandleOutput.standardOutput(Self.summary(state))

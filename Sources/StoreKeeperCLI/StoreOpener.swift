@@ -1,12 +1,22 @@
+import ArgumentParser
 import Foundation
 import StoreKeeperPostgres
 import StoreKeeperServer
 import StoreKeeperSQLite
 import StoreKeeperStorage
 
-/// Opens the configured store (PostgreSQL when a database URL is set, SQLite under the data folder
-/// otherwise), migrated.
+/// Loads the command line's configuration and opens the configured store (PostgreSQL when a database URL is
+/// set, SQLite under the data folder otherwise), migrated.
 enum StoreOpener {
+    /// The configuration `--config` and the environment give; a bad file is the option's error.
+    static func configuration(path: String?) throws -> ServerConfiguration {
+        do {
+            return try ServerConfiguration.load(path: path, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("--config: \(error)")
+        }
+    }
+
     static func open(_ configuration: ServerConfiguration) async throws -> SQLStore {
         if let url = configuration.databaseURL { return try await SQLStore.postgres(url: url) }
         return try await SQLStore.sqlite(

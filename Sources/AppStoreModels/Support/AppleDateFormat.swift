@@ -66,6 +66,12 @@ public enum AppleDateFormat {
         return "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))Z"
     }
 
+    /// A `JSONEncoder` date strategy writing ``rfc3339(_:)`` (our own JSON output: the API and `storekeeper state`).
+    public static let rfc3339Encoding = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(rfc3339(date))
+    }
+
     // MARK: - Internals
 
     private static func pad(_ value: Int, _ width: Int) -> String {

@@ -31,10 +31,7 @@ struct SubscriberDocument: Encodable {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(AppleDateFormat.rfc3339(date))
-        }
+        encoder.dateEncodingStrategy = AppleDateFormat.rfc3339Encoding
         return encoder
     }()
 

@@ -7,7 +7,7 @@ import Synchronization
 /// (``SubscriptionEngine/nextChange(_:after:)``).
 ///
 /// Two ways to use an entry:
-/// - ``body(for:at:)``: after reading the row, when it is byte for byte the row the entry was computed from —
+/// - ``body(for:key:readAt:at:)``: after reading the row, when it is byte for byte the row the entry was computed from —
 ///   never stale, it only saves the engine and the encoder.
 /// - ``fresh(_:bundleID:at:)``: without reading the row, when no change of it has been published since it was
 ///   read, while ``SubscriberChanges`` is live (always with SQLite, whose only writer is this process; with
@@ -79,20 +79,16 @@ final class SubscriberDocumentCache: Sendable {
         }
     }
 
-    /// The encoded subscriber for this exact row at `instant`, when one is known.
-    func body(for snapshot: SubscriberSnapshot, key: String, at instant: Date) -> [UInt8]? {
+    /// The encoded subscriber for this exact row at `instant`, when one is known; the entry then counts as read
+    /// again at `readAt`.
+    func body(for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, at instant: Date) -> [UInt8]? {
         state.withLock { state in
-            guard let entry = state.entries[key], entry.snapshot == snapshot, Self.holds(entry, at: instant) else { return nil }
+            guard var entry = state.entries[key], entry.snapshot == snapshot, Self.holds(entry, at: instant) else { return nil }
+            if entry.readAt < readAt {
+                entry.readAt = readAt
+                state.entries[key] = entry
+            }
             return entry.body
-        }
-    }
-
-    /// Records that the row behind `key`'s entry was read again (after `readAt`) and was unchanged.
-    func confirm(_ snapshot: SubscriberSnapshot, key: String, readAt: UInt64) {
-        state.withLock { state in
-            guard var entry = state.entries[key], entry.snapshot == snapshot, entry.readAt < readAt else { return }
-            entry.readAt = readAt
-            state.entries[key] = entry
         }
     }
 

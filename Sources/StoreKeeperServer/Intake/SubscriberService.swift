@@ -136,7 +136,7 @@ public struct SubscriberService: Sendable {
             throw APIError.badRequest("invalid_json", "the body is not a JSON object")
         }
         if let signedPayload = object["signedPayload"] as? String { return try await ingestV2(signedPayload) }
-        if object["notification_type"] != nil { return try await ingestV1(body) }
+        if object["notification_type"] != nil { return try await ingestV1(body, object: object) }
         throw APIError.badRequest("unrecognized_notification", "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
     }
 
@@ -178,7 +178,9 @@ public struct SubscriberService: Sendable {
             ?? object["externalPurchaseToken"]?["bundleId"]?.stringValue ?? ""
     }
 
-    func ingestV1(_ body: Data) async throws -> ApplyOutcome {
+    /// A V1 notification: `body` for its typed fields, `object` (the same body, already parsed) to store it
+    /// verbatim minus the shared secret.
+    func ingestV1(_ body: Data, object: [String: Any]) async throws -> ApplyOutcome {
         let notification: NotificationV1Body
         do { notification = try JSONDecoder().decode(NotificationV1Body.self, from: body) } catch {
             throw APIError.badRequest("malformed", "V1 notification: \(error)")
@@ -192,7 +194,7 @@ public struct SubscriberService: Sendable {
             throw APIError.unprocessable(
                 "unknown_notification_type", "V1 notification_type \"\(raw.prefix(100))\" is not one Apple sends")
         }
-        var stripped = (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:]
+        var stripped = object
         stripped["password"] = nil
         let raw = String(decoding: (try? JSONSerialization.data(withJSONObject: stripped, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
         var evidence = EvidenceSet()
@@ -234,8 +236,7 @@ public struct SubscriberService: Sendable {
         guard snapshot.bundleID == bundleID else {
             throw APIError(.notFound, "subscriber_not_found", "no subscriber \(appUserID) for this app")
         }
-        if let body = documents.body(for: snapshot, key: appUserID, at: instant) {
-            documents.confirm(snapshot, key: appUserID, readAt: readAt)
+        if let body = documents.body(for: snapshot, key: appUserID, readAt: readAt, at: instant) {
             return SubscriberDocument.response(subscriber: body, at: instant)
         }
         let evidence = try store.decodeEvidence(snapshot)

@@ -21,10 +21,10 @@ extension SQLStore {
     }
 
     /// Stores the raw evidence, claims the notification id, and reads who owns the subscriptions.
-    static func claim(_ tx: any SQLTransaction, _ dialect: SQLDialect, _ write: EvidenceWrite, now: Date) async throws -> Claim {
+    static func claim(_ tx: any SQLTransaction, _ write: EvidenceWrite, now: Date) async throws -> Claim {
         let digest = HexDigest.sha256(write.kind + "\n" + write.rawBody)
         let originals = write.originalTransactionIDs.joined(separator: ",")
-        guard dialect == .postgres else {
+        guard tx.dialect == .postgres else {
             let evidenceID = try await insertEvidence(tx, write, digest: digest, now: now)
             var claimed = true
             if let id = write.notificationID {
@@ -112,10 +112,10 @@ extension SQLStore {
 
     /// Saves `user`'s evidence and writes the events, in one statement on PostgreSQL.
     static func save(
-        _ tx: any SQLTransaction, _ dialect: SQLDialect, _ user: String, _ bundleID: String, _ evidence: EvidenceSet,
+        _ tx: any SQLTransaction, _ user: String, _ bundleID: String, _ evidence: EvidenceSet,
         _ cache: EvidenceCache, events: [PendingEvent], evidenceID: Int64, now: Date
     ) async throws {
-        guard dialect == .postgres else {
+        guard tx.dialect == .postgres else {
             try await saveEvidence(tx, user, bundleID, evidence, cache, now: now)
             for event in events {
                 try await insertEvent(tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)

@@ -118,13 +118,12 @@ public struct SQLStore: Store {
     func applyInTransaction(_ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws
         -> (ApplyOutcome, Set<String>)
     {
-        let dialect = database.dialect
         let cache = evidenceCache
         let originals = write.originalTransactionIDs
         // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
         // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
-        try await Self.lock(tx, dialect, originals.map { "otid:\($0)" })
-        let claim = try await Self.claim(tx, dialect, write, now: now)
+        try await Self.lock(tx, originals.map { "otid:\($0)" })
+        let claim = try await Self.claim(tx, write, now: now)
         // A second delivery of a notification finds its id taken and rolls back whatever it wrote.
         guard claim.claimed else { throw DuplicateNotification() }
         let evidenceID = claim.evidenceID
@@ -145,9 +144,9 @@ public struct SQLStore: Store {
             // under their lock, which this transaction holds, or by an alias merge, which deletes the row.)
             preloaded = (row.user, row.evidenceJSON)
         } else {
-            try await Self.lock(tx, dialect, locked.map { "user:\($0)" })
+            try await Self.lock(tx, locked.map { "user:\($0)" })
         }
-        if dialect == .postgres, !alreadyLocked {
+        if tx.dialect == .postgres, !alreadyLocked {
             // An alias merge may have moved these subscriptions before the users were locked: look again (with
             // the evidence, which is usually all that is needed), and lock whoever owns them now.
             let fresh = try await Self.ownersAndEvidence(tx, originals, user: user)
@@ -157,7 +156,7 @@ public struct SQLStore: Store {
                 owners = fresh.owners
                 user = try await target()
                 let now = Set(user.map { [$0] } ?? []).union(owners.values)
-                try await Self.lock(tx, dialect, now.subtracting(locked).map { "user:\($0)" })
+                try await Self.lock(tx, now.subtracting(locked).map { "user:\($0)" })
                 locked.formUnion(now)
             }
         }
@@ -235,7 +234,7 @@ public struct SQLStore: Store {
         for (who, type, cause, causeID, facts) in events {
             pending.append(PendingEvent(appUserID: who, type: type, cause: cause, causeID: causeID ?? write.notificationID, detail: facts))
         }
-        try await Self.save(tx, dialect, user, write.bundleID, evidence, cache, events: pending, evidenceID: evidenceID, now: now)
+        try await Self.save(tx, user, write.bundleID, evidence, cache, events: pending, evidenceID: evidenceID, now: now)
         // Rows written: the subscriber's, and the other party's in a transfer or refused transfer.
         return (.applied(appUserID: user), Set([user] + events.map { $0.0 }))
     }
@@ -258,8 +257,8 @@ public struct SQLStore: Store {
     }
 
     /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite.
-    static func lock(_ tx: any SQLTransaction, _ dialect: SQLDialect, _ keys: [String]) async throws {
-        guard dialect == .postgres, !keys.isEmpty else { return }
+    static func lock(_ tx: any SQLTransaction, _ keys: [String]) async throws {
+        guard tx.dialect == .postgres, !keys.isEmpty else { return }
         let sorted = Set(keys).sorted()
         // One statement; the locks are taken left to right, in sorted order.
         let calls = sorted.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
@@ -372,12 +371,11 @@ public struct SQLStore: Store {
 
     /// Merges `alias` into `appUserID`.
     public func alias(_ alias: String, to appUserID: String, bundleID: String, now: Date) async throws {
-        let dialect = database.dialect
         let cache = evidenceCache
         let changed = try await database.withTransaction { tx -> [String] in
             let target = try await Self.canonical(tx, appUserID)
             let source = try await Self.canonical(tx, alias)
-            try await Self.lock(tx, dialect, ["user:\(target)", "user:\(source)"])
+            try await Self.lock(tx, ["user:\(target)", "user:\(source)"])
             guard source != target else { return [] }
             var evidence = try await Self.loadEvidence(tx, target, cache) ?? EvidenceSet()
             if let merged = try await Self.loadEvidence(tx, source, cache) { evidence.formUnion(merged) }
