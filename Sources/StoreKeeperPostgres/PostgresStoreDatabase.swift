@@ -187,11 +187,15 @@ extension PostgresStoreTransaction {
 
 extension SQLStore {
     /// A store on PostgreSQL.
-    /// - Parameter url: `postgres://user:password@host:port/database`.
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database`.
+    ///   - groupCommit: How many notification groups may commit at once, and the most notifications in one.
     /// - Returns: The migrated store.
-    public static func postgres(url: String) async throws -> SQLStore {
+    public static func postgres(url: String, groupCommit: (workers: Int, largestGroup: Int) = (workers: 4, largestGroup: 16))
+        async throws -> SQLStore
+    {
         let database = try PostgresStoreDatabase.connect(url: url)
-        let store = SQLStore(database: database)
+        let store = SQLStore(database: database, groupCommit: groupCommit)
         try await store.migrate()
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
         return store

@@ -10,14 +10,38 @@ public struct SQLStore: Store {
     /// Which subscribers' rows changed.
     public let changes: SubscriberChanges
 
+    /// PostgreSQL: groups concurrent notifications into shared transactions (see ``applyGroup(_:)``).
+    public let notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
+
     /// Wraps a database.
     /// - Parameters:
     ///   - database: SQLite or PostgreSQL.
     ///   - evidenceCache: Where decoded evidence is remembered.
-    public init(database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache()) {
+    ///   - groupCommit: PostgreSQL: how many notification groups may commit at once, and the most
+    ///     notifications one group carries (`largestGroup` 1 commits each on its own).
+    public init(
+        database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(),
+        groupCommit: (workers: Int, largestGroup: Int) = (workers: 4, largestGroup: 16)
+    ) {
+        let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
+        var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
+        if database.dialect == .postgres, groupCommit.largestGroup > 1 {
+            let plain = SQLStore(database: database, evidenceCache: evidenceCache, changes: changes, notificationQueue: nil)
+            queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
+                await plain.applyGroup(writes)
+            }
+        }
+        self.init(database: database, evidenceCache: evidenceCache, changes: changes, notificationQueue: queue)
+    }
+
+    private init(
+        database: any SQLDatabase, evidenceCache: EvidenceCache, changes: SubscriberChanges,
+        notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
+    ) {
         self.database = database
         self.evidenceCache = evidenceCache
-        self.changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
+        self.changes = changes
+        self.notificationQueue = notificationQueue
     }
 
     static let encoder: JSONEncoder = {
@@ -40,6 +64,7 @@ public struct SQLStore: Store {
     // MARK: - Migrations
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
+    @discardableResult
     public func migrate() async throws -> Int {
         let autoIncrement = database.dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
         let migrations: [[String]] = [
@@ -74,7 +99,7 @@ public struct SQLStore: Store {
                 "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
             ],
         ]
-        try await database.withTransaction { tx in
+        _ = try await database.withTransaction { tx in
             try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
         }
         var version = 0
@@ -99,14 +124,22 @@ public struct SQLStore: Store {
 
     /// Stores and applies evidence in one transaction; see ``Store/apply(_:policy:now:)``.
     public func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome {
+        if let notificationQueue, write.appUserID == nil {
+            return try await notificationQueue.submit(QueuedWrite(write: write, policy: policy, now: now)).0
+        }
+        let (outcome, changed) = try await applyAlone(QueuedWrite(write: write, policy: policy, now: now))
+        changes.publish(.changed(changed.sorted()))
+        return outcome
+    }
+
+    /// Applies one write in its own transaction (without publishing the change).
+    func applyAlone(_ queued: QueuedWrite) async throws -> (ApplyOutcome, Set<String>) {
         do {
-            let (outcome, changed) = try await database.withTransaction { tx in
-                try await applyInTransaction(tx, write, policy: policy, now: now)
+            return try await database.withTransaction { tx in
+                try await applyInTransaction(tx, queued.write, policy: queued.policy, now: queued.now, lockedUsers: nil)
             }
-            changes.publish(.changed(changed.sorted()))
-            return outcome
         } catch is DuplicateNotification {
-            return .duplicate
+            return (.duplicate, [])
         }
     }
 
@@ -114,18 +147,29 @@ public struct SQLStore: Store {
     struct DuplicateNotification: Error {}
 
     /// The work of ``apply(_:policy:now:)`` inside its transaction.
+    /// - Parameter lockedUsers: In a group (``applyGroup(_:)``), the subscribers whose locks the group took
+    ///   up front, with the locks of every subscription; `nil` when the write takes its own locks.
     /// - Returns: The outcome, and the subscribers whose rows it wrote.
-    func applyInTransaction(_ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws
-        -> (ApplyOutcome, Set<String>)
-    {
+    func applyInTransaction(
+        _ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date, lockedUsers: Set<String>?
+    ) async throws -> (ApplyOutcome, Set<String>) {
         let cache = evidenceCache
         let originals = write.originalTransactionIDs
         // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
         // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
-        try await Self.lock(tx, originals.map { "otid:\($0)" })
+        if lockedUsers == nil { try await Self.lock(tx, originals.map { "otid:\($0)" }) }
         let claim = try await Self.claim(tx, write, now: now)
-        // A second delivery of a notification finds its id taken and rolls back whatever it wrote.
-        guard claim.claimed else { throw DuplicateNotification() }
+        // A second delivery of a notification finds its id taken: alone, it rolls back whatever it wrote; in a
+        // group, it wrote nothing (the claim stores evidence only with a free id, under the id's lock).
+        guard claim.claimed else {
+            if lockedUsers != nil { return (.duplicate, []) }
+            throw DuplicateNotification()
+        }
+        func lockUsers(_ users: Set<String>) async throws {
+            guard let lockedUsers else { return try await Self.lock(tx, users.map { "user:\($0)" }) }
+            // A group may not take a subscriber's lock late (it may hold row locks by now): start again alone.
+            guard users.isSubset(of: lockedUsers) else { throw GroupConflict() }
+        }
         let evidenceID = claim.evidenceID
         let notificationID = write.notificationID ?? "evidence-\(evidenceID)"
         // Who does this evidence belong to?
@@ -144,7 +188,7 @@ public struct SQLStore: Store {
             // under their lock, which this transaction holds, or by an alias merge, which deletes the row.)
             preloaded = (row.user, row.evidenceJSON)
         } else {
-            try await Self.lock(tx, locked.map { "user:\($0)" })
+            try await lockUsers(locked)
         }
         if tx.dialect == .postgres, !alreadyLocked {
             // An alias merge may have moved these subscriptions before the users were locked: look again (with
@@ -156,7 +200,7 @@ public struct SQLStore: Store {
                 owners = fresh.owners
                 user = try await target()
                 let now = Set(user.map { [$0] } ?? []).union(owners.values)
-                try await Self.lock(tx, now.subtracting(locked).map { "user:\($0)" })
+                try await lockUsers(now.subtracting(locked))
                 locked.formUnion(now)
             }
         }
@@ -256,10 +300,17 @@ public struct SQLStore: Store {
         }
     }
 
-    /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite.
+    /// The kinds of advisory lock, in the order every writer takes them.
+    static let lockOrder = ["otid", "user", "notification"]
+
+    /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite. Keys are
+    /// `kind:value` with a kind from ``lockOrder``, taken in that order, then sorted by value.
     static func lock(_ tx: any SQLTransaction, _ keys: [String]) async throws {
         guard tx.dialect == .postgres, !keys.isEmpty else { return }
-        let sorted = Set(keys).sorted()
+        func rank(_ key: String) -> Int {
+            lockOrder.firstIndex { key.hasPrefix($0 + ":") } ?? lockOrder.count
+        }
+        let sorted = Set(keys).sorted { (rank($0), $0) < (rank($1), $1) }
         // One statement; the locks are taken left to right, in sorted order.
         let calls = sorted.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
         try await tx.query("SELECT \(calls)", sorted.map(SQLValue.text))
@@ -395,7 +446,7 @@ public struct SQLStore: Store {
 
     /// Remembers an API key hash.
     public func registerAPIKey(hash: String, kind: APIKeyRecord.Kind, bundleID: String) async throws {
-        try await database.withTransaction { tx in
+        _ = try await database.withTransaction { tx in
             try await tx.query(
                 "INSERT INTO api_keys (key_hash, kind, bundle_id) VALUES (?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET kind = excluded.kind, bundle_id = excluded.bundle_id",
                 [.text(hash), .text(kind.rawValue), .text(bundleID)])
