@@ -191,7 +191,7 @@ extension SQLStore {
     ///   - url: `postgres://user:password@host:port/database`.
     ///   - groupCommit: How many notification groups may commit at once, and the most notifications in one.
     /// - Returns: The migrated store.
-    public static func postgres(url: String, groupCommit: (workers: Int, largestGroup: Int) = (workers: 4, largestGroup: 16))
+    public static func postgres(url: String, groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32))
         async throws -> SQLStore
     {
         let database = try PostgresStoreDatabase.connect(url: url)

@@ -31,6 +31,52 @@ import Testing
         #expect((decoded.payload?.value as? [String: Any])?["bundle_id"] as? String == h.bundleID)
     }
 
+    @Test("a notification's nested tokens are authenticated by its signature: changing one breaks it; a bad one fails it")
+    func nestedTokens() async throws {
+        let h = try await SimulatorHarness()
+        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "nia")
+        let signed = try #require(await h.simulator.notifications(for: h.bundleID).last?.signedPayload)
+        let good = try await h.verifier.verifyNotification(signed)
+        #expect(good.transaction?.transactionId == bought.transactionID)
+        #expect(good.renewalInfo?.originalTransactionId == bought.originalTransactionID)
+
+        // The payload with its signedTransactionInfo replaced by `nested`.
+        func payload(withNestedTransaction nested: String) throws -> [UInt8] {
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(Base64.decode(JWSTamper.parts(signed)[1])!)) as? [String: Any])
+            var data = try #require(object["data"] as? [String: Any])
+            data["signedTransactionInfo"] = nested
+            object["data"] = data
+            return Array(try JSONSerialization.data(withJSONObject: object))
+        }
+        let nested = try #require(good.payload.data?.signedTransactionInfo)
+        // Altered inside the notification, keeping the notification's signature: refused.
+        var parts = JWSTamper.parts(signed)
+        parts[1] = Base64.urlEncode(try payload(withNestedTransaction: JWSTamper.flippedSignature(nested)))
+        await #expect(throws: VerificationError(.invalidSignature, "")) {
+            _ = try await h.verifier.verifyNotification(parts.joined(separator: "."))
+        }
+        // Signed by the (trusted) simulator around a nested token with another algorithm: refused, naming it.
+        let resigned = try SimulatorHarness.sharedPKI.signedData.sign(
+            try payload(withNestedTransaction: JWSTamper.withAlgorithm(nested, "HS256")))
+        await #expect {
+            _ = try await h.verifier.verifyNotification(resigned)
+        } throws: { error in
+            (error as? VerificationError)?.code == .algorithmNotAllowed && "\(error)".contains("signedTransactionInfo")
+        }
+        // ...and around a nested transaction for another app: refused by the notification's expectations.
+        let other = String(decoding: Base64.decode(JWSTamper.parts(nested)[1])!, as: UTF8.self)
+            .replacingOccurrences(of: "\"bundleId\":\"\(h.bundleID)\"", with: "\"bundleId\":\"com.example.other\"")
+        #expect(other.contains("com.example.other"))
+        let foreign = try SimulatorHarness.sharedPKI.signedData.sign(
+            try payload(withNestedTransaction: try SimulatorHarness.sharedPKI.signedData.sign(Array(other.utf8))))
+        let app = try AppStoreSignedDataVerifier(
+            configuration: .init(rootCertificates: [SimulatorHarness.sharedPKI.signedDataRootDER], expectations: .init(bundleID: h.bundleID)))
+        #expect(try await app.verifyNotification(signed).transaction?.bundleId == h.bundleID)
+        await #expect(throws: VerificationError(.unexpectedBundleID, "")) {
+            _ = try await app.verifyNotification(foreign)
+        }
+    }
+
     @Test("verifyReceipt statuses: 21007, 21008-free sandbox, 21004, 21002, 21003, 21000, 21010, forced 21005")
     func verifyReceiptStatuses() async throws {
         let h = try await SimulatorHarness()

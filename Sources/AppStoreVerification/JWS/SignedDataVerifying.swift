@@ -51,12 +51,18 @@ extension SignedDataVerifying {
         return payload
     }
 
-    /// Verifies a V2 notification and the signed transaction and renewal info nested in it.
+    /// Verifies a V2 notification and decodes the signed transaction and renewal info nested in it.
+    ///
+    /// The nested tokens are authenticated by the notification's own signature, which covers their every byte
+    /// (change one and the notification no longer verifies), so their signatures are not checked a second
+    /// time; they must still be well-formed ES256 tokens whose payloads meet the same expectations as the
+    /// notification's. (Posted on their own, as `POST /v1/transactions` does, a token is verified in full.)
     /// - Parameter signedPayload: The `signedPayload` of the notification body.
     /// - Returns: The notification with its nested payloads decoded.
     /// - Throws: ``VerificationError``; a nested token that fails fails the whole notification.
     public func verifyNotification(_ signedPayload: String) async throws -> VerifiedNotification {
-        let payload = try await verify(signedPayload).decode(ResponseBodyV2DecodedPayload.self)
+        let verified = try await verify(signedPayload)
+        let payload = try verified.decode(ResponseBodyV2DecodedPayload.self)
         if let data = payload.data {
             try expectations.check(
                 bundleID: data.bundleId, environment: data.environment, appAppleID: data.appAppleId, "notification data")
@@ -70,12 +76,33 @@ extension SignedDataVerifying {
         }
         var notification = VerifiedNotification(payload: payload)
         if let nested = payload.data?.signedTransactionInfo {
-            notification.transaction = try await verifyTransaction(nested)
+            let transaction = try Self.enclosed(nested, "signedTransactionInfo", in: verified).decode(JWSTransactionDecodedPayload.self)
+            try expectations.check(
+                bundleID: transaction.bundleId, environment: transaction.environment, appAppleID: nil, "transaction")
+            notification.transaction = transaction
         }
         if let nested = payload.data?.signedRenewalInfo {
-            notification.renewalInfo = try await verifyRenewalInfo(nested)
+            let renewalInfo = try Self.enclosed(nested, "signedRenewalInfo", in: verified).decode(JWSRenewalInfoDecodedPayload.self)
+            try SignedDataExpectations(environment: expectations.environment)
+                .check(bundleID: nil, environment: renewalInfo.environment, appAppleID: nil, "renewal info")
+            notification.renewalInfo = renewalInfo
         }
         return notification
+    }
+
+    /// A token nested in a payload whose signature was just verified: its structure and algorithm checked,
+    /// its payload authenticated by the enclosing signature.
+    static func enclosed(_ token: String, _ field: String, in enclosing: VerifiedSignedData) throws -> VerifiedSignedData {
+        let jws: CompactJWS
+        do { jws = try CompactJWS(token) } catch let error as VerificationError {
+            throw VerificationError(error.code, "\(field): \(error.reason)")
+        }
+        guard jws.algorithm == "ES256" else {
+            throw VerificationError(.algorithmNotAllowed, "\(field): JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
+        }
+        return VerifiedSignedData(
+            payload: jws.payload, signedDate: try SignedDate.read(jws.payload), validationTime: enclosing.validationTime,
+            isXcodeSigned: enclosing.isXcodeSigned)
     }
 }
 

@@ -115,26 +115,26 @@ extension SQLStore {
     }
 
     /// Saves `user`'s evidence and writes the events, in one statement on PostgreSQL.
-    static func save(
+    func save(
         _ tx: any SQLTransaction, _ user: String, _ bundleID: String, _ evidence: EvidenceSet,
-        _ cache: EvidenceCache, events: [PendingEvent], evidenceID: Int64, now: Date
+        events: [PendingEvent], evidenceID: Int64, now: Date
     ) async throws {
         guard tx.dialect == .postgres else {
-            try await saveEvidence(tx, user, bundleID, evidence, cache, now: now)
+            try await saveEvidence(tx, user, bundleID, evidence, now: now)
             for event in events {
-                try await insertEvent(tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)
+                try await Self.insertEvent(tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)
             }
             return
         }
-        let json = String(decoding: try encoder.encode(evidence), as: UTF8.self)
-        var binds: [SQLValue] = [.text(user), .text(bundleID), .text(json), .text(timestamp(now)), .text(timestamp(now))]
+        let json = try evidenceEncoder.encode(evidence)
+        var binds: [SQLValue] = [.text(user), .text(bundleID), .text(json), .text(Self.timestamp(now)), .text(Self.timestamp(now))]
         var rows: [String] = []
         for event in events {
             rows.append("(?, ?, ?, ?, ?, ?, ?)")
             binds += [
-                .text(event.appUserID), .text(timestamp(now)), .text(event.type), .text(event.cause.rawValue),
+                .text(event.appUserID), .text(Self.timestamp(now)), .text(event.type), .text(event.cause.rawValue),
                 event.causeID.map(SQLValue.text) ?? .null, .integer(evidenceID),
-                .text(String(decoding: try encoder.encode(event.detail), as: UTF8.self)),
+                .text(String(decoding: try Self.encoder.encode(event.detail), as: UTF8.self)),
             ]
         }
         let upsert =
@@ -146,6 +146,6 @@ extension SQLStore {
                 "WITH saved AS (\(upsert) RETURNING 1) INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES \(rows.joined(separator: ", "))",
                 binds)
         }
-        cache.remember(json, evidence, for: user)
+        evidenceCache.remember(json, evidence, for: user)
     }
 }

@@ -9,6 +9,8 @@ public struct SQLStore: Store {
     public let evidenceCache: EvidenceCache
     /// Which subscribers' rows changed.
     public let changes: SubscriberChanges
+    /// Encodes evidence for storing, remembering each observation's JSON.
+    public let evidenceEncoder: EvidenceEncoder
 
     /// PostgreSQL: groups concurrent notifications into shared transactions (see ``applyGroup(_:)``).
     public let notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
@@ -17,29 +19,33 @@ public struct SQLStore: Store {
     /// - Parameters:
     ///   - database: SQLite or PostgreSQL.
     ///   - evidenceCache: Where decoded evidence is remembered.
+    ///   - evidenceEncoder: Encodes evidence for storing.
     ///   - groupCommit: PostgreSQL: how many notification groups may commit at once, and the most
     ///     notifications one group carries (`largestGroup` 1 commits each on its own).
     public init(
-        database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(),
-        groupCommit: (workers: Int, largestGroup: Int) = (workers: 4, largestGroup: 16)
+        database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(), evidenceEncoder: EvidenceEncoder = EvidenceEncoder(),
+        groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32)
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
         var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
         if database.dialect == .postgres, groupCommit.largestGroup > 1 {
-            let plain = SQLStore(database: database, evidenceCache: evidenceCache, changes: changes, notificationQueue: nil)
+            let plain = SQLStore(
+                database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, notificationQueue: nil)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
                 await plain.applyGroup(writes)
             }
         }
-        self.init(database: database, evidenceCache: evidenceCache, changes: changes, notificationQueue: queue)
+        self.init(
+            database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, notificationQueue: queue)
     }
 
     private init(
-        database: any SQLDatabase, evidenceCache: EvidenceCache, changes: SubscriberChanges,
+        database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder, changes: SubscriberChanges,
         notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
     ) {
         self.database = database
         self.evidenceCache = evidenceCache
+        self.evidenceEncoder = evidenceEncoder
         self.changes = changes
         self.notificationQueue = notificationQueue
     }
@@ -209,7 +215,7 @@ public struct SQLStore: Store {
                 try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "recorded", pending: nil, now: now)
                 return (.recorded, [])
             }
-            let parked = String(decoding: try Self.encoder.encode(write.evidence), as: UTF8.self)
+            let parked = try evidenceEncoder.encode(write.evidence)
             try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "pending", pending: parked, now: now)
             return (.pending, [])
         }
@@ -232,7 +238,7 @@ public struct SQLStore: Store {
                 if var previous = try await Self.loadEvidence(tx, owner, cache) {
                     let moved = previous.removeSubscription(original)
                     incoming.formUnion(moved)
-                    try await Self.saveEvidence(tx, owner, write.bundleID, previous, cache, now: now)
+                    try await saveEvidence(tx, owner, write.bundleID, previous, now: now)
                 }
                 let detail = ["original_transaction_id": original, "from": owner, "to": user]
                 events.append((owner, "subscription_transferred_out", .identity, nil, detail))
@@ -241,7 +247,7 @@ public struct SQLStore: Store {
                 let kept = incoming.removeSubscription(original)
                 if var existing = try await Self.loadEvidence(tx, owner, cache) {
                     existing.formUnion(kept)
-                    try await Self.saveEvidence(tx, owner, write.bundleID, existing, cache, now: now)
+                    try await saveEvidence(tx, owner, write.bundleID, existing, now: now)
                 }
                 events.append((user, "transfer_refused", .identity, nil, ["original_transaction_id": original, "owner": owner, "requester": user]))
             }
@@ -278,7 +284,7 @@ public struct SQLStore: Store {
         for (who, type, cause, causeID, facts) in events {
             pending.append(PendingEvent(appUserID: who, type: type, cause: cause, causeID: causeID ?? write.notificationID, detail: facts))
         }
-        try await Self.save(tx, user, write.bundleID, evidence, cache, events: pending, evidenceID: evidenceID, now: now)
+        try await save(tx, user, write.bundleID, evidence, events: pending, evidenceID: evidenceID, now: now)
         // Rows written: the subscriber's, and the other party's in a transfer or refused transfer.
         return (.applied(appUserID: user), Set([user] + events.map { $0.0 }))
     }
@@ -352,14 +358,14 @@ public struct SQLStore: Store {
         return try cache.evidence(json, for: appUserID)
     }
 
-    static func saveEvidence(
-        _ tx: any SQLTransaction, _ appUserID: String, _ bundleID: String, _ evidence: EvidenceSet, _ cache: EvidenceCache, now: Date
+    func saveEvidence(
+        _ tx: any SQLTransaction, _ appUserID: String, _ bundleID: String, _ evidence: EvidenceSet, now: Date
     ) async throws {
-        let json = String(decoding: try encoder.encode(evidence), as: UTF8.self)
+        let json = try evidenceEncoder.encode(evidence)
         try await tx.query(
             "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at",
-            [.text(appUserID), .text(bundleID), .text(json), .text(timestamp(now)), .text(timestamp(now))])
-        cache.remember(json, evidence, for: appUserID)
+            [.text(appUserID), .text(bundleID), .text(json), .text(Self.timestamp(now)), .text(Self.timestamp(now))])
+        evidenceCache.remember(json, evidence, for: appUserID)
     }
 
     static func insertEvent(
@@ -430,7 +436,7 @@ public struct SQLStore: Store {
             guard source != target else { return [] }
             var evidence = try await Self.loadEvidence(tx, target, cache) ?? EvidenceSet()
             if let merged = try await Self.loadEvidence(tx, source, cache) { evidence.formUnion(merged) }
-            try await Self.saveEvidence(tx, target, bundleID, evidence, cache, now: now)
+            try await saveEvidence(tx, target, bundleID, evidence, now: now)
             try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
             try await tx.query("UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await tx.query("UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
