@@ -134,6 +134,8 @@ struct PostgresStoreTransaction: SQLTransaction {
                 switch value {
                 case .text(let text): bindings.append(text)
                 case .integer(let number): bindings.append(number)
+                case .texts(let texts): bindings.append(texts)
+                case .integers(let numbers): bindings.append(numbers)
                 case .null: bindings.appendNull()
                 }
             }

@@ -34,6 +34,8 @@ final class PreparedStatements: Sendable {
                     switch binds[index] {
                     case .text: numbered += "::text"
                     case .integer: numbered += "::int8"
+                    case .texts: numbered += "::text[]"
+                    case .integers: numbered += "::int8[]"
                     case .null: break
                     }
                 }
@@ -54,6 +56,8 @@ final class PreparedStatements: Sendable {
             case .text: "t"
             case .integer: "i"
             case .null: "n"
+            case .texts: "T"
+            case .integers: "I"
             }
         })
         let known = prepared.withLock { $0[connection.id]?[key] }
@@ -76,6 +80,8 @@ final class PreparedStatements: Sendable {
         case .null: .null
         case .text(let text): PostgresData(string: text)
         case .integer(let number): PostgresData(int64: number)
+        case .texts(let texts): PostgresData(array: texts.map { PostgresData(string: $0) }, elementType: .text)
+        case .integers(let numbers): PostgresData(array: numbers.map { PostgresData(int64: $0) }, elementType: .int8)
         }
     }
 

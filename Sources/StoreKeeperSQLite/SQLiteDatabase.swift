@@ -83,11 +83,12 @@ struct SQLiteTransaction: SQLTransaction {
     var dialect: SQLDialect { .sqlite }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        let data: [SQLiteData] = binds.map {
+        let data: [SQLiteData] = try binds.map {
             switch $0 {
             case .text(let text): .text(text)
             case .integer(let value): .integer(Int(value))
             case .null: .null
+            case .texts, .integers: throw StorageError("SQLite has no array values; this statement is PostgreSQL's")
             }
         }
         return try await connection.query(sql, data).map { row in

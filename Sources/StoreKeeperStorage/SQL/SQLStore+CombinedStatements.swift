@@ -37,14 +37,11 @@ extension SQLStore {
         }
         let list = inList(write.originalTransactionIDs)
         // The evidence row inserted here is invisible to the rest of this statement, and one stored before is
-        // visible: so `evidence_id` has exactly one row either way. Evidence is stored only under a notification
-        // id not yet taken (a duplicate leaves no trace even when a group, which does not roll back for it,
-        // carries it; the id cannot be taken meanwhile, as its subscriptions' or its own lock is held).
+        // visible: so `evidence_id` has exactly one row either way.
         let row = try await tx.query(
             """
             WITH inserted AS (
-                INSERT INTO evidence (digest, bundle_id, kind, received_at, body) SELECT ?, ?, ?, ?, ?
-                WHERE NOT EXISTS (SELECT 1 FROM notifications WHERE notification_id = ?::text)
+                INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (digest) DO NOTHING RETURNING id),
             evidence_id AS (SELECT id FROM inserted UNION ALL SELECT id FROM evidence WHERE digest = ?),
             claimed AS (
@@ -60,8 +57,7 @@ extension SQLStore {
                 ORDER BY s.app_user_id LIMIT 1 FOR UPDATE OF s
             ) AS locked ON true
             """,
-            [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody),
-             write.notificationID.map(SQLValue.text) ?? .null, .text(digest),
+            [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody), .text(digest),
              write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
              .text(originals), write.notificationID.map(SQLValue.text) ?? .null] + list.binds + list.binds
                 + [write.appUserID.map(SQLValue.text) ?? .null] + list.binds

@@ -1,8 +1,16 @@
 public import Foundation
+import SubscriptionEngine
 
-/// PostgreSQL group commit: notifications that arrive together are applied in one transaction, so a busy
-/// server pays one BEGIN, one round of locks and one COMMIT (one WAL flush) per group rather than per
-/// notification. Each notification is still answered only after the commit that carried it.
+/// PostgreSQL group commit: notifications that arrive together are applied in one transaction of six
+/// statements, whatever their number — begin; read who owns their subscriptions; lock the subscriptions, those
+/// subscribers and the notification ids; store all raw evidence, claim all ids and lock and read the
+/// subscribers' rows; save every changed row, event and parked notification; commit. Each notification is
+/// still answered only after the commit that carried it.
+///
+/// The group covers the usual case: every subscription a notification is about is owned by one subscriber
+/// (or none: it is parked until one is), and ownership did not change between the first read and the locks.
+/// Anything else — a notification whose subscriptions two subscribers own, or only some of them — rolls the
+/// group back and its notifications run one at a time through ``SQLStore/apply(_:policy:now:)``'s full path.
 extension SQLStore {
     /// One write waiting in ``notificationQueue``.
     public struct QueuedWrite: Sendable {
@@ -14,18 +22,24 @@ extension SQLStore {
         public var now: Date
     }
 
-    /// Thrown inside a group when a write needs a lock the group did not take up front: the group rolls back
-    /// and its writes run again one at a time.
+    /// Thrown inside a group when a write is not the usual case: the group rolls back and its writes run again
+    /// one at a time.
     struct GroupConflict: Error {}
 
-    /// Applies `writes` in one transaction, in order; when that fails (a conflict, or one bad write), each on
-    /// its own, so one write's failure is its own. Publishes the changes before returning.
-    /// - Parameter writes: Notifications (no posted app user id).
+    /// Applies `writes` in one transaction, in order; when that cannot be done (see ``GroupConflict``) or fails,
+    /// each on its own, so one write's failure is its own. Publishes the changes before returning.
+    /// - Parameter writes: Notifications (no posted app user id, a notification id).
     /// - Returns: Each write's outcome and the subscribers it changed, or its error.
     func applyGroup(_ writes: [QueuedWrite]) async -> [Result<(ApplyOutcome, Set<String>), any Error>] {
-        if writes.count > 1, let results = try? await applyTogether(writes) {
-            changes.publish(.changed(Set(results.flatMap(\.1)).sorted()))
-            return results.map { .success($0) }
+        if writes.count > 1 {
+            do {
+                let results = try await applyTogether(writes)
+                groupTally.count(together: writes.count)
+                changes.publish(.changed(Set(results.flatMap(\.1)).sorted()))
+                return results.map { .success($0) }
+            } catch {
+                groupTally.count(alone: writes.count, because: error)
+            }
         }
         var results: [Result<(ApplyOutcome, Set<String>), any Error>] = []
         for queued in writes {
@@ -40,21 +54,176 @@ extension SQLStore {
         return results
     }
 
-    /// One transaction: read who owns every subscription the writes are about, lock the subscriptions, those
-    /// subscribers and the notification ids (in ``lockOrder``, so groups and single writers cannot deadlock),
-    /// then apply each write as ``apply(_:policy:now:)`` would.
+    /// The group's transaction.
     func applyTogether(_ writes: [QueuedWrite]) async throws -> [(ApplyOutcome, Set<String>)] {
         try await database.withTransaction { tx in
             let originals = Set(writes.flatMap(\.write.originalTransactionIDs)).sorted()
-            let users = Set(try await Self.owners(tx, originals).values)
-            let notifications = writes.compactMap(\.write.notificationID)
+            let owners = try await Self.ownersByKey(tx, originals)
+            let users = Set(owners.values).sorted()
+            let notificationIDs = writes.compactMap(\.write.notificationID)
+            guard notificationIDs.count == writes.count else { throw GroupConflict() }
             try await Self.lock(
-                tx, originals.map { "otid:\($0)" } + users.map { "user:\($0)" } + notifications.map { "notification:\($0)" })
+                tx, originals.map { "otid:\($0)" } + users.map { "user:\($0)" } + notificationIDs.map { "notification:\($0)" })
+            let claimed = try await claimAll(tx, writes, originals: originals, users: users)
+            guard claimed.owners == owners else { throw GroupConflict() }
+
+            var evidence: [String: (bundleID: String, set: EvidenceSet)] = [:]
+            var events: [(PendingEvent, Int64)] = []
+            var parked: [(id: String, status: String, pending: String)] = []
             var results: [(ApplyOutcome, Set<String>)] = []
+            var seen = Set<String>()
             for queued in writes {
-                results.append(try await applyInTransaction(tx, queued.write, policy: queued.policy, now: queued.now, lockedUsers: users))
+                let write = queued.write
+                let id = write.notificationID ?? ""
+                guard seen.insert(id).inserted, let evidenceID = claimed.evidenceIDs[id] else {
+                    results.append((.duplicate, []))
+                    continue
+                }
+                let subscriptionOwners = Set(write.originalTransactionIDs.compactMap { owners[$0] })
+                if write.originalTransactionIDs.isEmpty {
+                    parked.append((id, "recorded", ""))
+                    results.append((.recorded, []))
+                    continue
+                }
+                if subscriptionOwners.isEmpty {
+                    parked.append((id, "pending", try evidenceEncoder.encode(write.evidence)))
+                    results.append((.pending, []))
+                    continue
+                }
+                guard subscriptionOwners.count == 1, let user = subscriptionOwners.first,
+                    write.originalTransactionIDs.allSatisfy({ owners[$0] != nil })
+                else { throw GroupConflict() }
+                if evidence[user] == nil {
+                    guard let json = claimed.rows[user] else { throw GroupConflict() }
+                    evidence[user] = (write.bundleID, try evidenceCache.evidence(json, for: user))
+                }
+                evidence[user]?.set.formUnion(write.evidence)
+                var detail = write.detail
+                detail["kind"] = write.kind
+                events.append((PendingEvent(appUserID: user, type: write.eventType, cause: write.cause, causeID: id, detail: detail), evidenceID))
+                results.append((.applied(appUserID: user), [user]))
             }
+            try await saveAll(tx, evidence.map { ($0.key, $0.value.bundleID, $0.value.set) }, events: events, parked: parked, now: writes[0].now)
             return results
         }
+    }
+
+    /// Who owns each of these subscriptions: one keyed lookup per id whatever the plan (PostgreSQL keeps one
+    /// generic plan per statement, made when the tables may have been small enough for a scan to look cheaper;
+    /// every lookup in this file is written as `LATERAL (… LIMIT 1)` so that it stays an index lookup).
+    static func ownersByKey(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
+        var owners: [String: String] = [:]
+        for row in try await tx.query(
+            """
+            SELECT o.id, owner.app_user_id FROM unnest(?) AS o(id)
+                CROSS JOIN LATERAL (SELECT app_user_id FROM ownership WHERE original_transaction_id = o.id LIMIT 1) AS owner
+            """, [.texts(originals)])
+        {
+            if let original = row["id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
+        }
+        return owners
+    }
+
+    /// What ``claimAll(_:_:originals:users:)`` read.
+    struct GroupClaim {
+        /// The raw evidence row of each notification id this group claimed (duplicates are absent).
+        var evidenceIDs: [String: Int64] = [:]
+        /// Who owns the subscriptions, read under their locks.
+        var owners: [String: String] = [:]
+        /// The subscribers' stored evidence, their rows locked.
+        var rows: [String: String] = [:]
+    }
+
+    /// One statement: stores the raw evidence of every notification whose id is free, claims those ids (the
+    /// first of two deliveries in one group wins), and reads the owners and the locked subscriber rows.
+    func claimAll(_ tx: any SQLTransaction, _ writes: [QueuedWrite], originals: [String], users: [String]) async throws -> GroupClaim {
+        let received = Self.timestamp(writes[0].now)
+        let digests = writes.map { HexDigest.sha256($0.write.kind + "\n" + $0.write.rawBody) }
+        let rows = try await tx.query(
+            """
+            WITH input AS (
+                SELECT * FROM unnest(?, ?, ?, ?, ?, ?)
+                    WITH ORDINALITY AS i(digest, bundle_id, kind, notification_id, type, originals, position)),
+            fresh AS (
+                SELECT DISTINCT ON (input.notification_id) input.* FROM input
+                LEFT JOIN LATERAL (SELECT 1 AS taken FROM notifications n WHERE n.notification_id = input.notification_id LIMIT 1) AS t
+                    ON true
+                WHERE t.taken IS NULL
+                ORDER BY input.notification_id, input.position),
+            inserted AS (
+                INSERT INTO evidence (digest, bundle_id, kind, received_at, body)
+                SELECT digest, bundle_id, kind, ?, (?)[position]
+                FROM (SELECT DISTINCT ON (digest) digest, bundle_id, kind, position FROM fresh ORDER BY digest, position) AS first
+                ON CONFLICT (digest) DO NOTHING RETURNING id, digest),
+            ids AS (
+                SELECT digest, id FROM inserted
+                UNION ALL SELECT d.digest, stored.id FROM unnest(?) AS d(digest)
+                    CROSS JOIN LATERAL (SELECT id FROM evidence WHERE evidence.digest = d.digest LIMIT 1) AS stored),
+            claimed AS (
+                INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids)
+                SELECT notification_id, bundle_id, type, 'applied', ?, (SELECT id FROM ids WHERE ids.digest = fresh.digest LIMIT 1), originals
+                FROM fresh
+                ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id, evidence_id),
+            locked AS (
+                SELECT row.app_user_id, row.evidence_json FROM unnest(?) AS u(id)
+                    CROSS JOIN LATERAL (SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id = u.id LIMIT 1 FOR UPDATE) AS row)
+            SELECT 'claimed' AS what, notification_id AS name, evidence_id::text AS value FROM claimed
+            UNION ALL SELECT 'owner', o.id, owner.app_user_id FROM unnest(?) AS o(id)
+                CROSS JOIN LATERAL (SELECT app_user_id FROM ownership WHERE original_transaction_id = o.id LIMIT 1) AS owner
+            UNION ALL SELECT 'row', app_user_id, evidence_json FROM locked
+            """,
+            [.texts(digests), .texts(writes.map(\.write.bundleID)), .texts(writes.map(\.write.kind)),
+             .texts(writes.map { $0.write.notificationID ?? "" }), .texts(writes.map(\.write.eventType)),
+             .texts(writes.map { $0.write.originalTransactionIDs.joined(separator: ",") }), .text(received),
+             .texts(writes.map(\.write.rawBody)), .texts(digests), .text(received), .texts(users), .texts(originals)])
+        var claim = GroupClaim()
+        for row in rows {
+            guard let name = row["name"]?.string, let value = row["value"]?.string else { continue }
+            switch row["what"]?.string {
+            case "claimed": claim.evidenceIDs[name] = Int64(value) ?? 0
+            case "owner": claim.owners[name] = value
+            default: claim.rows[name] = value
+            }
+        }
+        return claim
+    }
+
+    /// One statement: every changed subscriber row, every event (in order) and every parked notification.
+    func saveAll(
+        _ tx: any SQLTransaction, _ saves: [(user: String, bundleID: String, evidence: EvidenceSet)],
+        events: [(PendingEvent, Int64)], parked: [(id: String, status: String, pending: String)], now: Date
+    ) async throws {
+        let jsons = try saves.map { try evidenceEncoder.encode($0.evidence) }
+        let time = Self.timestamp(now)
+        // Parked notifications are rare: without any, the statement leaves out their update (whose join the
+        // planner, not knowing the array is empty, may plan as a scan of every notification).
+        let parkedUpdate =
+            parked.isEmpty
+            ? ""
+            : """
+            parked AS (
+                UPDATE notifications SET status = p.status, pending_json = NULLIF(p.pending, '')
+                FROM unnest(?, ?, ?) AS p(id, status, pending) WHERE notification_id = p.id RETURNING 1),
+            """
+        let parkedBinds: [SQLValue] =
+            parked.isEmpty ? [] : [.texts(parked.map(\.id)), .texts(parked.map(\.status)), .texts(parked.map(\.pending))]
+        try await tx.query(
+            """
+            WITH saved AS (
+                INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at)
+                SELECT u, b, j, ?, ? FROM unnest(?, ?, ?) AS s(u, b, j)
+                ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at
+                RETURNING 1),
+            \(parkedUpdate)
+            done AS (SELECT 1)
+            INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json)
+            SELECT u, ?, t, c, ci, ei, d FROM unnest(?, ?, ?, ?, ?, ?) WITH ORDINALITY AS e(u, t, c, ci, ei, d, position)
+            ORDER BY position
+            """,
+            [.text(time), .text(time), .texts(saves.map(\.user)), .texts(saves.map(\.bundleID)), .texts(jsons)] + parkedBinds
+                + [.text(time), .texts(events.map(\.0.appUserID)), .texts(events.map(\.0.type)), .texts(events.map(\.0.cause.rawValue)),
+                   .texts(events.map { $0.0.causeID ?? "" }), .integers(events.map(\.1)),
+                   .texts(try events.map { String(decoding: try Self.encoder.encode($0.0.detail), as: UTF8.self) })])
+        for (save, json) in zip(saves, jsons) { evidenceCache.remember(json, save.evidence, for: save.user) }
     }
 }

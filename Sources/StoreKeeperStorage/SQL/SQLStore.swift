@@ -14,6 +14,8 @@ public struct SQLStore: Store {
 
     /// PostgreSQL: groups concurrent notifications into shared transactions (see ``applyGroup(_:)``).
     public let notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
+    /// How group commit went.
+    public let groupTally: GroupTally
 
     /// Wraps a database.
     /// - Parameters:
@@ -27,26 +29,30 @@ public struct SQLStore: Store {
         groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32)
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
+        let tally = GroupTally()
         var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
         if database.dialect == .postgres, groupCommit.largestGroup > 1 {
             let plain = SQLStore(
-                database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, notificationQueue: nil)
+                database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, groupTally: tally,
+                notificationQueue: nil)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
                 await plain.applyGroup(writes)
             }
         }
         self.init(
-            database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, notificationQueue: queue)
+            database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, groupTally: tally,
+            notificationQueue: queue)
     }
 
     private init(
         database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder, changes: SubscriberChanges,
-        notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
+        groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
     ) {
         self.database = database
         self.evidenceCache = evidenceCache
         self.evidenceEncoder = evidenceEncoder
         self.changes = changes
+        self.groupTally = groupTally
         self.notificationQueue = notificationQueue
     }
 
@@ -130,7 +136,7 @@ public struct SQLStore: Store {
 
     /// Stores and applies evidence in one transaction; see ``Store/apply(_:policy:now:)``.
     public func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome {
-        if let notificationQueue, write.appUserID == nil {
+        if let notificationQueue, write.appUserID == nil, write.notificationID != nil {
             return try await notificationQueue.submit(QueuedWrite(write: write, policy: policy, now: now)).0
         }
         let (outcome, changed) = try await applyAlone(QueuedWrite(write: write, policy: policy, now: now))
@@ -142,7 +148,7 @@ public struct SQLStore: Store {
     func applyAlone(_ queued: QueuedWrite) async throws -> (ApplyOutcome, Set<String>) {
         do {
             return try await database.withTransaction { tx in
-                try await applyInTransaction(tx, queued.write, policy: queued.policy, now: queued.now, lockedUsers: nil)
+                try await applyInTransaction(tx, queued.write, policy: queued.policy, now: queued.now)
             }
         } catch is DuplicateNotification {
             return (.duplicate, [])
@@ -153,29 +159,18 @@ public struct SQLStore: Store {
     struct DuplicateNotification: Error {}
 
     /// The work of ``apply(_:policy:now:)`` inside its transaction.
-    /// - Parameter lockedUsers: In a group (``applyGroup(_:)``), the subscribers whose locks the group took
-    ///   up front, with the locks of every subscription; `nil` when the write takes its own locks.
     /// - Returns: The outcome, and the subscribers whose rows it wrote.
-    func applyInTransaction(
-        _ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date, lockedUsers: Set<String>?
-    ) async throws -> (ApplyOutcome, Set<String>) {
+    func applyInTransaction(_ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws
+        -> (ApplyOutcome, Set<String>)
+    {
         let cache = evidenceCache
         let originals = write.originalTransactionIDs
         // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
         // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
-        if lockedUsers == nil { try await Self.lock(tx, originals.map { "otid:\($0)" }) }
+        try await Self.lock(tx, originals.map { "otid:\($0)" })
         let claim = try await Self.claim(tx, write, now: now)
-        // A second delivery of a notification finds its id taken: alone, it rolls back whatever it wrote; in a
-        // group, it wrote nothing (the claim stores evidence only with a free id, under the id's lock).
-        guard claim.claimed else {
-            if lockedUsers != nil { return (.duplicate, []) }
-            throw DuplicateNotification()
-        }
-        func lockUsers(_ users: Set<String>) async throws {
-            guard let lockedUsers else { return try await Self.lock(tx, users.map { "user:\($0)" }) }
-            // A group may not take a subscriber's lock late (it may hold row locks by now): start again alone.
-            guard users.isSubset(of: lockedUsers) else { throw GroupConflict() }
-        }
+        // A second delivery of a notification finds its id taken and rolls back whatever it wrote.
+        guard claim.claimed else { throw DuplicateNotification() }
         let evidenceID = claim.evidenceID
         let notificationID = write.notificationID ?? "evidence-\(evidenceID)"
         // Who does this evidence belong to?
@@ -194,7 +189,7 @@ public struct SQLStore: Store {
             // under their lock, which this transaction holds, or by an alias merge, which deletes the row.)
             preloaded = (row.user, row.evidenceJSON)
         } else {
-            try await lockUsers(locked)
+            try await Self.lock(tx, locked.map { "user:\($0)" })
         }
         if tx.dialect == .postgres, !alreadyLocked {
             // An alias merge may have moved these subscriptions before the users were locked: look again (with
@@ -206,7 +201,7 @@ public struct SQLStore: Store {
                 owners = fresh.owners
                 user = try await target()
                 let now = Set(user.map { [$0] } ?? []).union(owners.values)
-                try await lockUsers(now.subtracting(locked))
+                try await Self.lock(tx, now.subtracting(locked).map { "user:\($0)" })
                 locked.formUnion(now)
             }
         }

@@ -6,6 +6,10 @@ public enum SQLValue: Sendable, Hashable {
     case integer(Int64)
     /// NULL.
     case null
+    /// PostgreSQL only: a `text[]`, for statements that write many rows from one bound value each column.
+    case texts([String])
+    /// PostgreSQL only: an `int8[]`.
+    case integers([Int64])
 
     /// The text, when this is text.
     public var string: String? {
