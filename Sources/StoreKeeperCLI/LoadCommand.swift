@@ -45,17 +45,17 @@ struct LoadCommand: AsyncParsableCommand {
         let seeded = try await seed(client)
         try await waitForDeliveries(client)
         // Each subscriber once: every answer is computed from a database read (nothing is remembered yet).
-        let firstReads = try await measure(client, "GET subscriber, first read", limit: seeded.count) { index in
+        let firstReads = try await measure("GET subscriber, first read", limit: seeded.count) { index in
             ("GET", "/v1/subscribers/load-\(index)", nil)
         }
-        let reads = try await measure(client, "GET /v1/subscribers/{id}") { index in
+        let reads = try await measure("GET /v1/subscribers/{id}") { index in
             ("GET", "/v1/subscribers/load-\(index % seeded.count)", nil)
         }
-        let bare = try await measure(client, "GET /health (bare route)") { _ in ("GET", "/health", nil) }
+        let bare = try await measure("GET /health (bare route)") { _ in ("GET", "/health", nil) }
         FileHandleOutput.standardError("signing \(notifications) V2 notifications")
         let bodies = try await makeNotifications(originals: seeded)
         FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
-        let ingest = try await measure(client, "POST V2 notification", bodies: bodies)
+        let ingest = try await measure("POST V2 notification", bodies: bodies)
         let results = [firstReads, reads, bare, ingest]
         if json {
             let objects = results.map {
@@ -158,51 +158,35 @@ struct LoadCommand: AsyncParsableCommand {
         throw ValidationError("simulator deliveries did not drain within 10 minutes")
     }
 
-    /// Runs `concurrency` workers: for `duration` seconds over generated requests (or for `limit` requests),
-    /// or once over `bodies`.
-    func measure(_ client: HTTPClient, _ name: String, bodies: [Data]? = nil, limit: Int? = nil,
+    /// Runs `concurrency` keep-alive connections (``LoadConnection``): for `duration` seconds over generated
+    /// requests (or for `limit` requests), or once over `bodies`.
+    func measure(_ name: String, bodies: [Data]? = nil, limit: Int? = nil,
                  request: (@Sendable (Int) -> (String, String, Data?))? = nil) async throws -> Measurement {
-        let deadline = Date().addingTimeInterval(duration)
-        let started = Date()
-        let counter = Counter()
-        let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
-            for _ in 0..<concurrency {
-                group.addTask {
-                    var latencies: [Double] = []
-                    var failures = 0
-                    while true {
-                        let index = await counter.next()
-                        let method: String, path: String, body: Data?
-                        if let bodies {
-                            guard index < bodies.count else { break }
-                            (method, path, body) = ("POST", "/v1/notifications/appstore", bodies[index])
-                        } else {
-                            guard index < (limit ?? .max), limit != nil || Date() < deadline, let request else { break }
-                            (method, path, body) = request(index)
-                        }
-                        let begin = ContinuousClock.now
-                        var http = HTTPClientRequest(url: url + path)
-                        http.method = HTTPMethod(rawValue: method)
-                        http.headers.add(name: "Authorization", value: "Bearer \(Self.publicKey)")
-                        if let body { http.body = .bytes(ByteBuffer(bytes: body)) }
-                        let response = try await client.execute(http, timeout: .seconds(30))
-                        _ = try await response.body.collect(upTo: 1 << 22)
-                        let elapsed = ContinuousClock.now - begin
-                        latencies.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                        if response.status != .ok { failures += 1 }
-                    }
-                    return (latencies, failures)
-                }
-            }
-            var all: [Double] = []
-            var failures = 0
-            for try await (latencies, failed) in group {
-                all += latencies
-                failures += failed
-            }
-            return (all, failures)
+        guard let components = URLComponents(string: url), let host = components.host else {
+            throw ValidationError("--url \(url) is not an http://host:port URL")
         }
-        return Measurement(name: name, count: results.0.count, seconds: Date().timeIntervalSince(started), latencies: results.0, failures: results.1)
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: "\(host):\(components.port ?? 80)")
+        headers.add(name: "Authorization", value: "Bearer \(Self.publicKey)")
+        headers.add(name: "Content-Type", value: "application/json")
+        let source: LoadSource
+        if let bodies {
+            source = LoadSource(fixed: bodies.map {
+                LoadRequest(method: .POST, path: "/v1/notifications/appstore", body: ByteBuffer(bytes: $0))
+            })
+        } else {
+            let request = request ?? { _ in ("GET", "/health", nil) }
+            source = LoadSource(limit: limit, deadline: limit == nil ? .now() + .nanoseconds(Int64(duration * 1e9)) : nil) { index in
+                let (method, path, body) = request(index)
+                return LoadRequest(method: HTTPMethod(rawValue: method), path: path, body: body.map { ByteBuffer(bytes: $0) })
+            }
+        }
+        let started = Date()
+        let result = try await LoadConnection.run(
+            host: host, port: components.port ?? 80, count: concurrency, headers: headers, source: source)
+        return Measurement(
+            name: name, count: result.latencies.count, seconds: Date().timeIntervalSince(started), latencies: result.latencies,
+            failures: result.failures)
     }
 
     func call(_ client: HTTPClient, _ method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil) async throws -> [String: Any] {
@@ -216,14 +200,5 @@ struct LoadCommand: AsyncParsableCommand {
             throw ValidationError("\(method) \(path): HTTP \(response.status.code) \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
-    }
-}
-
-/// Hands out request indices to workers.
-actor Counter {
-    var value = 0
-    func next() -> Int {
-        defer { value += 1 }
-        return value
     }
 }
