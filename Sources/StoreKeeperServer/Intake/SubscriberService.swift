@@ -165,17 +165,47 @@ public struct SubscriberService: Sendable {
     }
 
     /// The bundle id a V2 notification claims (`data`, `summary` or `externalPurchaseToken`), read without
-    /// verifying anything: only to pick the app whose verifier then checks the whole token.
+    /// verifying anything: only to pick the app whose verifier then checks the whole token (which decodes the
+    /// payload properly). Apple's payloads have one `bundleId` and nested tokens in base64, so the claim is read
+    /// by scanning for its key; a payload that escapes characters there is parsed in full instead.
     static func routingBundleID(_ signedPayload: String) -> String? {
-        let bytes = Array(signedPayload.utf8)
-        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
-            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
-            !bytes[(second + 1)...].contains(UInt8(ascii: ".")),
-            let payload = Base64.decode(String(decoding: bytes[(first + 1)..<second], as: UTF8.self)),
-            let object = try? JSONValue.parse(payload), object["notificationType"]?.stringValue != nil
+        let utf8 = signedPayload.utf8
+        guard let first = utf8.firstIndex(of: UInt8(ascii: ".")),
+            let second = utf8[utf8.index(after: first)...].firstIndex(of: UInt8(ascii: ".")),
+            !utf8[utf8.index(after: second)...].contains(UInt8(ascii: ".")),
+            let payload = Base64.decode(signedPayload[utf8.index(after: first)..<second])
         else { return nil }
+        guard let type = value(of: "notificationType", in: payload), payload[type] == UInt8(ascii: "\"") else { return nil }
+        guard let start = value(of: "bundleId", in: payload) else { return "" }
+        if payload[start] == UInt8(ascii: "\""), let end = payload[(start + 1)...].firstIndex(of: UInt8(ascii: "\"")),
+            !payload[(start + 1)..<end].contains(UInt8(ascii: "\\"))
+        {
+            return String(decoding: payload[(start + 1)..<end], as: UTF8.self)
+        }
+        guard let object = try? JSONValue.parse(payload), object["notificationType"]?.stringValue != nil else { return nil }
         return object["data"]?["bundleId"]?.stringValue ?? object["summary"]?["bundleId"]?.stringValue
             ?? object["externalPurchaseToken"]?["bundleId"]?.stringValue ?? ""
+    }
+
+    /// Where the value of the first `"key":` in `json` starts (after whitespace), if any.
+    static func value(of key: String, in json: [UInt8]) -> Int? {
+        let needle = Array("\"\(key)\"".utf8)
+        var index = 0
+        while index + needle.count <= json.count {
+            guard let hit = json[index...].firstIndex(of: needle[0]), hit + needle.count <= json.count else { return nil }
+            if json[hit..<(hit + needle.count)].elementsEqual(needle) {
+                var position = hit + needle.count
+                func skipSpace() { while position < json.count, [0x20, 0x09, 0x0A, 0x0D].contains(json[position]) { position += 1 } }
+                skipSpace()
+                if position < json.count, json[position] == UInt8(ascii: ":") {
+                    position += 1
+                    skipSpace()
+                    return position < json.count ? position : nil
+                }
+            }
+            index = hit + 1
+        }
+        return nil
     }
 
     /// A V1 notification: `body` for its typed fields, `object` (the same body, already parsed) to store it
