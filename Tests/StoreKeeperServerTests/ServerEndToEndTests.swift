@@ -69,28 +69,7 @@ import Testing
         try await LiveServer.with({
             SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
         }) { simulatorBase in
-            var configuration = ServerConfiguration()
-            var server = ServerConfiguration.App(bundleID: bundleID)
-            server.sharedSecret = registered.sharedSecret
-            server.issuerID = registered.issuerID
-            server.keyID = registered.apiKeyID
-            server.privateKeyPEM = key.pemRepresentation
-            var production = ServerConfiguration.App(bundleID: productionBundleID)
-            production.environment = "Production"
-            configuration.apps = [server, production]
-            configuration.apiKeys = [
-                .init(key: publicKey, kind: .public, bundleID: bundleID), .init(key: secretKey, kind: .secret, bundleID: bundleID),
-                .init(key: productionKey, kind: .public, bundleID: productionBundleID),
-            ]
-            configuration.engine = ServerConfiguration.demoEngine
-            configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
-            configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
-            configuration.serverAPIBaseURL = simulatorBase
-            let dependencies = StoreKeeperApplication.Dependencies(
-                store: store, httpClient: HTTPClient.shared,
-                extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
-                now: { h.clock.now() })
-            let router = try await StoreKeeperApplication.buildRouter(configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
+            let router = try await Self.router(store: store, h, simulatorBase: simulatorBase, app: registered, key: key)
             try await LiveServer.with({ running in
                 Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                             onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
@@ -102,6 +81,75 @@ import Testing
             }
         }
         try await store.close()
+    }
+
+    /// Two StoreKeeper servers, each with its own store, on one fresh PostgreSQL database (notifications go to
+    /// the first), with the simulator as Apple.
+    static func withTwoServers(_ body: @Sendable (SimulatorHarness, Client, Client, NotificationDeliveryService) async throws -> Void)
+        async throws
+    {
+        guard let url = try await TestDatabases.freshPostgresDatabase() else {
+            if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
+            return
+        }
+        let first = try await SQLStore.postgres(url: url)
+        let second = try await SQLStore.postgres(url: url)
+        let h = try await SimulatorHarness()
+        let key = P256.Signing.PrivateKey()
+        var app = SimulatedApp.demo(bundleID: bundleID)
+        app.apiPublicKeyPEM = key.publicKey.pemRepresentation
+        let registered = app
+        try await h.simulator.createApp(registered)
+        try await LiveServer.with({
+            SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+        }) { simulatorBase in
+            let firstRouter = try await Self.router(store: first, h, simulatorBase: simulatorBase, app: registered, key: key)
+            try await LiveServer.with({ running in
+                Application(router: firstRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                            onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            }) { a in
+                let secondRouter = try await Self.router(store: second, h, simulatorBase: simulatorBase, app: registered, key: key)
+                try await LiveServer.with({ running in
+                    Application(router: secondRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+                }) { b in
+                    var pointed = registered
+                    pointed.notificationURL = a + "/v1/notifications/appstore"
+                    try await h.simulator.createApp(pointed)
+                    try await body(h, Client(base: a), Client(base: b), NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared))
+                }
+            }
+        }
+        try await first.close()
+        try await second.close()
+    }
+
+    /// StoreKeeper's router on `store`, with the e2e apps and keys, the simulator at `simulatorBase` as Apple.
+    static func router(store: SQLStore, _ h: SimulatorHarness, simulatorBase: String, app registered: SimulatedApp, key: P256.Signing.PrivateKey)
+        async throws -> Router<BasicRequestContext>
+    {
+        var configuration = ServerConfiguration()
+        var server = ServerConfiguration.App(bundleID: bundleID)
+        server.sharedSecret = registered.sharedSecret
+        server.issuerID = registered.issuerID
+        server.keyID = registered.apiKeyID
+        server.privateKeyPEM = key.pemRepresentation
+        var production = ServerConfiguration.App(bundleID: productionBundleID)
+        production.environment = "Production"
+        configuration.apps = [server, production]
+        configuration.apiKeys = [
+            .init(key: publicKey, kind: .public, bundleID: bundleID), .init(key: secretKey, kind: .secret, bundleID: bundleID),
+            .init(key: productionKey, kind: .public, bundleID: productionBundleID),
+        ]
+        configuration.engine = ServerConfiguration.demoEngine
+        configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
+        configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
+        configuration.serverAPIBaseURL = simulatorBase
+        let dependencies = StoreKeeperApplication.Dependencies(
+            store: store, httpClient: HTTPClient.shared,
+            extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
+            now: { h.clock.now() })
+        return try await StoreKeeperApplication.buildRouter(configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
     }
 
     @Test("receipt → active; DID_RENEW moves expiry; grace keeps access; REFUND revokes; duplicates apply once",
@@ -178,6 +226,30 @@ import Testing
             // request_date is the server's clock on every answer, remembered or not.
             let (_, document) = try await client.call(.GET, "/v1/subscribers/gus")
             #expect(document["request_date_ms"] as? Int64 == Int64((h.clock.now().timeIntervalSince1970 * 1000).rounded(.down)))
+        }
+    }
+
+    @Test("two servers on one PostgreSQL database: what one commits, the other's remembered answers reflect")
+    func replicas() async throws {
+        try await Self.withTwoServers { h, a, b, delivery in
+            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "hal")
+            let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "hal")
+            let (posted, _) = try await a.call(.POST, "/v1/receipts", body: a.json(["app_user_id": "hal", "receipt": receipt]))
+            #expect(posted == 200)
+            // The second server answers from the database, then remembers the answer.
+            #expect(try await b.subscription("hal")?["status"] as? String == "active")
+            #expect(try await b.subscription("hal")?["status"] as? String == "active")
+            // A refund reaches the first server; the clock does not move, so only the change feed can tell the
+            // second server its remembered answer is stale.
+            try await h.simulator.refund(transactionID: bought.transactionID, reason: 1)
+            await delivery.deliverDue()
+            #expect(try await a.subscription("hal")?["status"] as? String == "revoked")
+            var seen = try await b.subscription("hal")?["status"] as? String
+            for _ in 0..<50 where seen != "revoked" {
+                try await Task.sleep(for: .milliseconds(100))
+                seen = try await b.subscription("hal")?["status"] as? String
+            }
+            #expect(seen == "revoked")
         }
     }
 
