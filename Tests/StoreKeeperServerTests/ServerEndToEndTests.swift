@@ -159,7 +159,8 @@ import Testing
             let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "alice")
             await delivery.deliverDue()  // SUBSCRIBED arrives before anyone owns the subscription: parked
             let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "alice")
-            let (posted, document) = try await client.call(.POST, "/v1/receipts", body: client.json(["app_user_id": "alice", "receipt": receipt]))
+            let (posted, document) = try await client.call(
+                .POST, "/v1/receipts", body: client.json(["app_user_id": "alice", "receipt": receipt, "device_id": "alice-iphone"]))
             #expect(posted == 200)
             let entitlements = (document["subscriber"] as? [String: Any])?["entitlements"] as? [[String: Any]]
             #expect(entitlements?.first?["identifier"] as? String == "pro")
@@ -198,6 +199,8 @@ import Testing
             let types = (history["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String } ?? []
             #expect(types.contains("receipt_posted") && types.contains("DID_RENEW") && types.contains("REFUND"))
             #expect(types.contains("DID_FAIL_TO_RENEW/GRACE_PERIOD") && types.contains("SUBSCRIBED/INITIAL_BUY"))
+            let receiptEvent = (history["events"] as? [[String: Any]])?.first { $0["type"] as? String == "receipt_posted" }
+            #expect((receiptEvent?["detail"] as? [String: Any])?["device_id"] as? String == "alice-iphone")
         }
     }
 
@@ -312,6 +315,7 @@ import Testing
             let sandboxToken = try #require(
                 try await h.simulator.transactionInfo(transactionID: sandboxOnly.transactionID, bundleID: Self.productionBundleID)
                     .signedTransactionInfo)
+            let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "erin")
             let before = try await store.dump()
             let foreign = try Fixtures.text("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
             let cases: [(String, NIOHTTP1.HTTPMethod, String, String?, Data, Int)] = [
@@ -326,6 +330,10 @@ import Testing
                 ("10,000-character user id", .POST, "/v1/transactions", Self.publicKey,
                  client.json(["app_user_id": String(repeating: "u", count: 10_000), "signed_transaction": token]), 400),
                 ("missing field", .POST, "/v1/transactions", Self.publicKey, client.json(["app_user_id": "erin"]), 400),
+                ("device id that is not a string", .POST, "/v1/receipts", Self.publicKey,
+                 client.json(["app_user_id": "erin", "receipt": receipt, "device_id": 7]), 400),
+                ("10,000-character device id", .POST, "/v1/receipts", Self.publicKey,
+                 client.json(["app_user_id": "erin", "receipt": receipt, "device_id": String(repeating: "d", count: 10_000)]), 400),
                 ("unknown field", .POST, "/v1/transactions", Self.publicKey,
                  client.json(["app_user_id": "erin", "signed_transaction": token, "app_user_Id": "mallory"]), 400),
                 ("Sandbox evidence for a Production-only app", .POST, "/v1/transactions", Self.productionKey,

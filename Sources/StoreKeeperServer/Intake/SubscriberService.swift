@@ -50,8 +50,14 @@ public struct SubscriberService: Sendable {
     // MARK: - Client evidence
 
     /// `POST /v1/receipts`.
-    func postReceipt(appUserID: String, receipt: String, bundleID: String) async throws -> [UInt8] {
+    func postReceipt(appUserID: String, receipt: String, deviceID: String?, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
+        if let deviceID {
+            guard !deviceID.isEmpty, deviceID.utf8.count <= Self.maximumUserIDLength, !deviceID.contains(where: { $0.isNewline || $0 == "\0" })
+            else {
+                throw APIError.badRequest("invalid_device_id", "device_id must be 1–\(Self.maximumUserIDLength) bytes without control characters")
+            }
+        }
         let app = try app(bundleID)
         guard let der = Base64.decode(receipt, ignoringWhitespace: true), !der.isEmpty else {
             throw APIError.badRequest("invalid_receipt", "receipt is not base64")
@@ -85,7 +91,7 @@ public struct SubscriberService: Sendable {
         let write = EvidenceWrite(
             bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "receipt_posted",
-            detail: ["transactions": String(evidence.transactions.count)])
+            detail: ["transactions": String(evidence.transactions.count)].merging(deviceID.map { ["device_id": $0] } ?? [:]) { $1 })
         return try await apply(write, answerFor: appUserID)
     }
 

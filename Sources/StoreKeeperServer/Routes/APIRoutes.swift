@@ -14,7 +14,8 @@ struct APIRoutes: Sendable {
             let caller = try await authenticator.authorize(request, secretRequired: false)
             let body = try await object(request, fields: ["app_user_id", "receipt", "device_id"])
             let document = try await service.postReceipt(
-                appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"), bundleID: caller.bundleID)
+                appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"), deviceID: try optionalField(body, "device_id"),
+                bundleID: caller.bundleID)
             return json(document)
         }
         v1.post("transactions") { request, _ in
@@ -100,6 +101,12 @@ struct APIRoutes: Sendable {
             throw APIError.badRequest("missing_field", "\(name) is required and must be a non-empty string")
         }
         return value
+    }
+
+    func optionalField(_ object: [String: Any], _ name: String) throws -> String? {
+        guard let value = object[name] else { return nil }
+        guard let text = value as? String else { throw APIError.badRequest("invalid_field", "\(name) must be a string") }
+        return text
     }
 
     func json(_ bytes: [UInt8]) -> Response {
