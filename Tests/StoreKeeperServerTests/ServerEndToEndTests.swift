@@ -59,27 +59,7 @@ import Testing
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
-        let h = try await SimulatorHarness()
-        let key = P256.Signing.PrivateKey()
-        var app = SimulatedApp.demo(bundleID: bundleID)
-        app.apiPublicKeyPEM = key.publicKey.pemRepresentation
-        let registered = app
-        try await h.simulator.createApp(registered)
-        try await h.simulator.createApp(SimulatedApp.demo(bundleID: productionBundleID))
-        try await LiveServer.with({
-            SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
-        }) { simulatorBase in
-            let router = try await Self.router(store: store, h, simulatorBase: simulatorBase, app: registered, key: key)
-            try await LiveServer.with({ running in
-                Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                            onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
-            }) { base in
-                var pointed = registered
-                pointed.notificationURL = base + "/v1/notifications/appstore"
-                try await h.simulator.createApp(pointed)
-                try await body(h, Client(base: base), store, NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared))
-            }
-        }
+        try await withServers(on: [store]) { h, clients, delivery in try await body(h, clients[0], store, delivery) }
         try await store.close()
     }
 
@@ -92,36 +72,48 @@ import Testing
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
-        let first = try await SQLStore.postgres(url: url)
-        let second = try await SQLStore.postgres(url: url)
+        let stores = [try await SQLStore.postgres(url: url), try await SQLStore.postgres(url: url)]
+        try await withServers(on: stores) { h, clients, delivery in try await body(h, clients[0], clients[1], delivery) }
+        for store in stores { try await store.close() }
+    }
+
+    /// The simulator (manual clock) on one port and a StoreKeeper server per store on others; the simulator
+    /// sends the e2e app's notifications to the first server.
+    static func withServers(
+        on stores: [SQLStore], _ body: @Sendable (SimulatorHarness, [Client], NotificationDeliveryService) async throws -> Void
+    ) async throws {
         let h = try await SimulatorHarness()
         let key = P256.Signing.PrivateKey()
         var app = SimulatedApp.demo(bundleID: bundleID)
         app.apiPublicKeyPEM = key.publicKey.pemRepresentation
         let registered = app
         try await h.simulator.createApp(registered)
+        try await h.simulator.createApp(SimulatedApp.demo(bundleID: productionBundleID))
         try await LiveServer.with({
             SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
         }) { simulatorBase in
-            let firstRouter = try await Self.router(store: first, h, simulatorBase: simulatorBase, app: registered, key: key)
-            try await LiveServer.with({ running in
-                Application(router: firstRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                            onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
-            }) { a in
-                let secondRouter = try await Self.router(store: second, h, simulatorBase: simulatorBase, app: registered, key: key)
-                try await LiveServer.with({ running in
-                    Application(router: secondRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
-                }) { b in
-                    var pointed = registered
-                    pointed.notificationURL = a + "/v1/notifications/appstore"
-                    try await h.simulator.createApp(pointed)
-                    try await body(h, Client(base: a), Client(base: b), NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared))
-                }
+            try await serve(stores[...], h, simulatorBase: simulatorBase, app: registered, key: key, started: []) { clients in
+                var pointed = registered
+                pointed.notificationURL = clients[0].base + "/v1/notifications/appstore"
+                try await h.simulator.createApp(pointed)
+                try await body(h, clients, NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared))
             }
         }
-        try await first.close()
-        try await second.close()
+    }
+
+    /// Starts a server for the first of `stores`, then (inside it) the rest, then runs `body` with them all.
+    static func serve(
+        _ stores: ArraySlice<SQLStore>, _ h: SimulatorHarness, simulatorBase: String, app: SimulatedApp, key: P256.Signing.PrivateKey,
+        started: [Client], _ body: @Sendable ([Client]) async throws -> Void
+    ) async throws {
+        guard let store = stores.first else { return try await body(started) }
+        let router = try await Self.router(store: store, h, simulatorBase: simulatorBase, app: app, key: key)
+        try await LiveServer.with({ running in
+            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+        }) { base in
+            try await serve(stores.dropFirst(), h, simulatorBase: simulatorBase, app: app, key: key, started: started + [Client(base: base)], body)
+        }
     }
 
     /// StoreKeeper's router on `store`, with the e2e apps and keys, the simulator at `simulatorBase` as Apple.
