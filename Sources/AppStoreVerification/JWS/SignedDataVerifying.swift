@@ -22,9 +22,12 @@ extension SignedDataVerifying {
     /// - Returns: The payload.
     /// - Throws: ``VerificationError``.
     public func verifyTransaction(_ token: String) async throws -> JWSTransactionDecodedPayload {
-        let payload = try await verify(token).decode(JWSTransactionDecodedPayload.self)
-        try expectations.check(
-            bundleID: payload.bundleId, environment: payload.environment, appAppleID: nil, "transaction")
+        try checked(try await verify(token).decode(JWSTransactionDecodedPayload.self))
+    }
+
+    /// A decoded transaction, once it meets the expectations.
+    func checked(_ payload: JWSTransactionDecodedPayload) throws -> JWSTransactionDecodedPayload {
+        try expectations.check(bundleID: payload.bundleId, environment: payload.environment, appAppleID: nil, "transaction")
         return payload
     }
 
@@ -33,7 +36,11 @@ extension SignedDataVerifying {
     /// - Returns: The payload.
     /// - Throws: ``VerificationError``.
     public func verifyRenewalInfo(_ token: String) async throws -> JWSRenewalInfoDecodedPayload {
-        let payload = try await verify(token).decode(JWSRenewalInfoDecodedPayload.self)
+        try checked(try await verify(token).decode(JWSRenewalInfoDecodedPayload.self))
+    }
+
+    /// Decoded renewal info, once its environment meets the expectations (it carries no bundle id).
+    func checked(_ payload: JWSRenewalInfoDecodedPayload) throws -> JWSRenewalInfoDecodedPayload {
         try SignedDataExpectations(environment: expectations.environment)
             .check(bundleID: nil, environment: payload.environment, appAppleID: nil, "renewal info")
         return payload
@@ -76,16 +83,12 @@ extension SignedDataVerifying {
         }
         var notification = VerifiedNotification(payload: payload)
         if let nested = payload.data?.signedTransactionInfo {
-            let transaction = try Self.enclosed(nested, "signedTransactionInfo", in: verified).decode(JWSTransactionDecodedPayload.self)
-            try expectations.check(
-                bundleID: transaction.bundleId, environment: transaction.environment, appAppleID: nil, "transaction")
-            notification.transaction = transaction
+            notification.transaction = try checked(
+                try Self.enclosed(nested, "signedTransactionInfo", in: verified).decode(JWSTransactionDecodedPayload.self))
         }
         if let nested = payload.data?.signedRenewalInfo {
-            let renewalInfo = try Self.enclosed(nested, "signedRenewalInfo", in: verified).decode(JWSRenewalInfoDecodedPayload.self)
-            try SignedDataExpectations(environment: expectations.environment)
-                .check(bundleID: nil, environment: renewalInfo.environment, appAppleID: nil, "renewal info")
-            notification.renewalInfo = renewalInfo
+            notification.renewalInfo = try checked(
+                try Self.enclosed(nested, "signedRenewalInfo", in: verified).decode(JWSRenewalInfoDecodedPayload.self))
         }
         return notification
     }

@@ -55,6 +55,11 @@ public struct EvidenceWrite: Sendable {
     }
 }
 
+extension EvidenceWrite {
+    /// The stored raw evidence's key: SHA-256 of the kind and the raw body, so the same bytes are stored once.
+    var digest: String { HexDigest.sha256(kind + "\n" + rawBody) }
+}
+
 /// What happened to a write.
 public enum ApplyOutcome: Sendable, Hashable {
     /// Stored and applied to this subscriber.

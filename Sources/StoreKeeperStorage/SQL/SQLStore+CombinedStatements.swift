@@ -22,7 +22,7 @@ extension SQLStore {
 
     /// Stores the raw evidence, claims the notification id, and reads who owns the subscriptions.
     static func claim(_ tx: any SQLTransaction, _ write: EvidenceWrite, now: Date) async throws -> Claim {
-        let digest = HexDigest.sha256(write.kind + "\n" + write.rawBody)
+        let digest = write.digest
         let originals = write.originalTransactionIDs.joined(separator: ",")
         guard tx.dialect == .postgres else {
             let evidenceID = try await insertEvidence(tx, write, digest: digest, now: now)

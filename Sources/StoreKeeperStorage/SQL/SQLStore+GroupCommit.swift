@@ -44,9 +44,7 @@ extension SQLStore {
         var results: [Result<(ApplyOutcome, Set<String>), any Error>] = []
         for queued in writes {
             do {
-                let result = try await applyAlone(queued)
-                changes.publish(.changed(result.1.sorted()))
-                results.append(.success(result))
+                results.append(.success(try await applyAlone(queued)))
             } catch {
                 results.append(.failure(error))
             }
@@ -138,7 +136,7 @@ extension SQLStore {
     /// first of two deliveries in one group wins), and reads the owners and the locked subscriber rows.
     func claimAll(_ tx: any SQLTransaction, _ writes: [QueuedWrite], originals: [String], users: [String]) async throws -> GroupClaim {
         let received = Self.timestamp(writes[0].now)
-        let digests = writes.map { HexDigest.sha256($0.write.kind + "\n" + $0.write.rawBody) }
+        let digests = writes.map(\.write.digest)
         let rows = try await tx.query(
             """
             WITH input AS (

@@ -139,20 +139,21 @@ public struct SQLStore: Store {
         if let notificationQueue, write.appUserID == nil, write.notificationID != nil {
             return try await notificationQueue.submit(QueuedWrite(write: write, policy: policy, now: now)).0
         }
-        let (outcome, changed) = try await applyAlone(QueuedWrite(write: write, policy: policy, now: now))
-        changes.publish(.changed(changed.sorted()))
-        return outcome
+        return try await applyAlone(QueuedWrite(write: write, policy: policy, now: now)).0
     }
 
-    /// Applies one write in its own transaction (without publishing the change).
+    /// Applies one write in its own transaction and publishes the subscribers it changed.
     func applyAlone(_ queued: QueuedWrite) async throws -> (ApplyOutcome, Set<String>) {
+        let result: (ApplyOutcome, Set<String>)
         do {
-            return try await database.withTransaction { tx in
+            result = try await database.withTransaction { tx in
                 try await applyInTransaction(tx, queued.write, policy: queued.policy, now: queued.now)
             }
         } catch is DuplicateNotification {
             return (.duplicate, [])
         }
+        changes.publish(.changed(result.1.sorted()))
+        return result
     }
 
     /// Thrown inside the transaction to roll back a duplicate delivery, so it changes nothing.
