@@ -35,7 +35,6 @@ extension SQLStore {
             }
             return Claim(evidenceID: evidenceID, claimed: claimed, owners: try await owners(tx, write.originalTransactionIDs), locked: nil)
         }
-        let list = inList(write.originalTransactionIDs)
         // The evidence row inserted here is invisible to the rest of this statement, and one stored before is
         // visible: so `evidence_id` has exactly one row either way.
         let row = try await tx.query(
@@ -47,20 +46,23 @@ extension SQLStore {
             claimed AS (
                 INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids)
                 SELECT ?::text, ?, ?, 'applied', ?, (SELECT id FROM evidence_id LIMIT 1), ? WHERE ?::text IS NOT NULL
-                ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id)
-            SELECT (SELECT id FROM evidence_id LIMIT 1) AS id, (SELECT count(*) FROM claimed) AS claimed, (\(ownersJSON(list.sql))) AS owners,
+                ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id),
+            owned AS (\(ownedSQL))
+            SELECT (SELECT id FROM evidence_id LIMIT 1) AS id, (SELECT count(*) FROM claimed) AS claimed,
+                (SELECT json_agg(json_build_array(id, app_user_id))::text FROM owned) AS owners,
                 locked.app_user_id AS locked_user, locked.evidence_json AS locked_evidence
             FROM (SELECT 1) AS one LEFT JOIN LATERAL (
-                SELECT s.app_user_id, s.evidence_json FROM ownership o JOIN subscribers s ON s.app_user_id = o.app_user_id
-                WHERE o.original_transaction_id IN \(list.sql) AND ?::text IS NULL
-                    AND (SELECT count(DISTINCT app_user_id) FROM ownership WHERE original_transaction_id IN \(list.sql)) = 1
-                ORDER BY s.app_user_id LIMIT 1 FOR UPDATE OF s
+                SELECT row.app_user_id, row.evidence_json
+                FROM (SELECT min(app_user_id) AS id FROM owned HAVING count(DISTINCT app_user_id) = 1) AS sole
+                CROSS JOIN LATERAL (
+                    SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id = sole.id AND ?::text IS NULL LIMIT 1 FOR UPDATE
+                ) AS row
             ) AS locked ON true
             """,
             [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody), .text(digest),
              write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
-             .text(originals), write.notificationID.map(SQLValue.text) ?? .null] + list.binds + list.binds
-                + [write.appUserID.map(SQLValue.text) ?? .null] + list.binds
+             .text(originals), write.notificationID.map(SQLValue.text) ?? .null, .texts(write.originalTransactionIDs),
+             write.appUserID.map(SQLValue.text) ?? .null]
         ).first
         var locked: (String, String)?
         if let user = row?["locked_user"]?.string, let json = row?["locked_evidence"]?.string { locked = (user, json) }
@@ -69,17 +71,13 @@ extension SQLStore {
             owners: decodeOwners(row?["owners"]), locked: locked)
     }
 
-    /// PostgreSQL: the owners of the subscriptions in `list` (an ``inList(_:)``), as a JSON array of pairs.
-    static func ownersJSON(_ list: String) -> String {
-        "SELECT json_agg(json_build_array(original_transaction_id, app_user_id))::text FROM ownership WHERE original_transaction_id IN \(list)"
-    }
-
-    /// `(?, ?, …)` for the values, each bound (`(?)` bound to NULL, matching nothing, when there are none):
-    /// a keyed lookup whatever the plan.
-    static func inList(_ values: [String]) -> (sql: String, binds: [SQLValue]) {
-        guard !values.isEmpty else { return ("(?)", [.null]) }
-        return ("(" + values.map { _ in "?" }.joined(separator: ", ") + ")", values.map(SQLValue.text))
-    }
+    /// PostgreSQL: `(id, app_user_id)` for each owned subscription among the ids in the `text[]` bound here, one
+    /// keyed lookup per id whatever the plan (PostgreSQL keeps one generic plan per statement, made when the tables
+    /// may have been small enough for a scan to look cheaper, so every lookup is written as `LATERAL (… LIMIT 1)`).
+    static let ownedSQL = """
+        SELECT o.id, owner.app_user_id FROM unnest(?) AS o(id)
+            CROSS JOIN LATERAL (SELECT app_user_id FROM ownership WHERE original_transaction_id = o.id LIMIT 1) AS owner
+        """
 
     static func decodeOwners(_ value: SQLValue?) -> [String: String] {
         guard let json = value?.string, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8)) else { return [:] }
@@ -93,10 +91,13 @@ extension SQLStore {
     static func ownersAndEvidence(_ tx: any SQLTransaction, _ originals: [String], user: String?) async throws
         -> (owners: [String: String], evidenceJSON: String?)
     {
-        let list = inList(originals)
         let row = try await tx.query(
-            "SELECT (SELECT evidence_json FROM subscribers WHERE app_user_id = ? FOR UPDATE) AS evidence, (\(ownersJSON(list.sql))) AS owners",
-            [user.map(SQLValue.text) ?? .null] + list.binds
+            """
+            WITH owned AS (\(ownedSQL))
+            SELECT (SELECT evidence_json FROM subscribers WHERE app_user_id = ? FOR UPDATE) AS evidence,
+                (SELECT json_agg(json_build_array(id, app_user_id))::text FROM owned) AS owners
+            """,
+            [.texts(originals), user.map(SQLValue.text) ?? .null]
         ).first
         return (decodeOwners(row?["owners"]), row?["evidence"]?.string)
     }

@@ -106,17 +106,10 @@ extension SQLStore {
         }
     }
 
-    /// Who owns each of these subscriptions: one keyed lookup per id whatever the plan (PostgreSQL keeps one
-    /// generic plan per statement, made when the tables may have been small enough for a scan to look cheaper;
-    /// every lookup in this file is written as `LATERAL (… LIMIT 1)` so that it stays an index lookup).
+    /// Who owns each of these subscriptions (see ``ownedSQL``).
     static func ownersByKey(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
         var owners: [String: String] = [:]
-        for row in try await tx.query(
-            """
-            SELECT o.id, owner.app_user_id FROM unnest(?) AS o(id)
-                CROSS JOIN LATERAL (SELECT app_user_id FROM ownership WHERE original_transaction_id = o.id LIMIT 1) AS owner
-            """, [.texts(originals)])
-        {
+        for row in try await tx.query(ownedSQL, [.texts(originals)]) {
             if let original = row["id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
         }
         return owners
@@ -166,8 +159,7 @@ extension SQLStore {
                 SELECT row.app_user_id, row.evidence_json FROM unnest(?) AS u(id)
                     CROSS JOIN LATERAL (SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id = u.id LIMIT 1 FOR UPDATE) AS row)
             SELECT 'claimed' AS what, notification_id AS name, evidence_id::text AS value FROM claimed
-            UNION ALL SELECT 'owner', o.id, owner.app_user_id FROM unnest(?) AS o(id)
-                CROSS JOIN LATERAL (SELECT app_user_id FROM ownership WHERE original_transaction_id = o.id LIMIT 1) AS owner
+            UNION ALL SELECT 'owner', id, app_user_id FROM (\(Self.ownedSQL)) AS owned
             UNION ALL SELECT 'row', app_user_id, evidence_json FROM locked
             """,
             [.texts(digests), .texts(writes.map(\.write.bundleID)), .texts(writes.map(\.write.kind)),

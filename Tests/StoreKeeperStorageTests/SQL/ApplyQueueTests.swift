@@ -24,6 +24,22 @@ import Testing
 
     struct Refused: Error, Equatable { var item: Int }
 
+    /// The queue never reached the state the test waits for.
+    struct Stuck: Error, CustomStringConvertible {
+        var waitingFor: String
+        var description: String { "gave up after 10 s waiting for \(waitingFor)" }
+    }
+
+    /// Yields (doing `step` each time) until `condition` holds; fails after 10 s instead of hanging the suite.
+    func wait(for what: String, step: () -> Void = {}, until condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw Stuck(waitingFor: what) }
+            step()
+            await Task.yield()
+        }
+    }
+
     @Test("a write on an idle queue runs at once, alone")
     func idle() async throws {
         let runner = Runner(holds: false)
@@ -39,19 +55,16 @@ import Testing
         let runner = Runner(holds: true)
         let queue = ApplyQueue<Int, String>(workers: 1, largestGroup: 3) { await runner.run($0) }
         let first = Task { try await queue.submit(0) }
-        while runner.waiting == 0 { await Task.yield() }
+        try await wait(for: "the first write to run") { runner.waiting > 0 }
         // The one worker is busy with [0]: the next five wait, then leave as [1, 2, 3] and [4, 5].
         var later: [Task<String, any Error>] = []
         for item in 1...5 {
             later.append(Task { try await queue.submit(item) })
-            while queue.pending < item { await Task.yield() }
+            try await wait(for: "write \(item) to queue") { queue.pending >= item }
         }
         runner.releaseAll()
         #expect(try await first.value == "done 0")
-        while runner.groups.withLock({ $0.count }) < 3 {
-            runner.releaseAll()
-            await Task.yield()
-        }
+        try await wait(for: "three groups", step: runner.releaseAll) { runner.groups.withLock { $0.count } >= 3 }
         runner.releaseAll()
         for (index, task) in later.enumerated() { #expect(try await task.value == "done \(index + 1)") }
         #expect(runner.groups.withLock { $0 } == [[0], [1, 2, 3], [4, 5]])
