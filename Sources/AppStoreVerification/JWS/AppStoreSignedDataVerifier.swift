@@ -67,13 +67,18 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
         self.headerCache = JWSHeaderCache(capacity: configuration.chainCacheCapacity)
     }
 
-    /// Verifies signature and chain.
+    /// Splits a token, reusing a header decoded before.
     /// - Parameter token: A compact JWS.
+    /// - Returns: Its parts, not yet verified.
+    /// - Throws: ``VerificationError/Code/malformed`` or ``VerificationError/Code/inputTooLarge``.
+    public func split(_ token: String) throws -> CompactJWS { try CompactJWS(token, headerCache: headerCache) }
+
+    /// Verifies signature and chain.
+    /// - Parameter jws: A split compact JWS.
     /// - Returns: The verified payload.
-    /// - Throws: ``VerificationError``: `malformed`, `algorithmNotAllowed`, `xcodeNotAllowed`, `wrongChainLength`,
+    /// - Throws: ``VerificationError``: `algorithmNotAllowed`, `xcodeNotAllowed`, `wrongChainLength`,
     ///   `invalidSignature`, `malformedPayload`, and the chain errors of ``ChainValidator``.
-    public func verify(_ token: String) async throws -> VerifiedSignedData {
-        let jws = try CompactJWS(token, headerCache: headerCache)
+    public func verify(_ jws: CompactJWS) async throws -> VerifiedSignedData {
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
                 .algorithmNotAllowed, "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A compact JWS (`header.payload.signature`) split and decoded, not yet verified.
 ///
 /// Only what App Store tokens use is accepted: a JSON header with `alg` and an `x5c` array of base64 DER
@@ -33,11 +35,8 @@ public struct CompactJWS: Sendable {
         guard bytes.count <= Self.maximumLength else {
             throw VerificationError(.inputTooLarge, "JWS of \(bytes.count) bytes exceeds \(Self.maximumLength)")
         }
-        var dots: [Int] = []
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
-            dots.append(index)
-            guard dots.count <= 2 else { throw VerificationError(.malformed, "JWS has more than three parts") }
-        }
+        let dots = Self.dots(in: bytes, upTo: 3)
+        guard dots.count <= 2 else { throw VerificationError(.malformed, "JWS has more than three parts") }
         guard dots.count == 2 else {
             throw VerificationError(.malformed, "JWS has \(dots.count + 1) part(s); compact JWS has three")
         }
@@ -64,5 +63,22 @@ public struct CompactJWS: Sendable {
         self.payload = payload
         self.signature = signature
         self.header = parsed.json
+    }
+
+    /// The offsets of the first `limit` dots in `bytes` (a token is kilobytes long: found with `memchr`).
+    static func dots(in bytes: [UInt8], upTo limit: Int) -> [Int] {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var found: [Int] = []
+            var offset = 0
+            while found.count < limit, offset < buffer.count,
+                let hit = memchr(base + offset, Int32(UInt8(ascii: ".")), buffer.count - offset)
+            {
+                let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                found.append(index)
+                offset = index + 1
+            }
+            return found
+        }
     }
 }

@@ -9,14 +9,31 @@ public protocol SignedDataVerifying: Sendable {
     /// The bundle id / environment / app id the payloads must carry.
     var expectations: SignedDataExpectations { get }
 
+    /// Verifies a split token's signature and chain without interpreting its payload.
+    /// - Parameter jws: A compact JWS, split (``split(_:)``) but not yet trusted.
+    /// - Returns: The verified payload bytes.
+    /// - Throws: ``VerificationError``.
+    func verify(_ jws: CompactJWS) async throws -> VerifiedSignedData
+
+    /// Splits and decodes a token the way this verifier does (``AppStoreSignedDataVerifier`` remembers headers).
+    /// - Parameter token: A compact JWS.
+    /// - Returns: The token's parts, not yet verified.
+    /// - Throws: ``VerificationError/Code/malformed`` or ``VerificationError/Code/inputTooLarge``.
+    func split(_ token: String) throws -> CompactJWS
+}
+
+extension SignedDataVerifying {
+    /// Splits without a header cache.
+    public func split(_ token: String) throws -> CompactJWS { try CompactJWS(token) }
+
     /// Verifies a token's signature and chain without interpreting its payload.
     /// - Parameter token: A compact JWS.
     /// - Returns: The verified payload bytes.
     /// - Throws: ``VerificationError``.
-    func verify(_ token: String) async throws -> VerifiedSignedData
-}
+    public func verify(_ token: String) async throws -> VerifiedSignedData {
+        try await verify(try split(token))
+    }
 
-extension SignedDataVerifying {
     /// Verifies and decodes a signed transaction.
     /// - Parameter token: A `JWSTransaction`.
     /// - Returns: The payload.
@@ -68,6 +85,14 @@ extension SignedDataVerifying {
     /// - Returns: The notification with its nested payloads decoded.
     /// - Throws: ``VerificationError``; a nested token that fails fails the whole notification.
     public func verifyNotification(_ signedPayload: String) async throws -> VerifiedNotification {
+        try await verifyNotification(try split(signedPayload))
+    }
+
+    /// Verifies a V2 notification already split (as a server routing it by its claimed bundle id has done).
+    /// - Parameter signedPayload: The notification's token, split.
+    /// - Returns: The notification with its nested payloads decoded.
+    /// - Throws: ``VerificationError``, as for the token as text.
+    public func verifyNotification(_ signedPayload: CompactJWS) async throws -> VerifiedNotification {
         let verified = try await verify(signedPayload)
         let payload = try verified.decode(ResponseBodyV2DecodedPayload.self)
         if let data = payload.data {
@@ -84,20 +109,20 @@ extension SignedDataVerifying {
         var notification = VerifiedNotification(payload: payload)
         if let nested = payload.data?.signedTransactionInfo {
             notification.transaction = try checked(
-                try Self.enclosed(nested, "signedTransactionInfo", in: verified).decode(JWSTransactionDecodedPayload.self))
+                try enclosed(nested, "signedTransactionInfo", in: verified).decode(JWSTransactionDecodedPayload.self))
         }
         if let nested = payload.data?.signedRenewalInfo {
             notification.renewalInfo = try checked(
-                try Self.enclosed(nested, "signedRenewalInfo", in: verified).decode(JWSRenewalInfoDecodedPayload.self))
+                try enclosed(nested, "signedRenewalInfo", in: verified).decode(JWSRenewalInfoDecodedPayload.self))
         }
         return notification
     }
 
     /// A token nested in a payload whose signature was just verified: its structure and algorithm checked,
     /// its payload authenticated by the enclosing signature.
-    static func enclosed(_ token: String, _ field: String, in enclosing: VerifiedSignedData) throws -> VerifiedSignedData {
+    func enclosed(_ token: String, _ field: String, in enclosing: VerifiedSignedData) throws -> VerifiedSignedData {
         let jws: CompactJWS
-        do { jws = try CompactJWS(token) } catch let error as VerificationError {
+        do { jws = try split(token) } catch let error as VerificationError {
             throw VerificationError(error.code, "\(field): \(error.reason)")
         }
         guard jws.algorithm == "ES256" else {

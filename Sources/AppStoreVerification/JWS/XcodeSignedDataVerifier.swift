@@ -20,11 +20,10 @@ public struct XcodeSignedDataVerifier: SignedDataVerifying {
     }
 
     /// Verifies an Xcode-signed token.
-    /// - Parameter token: A compact JWS with a one-certificate `x5c`.
+    /// - Parameter jws: A split compact JWS with a one-certificate `x5c`.
     /// - Returns: The verified payload.
     /// - Throws: ``VerificationError``.
-    public func verify(_ token: String) async throws -> VerifiedSignedData {
-        let jws = try CompactJWS(token)
+    public func verify(_ jws: CompactJWS) async throws -> VerifiedSignedData {
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
                 .algorithmNotAllowed, "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")

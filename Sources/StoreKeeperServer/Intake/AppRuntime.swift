@@ -38,7 +38,13 @@ struct AppRuntime: Sendable {
 
     /// The verifier for a token: Xcode's for one-certificate chains when allowed, Apple's otherwise.
     func verifier(for token: String) -> any SignedDataVerifying {
-        if let xcode, (try? CompactJWS(token))?.certificateChain.count == 1 { return xcode }
+        guard xcode != nil, let jws = try? signedData.split(token) else { return signedData }
+        return verifier(for: jws)
+    }
+
+    /// The verifier for a split token, chosen the same way as for its text.
+    func verifier(for jws: CompactJWS) -> any SignedDataVerifying {
+        if let xcode, jws.certificateChain.count == 1 { return xcode }
         return signedData
     }
 }

@@ -17,6 +17,8 @@ public struct SubscriberService: Sendable {
     let localReceipts: Bool
     let now: @Sendable () -> Date
     let documents: SubscriberDocumentCache
+    /// Decoded JWS headers of notifications, split before their app (and its verifier) is known.
+    let headers = JWSHeaderCache()
 
     static let maximumUserIDLength = 256
 
@@ -102,7 +104,8 @@ public struct SubscriberService: Sendable {
         var evidence = EvidenceSet()
         let transaction: JWSTransactionDecodedPayload
         do {
-            transaction = try await app.verifier(for: signedTransaction).verifyTransaction(signedTransaction)
+            let verifier = app.verifier(for: signedTransaction)
+            transaction = try await verifier.verifyTransaction(signedTransaction)
         } catch let error as VerificationError {
             throw APIError.unprocessable(error.code.rawValue, "signed_transaction: \(error.reason)")
         }
@@ -138,6 +141,7 @@ public struct SubscriberService: Sendable {
 
     /// `POST /v1/notifications/appstore`: V2 (`signedPayload`) or V1 JSON. Returns the outcome once committed.
     func ingestNotification(_ body: Data) async throws -> ApplyOutcome {
+        if let signedPayload = NotificationRouting.signedPayload(inBody: body) { return try await ingestV2(signedPayload) }
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
             throw APIError.badRequest("invalid_json", "the body is not a JSON object")
         }
@@ -147,14 +151,20 @@ public struct SubscriberService: Sendable {
     }
 
     func ingestV2(_ signedPayload: String) async throws -> ApplyOutcome {
-        // Route by the (not yet trusted) bundle id, then verify with that app's verifier and expectations.
-        guard let bundleID = Self.routingBundleID(signedPayload) else {
+        // Split the token once (its header decoded once per signing certificate), route by the bundle id its
+        // not yet trusted payload claims, then verify it with that app's verifier and expectations. A token
+        // that does not split is routed from its text, and its verifier names what is wrong with it.
+        let split = Result { try CompactJWS(signedPayload, headerCache: headers) }
+        let claimed = (try? split.get()).map { NotificationRouting.bundleID(payload: $0.payload) }
+            ?? NotificationRouting.bundleID(token: signedPayload)
+        guard let bundleID = claimed else {
             throw APIError.badRequest("malformed", "signedPayload is not a compact JWS with a notification payload")
         }
         let app = try app(bundleID)
         let notification: VerifiedNotification
         do {
-            notification = try await app.verifier(for: signedPayload).verifyNotification(signedPayload)
+            let jws = try split.get()
+            notification = try await app.verifier(for: jws).verifyNotification(jws)
         } catch let error as VerificationError {
             throw APIError.unprocessable(error.code.rawValue, "signedPayload: \(error.reason)")
         }
@@ -168,50 +178,6 @@ public struct SubscriberService: Sendable {
             originalTransactionIDs: Self.originals(evidence), cause: .notification,
             notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
         return try await store.apply(write, policy: policy, now: now())
-    }
-
-    /// The bundle id a V2 notification claims (`data`, `summary` or `externalPurchaseToken`), read without
-    /// verifying anything: only to pick the app whose verifier then checks the whole token (which decodes the
-    /// payload properly). Apple's payloads have one `bundleId` and nested tokens in base64, so the claim is read
-    /// by scanning for its key; a payload that escapes characters there is parsed in full instead.
-    static func routingBundleID(_ signedPayload: String) -> String? {
-        let utf8 = signedPayload.utf8
-        guard let first = utf8.firstIndex(of: UInt8(ascii: ".")),
-            let second = utf8[utf8.index(after: first)...].firstIndex(of: UInt8(ascii: ".")),
-            !utf8[utf8.index(after: second)...].contains(UInt8(ascii: ".")),
-            let payload = Base64.decode(signedPayload[utf8.index(after: first)..<second])
-        else { return nil }
-        guard let type = value(of: "notificationType", in: payload), payload[type] == UInt8(ascii: "\"") else { return nil }
-        guard let start = value(of: "bundleId", in: payload) else { return "" }
-        if payload[start] == UInt8(ascii: "\""), let end = payload[(start + 1)...].firstIndex(of: UInt8(ascii: "\"")),
-            !payload[(start + 1)..<end].contains(UInt8(ascii: "\\"))
-        {
-            return String(decoding: payload[(start + 1)..<end], as: UTF8.self)
-        }
-        guard let object = try? JSONValue.parse(payload), object["notificationType"]?.stringValue != nil else { return nil }
-        return object["data"]?["bundleId"]?.stringValue ?? object["summary"]?["bundleId"]?.stringValue
-            ?? object["externalPurchaseToken"]?["bundleId"]?.stringValue ?? ""
-    }
-
-    /// Where the value of the first `"key":` in `json` starts (after whitespace), if any.
-    static func value(of key: String, in json: [UInt8]) -> Int? {
-        let needle = Array("\"\(key)\"".utf8)
-        var index = 0
-        while index + needle.count <= json.count {
-            guard let hit = json[index...].firstIndex(of: needle[0]), hit + needle.count <= json.count else { return nil }
-            if json[hit..<(hit + needle.count)].elementsEqual(needle) {
-                var position = hit + needle.count
-                func skipSpace() { while position < json.count, [0x20, 0x09, 0x0A, 0x0D].contains(json[position]) { position += 1 } }
-                skipSpace()
-                if position < json.count, json[position] == UInt8(ascii: ":") {
-                    position += 1
-                    skipSpace()
-                    return position < json.count ? position : nil
-                }
-            }
-            index = hit + 1
-        }
-        return nil
     }
 
     /// A V1 notification: `body` for its typed fields, `object` (the same body, already parsed) to store it
