@@ -43,8 +43,8 @@ import Testing
     @Test("migrations are versioned and idempotent", arguments: TestDatabases.backends)
     func migrations(_ backend: String) async throws {
         guard let store = try await store(backend) else { return }
-        #expect(try await store.migrate() == 3)
-        #expect(try await store.migrate() == 3)
+        #expect(try await store.migrate() == 4)
+        #expect(try await store.migrate() == 4)
         try await store.close()
     }
 

@@ -27,15 +27,7 @@ struct APIRoutes: Sendable {
             return json(document)
         }
         v1.post("notifications/appstore") { request, _ in
-            let outcome = try await service.ingestNotification(try await body(request))
-            let status: String
-            switch outcome {
-            case .applied: status = "applied"
-            case .duplicate: status = "duplicate"
-            case .pending: status = "pending"
-            case .recorded: status = "recorded"
-            }
-            return json(["status": status])
+            json(Self.notificationAnswers[try await service.ingestNotification(try await body(request)).status] ?? [])
         }
         v1.get("subscribers/:id") { request, context in
             let caller = try await authenticator.authorize(request, secretRequired: false)
@@ -108,6 +100,12 @@ struct APIRoutes: Sendable {
         guard let text = value as? String else { throw APIError.badRequest("invalid_field", "\(name) must be a string") }
         return text
     }
+
+    /// The answer to a notification, by its outcome's status: four bodies, encoded once.
+    static let notificationAnswers: [String: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: ["applied", "duplicate", "pending", "recorded"].map { status in
+            (status, Array((try? JSONSerialization.data(withJSONObject: ["status": status], options: [.sortedKeys])) ?? Data()))
+        })
 
     func json(_ bytes: [UInt8]) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -70,6 +70,16 @@ public enum ApplyOutcome: Sendable, Hashable {
     case pending
     /// A notification about no subscription at all (TEST, summaries): stored and acknowledged.
     case recorded
+
+    /// The outcome's name in answers: `applied`, `duplicate`, `pending` or `recorded`.
+    public var status: String {
+        switch self {
+        case .applied: "applied"
+        case .duplicate: "duplicate"
+        case .pending: "pending"
+        case .recorded: "recorded"
+        }
+    }
 }
 
 /// When the same original transaction arrives for a second user.

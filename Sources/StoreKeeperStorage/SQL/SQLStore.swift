@@ -110,6 +110,12 @@ public struct SQLStore: Store {
                 "CREATE OR REPLACE FUNCTION storekeeper_subscriber_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
                 "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
             ],
+            // 4: Only parked notifications are ever looked up by status, and they are few: index just those (in
+            // the order they are applied), so storing an applied notification no longer writes a status entry.
+            [
+                "DROP INDEX notifications_status",
+                "CREATE INDEX notifications_pending ON notifications (received_at, notification_id) WHERE status = 'pending'",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
