@@ -13,26 +13,46 @@ enum NotificationRouting {
     /// and reads the same as a JSON parser would read it.
     static func signedPayload(inBody body: Data) -> String? {
         body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var position = 0
-            func skipSpace() { while position < bytes.count, isSpace(bytes[position]) { position += 1 } }
-            func take(_ text: StaticString) -> Bool {
-                skipSpace()
-                let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-                guard bytes.count - position >= expected.count,
-                    expected.indices.allSatisfy({ bytes[position + $0] == expected[$0] })
-                else { return false }
-                position += expected.count
-                return true
-            }
-            guard take("{"), take("\"signedPayload\""), take(":"), take("\"") else { return nil }
-            let start = position
-            while position < bytes.count, isTokenCharacter(bytes[position]) { position += 1 }
-            let end = position
-            guard end > start, take("\""), take("}") else { return nil }
+            var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
+            guard cursor.take("{"), cursor.take("\"signedPayload\""), cursor.take(":"), cursor.take("\"") else { return nil }
+            let token = cursor.tokenCharacters()
+            guard !token.isEmpty, cursor.take("\""), cursor.take("}"), cursor.atEnd else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[token]), as: UTF8.self)
+        }
+    }
+
+    /// A position in a body being scanned.
+    struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        /// Skips JSON whitespace.
+        mutating func skipSpace() { while position < bytes.count, NotificationRouting.isSpace(bytes[position]) { position += 1 } }
+
+        /// Consumes `text` after any whitespace; false (and nothing consumed but the whitespace) when it is not next.
+        mutating func take(_ text: StaticString) -> Bool {
             skipSpace()
-            guard position == bytes.count else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            let count = text.utf8CodeUnitCount
+            guard bytes.count - position >= count, memcmp(bytes.baseAddress! + position, text.utf8Start, count) == 0 else { return false }
+            position += count
+            return true
+        }
+
+        /// Consumes the compact-JWS characters that follow, returning where they are.
+        mutating func tokenCharacters() -> Range<Int> {
+            let start = position
+            NotificationRouting.tokenCharacter.withUnsafeBufferPointer { table in
+                while position < bytes.count, table[Int(bytes[position])] { position += 1 }
+            }
+            return start..<position
+        }
+
+        /// Whether only whitespace is left.
+        var atEnd: Bool {
+            mutating get {
+                skipSpace()
+                return position == bytes.count
+            }
         }
     }
 
@@ -88,15 +108,14 @@ enum NotificationRouting {
     /// JSON whitespace.
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
-    /// A character of a compact JWS: base64url, standard base64's `+/=`, or the dot between parts.
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    /// Which bytes are characters of a compact JWS: base64url, standard base64's `+/=`, and the dot between parts.
+    static let tokenCharacter: [Bool] = (0..<256).map { value in
+        let byte = UInt8(value)
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
-        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
-            return true
         default:
-            return false
+            return "-_.+/=".utf8.contains(byte)
         }
     }
 }

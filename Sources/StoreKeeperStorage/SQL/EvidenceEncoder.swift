@@ -34,6 +34,55 @@ public final class EvidenceEncoder: Sendable {
         return String(decoding: json, as: UTF8.self)
     }
 
+    /// The JSON of `base` ∪ `added`, written from `base`'s stored JSON by inserting only the observations
+    /// `base` lacks at the end of their arrays: no other observation is hashed or encoded again. The result is
+    /// the same evidence as ``encode(_:)`` writes (it decodes to the same set) though not always the same
+    /// bytes (array order). JSON not in ``encode(_:)``'s layout is written again whole.
+    /// - Parameters:
+    ///   - json: What is stored for `base`.
+    ///   - base: The stored evidence, decoded from `json`.
+    ///   - added: What is being added.
+    /// - Returns: The union and its JSON (`json` itself when nothing is new).
+    /// - Throws: `EncodingError`.
+    public func extend(_ json: String, of base: EvidenceSet, adding added: EvidenceSet) throws -> (json: String, evidence: EvidenceSet) {
+        let renewals = Array(added.renewals.filter { !base.renewals.contains($0) })
+        let transactions = Array(added.transactions.filter { !base.transactions.contains($0) })
+        guard !renewals.isEmpty || !transactions.isEmpty else { return (json, base) }
+        var union = base
+        union.formUnion(added)
+        let bytes = Array(json.utf8)
+        let head = Array(#"{"renewals":["#.utf8), middle = Array(#"],"transactions":["#.utf8), tail = Array("]}".utf8)
+        guard bytes.starts(with: head), bytes.count >= head.count + middle.count + tail.count, Array(bytes.suffix(tail.count)) == tail,
+            let split = Self.firstIndex(of: middle, in: bytes, from: head.count)
+        else { return (try encode(union), union) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + (renewals.count + transactions.count) * 512)
+        func appendItems<Element: Encodable>(_ stored: ArraySlice<UInt8>, _ new: [Element]) throws {
+            output += stored
+            for (index, element) in new.enumerated() {
+                if index > 0 || !stored.isEmpty { output.append(UInt8(ascii: ",")) }
+                output += try Self.elementEncoder.encode(element)
+            }
+        }
+        output += head
+        try appendItems(bytes[head.count..<split], renewals)
+        output += middle
+        try appendItems(bytes[(split + middle.count)..<(bytes.count - tail.count)], transactions)
+        output += tail
+        return (String(decoding: output, as: UTF8.self), union)
+    }
+
+    /// Where `needle` first occurs in `bytes` at or after `start`. (Inside a JSON string every `"` is escaped,
+    /// so `],"transactions":[` there can only be the structure between the two arrays.)
+    static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + needle.count <= bytes.count {
+            if bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+
     private func append<Element: Encodable & Hashable & Sendable>(
         _ elements: Set<Element>, to json: inout [UInt8], memory: borrowing Mutex<[Element: [UInt8]]>
     ) throws {

@@ -65,7 +65,7 @@ extension SQLStore {
             let claimed = try await claimAll(tx, writes, originals: originals, users: users)
             guard claimed.owners == owners else { throw GroupConflict() }
 
-            var evidence: [String: (bundleID: String, set: EvidenceSet)] = [:]
+            var evidence: [String: (bundleID: String, json: String, stored: EvidenceSet, added: EvidenceSet)] = [:]
             var events: [(PendingEvent, Int64)] = []
             var parked: [(id: String, status: String, pending: String)] = []
             var results: [(ApplyOutcome, Set<String>)] = []
@@ -93,15 +93,19 @@ extension SQLStore {
                 else { throw GroupConflict() }
                 if evidence[user] == nil {
                     guard let json = claimed.rows[user] else { throw GroupConflict() }
-                    evidence[user] = (write.bundleID, try evidenceCache.evidence(json, for: user))
+                    evidence[user] = (write.bundleID, json, try evidenceCache.evidence(json, for: user), EvidenceSet())
                 }
-                evidence[user]?.set.formUnion(write.evidence)
+                evidence[user]?.added.formUnion(write.evidence)
                 var detail = write.detail
                 detail["kind"] = write.kind
                 events.append((PendingEvent(appUserID: user, type: write.eventType, cause: write.cause, causeID: id, detail: detail), evidenceID))
                 results.append((.applied(appUserID: user), [user]))
             }
-            try await saveAll(tx, evidence.map { ($0.key, $0.value.bundleID, $0.value.set) }, events: events, parked: parked, now: writes[0].now)
+            let saves = try evidence.map { user, row in
+                let extended = try evidenceEncoder.extend(row.json, of: row.stored, adding: row.added)
+                return (user: user, bundleID: row.bundleID, evidence: extended.evidence, json: extended.json)
+            }
+            try await saveAll(tx, saves, events: events, parked: parked, now: writes[0].now)
             return results
         }
     }
@@ -180,10 +184,10 @@ extension SQLStore {
 
     /// One statement: every changed subscriber row, every event (in order) and every parked notification.
     func saveAll(
-        _ tx: any SQLTransaction, _ saves: [(user: String, bundleID: String, evidence: EvidenceSet)],
+        _ tx: any SQLTransaction, _ saves: [(user: String, bundleID: String, evidence: EvidenceSet, json: String)],
         events: [(PendingEvent, Int64)], parked: [(id: String, status: String, pending: String)], now: Date
     ) async throws {
-        let jsons = try saves.map { try evidenceEncoder.encode($0.evidence) }
+        let jsons = saves.map(\.json)
         let time = Self.timestamp(now)
         // Parked notifications are rare: without any, the statement leaves out their update (whose join the
         // planner, not knowing the array is empty, may plan as a scan of every notification).

@@ -318,7 +318,7 @@ public struct SQLStore: Store {
         func rank(_ key: String) -> Int {
             lockOrder.firstIndex { key.hasPrefix($0 + ":") } ?? lockOrder.count
         }
-        let sorted = Set(keys).sorted { (rank($0), $0) < (rank($1), $1) }
+        let sorted = Set(keys).map { (rank: rank($0), key: $0) }.sorted { ($0.rank, $0.key) < ($1.rank, $1.key) }.map(\.key)
         // One statement; the locks are taken left to right, in sorted order.
         let calls = sorted.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
         try await tx.query("SELECT \(calls)", sorted.map(SQLValue.text))

@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 /// Stored evidence JSON is exactly what `JSONEncoder` (sorted keys) writes, whether an observation's JSON is
-/// encoded now or remembered from an earlier save.
+/// encoded now or remembered from an earlier save; extended JSON is the stored JSON with only the new
+/// observations written after it, and decodes to the union.
 @Suite struct EvidenceEncoderTests {
     static func reference(_ evidence: EvidenceSet) throws -> String {
         let encoder = JSONEncoder()
@@ -54,5 +55,37 @@ import Testing
             // Capacity 3: the memory empties and refills while the set grows past it.
             #expect(try encoder.encode(evidence) == (try Self.reference(evidence)))
         }
+    }
+
+    @Test("extending stored JSON writes only what is new, after what was stored, and decodes to the union")
+    func extending() throws {
+        let encoder = EvidenceEncoder()
+        for evidence in try Self.fixtureEvidence() {
+            // Stored: every other transaction and no renewals; added: everything (half of it already stored).
+            var stored = EvidenceSet()
+            for (index, transaction) in evidence.transactions.enumerated() where index % 2 == 0 { stored.insert(transaction) }
+            let json = try encoder.encode(stored)
+            let extended = try encoder.extend(json, of: stored, adding: evidence)
+            #expect(extended.evidence == evidence)
+            #expect(try JSONDecoder().decode(EvidenceSet.self, from: Data(extended.json.utf8)) == evidence)
+            // Append-only: the stored transactions' JSON is untouched, the new ones follow it.
+            let storedTransactions = json.dropLast(2)
+            #expect(extended.json.contains(storedTransactions.dropFirst(#"{"renewals":[],"transactions":["#.count)))
+            // Nothing new: the same JSON, not rewritten.
+            #expect(try encoder.extend(extended.json, of: evidence, adding: stored) == (extended.json, evidence))
+        }
+    }
+
+    @Test("extending the empty set, and JSON in another layout, still gives the union")
+    func extendingEdges() throws {
+        let encoder = EvidenceEncoder()
+        let evidence = try #require(try Self.fixtureEvidence().first)
+        let fromEmpty = try encoder.extend(try encoder.encode(EvidenceSet()), of: EvidenceSet(), adding: evidence)
+        #expect(try JSONDecoder().decode(EvidenceSet.self, from: Data(fromEmpty.json.utf8)) == evidence)
+        // Written by another encoder (transactions first, spaces): not spliced, written again whole.
+        let foreign = #"{ "transactions": [], "renewals": [] }"#
+        let rewritten = try encoder.extend(foreign, of: EvidenceSet(), adding: evidence)
+        let whole = try Self.reference(rewritten.evidence)
+        #expect(rewritten.evidence == evidence && rewritten.json == whole)
     }
 }
