@@ -59,11 +59,8 @@ enum NotificationRouting {
     /// The bundle id a notification token claims (see ``bundleID(payload:)``), reading its payload without
     /// verifying anything; nil when the token is not `header.payload.signature` with a base64url payload.
     static func bundleID(token: String) -> String? {
-        let utf8 = Array(token.utf8)
-        let dots = utf8.indices.filter { utf8[$0] == UInt8(ascii: ".") }
-        guard dots.count == 2,
-            let payload = utf8[(dots[0] + 1)..<dots[1]].withUnsafeBufferPointer({ Base64.decode($0) })
-        else { return nil }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64.decode(parts[1]) else { return nil }
         return bundleID(payload: payload)
     }
 

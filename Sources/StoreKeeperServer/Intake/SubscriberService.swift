@@ -104,8 +104,7 @@ public struct SubscriberService: Sendable {
         var evidence = EvidenceSet()
         let transaction: JWSTransactionDecodedPayload
         do {
-            let verifier = app.verifier(for: signedTransaction)
-            transaction = try await verifier.verifyTransaction(signedTransaction)
+            transaction = try await app.verifier(for: signedTransaction).verifyTransaction(signedTransaction)
         } catch let error as VerificationError {
             throw APIError.unprocessable(error.code.rawValue, "signed_transaction: \(error.reason)")
         }
@@ -155,8 +154,12 @@ public struct SubscriberService: Sendable {
         // not yet trusted payload claims, then verify it with that app's verifier and expectations. A token
         // that does not split is routed from its text, and its verifier names what is wrong with it.
         let split = Result { try CompactJWS(signedPayload, headerCache: headers) }
-        let claimed = (try? split.get()).map { NotificationRouting.bundleID(payload: $0.payload) }
-            ?? NotificationRouting.bundleID(token: signedPayload)
+        let claimed: String?
+        if case .success(let jws) = split {
+            claimed = NotificationRouting.bundleID(payload: jws.payload)
+        } else {
+            claimed = NotificationRouting.bundleID(token: signedPayload)
+        }
         guard let bundleID = claimed else {
             throw APIError.badRequest("malformed", "signedPayload is not a compact JWS with a notification payload")
         }

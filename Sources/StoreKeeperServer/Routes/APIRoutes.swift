@@ -27,7 +27,7 @@ struct APIRoutes: Sendable {
             return json(document)
         }
         v1.post("notifications/appstore") { request, _ in
-            json(Self.notificationAnswers[try await service.ingestNotification(try await body(request)).status] ?? [])
+            json(Self.notificationAnswer(try await service.ingestNotification(try await body(request))))
         }
         v1.get("subscribers/:id") { request, context in
             let caller = try await authenticator.authorize(request, secretRequired: false)
@@ -101,11 +101,10 @@ struct APIRoutes: Sendable {
         return text
     }
 
-    /// The answer to a notification, by its outcome's status: four bodies, encoded once.
-    static let notificationAnswers: [String: [UInt8]] = Dictionary(
-        uniqueKeysWithValues: ["applied", "duplicate", "pending", "recorded"].map { status in
-            (status, Array((try? JSONSerialization.data(withJSONObject: ["status": status], options: [.sortedKeys])) ?? Data()))
-        })
+    /// The answer to a notification: `{"status":"…"}` (a status is one of four plain words, nothing to escape).
+    static func notificationAnswer(_ outcome: ApplyOutcome) -> [UInt8] {
+        Array(#"{"status":"\#(outcome.status)"}"#.utf8)
+    }
 
     func json(_ bytes: [UInt8]) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -56,7 +56,7 @@ extension SQLStore {
     func applyTogether(_ writes: [QueuedWrite]) async throws -> [(ApplyOutcome, Set<String>)] {
         try await database.withTransaction { tx in
             let originals = Set(writes.flatMap(\.write.originalTransactionIDs)).sorted()
-            let owners = try await Self.ownersByKey(tx, originals)
+            let owners = try await Self.owners(tx, originals)
             let users = Set(owners.values).sorted()
             let notificationIDs = writes.compactMap(\.write.notificationID)
             guard notificationIDs.count == writes.count else { throw GroupConflict() }
@@ -108,15 +108,6 @@ extension SQLStore {
             try await saveAll(tx, saves, events: events, parked: parked, now: writes[0].now)
             return results
         }
-    }
-
-    /// Who owns each of these subscriptions (see ``ownedSQL``).
-    static func ownersByKey(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
-        var owners: [String: String] = [:]
-        for row in try await tx.query(ownedSQL, [.texts(originals)]) {
-            if let original = row["id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
-        }
-        return owners
     }
 
     /// What ``claimAll(_:_:originals:users:)`` read.

@@ -337,16 +337,19 @@ public struct SQLStore: Store {
             ?? appUserID
     }
 
-    /// Who owns each of these subscriptions (those nobody owns are absent).
+    /// Who owns each of these subscriptions (those nobody owns are absent): on PostgreSQL one keyed lookup per id
+    /// (``ownedSQL``), on SQLite an `IN` list.
     static func owners(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
         guard !originals.isEmpty else { return [:] }
-        let marks = originals.map { _ in "?" }.joined(separator: ", ")
+        let rows =
+            tx.dialect == .postgres
+            ? try await tx.query(ownedSQL, [.texts(originals)])
+            : try await tx.query(
+                "SELECT original_transaction_id AS id, app_user_id FROM ownership WHERE original_transaction_id IN (\(originals.map { _ in "?" }.joined(separator: ", ")))",
+                originals.map(SQLValue.text))
         var owners: [String: String] = [:]
-        for row in try await tx.query(
-            "SELECT original_transaction_id, app_user_id FROM ownership WHERE original_transaction_id IN (\(marks))",
-            originals.map(SQLValue.text))
-        {
-            if let original = row["original_transaction_id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
+        for row in rows {
+            if let original = row["id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
         }
         return owners
     }
