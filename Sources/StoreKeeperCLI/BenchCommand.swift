@@ -1,3 +1,4 @@
+import AppStoreModels
 import ArgumentParser
 import AppStoreSigning
 import AppStoreVerification
@@ -13,8 +14,9 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure verification speed on given files, or on data it signs itself.",
         discussion: """
-            Results: p256.verify (the floor), jws.verify (chain cached), jws.verify.uncached, receipt.decode,
-            receipt.verify. Give a JWS file for the JWS figures and a receipt file for the receipt figures;
+            Results: p256.verify (the floor), jws.verify (chain cached), payload.decode (its payload as a transaction, \
+            as the server reads it), payload.decode.codable (the same with JSONDecoder only), jws.verify.uncached, \
+            receipt.decode, receipt.verify. Give a JWS file for the JWS figures and a receipt file for the receipt figures;
             without files it signs its own token and receipt. Run a release build: swift run -c release storekeeper bench.
             """
     )
@@ -48,6 +50,13 @@ struct BenchCommand: AsyncParsableCommand {
         let cached = try AppStoreSignedDataVerifier(configuration: inputs.jwsConfiguration)
         _ = try await cached.verify(inputs.token)
         results.append(try await runner.measureAsync("jws.verify") { _ = try await cached.verify(inputs.token) })
+        let verified = try await cached.verify(inputs.token)
+        results.append(try runner.measureThrowing("payload.decode") { _ = try verified.decode(JWSTransactionDecodedPayload.self) })
+        let payloadData = Data(verified.payload)
+        results.append(
+            try runner.measureThrowing("payload.decode.codable") {
+                _ = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: payloadData)
+            })
         let uncachedConfiguration = inputs.jwsConfiguration
         var zeroCache = uncachedConfiguration
         zeroCache.chainCacheCapacity = 0

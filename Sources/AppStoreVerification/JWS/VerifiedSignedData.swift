@@ -12,11 +12,20 @@ public struct VerifiedSignedData: Sendable {
     /// Whether it was verified by the Xcode verifier (a self-signed local key, no Apple chain).
     public var isXcodeSigned: Bool
 
-    /// Decodes the payload.
+    /// Decodes the payload: Apple's usual spellings straight from the parsed JSON (``CanonicalPayload``),
+    /// anything else with `JSONDecoder` — the same value either way.
     /// - Parameter type: The payload type.
     /// - Returns: The decoded payload.
     /// - Throws: ``VerificationError/Code/malformedPayload`` naming the field that did not decode.
     public func decode<Payload: Decodable>(_ type: Payload.Type) throws -> Payload {
+        if let canonical = type as? any CanonicalPayload.Type, let value = canonical.canonical(payload) as? Payload {
+            return value
+        }
+        return try decodeWithCodable(type)
+    }
+
+    /// Decodes the payload with `JSONDecoder` only.
+    func decodeWithCodable<Payload: Decodable>(_ type: Payload.Type) throws -> Payload {
         do {
             return try JSONDecoder().decode(type, from: Data(payload))
         } catch let error as DecodingError {
