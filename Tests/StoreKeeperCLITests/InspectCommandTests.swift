@@ -65,14 +65,15 @@ import Testing
         #expect(try CommandRunner.run(arguments).status == 2)
     }
 
-    @Test("bench --json reports the five named results (shape only; speed is checked in release by scripts/bench-check)")
+    @Test("bench --json reports the seven named results (shape only; speed is checked in release by scripts/bench-check)")
     func benchShape() throws {
         let result = try CommandRunner.run(["bench", "--json", "--seconds", "0.02"])
         #expect(result.status == 0, "\(result.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
         #expect(results.compactMap { $0["name"] as? String }
-            == ["p256.verify", "jws.verify", "jws.verify.uncached", "receipt.decode", "receipt.verify"])
+            == ["p256.verify", "jws.verify", "payload.decode", "payload.decode.codable", "jws.verify.uncached", "receipt.decode",
+                "receipt.verify"])
         #expect(results.allSatisfy { ($0["ops_per_sec"] as? Double ?? 0) > 0 && ($0["us_per_op"] as? Double ?? 0) > 0 })
     }
 }
