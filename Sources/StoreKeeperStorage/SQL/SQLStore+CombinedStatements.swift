@@ -131,7 +131,7 @@ extension SQLStore {
             binds += [
                 .text(event.appUserID), .text(Self.timestamp(now)), .text(event.type), .text(event.cause.rawValue),
                 event.causeID.map(SQLValue.text) ?? .null, .integer(evidenceID),
-                .text(String(decoding: try Self.encoder.encode(event.detail), as: UTF8.self)),
+                .text(EventDetailWriter.json(event.detail)),
             ]
         }
         let upsert =

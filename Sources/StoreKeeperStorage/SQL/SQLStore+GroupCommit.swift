@@ -208,7 +208,7 @@ extension SQLStore {
             [.text(time), .text(time), .texts(saves.map(\.user)), .texts(saves.map(\.bundleID)), .texts(jsons)] + parkedBinds
                 + [.text(time), .texts(events.map(\.0.appUserID)), .texts(events.map(\.0.type)), .texts(events.map(\.0.cause.rawValue)),
                    .texts(events.map { $0.0.causeID ?? "" }), .integers(events.map(\.1)),
-                   .texts(try events.map { String(decoding: try Self.encoder.encode($0.0.detail), as: UTF8.self) })])
+                   .texts(events.map { EventDetailWriter.json($0.0.detail) })])
         for (save, json) in zip(saves, jsons) { evidenceCache.remember(json, save.evidence, for: save.user) }
     }
 }

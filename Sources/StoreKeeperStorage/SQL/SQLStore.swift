@@ -56,12 +56,6 @@ public struct SQLStore: Store {
         self.notificationQueue = notificationQueue
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
     /// The PostgreSQL notification channel that carries the ids of changed subscriber rows.
     public static let changeChannel = "storekeeper_subscribers"
 
@@ -377,7 +371,7 @@ public struct SQLStore: Store {
         _ tx: any SQLTransaction, _ appUserID: String, _ type: String, _ cause: EventCause, _ causeID: String?,
         _ evidenceID: Int64?, _ detail: [String: String], _ now: Date
     ) async throws {
-        let json = String(decoding: try encoder.encode(detail), as: UTF8.self)
+        let json = EventDetailWriter.json(detail)
         try await tx.query(
             "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [.text(appUserID), .text(timestamp(now)), .text(type), .text(cause.rawValue), causeID.map(SQLValue.text) ?? .null,
