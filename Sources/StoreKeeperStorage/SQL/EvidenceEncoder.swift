@@ -61,7 +61,7 @@ public final class EvidenceEncoder: Sendable {
             output += stored
             for (index, element) in new.enumerated() {
                 if index > 0 || !stored.isEmpty { output.append(UInt8(ascii: ",")) }
-                output += try Self.elementEncoder.encode(element)
+                output += try Self.encoded(element)
             }
         }
         output += head
@@ -94,13 +94,21 @@ public final class EvidenceEncoder: Sendable {
                 json += known
                 continue
             }
-            let encoded = Array(try Self.elementEncoder.encode(element))
+            let encoded = try Self.encoded(element)
             memory.withLock { memory in
                 if memory.count >= capacity { memory.removeAll(keepingCapacity: true) }
                 memory[element] = encoded
             }
             json += encoded
         }
+    }
+
+    /// One observation's JSON: written directly (``ObservationWriter``) when it can be written byte for byte as
+    /// `JSONEncoder` would, by `JSONEncoder` otherwise.
+    static func encoded<Element: Encodable>(_ element: Element) throws -> [UInt8] {
+        if let transaction = element as? Transaction, let bytes = ObservationWriter.json(transaction) { return bytes }
+        if let renewal = element as? RenewalState, let bytes = ObservationWriter.json(renewal) { return bytes }
+        return Array(try elementEncoder.encode(element))
     }
 
     static let elementEncoder: JSONEncoder = {

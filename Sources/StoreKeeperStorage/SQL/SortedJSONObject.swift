@@ -1,0 +1,93 @@
+public import Foundation
+
+/// One JSON object written the way `JSONEncoder` with `.sortedKeys` writes it — members in key order, strings
+/// escaped as it escapes them, absent optionals left out — for the few values written on every change, where
+/// the generic encoder cost more than everything else about them.
+///
+/// A value it cannot be sure to write the same way (a `Double` that is not a plain decimal) makes the object
+/// unwritable (``bytes`` is `nil`), so callers fall back to `JSONEncoder`.
+struct SortedJSONObject {
+    private var members: [(key: String, value: [UInt8])] = []
+    private var writable = true
+
+    /// A string member.
+    mutating func add(_ key: String, _ value: String?) {
+        guard let value else { return }
+        var bytes: [UInt8] = []
+        Self.appendQuoted(value, to: &bytes)
+        members.append((key, bytes))
+    }
+
+    /// An integer member.
+    mutating func add<Number: BinaryInteger>(_ key: String, _ value: Number?) {
+        guard let value else { return }
+        members.append((key, Array(String(value).utf8)))
+    }
+
+    /// A boolean member.
+    mutating func add(_ key: String, _ value: Bool?) {
+        guard let value else { return }
+        members.append((key, Array((value ? "true" : "false").utf8)))
+    }
+
+    /// A date member, as `JSONEncoder`'s default strategy writes it: seconds since 2001-01-01 as a number.
+    mutating func add(_ key: String, _ value: Date?) {
+        guard let value else { return }
+        let seconds = value.timeIntervalSinceReferenceDate
+        var text = seconds.description
+        // Swift writes the shortest decimal that reads back exactly; an integral value ends in ".0", which
+        // JSONEncoder leaves out. Exponents, infinities and NaN are left to JSONEncoder itself.
+        guard seconds.isFinite, !text.contains("e") else {
+            writable = false
+            return
+        }
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        members.append((key, Array(text.utf8)))
+    }
+
+    /// A member that is already JSON (a nested object), or `nil` to leave it out.
+    mutating func add(_ key: String, json value: [UInt8]?) {
+        guard let value else { return }
+        members.append((key, value))
+    }
+
+    /// Marks the object as one to leave to `JSONEncoder`.
+    mutating func decline() {
+        writable = false
+    }
+
+    /// The object's JSON, or `nil` when a member could not be written as `JSONEncoder` writes it.
+    var bytes: [UInt8]? {
+        guard writable else { return nil }
+        var output: [UInt8] = [UInt8(ascii: "{")]
+        for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            Self.appendQuoted(member.key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            output += member.value
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it: quote, backslash and slash, the
+    /// short escapes, and `\u00XX` for other control characters.
+    static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output += [UInt8(ascii: "\\"), byte]
+            case 0x0A: output += Array(#"\n"#.utf8)
+            case 0x0D: output += Array(#"\r"#.utf8)
+            case 0x09: output += Array(#"\t"#.utf8)
+            case 0x08: output += Array(#"\b"#.utf8)
+            case 0x0C: output += Array(#"\f"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
