@@ -80,9 +80,36 @@ final class PreparedStatements: Sendable {
         case .null: .null
         case .text(let text): PostgresData(string: text)
         case .integer(let number): PostgresData(int64: number)
-        case .texts(let texts): PostgresData(array: texts.map { PostgresData(string: $0) }, elementType: .text)
-        case .integers(let numbers): PostgresData(array: numbers.map { PostgresData(int64: $0) }, elementType: .int8)
+        case .texts(let texts):
+            array(of: .text, as: .textArray, texts.count, bytes: texts.reduce(0) { $0 + $1.utf8.count }) { buffer, index in
+                buffer.writeInteger(Int32(texts[index].utf8.count))
+                buffer.writeString(texts[index])
+            }
+        case .integers(let numbers):
+            array(of: .int8, as: .int8Array, numbers.count, bytes: numbers.count * 8) { buffer, index in
+                buffer.writeInteger(Int32(8))
+                buffer.writeInteger(numbers[index])
+            }
         }
+    }
+
+    /// A one-dimensional array in PostgreSQL's binary format, written straight into one buffer (header, then
+    /// each element as its length and bytes) rather than through one `PostgresData` per element: the raw
+    /// notifications of a group, several kilobytes each, are bound this way.
+    static func array(
+        of element: PostgresDataType, as type: PostgresDataType, _ count: Int, bytes: Int,
+        _ write: (inout ByteBuffer, Int) -> Void
+    ) -> PostgresData {
+        var buffer = ByteBufferAllocator().buffer(capacity: 20 + count * 4 + bytes)
+        buffer.writeInteger(Int32(count == 0 ? 0 : 1))  // dimensions
+        buffer.writeInteger(Int32(0))  // no NULL elements
+        buffer.writeInteger(element.rawValue)
+        if count > 0 {
+            buffer.writeInteger(Int32(count))  // length of the one dimension
+            buffer.writeInteger(Int32(1))  // its lower bound
+            for index in 0..<count { write(&buffer, index) }
+        }
+        return PostgresData(type: type, formatCode: .binary, value: buffer)
     }
 
     /// Forgets a connection's statements (it was closed).
