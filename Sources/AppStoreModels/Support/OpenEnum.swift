@@ -22,12 +22,12 @@ public protocol OpenEnum: Codable, Sendable, Hashable, CustomStringConvertible, 
 extension OpenEnum {
     /// Maps a raw value to its case, or to `unknown(raw)`.
     /// - Parameter rawValue: The wire value.
-    public init(rawValue: RawValue) {
+    @inlinable public init(rawValue: RawValue) {
         self = Self.known.first { $0.1 == rawValue }?.0 ?? .unknown(rawValue)
     }
 
     /// The wire value of this case.
-    public var rawValue: RawValue {
+    @inlinable public var rawValue: RawValue {
         if let raw = unknownRawValue { return raw }
         // Every known case is listed in `known` by construction.
         return Self.known.first { $0.0 == self }!.1

@@ -206,6 +206,10 @@ public enum JSONValue: Sendable, Hashable {
             let start = index
             var hasEscapes = false
             while index < bytes.count {
+                // Most string bytes need no attention (a nested token is kilobytes of base64): skip every byte that is
+                // not a quote, a backslash or a control character in one tight loop.
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != 0x22, bytes[index] != 0x5C { index += 1 }
+                guard index < bytes.count else { break }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") { break }
                 if byte < 0x20 { throw failure("control character in string") }
