@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One JSON object written the way `JSONEncoder` with `.sortedKeys` writes it — members in key order, strings
 /// escaped as it escapes them, absent optionals left out — for the few values written on every change, where
