@@ -8,7 +8,6 @@ enum EventDetailWriter {
     static func json(_ detail: [String: String]) -> String {
         var object = SortedJSONObject()
         for (key, value) in detail { object.add(key, value) }
-        // Strings only: always writable.
-        return String(decoding: object.bytes ?? Array("{}".utf8), as: UTF8.self)
+        return String(decoding: object.bytes, as: UTF8.self)
     }
 }

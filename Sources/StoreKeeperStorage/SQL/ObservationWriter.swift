@@ -32,7 +32,7 @@ enum ObservationWriter {
         object.add("quantity", transaction.quantity)
         object.add("observedAt", transaction.observedAt)
         object.add("source", transaction.source.rawValue)
-        return object.bytes
+        return object.isWritable ? object.bytes : nil
     }
 
     /// A renewal state's JSON.
@@ -51,15 +51,14 @@ enum ObservationWriter {
         add(&object, "environment", renewal.environment)
         object.add("observedAt", renewal.observedAt)
         object.add("source", renewal.source.rawValue)
-        return object.bytes
+        return object.isWritable ? object.bytes : nil
     }
 
     static func json(_ offer: Offer) -> [UInt8] {
         var object = SortedJSONObject()
         object.add("kind", offer.kind.rawValue)
         object.add("identifier", offer.identifier)
-        // Strings only: always writable.
-        return object.bytes ?? []
+        return object.bytes
     }
 
     /// An enumeration Apple extends, written as its raw value (a string or an integer).

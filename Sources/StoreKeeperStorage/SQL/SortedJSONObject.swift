@@ -4,11 +4,12 @@ import Foundation
 /// escaped as it escapes them, absent optionals left out — for the few values written on every change, where
 /// the generic encoder cost more than everything else about them.
 ///
-/// A value it cannot be sure to write the same way (a `Double` that is not a plain decimal) makes the object
-/// unwritable (``bytes`` is `nil`), so callers fall back to `JSONEncoder`.
+/// A value it cannot be sure to write the same way (a `Double` that is not a plain decimal) clears
+/// ``isWritable``, and callers fall back to `JSONEncoder`. Strings, integers and booleans always write.
 struct SortedJSONObject {
     private var members: [(key: String, value: [UInt8])] = []
-    private var writable = true
+    /// Whether every member was written as `JSONEncoder` writes it.
+    private(set) var isWritable = true
 
     /// A string member.
     mutating func add(_ key: String, _ value: String?) {
@@ -38,7 +39,7 @@ struct SortedJSONObject {
         // Swift writes the shortest decimal that reads back exactly; an integral value ends in ".0", which
         // JSONEncoder leaves out. Exponents, infinities and NaN are left to JSONEncoder itself.
         guard seconds.isFinite, !text.contains("e") else {
-            writable = false
+            isWritable = false
             return
         }
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -53,12 +54,11 @@ struct SortedJSONObject {
 
     /// Marks the object as one to leave to `JSONEncoder`.
     mutating func decline() {
-        writable = false
+        isWritable = false
     }
 
-    /// The object's JSON, or `nil` when a member could not be written as `JSONEncoder` writes it.
-    var bytes: [UInt8]? {
-        guard writable else { return nil }
+    /// The object's JSON (only `JSONEncoder`'s bytes when ``isWritable``).
+    var bytes: [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "{")]
         for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
