@@ -244,7 +244,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKeeperCLITests",
-            dependencies: ["AppStoreVerification", "TestSupport"],
+            dependencies: ["AppStoreVerification", "StoreKeeperCLI", "TestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
     ],

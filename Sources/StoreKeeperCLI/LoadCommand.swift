@@ -30,6 +30,8 @@ struct LoadCommand: AsyncParsableCommand {
         var seconds: Double
         var latencies: [Double]
         var failures: Int
+        /// How much CPU the host took (steal) and how much stayed idle while it ran, where known.
+        var host: HostCPU.Share?
         var perSecond: Double { Double(count) / seconds }
         var p99: Double {
             guard !latencies.isEmpty else { return 0 }
@@ -42,6 +44,7 @@ struct LoadCommand: AsyncParsableCommand {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency * 2)))
         defer { _ = client.shutdown() }
+        let speedBefore = P256Speed.measure()
         let seeded = try await seed(client)
         try await waitForDeliveries(client)
         // Each subscriber once: every answer is computed from a database read (nothing is remembered yet).
@@ -56,19 +59,35 @@ struct LoadCommand: AsyncParsableCommand {
         let bodies = try await makeNotifications(originals: seeded)
         FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
         let ingest = try await measure("POST V2 notification", bodies: bodies)
+        let speedAfter = P256Speed.measure()
         let results = [firstReads, reads, bare, ingest]
         if json {
-            let objects = results.map {
-                ["name": $0.name, "requests": $0.count, "per_second": $0.perSecond, "p99_ms": $0.p99 * 1000, "failures": $0.failures] as [String: Any]
+            let objects = results.map { result -> [String: Any] in
+                var object: [String: Any] = [
+                    "name": result.name, "requests": result.count, "per_second": result.perSecond, "p99_ms": result.p99 * 1000,
+                    "failures": result.failures,
+                ]
+                if let host = result.host {
+                    object["host_steal_percent"] = host.stealPercent
+                    object["host_idle_percent"] = host.idlePercent
+                }
+                return object
             }
-            FileHandleOutput.standardOutput(String(decoding: try JSONSerialization.data(withJSONObject: ["results": objects], options: [.sortedKeys, .prettyPrinted]), as: UTF8.self))
+            let report: [String: Any] = [
+                "results": objects, "p256_verify_us": ["before": speedBefore.microseconds, "after": speedAfter.microseconds],
+            ]
+            FileHandleOutput.standardOutput(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self))
         } else {
             for result in results {
+                let host = result.host.map { String(format: "  host steal %3.0f %%  idle %3.0f %%", $0.stealPercent, $0.idlePercent) } ?? ""
                 FileHandleOutput.standardOutput(String(
                     format: "%-30@ %8d req  %9.0f req/s  p99 %7.2f ms  failures %d", result.name as NSString, result.count,
-                    result.perSecond, result.p99 * 1000, result.failures))
+                    result.perSecond, result.p99 * 1000, result.failures) + host)
             }
             FileHandleOutput.standardOutput(String(format: "subscriber reads = %.0f %% of the bare route", reads.perSecond / bare.perSecond * 100))
+            FileHandleOutput.standardOutput(String(
+                format: "machine speed: one P-256 verify %.1f µs before, %.1f µs after (one core, same binary)",
+                speedBefore.microseconds, speedAfter.microseconds))
         }
         if results.contains(where: { $0.failures > 0 }) { throw ExitCode(1) }
     }
@@ -181,12 +200,15 @@ struct LoadCommand: AsyncParsableCommand {
                 return LoadRequest(method: HTTPMethod(rawValue: method), path: path, body: body.map { ByteBuffer(bytes: $0) })
             }
         }
+        let cpuBefore = HostCPU.sample()
         let started = Date()
         let result = try await LoadConnection.run(
             host: host, port: components.port ?? 80, count: concurrency, headers: headers, source: source)
+        let seconds = Date().timeIntervalSince(started)
+        let share = cpuBefore.flatMap { before in HostCPU.sample()?.share(since: before) }
         return Measurement(
-            name: name, count: result.latencies.count, seconds: Date().timeIntervalSince(started), latencies: result.latencies,
-            failures: result.failures)
+            name: name, count: result.latencies.count, seconds: seconds, latencies: result.latencies, failures: result.failures,
+            host: share)
     }
 
     func call(_ client: HTTPClient, _ method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil) async throws -> [String: Any] {
