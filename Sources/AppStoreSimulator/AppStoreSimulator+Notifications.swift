@@ -73,11 +73,16 @@ extension AppStoreSimulator {
 
     // MARK: - Delivery bookkeeping (the HTTP sender lives in the server module)
 
-    /// Notifications due for delivery now, oldest first.
-    public func dueNotifications() -> [SimulatedNotification] {
+    /// Notifications due for delivery now, oldest first, after catching the world up to now.
+    /// - Parameter limit: The most to return. A deliverer that takes a few at a time comes back here (and so
+    ///   catches the world up) often, however far behind it is; one that took thousands would leave the
+    ///   renewals of all that time to a single catch-up, holding the simulator for as long.
+    /// - Returns: The due notifications.
+    public func dueNotifications(limit: Int = .max) -> [SimulatedNotification] {
         advance()
         let now = clock.now()
-        return awaitingDelivery.sorted().map { notificationLog[$0] }.filter { ($0.nextAttemptAt ?? .distantFuture) <= now }
+        return awaitingDelivery.sorted().lazy.filter { (self.notificationLog[$0].nextAttemptAt ?? .distantFuture) <= now }
+            .prefix(max(0, limit)).map { self.notificationLog[$0] }
     }
 
     /// How many notifications still have a delivery attempt scheduled (due now or retrying later).

@@ -160,20 +160,21 @@ public actor AppStoreSimulator {
 
     /// Catches the simulated world up to `clock.now()`: renewals, billing failures, grace and retry ends, in
     /// time order.
+    ///
+    /// Processing an event changes only its own subscription, so after each one only that subscription's next
+    /// due date is queued again; every event is still taken in (time, original transaction id) order.
     public func advance() {
         let now = clock.now()
-        while let (originalID, due) = nextDueEvent(before: now) {
-            process(originalID, at: due)
-        }
-    }
-
-    func nextDueEvent(before now: Date) -> (String, Date)? {
-        var best: (String, Date)?
+        var queue = DueEventQueue()
         for (id, subscription) in subscriptions {
-            guard let due = dueDate(subscription), due <= now else { continue }
-            if best == nil || (due, id) < (best!.1, best!.0) { best = (id, due) }
+            if let due = dueDate(subscription), due <= now { queue.push(.init(due: due, originalTransactionID: id)) }
         }
-        return best
+        while let event = queue.popFirst() {
+            process(event.originalTransactionID, at: event.due)
+            if let subscription = subscriptions[event.originalTransactionID], let due = dueDate(subscription), due <= now {
+                queue.push(.init(due: due, originalTransactionID: event.originalTransactionID))
+            }
+        }
     }
 
     func dueDate(_ subscription: SimulatedSubscription) -> Date? {

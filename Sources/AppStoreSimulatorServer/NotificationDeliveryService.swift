@@ -23,17 +23,26 @@ public struct NotificationDeliveryService: Service {
         self.interval = interval
     }
 
-    /// Runs until graceful shutdown.
+    /// How many notifications one round delivers before the world is caught up again.
+    static let batch = 32
+
+    /// Runs until graceful shutdown: rounds of at most ``batch`` deliveries, back to back while a backlog
+    /// lasts, `interval` apart otherwise.
     public func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            await deliverDue()
-            try? await Task.sleep(for: interval)
+            if await deliverDue(limit: Self.batch) < Self.batch {
+                try? await Task.sleep(for: interval)
+            }
         }
     }
 
-    /// Sends every notification that is due now, once.
-    public func deliverDue() async {
-        for notification in await simulator.dueNotifications() {
+    /// Sends the notifications that are due now (at most `limit` of them, oldest first), once each.
+    /// - Parameter limit: The most to send.
+    /// - Returns: How many were due and sent.
+    @discardableResult
+    public func deliverDue(limit: Int = .max) async -> Int {
+        let due = await simulator.dueNotifications(limit: limit)
+        for notification in due {
             guard let app = await simulator.app(notification.bundleID) else { continue }
             var result = "SUCCESS"
             if let url = app.notificationURL {
@@ -46,6 +55,7 @@ public struct NotificationDeliveryService: Service {
             }
             await simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: result)
         }
+        return due.count
     }
 
     func post(_ body: Data, to url: String) async -> String {

@@ -1,0 +1,40 @@
+import AppStoreSimulator
+import Foundation
+import TestSupport
+import Testing
+
+/// Catching the simulated world up after a long pause, and handing out deliveries a batch at a time.
+@Suite struct SimulatorCatchUpTests {
+    @Test("after a pause, every subscription's renewals happen, in time order across subscriptions")
+    func catchUp() async throws {
+        let h = try await SimulatorHarness(maximumRenewals: 3)
+        for (index, customer) in ["u1", "u2", "u3", "u4"].enumerated() {
+            _ = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: customer)
+            h.clock.advance(by: h.month * Double(index + 1) / 10)  // purchases spread over the first month
+        }
+        await h.advance(months: 6)
+        let records = await h.simulator.notifications(for: h.bundleID)
+        let types = try await h.notifications().map(\.0)
+        // Each of four subscriptions: SUBSCRIBED, three renewals, then the cap expires it.
+        #expect(types.filter { $0 == "SUBSCRIBED" }.count == 4)
+        #expect(types.filter { $0 == "DID_RENEW" }.count == 12)
+        #expect(types.filter { $0 == "EXPIRED" }.count == 4)
+        let dates = records.map(\.signedDate)
+        #expect(dates == dates.sorted(), "notifications are logged in the order their events happened")
+    }
+
+    @Test("due notifications come oldest first, at most `limit` at a time")
+    func limit() async throws {
+        let h = try await SimulatorHarness(notificationURL: "http://127.0.0.1:9/notifications")
+        for customer in ["a", "b", "c", "d", "e"] {
+            _ = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: customer)
+        }
+        let all = await h.simulator.dueNotifications()
+        #expect(all.count == 5)
+        let first = await h.simulator.dueNotifications(limit: 2)
+        #expect(first.map(\.notificationUUID) == all.prefix(2).map(\.notificationUUID))
+        #expect(await h.simulator.dueNotifications(limit: 0).isEmpty)
+        for notification in first { await h.simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: "SUCCESS") }
+        #expect(await h.simulator.dueNotifications(limit: 10).map(\.notificationUUID) == all.dropFirst(2).map(\.notificationUUID))
+    }
+}
