@@ -16,10 +16,11 @@ struct HostCPU: Equatable {
     /// - Returns: The counters, or `nil` when the text has no well-formed `cpu` line.
     static func parse(_ stat: String) -> HostCPU? {
         guard let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
-        let fields = line.split(separator: " ").dropFirst().map { UInt64($0) }
-        guard fields.count >= 4, !fields.contains(nil) else { return nil }
-        let value = { (index: Int) -> UInt64 in index < fields.count ? fields[index] ?? 0 : 0 }
-        // user nice system idle iowait irq softirq steal
+        let words = line.split(separator: " ").dropFirst()
+        let fields = words.compactMap { UInt64($0) }
+        guard fields.count >= 4, fields.count == words.count else { return nil }
+        // user nice system idle iowait irq softirq steal (older kernels stop early: the rest count as zero)
+        let value = { (index: Int) -> UInt64 in index < fields.count ? fields[index] : 0 }
         return HostCPU(
             busy: value(0) + value(1) + value(2) + value(5) + value(6), idle: value(3) + value(4), steal: value(7))
     }
