@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         .target(
@@ -72,6 +73,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -211,7 +213,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreSimulatorTests",
-            dependencies: ["AppStoreSimulator", "AppStoreModels", "AppStoreVerification", "EvidenceInspection", "TestSupport"],
+            dependencies: [
+                "AppStoreSimulator", "AppStoreModels", "AppStoreVerification", "EvidenceInspection", "TestSupport",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

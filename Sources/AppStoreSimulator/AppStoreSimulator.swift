@@ -1,6 +1,7 @@
 import Foundation
 import AppStoreSigning
 import Crypto
+import HeapModule
 
 /// Apple's App Store, run locally: products, purchases, renewals on an accelerated clock, billing failures,
 /// refunds, plan changes and price increases, with the notifications, signed transactions, receipts and
@@ -165,14 +166,14 @@ public actor AppStoreSimulator {
     /// due date is queued again; every event is still taken in (time, original transaction id) order.
     public func advance() {
         let now = clock.now()
-        var queue = DueEventQueue()
+        var queue = Heap<DueEvent>()
         for (id, subscription) in subscriptions {
-            if let due = dueDate(subscription), due <= now { queue.push(.init(due: due, originalTransactionID: id)) }
+            if let due = dueDate(subscription), due <= now { queue.insert(DueEvent(due: due, originalTransactionID: id)) }
         }
-        while let event = queue.popFirst() {
+        while let event = queue.popMin() {
             process(event.originalTransactionID, at: event.due)
             if let subscription = subscriptions[event.originalTransactionID], let due = dueDate(subscription), due <= now {
-                queue.push(.init(due: due, originalTransactionID: event.originalTransactionID))
+                queue.insert(DueEvent(due: due, originalTransactionID: event.originalTransactionID))
             }
         }
     }
