@@ -166,15 +166,15 @@ public actor AppStoreSimulator {
     /// due date is queued again; every event is still taken in (time, original transaction id) order.
     public func advance() {
         let now = clock.now()
-        var queue = Heap<DueEvent>()
-        for (id, subscription) in subscriptions {
-            if let due = dueDate(subscription), due <= now { queue.insert(DueEvent(due: due, originalTransactionID: id)) }
+        /// What `id` has due by `now`, if anything.
+        func dueEvent(_ id: String) -> DueEvent? {
+            guard let subscription = subscriptions[id], let due = dueDate(subscription), due <= now else { return nil }
+            return DueEvent(due: due, originalTransactionID: id)
         }
+        var queue = Heap(subscriptions.keys.compactMap(dueEvent))
         while let event = queue.popMin() {
             process(event.originalTransactionID, at: event.due)
-            if let subscription = subscriptions[event.originalTransactionID], let due = dueDate(subscription), due <= now {
-                queue.insert(DueEvent(due: due, originalTransactionID: event.originalTransactionID))
-            }
+            if let next = dueEvent(event.originalTransactionID) { queue.insert(next) }
         }
     }
 
