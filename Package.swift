@@ -40,6 +40,10 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .target(
+            name: "FilePermissions",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
             name: "AppStoreVerification",
             dependencies: [
                 "AppStoreModels",
@@ -69,7 +73,7 @@ let package = Package(
         .target(
             name: "AppStoreSimulator",
             dependencies: [
-                "AppStoreModels", "AppStoreVerification", "AppStoreSigning",
+                "AppStoreModels", "AppStoreVerification", "AppStoreSigning", "FilePermissions",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -106,7 +110,7 @@ let package = Package(
         .target(
             name: "StoreKeeperSQLite",
             dependencies: [
-                "StoreKeeperStorage",
+                "StoreKeeperStorage", "FilePermissions",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -124,7 +128,7 @@ let package = Package(
             name: "StoreKeeperServer",
             dependencies: [
                 "AppStoreModels", "AppStoreVerification", "AppStoreClient", "SubscriptionEngine", "StoreKeeperStorage",
-                "AppStoreSimulator", "AppStoreSimulatorServer",
+                "AppStoreSimulator", "AppStoreSimulatorServer", "FilePermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -148,7 +152,7 @@ let package = Package(
                 "SubscriptionEngine",
                 "AppStoreSimulator",
                 "AppStoreSimulatorServer",
-                "StoreKeeperServer", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
+                "StoreKeeperServer", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "FilePermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -249,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKeeperCLITests",
-            dependencies: ["AppStoreVerification", "StoreKeeperCLI", "TestSupport"],
+            dependencies: ["AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage"],
             swiftSettings: sharedSwiftSettings
         ),
     ],

@@ -51,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
                 app.keyID = demo.apiKeyID
                 app.privateKeyPEM = key
                 configuration.apps = [app]
+                configuration.simulator = true
                 configuration.engine = ServerConfiguration.demoEngine
                 configuration.apiKeys = [
                     .init(key: DemoKeys.publicKey, kind: .public, bundleID: demo.bundleID),
@@ -64,8 +65,15 @@ struct ServeCommand: AsyncParsableCommand {
         let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
         let finalConfiguration = configuration
         let inProcess = simulator
-        let router = try await StoreKeeperApplication.buildRouter(
-            configuration: configuration, dependencies: dependencies, appleBaseURL: appleBase)
+        let router: Router<BasicRequestContext>
+        do {
+            router = try await StoreKeeperApplication.buildRouter(
+                configuration: configuration, dependencies: dependencies, appleBaseURL: appleBase)
+        } catch {
+            try? await httpClient.shutdown()
+            try? await store.close()
+            throw error
+        }
         var logger = Logger(label: "storekeeper")
         logger.logLevel = .warning
         let application = Application(
@@ -124,8 +132,8 @@ struct ServeCommand: AsyncParsableCommand {
 
 /// The keys of the demo app (only used with the built-in simulator, never in a configured deployment).
 enum DemoKeys {
-    static let publicKey = "pk_demo_storekeeper_public"
-    static let secretKey = "sk_demo_storekeeper_secret"
+    static let publicKey = ServerConfiguration.demoPublicKey
+    static let secretKey = ServerConfiguration.demoSecretKey
 }
 
 /// The port the server bound, once known.

@@ -18,8 +18,10 @@ enum StoreOpener {
     }
 
     static func open(_ configuration: ServerConfiguration) async throws -> SQLStore {
-        if let url = configuration.databaseURL { return try await SQLStore.postgres(url: url) }
+        let projects = try configuration.projectScopes()
+        if let url = configuration.databaseURL { return try await SQLStore.postgres(url: url, projects: projects) }
         return try await SQLStore.sqlite(
-            path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path)
+            path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path,
+            projects: projects)
     }
 }

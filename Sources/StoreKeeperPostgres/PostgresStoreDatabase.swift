@@ -192,13 +192,16 @@ extension SQLStore {
     /// - Parameters:
     ///   - url: `postgres://user:password@host:port/database`.
     ///   - groupCommit: How many notification groups may commit at once, and the most notifications in one.
+    ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
+    ///     projects existed.
     /// - Returns: The migrated store.
-    public static func postgres(url: String, groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32))
-        async throws -> SQLStore
-    {
+    public static func postgres(
+        url: String, groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32),
+        projects: [String: ProjectScope] = [:]
+    ) async throws -> SQLStore {
         let database = try PostgresStoreDatabase.connect(url: url)
         let store = SQLStore(database: database, groupCommit: groupCommit)
-        try await store.migrate()
+        try await store.migrate(projects: projects)
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
         return store
     }

@@ -1,6 +1,7 @@
 import Foundation
 public import StoreKeeperStorage
 import SQLiteNIO
+import FilePermissions
 
 /// SQLite for ``SQLStore``: one connection to a file (WAL, full sync, so a commit survives a crash before the
 /// 200 is sent), transactions serialised by a lock.
@@ -19,12 +20,18 @@ public final class SQLiteStoreDatabase: SQLDatabase {
     }
 
     /// Opens (creating when missing) a database file, or an in-memory database for `":memory:"`.
+    ///
+    /// The file is the owner's alone whatever the umask: a folder it creates is 0700, the database file 0600
+    /// (SQLite gives its `-wal` and `-shm` files the database file's mode).
     /// - Parameter path: The file.
     /// - Returns: The database.
     public static func open(path: String) async throws -> SQLiteStoreDatabase {
         if path != ":memory:" {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            try PrivateFiles.restrict(path, creating: true)
+            for suffix in ["-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try PrivateFiles.restrict(path + suffix, creating: false)
+            }
         }
         let connection = try await SQLiteConnection.open(storage: path == ":memory:" ? .memory : .file(path: path))
         for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"] {
@@ -108,11 +115,14 @@ struct SQLiteTransaction: SQLTransaction {
 
 extension SQLStore {
     /// A store on an SQLite file.
-    /// - Parameter path: The database file (`":memory:"` for a throwaway one).
+    /// - Parameters:
+    ///   - path: The database file (`":memory:"` for a throwaway one).
+    ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
+    ///     projects existed.
     /// - Returns: The migrated store.
-    public static func sqlite(path: String) async throws -> SQLStore {
+    public static func sqlite(path: String, projects: [String: ProjectScope] = [:]) async throws -> SQLStore {
         let store = SQLStore(database: try await SQLiteStoreDatabase.open(path: path))
-        try await store.migrate()
+        try await store.migrate(projects: projects)
         return store
     }
 }

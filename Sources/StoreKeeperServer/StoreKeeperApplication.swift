@@ -43,6 +43,7 @@ public enum StoreKeeperApplication {
     public static func buildRouter(
         configuration: ServerConfiguration, dependencies: Dependencies, appleBaseURL: String?
     ) async throws -> Router<BasicRequestContext> {
+        try configuration.validate()
         for key in configuration.apiKeys {
             try await dependencies.store.registerAPIKey(hash: Authenticator.hash(key.key), kind: key.kind, bundleID: key.bundleID)
         }
@@ -60,7 +61,7 @@ public enum StoreKeeperApplication {
         if let url = configuration.verifyReceiptSandboxURL { clientConfiguration.verifyReceiptSandboxURL = url }
         if let url = configuration.serverAPIBaseURL { clientConfiguration.serverAPIBaseURL = url }
         let service = SubscriberService(
-            store: dependencies.store, apps: apps, engine: SubscriptionEngine(configuration: configuration.engine),
+            store: dependencies.store, apps: apps, projects: try configuration.projectScopes(), engine: SubscriptionEngine(configuration: configuration.engine),
             policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.receiptValidation == "local", now: dependencies.now)

@@ -23,20 +23,21 @@ public protocol Store: Sendable {
     /// - Returns: What happened.
     func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome
 
-    /// A subscriber by id or alias.
-    func subscriber(_ appUserID: String) async throws -> SubscriberRecord?
+    /// A subscriber by id or alias, in one project (another project's subscriber is not found).
+    func subscriber(_ appUserID: String, in project: ProjectScope) async throws -> SubscriberRecord?
 
-    /// A subscriber's stored row by id or alias, evidence undecoded: one indexed read.
-    func snapshot(_ appUserID: String) async throws -> SubscriberSnapshot?
+    /// A subscriber's stored row by id or alias in one project, evidence undecoded: one indexed read.
+    func snapshot(_ appUserID: String, in project: ProjectScope) async throws -> SubscriberSnapshot?
 
     /// A snapshot's evidence, decoded (or remembered from an earlier decode of the same JSON).
     func decodeEvidence(_ snapshot: SubscriberSnapshot) throws -> EvidenceSet
 
-    /// A subscriber's events, oldest first.
-    func events(_ appUserID: String, limit: Int) async throws -> [EventRecord]
+    /// A subscriber's events in one project, oldest first.
+    func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord]
 
-    /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it.
-    func alias(_ alias: String, to appUserID: String, bundleID: String, now: Date) async throws
+    /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it; both ids are in
+    /// `project`, so an alias never reaches another project's subscriber.
+    func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date) async throws
 
     /// Remembers an API key by its hash.
     func registerAPIKey(hash: String, kind: APIKeyRecord.Kind, bundleID: String) async throws

@@ -15,12 +15,14 @@ import Testing
 
 /// The real server on loopback, on SQLite and on PostgreSQL, with the simulator (on its own port) as Apple.
 @Suite struct ServerEndToEndTests {
-    static let publicKey = "pk_test_public"
-    static let secretKey = "sk_test_secret"
+    static let publicKey = "pk_test_public_0123456789abcdefghijklmnop"
+    static let secretKey = "sk_test_secret_0123456789abcdefghijklmnop"
     static let bundleID = "com.example.e2e"
+    /// The e2e app's project (an app no project lists is its own, named by its bundle id).
+    static let project = try! ProjectScope(bundleID)
     /// A second app, configured for Production only: the simulator's Sandbox evidence is the wrong environment.
     static let productionBundleID = "com.example.e2e.production"
-    static let productionKey = "pk_test_production"
+    static let productionKey = "pk_test_production_0123456789abcdefghijk"
 
     struct Client: Sendable {
         let base: String
@@ -181,11 +183,11 @@ import Testing
 
             // The same notification again: acknowledged, applied once.
             let last = try #require(await h.simulator.notifications(for: Self.bundleID).last)
-            let events = try await store.events("alice", limit: 1000).count
+            let events = try await store.events("alice", in: ServerEndToEndTests.project, limit: 1000).count
             let before = try await store.dump()
             let (again, answer) = try await client.call(.POST, "/v1/notifications/appstore", key: nil, body: client.json(["signedPayload": last.signedPayload]))
             #expect(again == 200 && answer["status"] as? String == "duplicate")
-            #expect(try await store.events("alice", limit: 1000).count == events)
+            #expect(try await store.events("alice", in: ServerEndToEndTests.project, limit: 1000).count == events)
             #expect(try await store.dump() == before)
             let (_, history) = try await client.call(.GET, "/v1/subscribers/alice/events", key: Self.secretKey)
             let types = (history["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String } ?? []

@@ -7,6 +7,8 @@ import Testing
 /// One suite, every backend: SQLite and PostgreSQL must behave identically.
 @Suite struct StoreConformanceTests {
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
+    /// The project every write of this suite belongs to.
+    static let project = try! ProjectScope("com.example")
 
     func store(_ backend: String) async throws -> SQLStore? {
         let store = try await TestDatabases.makeStore(backend)
@@ -28,14 +30,14 @@ import Testing
 
     static func clientWrite(_ user: String, _ transactionID: String, original: String) -> EvidenceWrite {
         EvidenceWrite(
-            bundleID: "com.example", appUserID: user, kind: "signed_transaction", rawBody: "jws-\(transactionID)",
+            project: Self.project, bundleID: "com.example", appUserID: user, kind: "signed_transaction", rawBody: "jws-\(transactionID)",
             evidence: evidence(transactionID, original: original), originalTransactionIDs: [original], cause: .client,
             eventType: "transaction_posted", detail: ["transaction_id": transactionID])
     }
 
     static func notification(_ uuid: String, _ transactionID: String, original: String) -> EvidenceWrite {
         EvidenceWrite(
-            bundleID: "com.example", appUserID: nil, kind: "notification_v2", rawBody: "signed-\(uuid)",
+            project: Self.project, bundleID: "com.example", appUserID: nil, kind: "notification_v2", rawBody: "signed-\(uuid)",
             evidence: evidence(transactionID, original: original), originalTransactionIDs: [original], cause: .notification,
             notificationID: uuid, eventType: "DID_RENEW")
     }
@@ -43,8 +45,8 @@ import Testing
     @Test("migrations are versioned and idempotent", arguments: TestDatabases.backends)
     func migrations(_ backend: String) async throws {
         guard let store = try await store(backend) else { return }
-        #expect(try await store.migrate() == 4)
-        #expect(try await store.migrate() == 4)
+        #expect(try await store.migrate() == 5)
+        #expect(try await store.migrate() == 5)
         try await store.close()
     }
 
@@ -53,12 +55,12 @@ import Testing
         guard let store = try await store(backend) else { return }
         let outcome = try await store.apply(Self.clientWrite("alice", "t1", original: "o1"), policy: .transfer, now: Self.now)
         #expect(outcome == .applied(appUserID: "alice"))
-        let subscriber = try #require(try await store.subscriber("alice"))
+        let subscriber = try #require(try await store.subscriber("alice", in: StoreConformanceTests.project))
         #expect(subscriber.evidence.transactions.map(\.transactionID) == ["t1"])
-        let events = try await store.events("alice", limit: 100)
+        let events = try await store.events("alice", in: StoreConformanceTests.project, limit: 100)
         #expect(events.map(\.type) == ["transaction_posted"])
         #expect(events[0].cause == .client && events[0].evidenceID != nil)
-        #expect(try await store.subscriber("nobody") == nil)
+        #expect(try await store.subscriber("nobody", in: StoreConformanceTests.project) == nil)
         try await store.close()
     }
 
@@ -71,7 +73,7 @@ import Testing
         let dump = try await store.dump()
         #expect(try await store.apply(Self.notification("n-1", "t2", original: "o1"), policy: .transfer, now: Self.now) == .duplicate)
         #expect(try await store.dump() == dump)
-        #expect(try await store.events("bob", limit: 100).count == 2)
+        #expect(try await store.events("bob", in: StoreConformanceTests.project, limit: 100).count == 2)
         try await store.close()
     }
 
@@ -82,9 +84,9 @@ import Testing
         #expect(try await store.apply(Self.notification("n-early", "t2", original: "o9"), policy: .transfer, now: Self.now) == .pending)
         #expect(try await store.apply(Self.notification("n-early", "t2", original: "o9"), policy: .transfer, now: Self.now) == .duplicate)
         _ = try await store.apply(Self.clientWrite("carol", "t1", original: "o9"), policy: .transfer, now: Self.now)
-        let subscriber = try #require(try await store.subscriber("carol"))
+        let subscriber = try #require(try await store.subscriber("carol", in: StoreConformanceTests.project))
         #expect(Set(subscriber.evidence.transactions.map(\.transactionID)) == ["t1", "t2"])
-        #expect(try await store.events("carol", limit: 100).contains { $0.detail["applied"] == "late" })
+        #expect(try await store.events("carol", in: StoreConformanceTests.project, limit: 100).contains { $0.detail["applied"] == "late" })
         try await store.close()
     }
 
@@ -93,12 +95,12 @@ import Testing
         guard let store = try await store(backend) else { return }
         _ = try await store.apply(Self.clientWrite("dan", "t1", original: "o1"), policy: .transfer, now: Self.now)
         _ = try await store.apply(Self.clientWrite("eve", "t1", original: "o1"), policy: .keepFirst, now: Self.now)
-        #expect(try await store.subscriber("eve")?.evidence.transactions.isEmpty == true)
-        #expect(try await store.events("eve", limit: 10).contains { $0.type == "transfer_refused" && $0.detail["owner"] == "dan" })
+        #expect(try await store.subscriber("eve", in: StoreConformanceTests.project)?.evidence.transactions.isEmpty == true)
+        #expect(try await store.events("eve", in: StoreConformanceTests.project, limit: 10).contains { $0.type == "transfer_refused" && $0.detail["owner"] == "dan" })
         _ = try await store.apply(Self.clientWrite("eve", "t1", original: "o1"), policy: .transfer, now: Self.now)
-        #expect(try await store.subscriber("eve")?.evidence.transactions.map(\.transactionID) == ["t1"])
-        #expect(try await store.subscriber("dan")?.evidence.transactions.isEmpty == true)
-        let out = try await store.events("dan", limit: 10).first { $0.type == "subscription_transferred_out" }
+        #expect(try await store.subscriber("eve", in: StoreConformanceTests.project)?.evidence.transactions.map(\.transactionID) == ["t1"])
+        #expect(try await store.subscriber("dan", in: StoreConformanceTests.project)?.evidence.transactions.isEmpty == true)
+        let out = try await store.events("dan", in: StoreConformanceTests.project, limit: 10).first { $0.type == "subscription_transferred_out" }
         #expect(out?.detail["from"] == "dan" && out?.detail["to"] == "eve")
         try await store.close()
     }
@@ -108,13 +110,13 @@ import Testing
         guard let store = try await store(backend) else { return }
         _ = try await store.apply(Self.clientWrite("anon-1", "t1", original: "o1"), policy: .transfer, now: Self.now)
         _ = try await store.apply(Self.clientWrite("fred", "t5", original: "o5"), policy: .transfer, now: Self.now)
-        try await store.alias("anon-1", to: "fred", bundleID: "com.example", now: Self.now)
-        let fred = try #require(try await store.subscriber("anon-1"))
+        try await store.alias("anon-1", to: "fred", in: StoreConformanceTests.project, bundleID: "com.example", now: Self.now)
+        let fred = try #require(try await store.subscriber("anon-1", in: StoreConformanceTests.project))
         #expect(fred.appUserID == "fred" && fred.aliases == ["anon-1"])
         #expect(Set(fred.evidence.transactions.map(\.transactionID)) == ["t1", "t5"])
         // Later evidence for the alias lands on the merged subscriber.
         _ = try await store.apply(Self.clientWrite("anon-1", "t6", original: "o1"), policy: .transfer, now: Self.now)
-        #expect(try await store.subscriber("fred")?.evidence.transactions.count == 3)
+        #expect(try await store.subscriber("fred", in: StoreConformanceTests.project)?.evidence.transactions.count == 3)
         try await store.close()
     }
 
@@ -156,7 +158,7 @@ import Testing
             try await group.waitForAll()
         }
         var total = 0
-        for user in 0..<6 { total += try await store.subscriber("user-\(user)")?.evidence.transactions.count ?? 0 }
+        for user in 0..<6 { total += try await store.subscriber("user-\(user)", in: StoreConformanceTests.project)?.evidence.transactions.count ?? 0 }
         #expect(total == 24)
         try await store.close()
     }

@@ -13,7 +13,9 @@ import Testing
         let events = Mutex<[SubscriberChanges.Event]>([])
         init(_ changes: SubscriberChanges) { changes.observe { event in self.events.withLock { $0.append(event) } } }
         var changed: Set<String> {
-            Set(events.withLock { $0 }.flatMap { event -> [String] in if case .changed(let users) = event { users } else { [] } })
+            Set(events.withLock { $0 }.flatMap { event -> [String] in
+                if case .changed(let users) = event { users.map(ProjectScope.value(ofKey:)) } else { [] }
+            })
         }
     }
 
@@ -30,7 +32,7 @@ import Testing
         let count = recorder.events.withLock { $0.count }
         #expect(try await store.apply(renewal, policy: .transfer, now: StoreConformanceTests.now) == .duplicate)
         #expect(recorder.events.withLock { $0.count } == count)
-        try await store.alias("anon-1", to: "alice", bundleID: "com.example", now: StoreConformanceTests.now)
+        try await store.alias("anon-1", to: "alice", in: StoreConformanceTests.project, bundleID: "com.example", now: StoreConformanceTests.now)
         _ = try await store.apply(StoreConformanceTests.clientWrite("bob", "t3", original: "o3"), policy: .transfer, now: StoreConformanceTests.now)
         #expect(recorder.changed == ["alice", "anon-1", "bob"])
         try await store.close()
@@ -49,7 +51,7 @@ import Testing
         try await Self.eventually { recorder.events.withLock { $0.contains(.live) } }
         _ = try await writer.apply(StoreConformanceTests.clientWrite("carol", "t1", original: "o1"), policy: .transfer, now: StoreConformanceTests.now)
         try await Self.eventually { recorder.changed.contains("carol") }
-        try await writer.alias("dave", to: "carol", bundleID: "com.example", now: StoreConformanceTests.now)
+        try await writer.alias("dave", to: "carol", in: StoreConformanceTests.project, bundleID: "com.example", now: StoreConformanceTests.now)
         _ = try await writer.apply(StoreConformanceTests.clientWrite("erin", "t2", original: "o2"), policy: .transfer, now: StoreConformanceTests.now)
         try await Self.eventually { recorder.changed == ["carol", "erin"] }
         try await writer.close()

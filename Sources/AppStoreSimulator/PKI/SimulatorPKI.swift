@@ -3,6 +3,7 @@ public import AppStoreSigning
 import Crypto
 import _CryptoExtras
 import X509
+import FilePermissions
 
 /// The simulator's own certificate authorities, shaped like Apple's: an ECDSA chain for JWS (root,
 /// intermediate with 1.2.840.113635.100.6.2.1, P-256 leaf with 1.2.840.113635.100.6.11.1) and an RSA chain for
@@ -45,15 +46,17 @@ public struct SimulatorPKI: Sendable {
             receipts: try ReceiptSigner.generate(rootName: receiptRoot, intermediateName: receiptIntermediate))
     }
 
-    /// Loads the chains from `directory`, generating and saving them on first use.
+    /// Loads the chains from `directory`, generating and saving them on first use. The folder is created 0700
+    /// and the private keys written 0600, whatever the umask; a key file others may read is refused.
     /// - Parameter directory: Where the PEM files live (created if missing).
     /// - Returns: The PKI.
-    /// - Throws: File or parsing errors naming the file.
+    /// - Throws: File or parsing errors naming the file; ``PrivateFileError`` for a key file others may read.
     public static func loadOrCreate(in directory: URL) throws -> SimulatorPKI {
         let files = ["jws-root.pem", "jws-intermediate.pem", "jws-leaf.pem", "jws-leaf-key.pem",
                      "receipt-root.pem", "receipt-intermediate.pem", "receipt-leaf.pem", "receipt-leaf-key.pem"]
         let urls = files.map { directory.appendingPathComponent($0) }
         if urls.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
+            for url in urls where url.lastPathComponent.hasSuffix("-key.pem") { try PrivateFiles.requirePrivate(url.path) }
             let text = try urls.map { try String(contentsOf: $0, encoding: .utf8) }
             let authority = SigningAuthority(
                 root: try Certificate(pemEncoded: text[0]), intermediate: try Certificate(pemEncoded: text[1]),
@@ -65,7 +68,7 @@ public struct SimulatorPKI: Sendable {
             return SimulatorPKI(signedData: authority, receipts: signer)
         }
         let pki = try generate()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(directory.path)
         let contents = [
             try pki.signedData.root.serializeAsPEM().pemString, try pki.signedData.intermediate.serializeAsPEM().pemString,
             try pki.signedData.leaf.serializeAsPEM().pemString, pki.signedData.leafKey.pemRepresentation,
@@ -73,7 +76,11 @@ public struct SimulatorPKI: Sendable {
             try pki.receipts.certificates[0].serializeAsPEM().pemString, pki.receipts.key.pemRepresentation,
         ]
         for (url, text) in zip(urls, contents) {
-            try Data(text.utf8).write(to: url, options: .atomic)
+            if url.lastPathComponent.hasSuffix("-key.pem") {
+                try PrivateFiles.write(Data(text.utf8), to: url.path)
+            } else {
+                try Data(text.utf8).write(to: url, options: .atomic)
+            }
         }
         try Data(pki.signedDataRootDER).write(to: directory.appendingPathComponent("jws-root.der"))
         try Data(pki.receiptRootDER).write(to: directory.appendingPathComponent("receipt-root.der"))

@@ -53,6 +53,21 @@ public struct ServerConfiguration: Sendable, Codable {
         }
     }
 
+    /// Apps that share subscribers: one project, one set of customers and entitlements (an iOS and a Mac app).
+    /// An app no project lists is a project of its own, named by its bundle id.
+    public struct Project: Sendable, Codable {
+        /// The project's id: 1–100 characters from `A–Z a–z 0–9 . _ -`.
+        public var id: String
+        /// The bundle ids of its apps (each configured under `apps`, each in one project only).
+        public var apps: [String]
+
+        /// Makes a project.
+        public init(id: String, apps: [String]) {
+            self.id = id
+            self.apps = apps
+        }
+    }
+
     /// Address to listen on. Default 127.0.0.1.
     public var hostname = "127.0.0.1"
     /// Port. Default 8080.
@@ -63,7 +78,10 @@ public struct ServerConfiguration: Sendable, Codable {
     public var databaseURL: String?
     /// The apps. Default: the demo app, when the simulator is on.
     public var apps: [App] = []
-    /// API keys. Default: demo keys, when the simulator is on.
+    /// Projects grouping apps. Default none: every app is its own project.
+    public var projects: [Project] = []
+    /// API keys. Default: demo keys, when the simulator is on. Each belongs to its app's project and reaches only
+    /// that project's subscribers; a configured key has at least ``minimumKeyLength`` characters.
     public var apiKeys: [APIKey] = []
     /// Products, entitlements, groups for the engine.
     public var engine = EngineConfiguration()
@@ -86,7 +104,7 @@ public struct ServerConfiguration: Sendable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case hostname, port, dataDirectory, databaseURL, apps, apiKeys, engine, transferPolicy, receiptValidation
+        case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy, receiptValidation
         case maximumBodyBytes, simulator, verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
     }
 
@@ -98,6 +116,7 @@ public struct ServerConfiguration: Sendable, Codable {
         dataDirectory = try c.decodeIfPresent(String.self, forKey: .dataDirectory) ?? dataDirectory
         databaseURL = try c.decodeIfPresent(String.self, forKey: .databaseURL)
         apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
+        projects = try c.decodeIfPresent([Project].self, forKey: .projects) ?? []
         apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
         engine = try c.decodeIfPresent(EngineConfiguration.self, forKey: .engine) ?? engine
         transferPolicy = try c.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? transferPolicy
@@ -136,6 +155,60 @@ public struct ServerConfiguration: Sendable, Codable {
         if let url = environment["DATABASE_URL"], !url.isEmpty { databaseURL = url }
         if let port = environment["STOREKEEPER_PORT"].flatMap(Int.init) { self.port = port }
         if let host = environment["STOREKEEPER_HOSTNAME"], !host.isEmpty { hostname = host }
+    }
+
+    /// The fewest characters a configured API key may have: a key is looked up by its unsalted SHA-256, so it must
+    /// carry enough randomness itself (`storekeeper keys new` prints one).
+    public static let minimumKeyLength = 32
+
+    /// The demo app's public key (accepted only in demo mode, with the built-in simulator and no configured app).
+    public static let demoPublicKey = "pk_demo_storekeeper_public"
+    /// The demo app's secret key (demo mode only).
+    public static let demoSecretKey = "sk_demo_storekeeper_secret"
+
+    /// The project of every configured app (bundle id → project), with the configuration's projects checked.
+    /// - Returns: One entry per configured app.
+    /// - Throws: ``StorageError`` naming the project or app: an invalid project id, an app in two projects, a
+    ///   project naming an app that is not configured.
+    public func projectScopes() throws -> [String: ProjectScope] {
+        var scopes: [String: ProjectScope] = [:]
+        let configured = Set(apps.map(\.bundleID))
+        for project in projects {
+            let scope = try ProjectScope(project.id)
+            for bundleID in project.apps {
+                guard configured.contains(bundleID) else {
+                    throw StorageError("projects: project \"\(project.id)\" lists app \"\(bundleID)\", which is not under apps")
+                }
+                guard scopes[bundleID] == nil else {
+                    throw StorageError("projects: app \"\(bundleID)\" is in two projects (\"\(scopes[bundleID]!.id)\" and \"\(project.id)\")")
+                }
+                scopes[bundleID] = scope
+            }
+        }
+        for app in apps where scopes[app.bundleID] == nil {
+            do { scopes[app.bundleID] = try ProjectScope(app.bundleID) } catch {
+                throw StorageError("apps: bundle id \"\(app.bundleID.prefix(100))\" is not a valid project id; list it in a project")
+            }
+        }
+        return scopes
+    }
+
+    /// Checks what the server needs before it starts: projects, and every API key's app and length.
+    /// - Throws: ``StorageError`` naming the key (by its first characters only) or the project.
+    public func validate() throws {
+        _ = try projectScopes()
+        let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == "com.example.storekeeper.demo"
+        for key in apiKeys {
+            guard apps.contains(where: { $0.bundleID == key.bundleID }) else {
+                throw StorageError("apiKeys: a \(key.kind.rawValue) key is for app \"\(key.bundleID)\", which is not under apps")
+            }
+            let isDemoKey = key.key == Self.demoPublicKey || key.key == Self.demoSecretKey
+            guard key.key.count >= Self.minimumKeyLength || (demoMode && isDemoKey) else {
+                throw StorageError(
+                    "apiKeys: the \(key.kind.rawValue) key for \(key.bundleID) starting \"\(key.key.prefix(3))…\" has \(key.key.count) characters; "
+                        + "at least \(Self.minimumKeyLength) are required (storekeeper keys new \(key.kind.rawValue) prints one)")
+            }
+        }
     }
 
     /// The demo engine configuration for the simulator's demo app.

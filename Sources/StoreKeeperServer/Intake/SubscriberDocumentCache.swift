@@ -9,7 +9,7 @@ import Synchronization
 /// Two ways to use an entry:
 /// - ``body(for:key:readAt:at:)``: after reading the row, when it is byte for byte the row the entry was computed from —
 ///   never stale, it only saves the engine and the encoder.
-/// - ``fresh(_:bundleID:at:)``: without reading the row, when no change of it has been published since it was
+/// - ``fresh(_:at:)``: without reading the row, when no change of it has been published since it was
 ///   read, while ``SubscriberChanges`` is live (always with SQLite, whose only writer is this process; with
 ///   PostgreSQL while the listener hears every server's commits). Another server's commit reaches this one
 ///   within PostgreSQL's notification latency; this server's own writes are published before they return.
@@ -69,10 +69,12 @@ final class SubscriberDocumentCache: Sendable {
 
     /// The encoded subscriber asked for as `key`, without reading the database, when nothing published since
     /// its row was read can have changed it.
-    func fresh(_ key: String, bundleID: String, at instant: Date) -> [UInt8]? {
+    /// `key` is the project-qualified id asked for (``ProjectScope/key(_:)``), so an entry never answers for
+    /// another project.
+    func fresh(_ key: String, at instant: Date) -> [UInt8]? {
         state.withLock { state in
             guard let liveSince = state.liveSince, let entry = state.entries[key], entry.readAt >= liveSince,
-                entry.snapshot.bundleID == bundleID, state.changedAt[entry.snapshot.appUserID, default: 0] <= entry.readAt,
+                state.changedAt[entry.snapshot.storageKey, default: 0] <= entry.readAt,
                 state.changedAt[key, default: 0] <= entry.readAt, Self.holds(entry, at: instant)
             else { return nil }
             return entry.body

@@ -11,6 +11,8 @@ import SubscriptionEngine
 public struct SubscriberService: Sendable {
     let store: any Store
     let apps: [String: AppRuntime]
+    /// The project of each configured app (bundle id → project): the boundary no read or write crosses.
+    let projects: [String: ProjectScope]
     let engine: SubscriptionEngine
     let policy: TransferPolicy
     let client: AppStoreClient
@@ -22,10 +24,11 @@ public struct SubscriberService: Sendable {
 
     static let maximumUserIDLength = 256
 
-    init(store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine, policy: TransferPolicy,
-         client: AppStoreClient, localReceipts: Bool, now: @escaping @Sendable () -> Date) {
+    init(store: any Store, apps: [String: AppRuntime], projects: [String: ProjectScope], engine: SubscriptionEngine,
+         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.apps = apps
+        self.projects = projects
         self.engine = engine
         self.policy = policy
         self.client = client
@@ -37,6 +40,12 @@ public struct SubscriberService: Sendable {
     func app(_ bundleID: String) throws(APIError) -> AppRuntime {
         guard let app = apps[bundleID] else { throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured") }
         return app
+    }
+
+    /// The project of a configured app.
+    func project(_ bundleID: String) throws(APIError) -> ProjectScope {
+        guard let project = projects[bundleID] else { throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured") }
+        return project
     }
 
     static func checkUserID(_ id: String) throws(APIError) {
@@ -91,7 +100,7 @@ public struct SubscriberService: Sendable {
             evidence.add(verifyReceiptResponse: response)
         }
         let write = EvidenceWrite(
-            bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt, evidence: evidence,
+            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "receipt_posted",
             detail: ["transactions": String(evidence.transactions.count)].merging(deviceID.map { ["device_id": $0] } ?? [:]) { $1 })
         return try await apply(write, answerFor: appUserID)
@@ -125,7 +134,7 @@ public struct SubscriberService: Sendable {
             }
         }
         let write = EvidenceWrite(
-            bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction", rawBody: signedTransaction, evidence: evidence,
+            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction", rawBody: signedTransaction, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "transaction_posted",
             detail: ["transaction_id": transaction.transactionId, "product_id": transaction.productId, "source": cause])
         return try await apply(write, answerFor: appUserID)
@@ -133,7 +142,7 @@ public struct SubscriberService: Sendable {
 
     func apply(_ write: EvidenceWrite, answerFor appUserID: String) async throws -> [UInt8] {
         _ = try await store.apply(write, policy: policy, now: now())
-        return try await subscriberDocument(appUserID: appUserID, bundleID: write.bundleID)
+        return try await subscriberDocument(appUserID: appUserID, project: write.project)
     }
 
     // MARK: - Notifications
@@ -177,7 +186,7 @@ public struct SubscriberService: Sendable {
         var detail = ["notification_type": type]
         if let id = notification.transaction?.transactionId { detail["transaction_id"] = id }
         let write = EvidenceWrite(
-            bundleID: bundleID, appUserID: nil, kind: "notification_v2", rawBody: signedPayload, evidence: evidence,
+            project: try project(bundleID), bundleID: bundleID, appUserID: nil, kind: "notification_v2", rawBody: signedPayload, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification,
             notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
         return try await store.apply(write, policy: policy, now: now())
@@ -208,7 +217,7 @@ public struct SubscriberService: Sendable {
         evidence.add(notificationV1: withoutSecret)
         let digest = HexDigest.sha256(raw)
         let write = EvidenceWrite(
-            bundleID: app.configuration.bundleID, appUserID: nil, kind: "notification_v1", rawBody: raw, evidence: evidence,
+            project: try project(app.configuration.bundleID), bundleID: app.configuration.bundleID, appUserID: nil, kind: "notification_v1", rawBody: raw, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification, notificationID: "v1-\(digest)",
             eventType: "V1/" + notification.notificationType.rawValue)
         return try await store.apply(write, policy: policy, now: now())
@@ -227,21 +236,20 @@ public struct SubscriberService: Sendable {
     /// The subscriber document (`{request_date, request_date_ms, subscriber}`) as JSON: entitlements,
     /// subscriptions with explanations, purchases, aliases, server time. One indexed read; the engine runs only
     /// when the stored row changed or the clock crossed a date where the answer can change.
-    func subscriberDocument(appUserID: String, bundleID: String) async throws -> [UInt8] {
+    /// Only `project`'s subscribers are read: another project's user with the same id is not seen.
+    func subscriberDocument(appUserID: String, project: ProjectScope) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         let instant = now()
-        if let body = documents.fresh(appUserID, bundleID: bundleID, at: instant) {
+        let key = project.key(appUserID)
+        if let body = documents.fresh(key, at: instant) {
             return SubscriberDocument.response(subscriber: body, at: instant)
         }
         let readAt = documents.readMark
-        guard let snapshot = try await store.snapshot(appUserID) else {
+        guard let snapshot = try await store.snapshot(appUserID, in: project) else {
             let empty = SubscriberDocument(appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
             return SubscriberDocument.response(subscriber: Array(try SubscriberDocument.encoder.encode(empty)), at: instant)
         }
-        guard snapshot.bundleID == bundleID else {
-            throw APIError(.notFound, "subscriber_not_found", "no subscriber \(appUserID) for this app")
-        }
-        if let body = documents.body(for: snapshot, key: appUserID, readAt: readAt, at: instant) {
+        if let body = documents.body(for: snapshot, key: key, readAt: readAt, at: instant) {
             return SubscriberDocument.response(subscriber: body, at: instant)
         }
         let evidence = try store.decodeEvidence(snapshot)
@@ -250,14 +258,14 @@ public struct SubscriberService: Sendable {
             state: engine.evaluate(evidence, at: instant))
         let body = Array(try SubscriberDocument.encoder.encode(document))
         documents.remember(
-            body, for: snapshot, key: appUserID, readAt: readAt, from: instant, until: engine.nextChange(evidence, after: instant))
+            body, for: snapshot, key: key, readAt: readAt, from: instant, until: engine.nextChange(evidence, after: instant))
         return SubscriberDocument.response(subscriber: body, at: instant)
     }
 
     /// Intro eligibility for products.
     func eligibility(appUserID: String, bundleID: String, productIDs: [String]) async throws -> [String: String] {
         try Self.checkUserID(appUserID)
-        let record = try await store.subscriber(appUserID)
+        let record = try await store.subscriber(appUserID, in: try project(bundleID))
         let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: now())
         var result: [String: String] = [:]
         for product in productIDs {
@@ -270,14 +278,15 @@ public struct SubscriberService: Sendable {
     func alias(appUserID: String, newAppUserID: String, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         try Self.checkUserID(newAppUserID)
-        try await store.alias(appUserID, to: newAppUserID, bundleID: bundleID, now: now())
-        return try await subscriberDocument(appUserID: newAppUserID, bundleID: bundleID)
+        let project = try project(bundleID)
+        try await store.alias(appUserID, to: newAppUserID, in: project, bundleID: bundleID, now: now())
+        return try await subscriberDocument(appUserID: newAppUserID, project: project)
     }
 
-    /// A subscriber's events.
-    func events(appUserID: String) async throws -> [[String: Any]] {
+    /// A subscriber's events, in the caller's project.
+    func events(appUserID: String, bundleID: String) async throws -> [[String: Any]] {
         try Self.checkUserID(appUserID)
-        return try await store.events(appUserID, limit: 1000).map { event in
+        return try await store.events(appUserID, in: try project(bundleID), limit: 1000).map { event in
             [
                 "id": event.id, "created_at": AppleDateFormat.rfc3339(event.createdAt), "type": event.type,
                 "cause": event.cause.rawValue, "cause_id": event.causeID ?? NSNull(), "evidence_id": event.evidenceID ?? NSNull(),

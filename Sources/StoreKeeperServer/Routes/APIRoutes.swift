@@ -8,56 +8,58 @@ struct APIRoutes: Sendable {
     let authenticator: Authenticator
     let maximumBodyBytes: Int
 
+    /// Registers every route of ``APIRoute/all``: the caller is authorised by the route's access before its
+    /// handler runs, and every handler acts inside the caller's project.
     func addRoutes(to router: Router<BasicRequestContext>) {
-        let v1 = router.group("v1")
-        v1.post("receipts") { request, _ in
-            let caller = try await authenticator.authorize(request, secretRequired: false)
+        for route in APIRoute.all {
+            router.on(RouterPath(route.path), method: route.method) { request, context in
+                let caller: APIKeyRecord? =
+                    switch route.access {
+                    case .apple: nil
+                    case .publicKey: try await authenticator.authorize(request, secretRequired: false)
+                    case .secretKey: try await authenticator.authorize(request, secretRequired: true)
+                    }
+                return try await handle(route, request, context, bundleID: caller?.bundleID ?? "")
+            }
+        }
+    }
+
+    /// Runs one route's handler; `bundleID` is the caller's app (empty for Apple's routes).
+    func handle(_ route: APIRoute, _ request: Request, _ context: BasicRequestContext, bundleID: String) async throws -> Response {
+        switch route {
+        case .postReceipt:
             let body = try await object(request, fields: ["app_user_id", "receipt", "device_id"])
-            let document = try await service.postReceipt(
+            return json(try await service.postReceipt(
                 appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"), deviceID: try optionalField(body, "device_id"),
-                bundleID: caller.bundleID)
-            return json(document)
-        }
-        v1.post("transactions") { request, _ in
-            let caller = try await authenticator.authorize(request, secretRequired: false)
+                bundleID: bundleID))
+        case .postTransaction:
             let body = try await object(request, fields: ["app_user_id", "signed_transaction"])
-            let document = try await service.postTransaction(
-                appUserID: try field(body, "app_user_id"), signedTransaction: try field(body, "signed_transaction"),
-                bundleID: caller.bundleID)
-            return json(document)
-        }
-        v1.post("notifications/appstore") { request, _ in
-            json(Self.notificationAnswer(try await service.ingestNotification(try await body(request))))
-        }
-        v1.get("subscribers/:id") { request, context in
-            let caller = try await authenticator.authorize(request, secretRequired: false)
-            return json(try await service.subscriberDocument(appUserID: try userID(context), bundleID: caller.bundleID))
-        }
-        v1.get("subscribers/:id/eligibility") { request, context in
-            let caller = try await authenticator.authorize(request, secretRequired: false)
+            return json(try await service.postTransaction(
+                appUserID: try field(body, "app_user_id"), signedTransaction: try field(body, "signed_transaction"), bundleID: bundleID))
+        case .postNotification:
+            return json(Self.notificationAnswer(try await service.ingestNotification(try await body(request))))
+        case .getSubscriber:
+            return json(try await service.subscriberDocument(appUserID: try userID(context), project: try service.project(bundleID)))
+        case .getEligibility:
             let products = (request.uri.queryParameters.get("product_ids") ?? "").split(separator: ",").map(String.init)
             guard !products.isEmpty, products.count <= 100 else {
                 throw APIError.badRequest("invalid_product_ids", "product_ids must list 1–100 comma-separated product ids")
             }
-            let result = try await service.eligibility(appUserID: try userID(context), bundleID: caller.bundleID, productIDs: products)
+            let result = try await service.eligibility(appUserID: try userID(context), bundleID: bundleID, productIDs: products)
             return json(["eligibility": result])
-        }
-        v1.post("subscribers/:id/alias") { request, context in
-            let caller = try await authenticator.authorize(request, secretRequired: false)
+        case .postAlias:
             let body = try await object(request, fields: ["new_app_user_id"])
             return json(try await service.alias(
-                appUserID: try userID(context), newAppUserID: try field(body, "new_app_user_id"), bundleID: caller.bundleID))
-        }
-        v1.get("subscribers/:id/events") { request, context in
-            _ = try await authenticator.authorize(request, secretRequired: true)
-            return json(["events": try await service.events(appUserID: try userID(context))])
-        }
-        v1.post("offers/sign") { request, _ in
-            let caller = try await authenticator.authorize(request, secretRequired: true)
+                appUserID: try userID(context), newAppUserID: try field(body, "new_app_user_id"), bundleID: bundleID))
+        case .getEvents:
+            return json(["events": try await service.events(appUserID: try userID(context), bundleID: bundleID)])
+        case .postOfferSignature:
             let body = try await object(request, fields: ["product_id", "offer_id", "app_account_token"])
             return json(try service.signOffer(
-                bundleID: caller.bundleID, productID: try field(body, "product_id"), offerID: try field(body, "offer_id"),
-                appAccountToken: body["app_account_token"] as? String))
+                bundleID: bundleID, productID: try field(body, "product_id"), offerID: try field(body, "offer_id"),
+                appAccountToken: try optionalField(body, "app_account_token")))
+        default:
+            throw APIError(.notFound, "not_found", "no handler for \(route)")
         }
     }
 

@@ -15,6 +15,8 @@ public enum EventCause: String, Sendable, Hashable, Codable {
 
 /// Verified evidence to store for a subscriber, with everything needed to apply it atomically.
 public struct EvidenceWrite: Sendable {
+    /// The project it belongs to: the subscriber and the subscriptions are looked up in this project only.
+    public var project: ProjectScope
     /// The app.
     public var bundleID: String
     /// Who posted it; `nil` for notifications, which are routed by original transaction id.
@@ -38,10 +40,11 @@ public struct EvidenceWrite: Sendable {
 
     /// Makes a write.
     public init(
-        bundleID: String, appUserID: String?, kind: String, rawBody: String, evidence: EvidenceSet,
+        project: ProjectScope, bundleID: String, appUserID: String?, kind: String, rawBody: String, evidence: EvidenceSet,
         originalTransactionIDs: [String], cause: EventCause, notificationID: String? = nil, eventType: String,
         detail: [String: String] = [:]
     ) {
+        self.project = project
         self.bundleID = bundleID
         self.appUserID = appUserID
         self.kind = kind
@@ -58,6 +61,15 @@ public struct EvidenceWrite: Sendable {
 extension EvidenceWrite {
     /// The stored raw evidence's key: SHA-256 of the kind and the raw body, so the same bytes are stored once.
     var digest: String { HexDigest.sha256(kind + "\n" + rawBody) }
+
+    /// This write with its app user id and original transaction ids as the project's stored keys (see
+    /// ``ProjectScope``): what every executor works with.
+    var keyed: EvidenceWrite {
+        var write = self
+        write.appUserID = appUserID.map(project.key)
+        write.originalTransactionIDs = originalTransactionIDs.map(project.key)
+        return write
+    }
 }
 
 /// What happened to a write.

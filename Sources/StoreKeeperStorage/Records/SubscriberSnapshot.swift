@@ -4,6 +4,9 @@ public import SubscriptionEngine
 /// A subscriber's stored row exactly as read, evidence still in its stored JSON: what the read path needs to
 /// decide whether an answer it already computed for the same row still holds, without decoding anything.
 public struct SubscriberSnapshot: Sendable, Hashable {
+    /// The row's key: the canonical app user id qualified by its project (see ``ProjectScope``). Published
+    /// changes name rows by this key.
+    public var storageKey: String
     /// The canonical app user id.
     public var appUserID: String
     /// The app.
@@ -16,7 +19,8 @@ public struct SubscriberSnapshot: Sendable, Hashable {
     public var createdAt: Date
 
     /// Makes a snapshot.
-    public init(appUserID: String, bundleID: String, evidenceJSON: String, aliases: [String], createdAt: Date) {
+    public init(storageKey: String, appUserID: String, bundleID: String, evidenceJSON: String, aliases: [String], createdAt: Date) {
+        self.storageKey = storageKey
         self.appUserID = appUserID
         self.bundleID = bundleID
         self.evidenceJSON = evidenceJSON

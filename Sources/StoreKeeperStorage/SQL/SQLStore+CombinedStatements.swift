@@ -124,24 +124,22 @@ extension SQLStore {
             return
         }
         let json = try evidenceEncoder.encode(evidence)
-        var binds: [SQLValue] = [.text(user), .text(bundleID), .text(json), .text(Self.timestamp(now)), .text(Self.timestamp(now))]
-        var rows: [String] = []
-        for event in events {
-            rows.append("(?, ?, ?, ?, ?, ?, ?)")
-            binds += [
-                .text(event.appUserID), .text(Self.timestamp(now)), .text(event.type), .text(event.cause.rawValue),
-                event.causeID.map(SQLValue.text) ?? .null, .integer(evidenceID),
-                .text(EventDetailWriter.json(event.detail)),
-            ]
-        }
+        let time = Self.timestamp(now)
+        let binds: [SQLValue] = [.text(user), .text(bundleID), .text(json), .text(time), .text(time)]
         let upsert =
             "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at"
-        if rows.isEmpty {
+        if events.isEmpty {
             try await tx.query(upsert, binds)
         } else {
+            // The events as arrays (one bind each, whatever their number: a receipt that transfers thousands of
+            // subscriptions writes two events per subscription); an absent cause id is stored as NULL.
             try await tx.query(
-                "WITH saved AS (\(upsert) RETURNING 1) INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES \(rows.joined(separator: ", "))",
-                binds)
+                "WITH saved AS (\(upsert) RETURNING 1) INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) SELECT u, ?, t, c, NULLIF(ci, ''), ?, d FROM unnest(?, ?, ?, ?, ?) WITH ORDINALITY AS e(u, t, c, ci, d, position) ORDER BY position",
+                binds + [
+                    .text(time), .integer(evidenceID), .texts(events.map(\.appUserID)), .texts(events.map(\.type)),
+                    .texts(events.map(\.cause.rawValue)), .texts(events.map { $0.causeID ?? "" }),
+                    .texts(events.map { EventDetailWriter.json($0.detail) }),
+                ])
         }
         evidenceCache.remember(json, evidence, for: user)
     }

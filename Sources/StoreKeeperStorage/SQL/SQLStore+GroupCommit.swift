@@ -99,7 +99,7 @@ extension SQLStore {
                 var detail = write.detail
                 detail["kind"] = write.kind
                 events.append((PendingEvent(appUserID: user, type: write.eventType, cause: write.cause, causeID: id, detail: detail), evidenceID))
-                results.append((.applied(appUserID: user), [user]))
+                results.append((.applied(appUserID: ProjectScope.value(ofKey: user)), [user]))
             }
             let saves = try evidence.map { user, row in
                 let extended = try evidenceEncoder.extend(row.json, of: row.stored, adding: row.added)

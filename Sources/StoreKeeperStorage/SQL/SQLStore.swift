@@ -71,7 +71,14 @@ public struct SQLStore: Store {
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
-    public func migrate() async throws -> Int {
+    public func migrate() async throws -> Int { try await migrate(projects: [:]) }
+
+    /// Applies every migration not yet applied, in order, each in its own transaction.
+    /// - Parameter projects: The project of each app that groups apps (bundle id → project), for rows written
+    ///   before projects existed (migration 5); an app not listed is a project of its own, named by its bundle id.
+    /// - Returns: The schema version now in place.
+    @discardableResult
+    public func migrate(projects: [String: ProjectScope]) async throws -> Int {
         let autoIncrement = database.dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
         let migrations: [[String]] = [
             [
@@ -110,6 +117,9 @@ public struct SQLStore: Store {
                 "DROP INDEX notifications_status",
                 "CREATE INDEX notifications_pending ON notifications (received_at, notification_id) WHERE status = 'pending'",
             ],
+            // 5: Tenants. Every subscriber, alias, subscription and event moves into the project of the app that
+            // wrote it: keys become `project:id` (see ProjectScope).
+            Self.projectMigration(projects),
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
@@ -132,10 +142,43 @@ public struct SQLStore: Store {
         return version
     }
 
+    /// Migration 5's statements: qualify every stored key by its project.
+    static func projectMigration(_ projects: [String: ProjectScope]) -> [String] {
+        // Bundle ids and project ids are plain `A–Z a–z 0–9 . _ -` (anything else is skipped and the app stays its
+        // own project), so they are written into the statements as literals.
+        let rows = projects.filter { ProjectScope.isValid($0.key) }.sorted { $0.key < $1.key }
+        func project(ofBundle bundle: String) -> String {
+            "COALESCE((SELECT project_id FROM migration_projects WHERE bundle_id = \(bundle)), \(bundle))"
+        }
+        func project(ofUser user: String, orBundle fallback: String) -> String {
+            "COALESCE((SELECT \(project(ofBundle: "s.bundle_id")) FROM subscribers s WHERE s.app_user_id = \(user)), \(fallback))"
+        }
+        let ownerBundle = "(SELECT o.bundle_id FROM ownership o WHERE o.app_user_id = events.app_user_id LIMIT 1)"
+        return ["CREATE TABLE migration_projects (bundle_id TEXT PRIMARY KEY, project_id TEXT NOT NULL)"]
+            + rows.map { "INSERT INTO migration_projects (bundle_id, project_id) VALUES ('\($0.key)', '\($0.value.id)')" }
+            + [
+                "UPDATE events SET app_user_id = "
+                    + project(ofUser: "events.app_user_id", orBundle: "COALESCE(\(project(ofBundle: ownerBundle)), 'unassigned')")
+                    + " || ':' || app_user_id",
+                "UPDATE aliases SET alias = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || alias, "
+                    + "app_user_id = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || app_user_id",
+                "UPDATE ownership SET original_transaction_id = "
+                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id"))
+                    + " || ':' || original_transaction_id, app_user_id = "
+                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id")) + " || ':' || app_user_id",
+                "UPDATE notifications SET original_transaction_ids = "
+                    + project(ofBundle: "notifications.bundle_id") + " || ':' || REPLACE(original_transaction_ids, ',', ',' || "
+                    + project(ofBundle: "notifications.bundle_id") + " || ':') WHERE original_transaction_ids <> ''",
+                "UPDATE subscribers SET app_user_id = " + project(ofBundle: "subscribers.bundle_id") + " || ':' || app_user_id",
+                "DROP TABLE migration_projects",
+            ]
+    }
+
     // MARK: - Writes
 
     /// Stores and applies evidence in one transaction; see ``Store/apply(_:policy:now:)``.
     public func apply(_ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws -> ApplyOutcome {
+        let write = write.keyed
         if let notificationQueue, write.appUserID == nil, write.notificationID != nil {
             return try await notificationQueue.submit(QueuedWrite(write: write, policy: policy, now: now)).0
         }
@@ -232,20 +275,26 @@ public struct SQLStore: Store {
                 try await tx.query(
                     "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?", [.text(user), .text(original)])
                 if var previous = try await Self.loadEvidence(tx, owner, cache) {
-                    let moved = previous.removeSubscription(original)
+                    let moved = previous.removeSubscription(ProjectScope.value(ofKey: original))
                     incoming.formUnion(moved)
                     try await saveEvidence(tx, owner, write.bundleID, previous, now: now)
                 }
-                let detail = ["original_transaction_id": original, "from": owner, "to": user]
+                let detail = [
+                    "original_transaction_id": ProjectScope.value(ofKey: original), "from": ProjectScope.value(ofKey: owner),
+                    "to": ProjectScope.value(ofKey: user),
+                ]
                 events.append((owner, "subscription_transferred_out", .identity, nil, detail))
                 events.append((user, "subscription_transferred_in", .identity, nil, detail))
             case .keepFirst:
-                let kept = incoming.removeSubscription(original)
+                let kept = incoming.removeSubscription(ProjectScope.value(ofKey: original))
                 if var existing = try await Self.loadEvidence(tx, owner, cache) {
                     existing.formUnion(kept)
                     try await saveEvidence(tx, owner, write.bundleID, existing, now: now)
                 }
-                events.append((user, "transfer_refused", .identity, nil, ["original_transaction_id": original, "owner": owner, "requester": user]))
+                events.append((user, "transfer_refused", .identity, nil, [
+                    "original_transaction_id": ProjectScope.value(ofKey: original), "owner": ProjectScope.value(ofKey: owner),
+                    "requester": ProjectScope.value(ofKey: user),
+                ]))
             }
         }
         var evidence: EvidenceSet
@@ -282,7 +331,7 @@ public struct SQLStore: Store {
         }
         try await save(tx, user, write.bundleID, evidence, events: pending, evidenceID: evidenceID, now: now)
         // Rows written: the subscriber's, and the other party's in a transfer or refused transfer.
-        return (.applied(appUserID: user), Set([user] + events.map { $0.0 }))
+        return (.applied(appUserID: ProjectScope.value(ofKey: user)), Set([user] + events.map { $0.0 }))
     }
 
     /// Marks a claimed notification `recorded` or `pending` (or inserts the row for evidence without one).
@@ -313,10 +362,17 @@ public struct SQLStore: Store {
             lockOrder.firstIndex { key.hasPrefix($0 + ":") } ?? lockOrder.count
         }
         let sorted = Set(keys).map { (rank: rank($0), key: $0) }.sorted { ($0.rank, $0.key) < ($1.rank, $1.key) }.map(\.key)
-        // One statement; the locks are taken left to right, in sorted order.
-        let calls = sorted.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
-        try await tx.query("SELECT \(calls)", sorted.map(SQLValue.text))
+        // One statement per chunk (a target list holds at most 1,664 entries); the locks are taken left to right,
+        // in sorted order, chunk after chunk.
+        for start in stride(from: 0, to: sorted.count, by: lockChunk) {
+            let chunk = sorted[start..<min(start + lockChunk, sorted.count)]
+            let calls = chunk.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
+            try await tx.query("SELECT \(calls)", chunk.map(SQLValue.text))
+        }
     }
+
+    /// The most advisory locks one statement takes (PostgreSQL refuses target lists over 1,664 entries).
+    static let lockChunk = 1_000
 
     static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws -> Int64 {
         let inserted = try await tx.query(
@@ -335,12 +391,18 @@ public struct SQLStore: Store {
     /// (``ownedSQL``), on SQLite an `IN` list.
     static func owners(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
         guard !originals.isEmpty else { return [:] }
-        let rows =
-            tx.dialect == .postgres
-            ? try await tx.query(ownedSQL, [.texts(originals)])
-            : try await tx.query(
-                "SELECT original_transaction_id AS id, app_user_id FROM ownership WHERE original_transaction_id IN (\(originals.map { _ in "?" }.joined(separator: ", ")))",
-                originals.map(SQLValue.text))
+        var rows: [SQLRow] = []
+        if tx.dialect == .postgres {
+            rows = try await tx.query(ownedSQL, [.texts(originals)])
+        } else {
+            // SQLite binds at most 32,766 parameters a statement: chunks keep any number of ids in bounds.
+            for start in stride(from: 0, to: originals.count, by: lockChunk) {
+                let chunk = originals[start..<min(start + lockChunk, originals.count)]
+                rows += try await tx.query(
+                    "SELECT original_transaction_id AS id, app_user_id FROM ownership WHERE original_transaction_id IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
+                    chunk.map(SQLValue.text))
+            }
+        }
         var owners: [String: String] = [:]
         for row in rows {
             if let original = row["id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
@@ -380,44 +442,46 @@ public struct SQLStore: Store {
 
     // MARK: - Reads
 
-    /// A subscriber by id or alias.
-    public func subscriber(_ appUserID: String) async throws -> SubscriberRecord? {
-        guard let snapshot = try await snapshot(appUserID) else { return nil }
+    /// A subscriber by id or alias, in one project.
+    public func subscriber(_ appUserID: String, in project: ProjectScope) async throws -> SubscriberRecord? {
+        guard let snapshot = try await snapshot(appUserID, in: project) else { return nil }
         return snapshot.record(evidence: try decodeEvidence(snapshot))
     }
 
     /// A snapshot's evidence, through the cache.
     public func decodeEvidence(_ snapshot: SubscriberSnapshot) throws -> EvidenceSet {
-        try evidenceCache.evidence(snapshot.evidenceJSON, for: snapshot.appUserID)
+        try evidenceCache.evidence(snapshot.evidenceJSON, for: snapshot.storageKey)
     }
 
-    /// A subscriber's row by id or alias, in one statement (alias resolution and alias list included).
-    public func snapshot(_ appUserID: String) async throws -> SubscriberSnapshot? {
+    /// A subscriber's row by id or alias in one project, in one statement (alias resolution and alias list
+    /// included).
+    public func snapshot(_ appUserID: String, in project: ProjectScope) async throws -> SubscriberSnapshot? {
+        let key = project.key(appUserID)
         let aliases =
             database.dialect == .sqlite
             ? "(SELECT json_group_array(alias) FROM aliases WHERE app_user_id = s.app_user_id)"
             : "(SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = s.app_user_id)"
         guard let row = try await database.read(
             "SELECT s.app_user_id, s.bundle_id, s.evidence_json, s.created_at, \(aliases) AS aliases_json FROM subscribers s WHERE s.app_user_id = COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?)",
-            [.text(appUserID), .text(appUserID)]).first,
+            [.text(key), .text(key)]).first,
             let user = row["app_user_id"]?.string, let json = row["evidence_json"]?.string
         else { return nil }
         let aliasList = (try? JSONDecoder().decode([String].self, from: Data((row["aliases_json"]?.string ?? "[]").utf8))) ?? []
         return SubscriberSnapshot(
-            appUserID: user, bundleID: row["bundle_id"]?.string ?? "", evidenceJSON: json, aliases: aliasList.sorted(),
-            createdAt: Self.date(row["created_at"]))
+            storageKey: user, appUserID: ProjectScope.value(ofKey: user), bundleID: row["bundle_id"]?.string ?? "", evidenceJSON: json,
+            aliases: aliasList.map(ProjectScope.value(ofKey:)).sorted(), createdAt: Self.date(row["created_at"]))
     }
 
-    /// A subscriber's events, oldest first.
-    public func events(_ appUserID: String, limit: Int) async throws -> [EventRecord] {
+    /// A subscriber's events in one project, oldest first.
+    public func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord] {
         try await database.withReadTransaction { tx in
-            let user = try await Self.canonical(tx, appUserID)
+            let user = try await Self.canonical(tx, project.key(appUserID))
             return try await tx.query(
                 "SELECT id, app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json FROM events WHERE app_user_id = ? ORDER BY id LIMIT ?",
                 [.text(user), .integer(Int64(limit))]
             ).map { row in
                 EventRecord(
-                    id: row["id"]?.int ?? 0, appUserID: row["app_user_id"]?.string ?? "", createdAt: Self.date(row["created_at"]),
+                    id: row["id"]?.int ?? 0, appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), createdAt: Self.date(row["created_at"]),
                     type: row["type"]?.string ?? "", cause: EventCause(rawValue: row["cause"]?.string ?? "") ?? .client,
                     causeID: row["cause_id"]?.string, evidenceID: row["evidence_id"]?.int,
                     detail: (try? JSONDecoder().decode([String: String].self, from: Data((row["detail_json"]?.string ?? "{}").utf8))) ?? [:])
@@ -425,12 +489,12 @@ public struct SQLStore: Store {
         }
     }
 
-    /// Merges `alias` into `appUserID`.
-    public func alias(_ alias: String, to appUserID: String, bundleID: String, now: Date) async throws {
+    /// Merges `alias` into `appUserID`, both in `project`.
+    public func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date) async throws {
         let cache = evidenceCache
         let changed = try await database.withTransaction { tx -> [String] in
-            let target = try await Self.canonical(tx, appUserID)
-            let source = try await Self.canonical(tx, alias)
+            let target = try await Self.canonical(tx, project.key(appUserID))
+            let source = try await Self.canonical(tx, project.key(alias))
             try await Self.lock(tx, ["user:\(target)", "user:\(source)"])
             guard source != target else { return [] }
             var evidence = try await Self.loadEvidence(tx, target, cache) ?? EvidenceSet()
@@ -443,7 +507,9 @@ public struct SQLStore: Store {
             try await tx.query(
                 "INSERT INTO aliases (alias, app_user_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET app_user_id = excluded.app_user_id",
                 [.text(source), .text(target)])
-            try await Self.insertEvent(tx, target, "alias_added", .identity, nil, nil, ["alias": source, "app_user_id": target], now)
+            try await Self.insertEvent(
+                tx, target, "alias_added", .identity, nil, nil,
+                ["alias": ProjectScope.value(ofKey: source), "app_user_id": ProjectScope.value(ofKey: target)], now)
             return [target, source]
         }
         changes.publish(.changed(changed))

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SubscriberDocumentCacheTests {
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
     static let row = SubscriberSnapshot(
-        appUserID: "alice", bundleID: "com.example", evidenceJSON: "{}", aliases: ["anon"], createdAt: now)
+        storageKey: "alice", appUserID: "alice", bundleID: "com.example", evidenceJSON: "{}", aliases: ["anon"], createdAt: now)
 
     func remember(_ cache: SubscriberDocumentCache, key: String = "alice", until: Date? = nil) {
         let mark = cache.readMark
@@ -20,23 +20,23 @@ import Testing
         let cache = SubscriberDocumentCache(changes: changes)
         remember(cache)
         remember(cache, key: "anon")
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) == [1, 2, 3])
-        #expect(cache.fresh("anon", bundleID: "com.example", at: Self.now) == [1, 2, 3])
-        #expect(cache.fresh("alice", bundleID: "com.other", at: Self.now) == nil)
+        #expect(cache.fresh("alice", at: Self.now) == [1, 2, 3])
+        #expect(cache.fresh("anon", at: Self.now) == [1, 2, 3])
+        #expect(cache.fresh("com.other:alice", at: Self.now) == nil)
         changes.publish(.changed(["bob"]))
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) != nil)
+        #expect(cache.fresh("alice", at: Self.now) != nil)
         changes.publish(.changed(["alice"]))
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) == nil)
-        #expect(cache.fresh("anon", bundleID: "com.example", at: Self.now) == nil)
+        #expect(cache.fresh("alice", at: Self.now) == nil)
+        #expect(cache.fresh("anon", at: Self.now) == nil)
     }
 
     @Test("an answer is not reused past the engine's next change, nor before it was computed")
     func validity() {
         let cache = SubscriberDocumentCache(changes: SubscriberChanges(liveFromStart: true))
         remember(cache, until: Self.now.addingTimeInterval(60))
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now.addingTimeInterval(59)) != nil)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now.addingTimeInterval(60)) == nil)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now.addingTimeInterval(-1)) == nil)
+        #expect(cache.fresh("alice", at: Self.now.addingTimeInterval(59)) != nil)
+        #expect(cache.fresh("alice", at: Self.now.addingTimeInterval(60)) == nil)
+        #expect(cache.fresh("alice", at: Self.now.addingTimeInterval(-1)) == nil)
     }
 
     @Test("a row read before a change is published is not trusted after it")
@@ -46,7 +46,7 @@ import Testing
         let mark = cache.readMark
         changes.publish(.changed(["alice"]))  // committed while the old row was being read
         cache.remember([1], for: Self.row, key: "alice", readAt: mark, from: Self.now, until: nil)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) == nil)
+        #expect(cache.fresh("alice", at: Self.now) == nil)
     }
 
     @Test("without a live feed nothing is reused; after an interruption, nothing read before it")
@@ -54,15 +54,15 @@ import Testing
         let changes = SubscriberChanges(liveFromStart: false)
         let cache = SubscriberDocumentCache(changes: changes)
         remember(cache)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) == nil)
+        #expect(cache.fresh("alice", at: Self.now) == nil)
         changes.publish(.live)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) == nil)
+        #expect(cache.fresh("alice", at: Self.now) == nil)
         remember(cache)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) != nil)
+        #expect(cache.fresh("alice", at: Self.now) != nil)
         changes.publish(.interrupted)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) == nil)
+        #expect(cache.fresh("alice", at: Self.now) == nil)
         changes.publish(.live)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) == nil)
+        #expect(cache.fresh("alice", at: Self.now) == nil)
     }
 
     @Test("a cache made after the feed went live is live")
@@ -71,6 +71,6 @@ import Testing
         changes.publish(.live)
         let cache = SubscriberDocumentCache(changes: changes)
         remember(cache)
-        #expect(cache.fresh("alice", bundleID: "com.example", at: Self.now) != nil)
+        #expect(cache.fresh("alice", at: Self.now) != nil)
     }
 }

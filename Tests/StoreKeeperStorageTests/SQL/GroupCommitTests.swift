@@ -58,10 +58,10 @@ import Testing
         #expect(outcomes.filter { $0.1 == .recorded }.count == 1)
         #expect(outcomes.filter { $0.1 == nil }.map(\.0) == ["n-bad"])
         for user in 0..<6 {
-            let record = try #require(try await store.subscriber("user-\(user)"))
+            let record = try #require(try await store.subscriber("user-\(user)", in: StoreConformanceTests.project))
             let expected = Set(["t-\(user)"] + stride(from: user, to: 36, by: 6).map { "r-\($0)" })
             #expect(Set(record.evidence.transactions.map(\.transactionID)) == expected)
-            #expect(try await store.events("user-\(user)", limit: 100).count == 7)
+            #expect(try await store.events("user-\(user)", in: StoreConformanceTests.project, limit: 100).count == 7)
         }
         // Duplicates and the failed write stored nothing: 6 client posts + 36 + 2 pending + 1 test.
         #expect(try await Self.count(store, "evidence") == 45)

@@ -1,0 +1,47 @@
+public import HTTPTypes
+
+/// One `/v1` route: its method, path pattern and who may call it. ``APIRoute/all`` is the whole API: the router
+/// registers exactly these routes (and nothing else under `/v1`), so a list of them is a list of the router's.
+public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
+    /// Who may call a route.
+    public enum Access: String, Sendable, Hashable {
+        /// Apple (App Store Server Notifications): no key; the payload's signature or shared secret authenticates.
+        case apple
+        /// A public (SDK) or secret key of the app's project.
+        case publicKey
+        /// A secret key of the app's project.
+        case secretKey
+    }
+
+    /// The HTTP method.
+    public let method: HTTPRequest.Method
+    /// The path pattern below the server's root, with `:id` for an app user id (e.g. `v1/subscribers/:id`).
+    public let path: String
+    /// Who may call it.
+    public let access: Access
+
+    /// `POST /v1/receipts`: verify and store an app receipt.
+    public static let postReceipt = APIRoute(method: .post, path: "v1/receipts", access: .publicKey)
+    /// `POST /v1/transactions`: verify and store a StoreKit 2 signed transaction.
+    public static let postTransaction = APIRoute(method: .post, path: "v1/transactions", access: .publicKey)
+    /// `POST /v1/notifications/appstore`: App Store Server Notifications V1 and V2.
+    public static let postNotification = APIRoute(method: .post, path: "v1/notifications/appstore", access: .apple)
+    /// `GET /v1/subscribers/{id}`: entitlements and subscriptions.
+    public static let getSubscriber = APIRoute(method: .get, path: "v1/subscribers/:id", access: .publicKey)
+    /// `GET /v1/subscribers/{id}/eligibility`: introductory offer eligibility.
+    public static let getEligibility = APIRoute(method: .get, path: "v1/subscribers/:id/eligibility", access: .publicKey)
+    /// `POST /v1/subscribers/{id}/alias`: merge identities.
+    public static let postAlias = APIRoute(method: .post, path: "v1/subscribers/:id/alias", access: .publicKey)
+    /// `GET /v1/subscribers/{id}/events`: a subscriber's history.
+    public static let getEvents = APIRoute(method: .get, path: "v1/subscribers/:id/events", access: .secretKey)
+    /// `POST /v1/offers/sign`: a promotional offer signature.
+    public static let postOfferSignature = APIRoute(method: .post, path: "v1/offers/sign", access: .secretKey)
+
+    /// Every `/v1` route.
+    public static let all: [APIRoute] = [
+        postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents, postOfferSignature,
+    ]
+
+    /// `METHOD /path`.
+    public var description: String { "\(method.rawValue) /\(path)" }
+}
