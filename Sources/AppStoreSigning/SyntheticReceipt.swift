@@ -47,4 +47,43 @@ public enum SyntheticReceipt {
         }
         return DERWriter.set(attributes)
     }
+
+    /// A payload with `count` consumable purchases, each its own original transaction (a customer who bought
+    /// coins many times), a minute apart.
+    /// - Parameters:
+    ///   - count: How many purchases.
+    ///   - bundleID: The bundle id.
+    ///   - productID: The consumable's product id.
+    ///   - start: The first purchase date (the receipt is created a minute after the last).
+    /// - Returns: The DER payload.
+    public static func consumables(
+        count: Int, bundleID: String, productID: String, start: Date = Date(timeIntervalSince1970: 1_767_225_600)
+    ) -> [UInt8] {
+        var attributes = [
+            attribute(0, DERWriter.utf8String("ProductionSandbox")),
+            attribute(2, DERWriter.utf8String(bundleID)),
+            attribute(3, DERWriter.utf8String("1")),
+            attribute(4, Array(repeating: 0xAB, count: 16)),
+            attribute(5, Array(repeating: 0xCD, count: 20)),
+            attribute(12, DERWriter.ia5String(AppleDateFormat.rfc3339(start.addingTimeInterval(Double(count) * 60)))),
+            attribute(19, DERWriter.utf8String("1.0")),
+        ]
+        for index in 0..<count {
+            let purchased = start.addingTimeInterval(Double(index) * 60)
+            let transactionID = String(3_000_000_000_000_000 + index)
+            attributes.append(
+                attribute(
+                    17,
+                    DERWriter.set([
+                        attribute(1701, DERWriter.integer(1)),
+                        attribute(1702, DERWriter.utf8String(productID)),
+                        attribute(1703, DERWriter.utf8String(transactionID)),
+                        attribute(1704, DERWriter.ia5String(AppleDateFormat.rfc3339(purchased))),
+                        attribute(1705, DERWriter.utf8String(transactionID)),
+                        attribute(1706, DERWriter.ia5String(AppleDateFormat.rfc3339(purchased))),
+                        attribute(1711, DERWriter.integer(Int64(4_000_000_000 + index))),
+                    ])))
+        }
+        return DERWriter.set(attributes)
+    }
 }

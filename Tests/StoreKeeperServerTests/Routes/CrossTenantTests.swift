@@ -1,0 +1,205 @@
+import Foundation
+import NIOHTTP1
+import StoreKeeperServer
+import StoreKeeperStorage
+import TestSupport
+import Testing
+
+/// Nothing crosses a project: app A's keys never reach app B's customers. The matrix runs every `/v1` route of
+/// the router's own catalog (``APIRoute/all``) with each of A's keys against B's users — reads, writes and
+/// aliases in both directions — and asserts B's stored rows and B's own answers are unchanged.
+@Suite struct CrossTenantTests {
+    typealias Servers = TenantServers
+
+    /// One attempt: a path (with `:id` filled in), a body, and what the answer must show when it is a 2xx.
+    struct Attack: Sendable {
+        var name: String
+        var user: String
+        var body: [String: String]?
+        var query = ""
+        var check: @Sendable (Int, [String: Any]) -> Bool = { _, _ in true }
+    }
+
+    /// What B (the victim) has, and A's evidence to attack with.
+    struct Ground: Sendable {
+        var attackerReceipt: String
+        var attackerToken: String
+        var victimReceipt: String
+        var victimToken: String
+        var notification: String
+        /// B's subscription: no answer to A may name it.
+        var victimOriginal: String
+    }
+
+    /// B: `victim` owns a premium subscription and has the alias `victim-device`. A: `mallory` bought her own.
+    static func prepare(_ servers: Servers) async throws -> Ground {
+        let victim = try await servers.buy(Servers.appB, customer: "victim", options: .init(offer: .introductory))
+        let (posted, _) = try await servers.client.call(
+            .POST, "/v1/receipts", key: Servers.publicB,
+            body: servers.client.json(["app_user_id": "victim", "receipt": victim.receipt]))
+        #expect(posted == 200)
+        let (aliased, _) = try await servers.client.call(
+            .POST, "/v1/subscribers/victim-device/alias", key: Servers.publicB,
+            body: servers.client.json(["new_app_user_id": "victim"]))
+        #expect(aliased == 200)
+        let attacker = try await servers.buy(Servers.appA, customer: "mallory")
+        let (own, _) = try await servers.client.call(
+            .POST, "/v1/transactions", key: Servers.publicA,
+            body: servers.client.json(["app_user_id": "mallory", "signed_transaction": attacker.token]))
+        #expect(own == 200)
+        let notification = try #require(await servers.h.simulator.notifications(for: Servers.appA).last?.signedPayload)
+        return Ground(
+            attackerReceipt: attacker.receipt, attackerToken: attacker.token, victimReceipt: victim.receipt,
+            victimToken: victim.token, notification: notification, victimOriginal: victim.originalTransactionID)
+    }
+
+    /// The attacks on each route. A route of the catalog without attacks fails the matrix, so a new route
+    /// joins it by construction.
+    static func attacks(_ route: APIRoute, _ ground: Ground) -> [Attack] {
+        // What A may see of a name B also uses is A's own customer of that name: never B's subscription.
+        let victimOriginal = ground.victimOriginal
+        let noSubscriptions: @Sendable (Int, [String: Any]) -> Bool = { status, body in
+            let text = String(decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+            return !text.contains(victimOriginal) && !text.contains(Servers.appB)
+        }
+        switch route {
+        case .postReceipt:
+            return [
+                Attack(name: "A's receipt for B's user id", user: "", body: ["app_user_id": "victim", "receipt": ground.attackerReceipt]),
+                Attack(name: "A's receipt for B's alias", user: "", body: ["app_user_id": "victim-device", "receipt": ground.attackerReceipt]),
+                Attack(name: "B's receipt under A's key", user: "", body: ["app_user_id": "victim", "receipt": ground.victimReceipt],
+                       check: { status, _ in status == 422 }),
+            ]
+        case .postTransaction:
+            return [
+                Attack(name: "A's transaction for B's user id", user: "",
+                       body: ["app_user_id": "victim", "signed_transaction": ground.attackerToken]),
+                Attack(name: "B's transaction under A's key", user: "",
+                       body: ["app_user_id": "mallory", "signed_transaction": ground.victimToken], check: { status, _ in status == 422 }),
+            ]
+        case .postNotification:
+            return [Attack(name: "A's notification", user: "", body: ["signedPayload": ground.notification])]
+        case .getSubscriber:
+            return [
+                Attack(name: "B's user", user: "victim", check: noSubscriptions),
+                Attack(name: "B's alias", user: "victim-device", check: noSubscriptions),
+            ]
+        case .getEligibility:
+            return [
+                Attack(name: "B's user", user: "victim", query: "?product_ids=premium.monthly", check: { status, body in
+                    status != 200 || (body["eligibility"] as? [String: String])?["premium.monthly"] == "eligible"
+                })
+            ]
+        case .postAlias:
+            return [
+                Attack(name: "B's user into a new id", user: "victim", body: ["new_app_user_id": "stolen"]),
+                Attack(name: "B's alias into a new id", user: "victim-device", body: ["new_app_user_id": "stolen"]),
+                Attack(name: "A's user into B's id", user: "mallory", body: ["new_app_user_id": "victim"], check: noSubscriptions),
+                Attack(name: "A's user into B's alias", user: "mallory", body: ["new_app_user_id": "victim-device"], check: noSubscriptions),
+            ]
+        case .getEvents:
+            return [
+                Attack(name: "B's history", user: "victim", check: noSubscriptions),
+                Attack(name: "B's alias's history", user: "victim-device", check: noSubscriptions),
+            ]
+        case .postOfferSignature:
+            return [Attack(name: "an offer signature", user: "", body: ["product_id": "premium.monthly", "offer_id": "winback50"])]
+        default:
+            return []
+        }
+    }
+
+    @Test("every /v1 route × A's public and secret key × B's users: refused or A's own, B's rows and answers unchanged",
+          arguments: TestDatabases.backends)
+    func matrix(_ backend: String) async throws {
+        try await Servers.with(backend) { servers in
+            let ground = try await Self.prepare(servers)
+            let dump = try await servers.victimDump()
+            let view = try await servers.victimView("victim")
+            #expect((view?["subscriptions"] as? [Any])?.count == 1)
+            var attempted = 0
+            for route in APIRoute.all {
+                let attacks = Self.attacks(route, ground)
+                #expect(!attacks.isEmpty, "\(route) has no cross-tenant attack: add it to the matrix")
+                for attack in attacks {
+                    for key in [Servers.publicA, Servers.secretA] {
+                        let path = "/" + route.path.replacingOccurrences(of: ":id", with: attack.user) + attack.query
+                        let method = NIOHTTP1.HTTPMethod(rawValue: route.method.rawValue)
+                        let (status, answer) = try await servers.client.call(
+                            method, path, key: key, body: attack.body.map { servers.client.json($0) })
+                        let label = "\(route) \(attack.name) with \(key.prefix(11))…: \(status) \(answer)"
+                        #expect(status < 500, "\(label)")
+                        #expect(attack.check(status, answer), "\(label)")
+                        #expect(try await servers.victimDump() == dump, "\(label) changed B's rows")
+                        #expect(try await servers.victimView("victim") == view, "\(label) changed B's answer")
+                        attempted += 1
+                    }
+                }
+            }
+            #expect(attempted >= APIRoute.all.count * 2)
+        }
+    }
+
+    @Test("defect 1: A's public key cannot move B's subscriber by alias, in either direction", arguments: TestDatabases.backends)
+    func aliasAcrossProjects(_ backend: String) async throws {
+        try await Servers.with(backend) { servers in
+            _ = try await Self.prepare(servers)
+            let view = try await servers.victimView("victim")
+            let (moved, _) = try await servers.client.call(
+                .POST, "/v1/subscribers/victim/alias", key: Servers.publicA, body: servers.client.json(["new_app_user_id": "x"]))
+            #expect(moved == 200)  // A's own (empty) `victim` became A's `x`
+            let (_, stolen) = try await servers.client.call(.GET, "/v1/subscribers/x", key: Servers.publicA)
+            #expect(((stolen["subscriber"] as? [String: Any])?["subscriptions"] as? [Any])?.isEmpty == true)
+            let (_, _) = try await servers.client.call(
+                .POST, "/v1/subscribers/mallory/alias", key: Servers.publicA, body: servers.client.json(["new_app_user_id": "victim"]))
+            #expect(try await servers.victimView("victim") == view)
+            let (status, _) = try await servers.client.call(.GET, "/v1/subscribers/victim", key: Servers.publicB)
+            #expect(status == 200)
+        }
+    }
+
+    @Test("defect 2: A's public key cannot write A's evidence into B's subscriber (transactions and receipts)",
+          arguments: TestDatabases.backends)
+    func writeAcrossProjects(_ backend: String) async throws {
+        try await Servers.with(backend) { servers in
+            let ground = try await Self.prepare(servers)
+            let view = try await servers.victimView("victim")
+            let (viaToken, _) = try await servers.client.call(
+                .POST, "/v1/transactions", key: Servers.publicA,
+                body: servers.client.json(["app_user_id": "victim", "signed_transaction": ground.attackerToken]))
+            let (viaReceipt, _) = try await servers.client.call(
+                .POST, "/v1/receipts", key: Servers.publicA,
+                body: servers.client.json(["app_user_id": "victim", "receipt": ground.attackerReceipt]))
+            #expect(viaToken == 200 && viaReceipt == 200)  // stored for A's own customer named `victim`
+            #expect(try await servers.victimView("victim") == view)
+            // The same id in two projects is two customers: A's `victim` has A's subscription, B's has B's.
+            let (_, theirs) = try await servers.client.call(.GET, "/v1/subscribers/victim", key: Servers.publicA)
+            let subscriptions = (theirs["subscriber"] as? [String: Any])?["subscriptions"] as? [[String: Any]] ?? []
+            let original = (view?["subscriptions"] as? [[String: Any]])?.first?["originalTransactionID"] as? String
+            #expect(subscriptions.count == 1 && subscriptions.first?["originalTransactionID"] as? String != original)
+        }
+    }
+
+    @Test("defect 3: A's secret key cannot read B's history", arguments: TestDatabases.backends)
+    func historyAcrossProjects(_ backend: String) async throws {
+        try await Servers.with(backend) { servers in
+            _ = try await Self.prepare(servers)
+            let (own, mine) = try await servers.client.call(.GET, "/v1/subscribers/victim/events", key: Servers.secretB)
+            #expect(own == 200 && (mine["events"] as? [Any])?.isEmpty == false)
+            let (status, theirs) = try await servers.client.call(.GET, "/v1/subscribers/victim/events", key: Servers.secretA)
+            #expect(status == 200 && (theirs["events"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("defect 4: A's public key cannot read B's eligibility", arguments: TestDatabases.backends)
+    func eligibilityAcrossProjects(_ backend: String) async throws {
+        try await Servers.with(backend) { servers in
+            _ = try await Self.prepare(servers)
+            let path = "/v1/subscribers/victim/eligibility?product_ids=premium.monthly"
+            let (_, own) = try await servers.client.call(.GET, path, key: Servers.publicB)
+            #expect((own["eligibility"] as? [String: String])?["premium.monthly"] == "ineligible")
+            let (_, theirs) = try await servers.client.call(.GET, path, key: Servers.publicA)
+            #expect((theirs["eligibility"] as? [String: String])?["premium.monthly"] == "eligible")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import AppStoreSimulator
+import AppStoreSimulatorServer
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import StoreKeeperServer
+import StoreKeeperStorage
+import TestSupport
+import Testing
+
+/// Two projects on one StoreKeeper server — app A and app B, each with its own public and secret key — with the
+/// simulator (manual clock, its own port) as Apple: the ground for every cross-tenant test.
+struct TenantServers: Sendable {
+    static let appA = "com.example.tenant-a"
+    static let appB = "com.example.tenant-b"
+    static let publicA = "pk_tenant_a_public_0123456789abcdefghij"
+    static let secretA = "sk_tenant_a_secret_0123456789abcdefghij"
+    static let publicB = "pk_tenant_b_public_0123456789abcdefghij"
+    static let secretB = "sk_tenant_b_secret_0123456789abcdefghij"
+    static let projectA = try! ProjectScope(appA)
+    static let projectB = try! ProjectScope(appB)
+
+    let h: SimulatorHarness
+    let client: ServerEndToEndTests.Client
+    let store: SQLStore
+
+    /// Runs `body` with both apps configured on a fresh store of `backend`.
+    /// - Parameters:
+    ///   - backend: `sqlite` or `postgres`.
+    ///   - receiptValidation: `apple` (the simulator's verifyReceipt) or `local`.
+    ///   - maximumBodyBytes: The server's body limit.
+    static func with(
+        _ backend: String, receiptValidation: String = "apple", maximumBodyBytes: Int = 1 << 20,
+        _ body: @Sendable (TenantServers) async throws -> Void
+    ) async throws {
+        guard let store = try await TestDatabases.makeStore(backend) else {
+            if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
+            return
+        }
+        let h = try await SimulatorHarness()
+        for bundleID in [appA, appB] { try await h.simulator.createApp(SimulatedApp.demo(bundleID: bundleID)) }
+        try await LiveServer.with({
+            SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+        }) { simulatorBase in
+            var configuration = ServerConfiguration()
+            configuration.apps = [appA, appB].map { bundleID in
+                var app = ServerConfiguration.App(bundleID: bundleID)
+                app.sharedSecret = h.sharedSecret
+                return app
+            }
+            configuration.apiKeys = [
+                .init(key: publicA, kind: .public, bundleID: appA), .init(key: secretA, kind: .secret, bundleID: appA),
+                .init(key: publicB, kind: .public, bundleID: appB), .init(key: secretB, kind: .secret, bundleID: appB),
+            ]
+            configuration.engine = ServerConfiguration.demoEngine
+            configuration.receiptValidation = receiptValidation
+            configuration.maximumBodyBytes = maximumBodyBytes
+            configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
+            configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
+            configuration.serverAPIBaseURL = simulatorBase
+            let dependencies = StoreKeeperApplication.Dependencies(
+                store: store, httpClient: HTTPClient.shared,
+                extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
+                now: { h.clock.now() })
+            let router = try await StoreKeeperApplication.buildRouter(
+                configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
+            try await LiveServer.with({ running in
+                Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            }) { base in
+                try await body(TenantServers(h: h, client: ServerEndToEndTests.Client(base: base), store: store))
+            }
+        }
+        try await store.close()
+    }
+
+    /// Buys `product` in `bundleID`'s simulated store as `customer`: the receipt and the signed transaction.
+    func buy(_ bundleID: String, customer: String, product: String = "premium.monthly", options: PurchaseOptions = .init())
+        async throws -> (receipt: String, token: String, originalTransactionID: String)
+    {
+        let bought = try await h.simulator.purchase(bundleID: bundleID, productID: product, customerID: customer, options: options)
+        let receipt = try await h.simulator.receipt(bundleID: bundleID, customerID: customer)
+        let token = try #require(
+            try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: bundleID).signedTransactionInfo)
+        return (receipt, token, bought.originalTransactionID)
+    }
+
+    /// Every stored row of project B (the victim), in a stable order.
+    func victimDump() async throws -> String {
+        try await store.dump().split(separator: "\n").filter { $0.hasPrefix("#") || $0.contains(Self.appB) }.joined(separator: "\n")
+    }
+
+    /// B's own answer for one of its users, as B's public key reads it (request dates left out).
+    func victimView(_ user: String) async throws -> NSDictionary? {
+        let (status, body) = try await client.call(.GET, "/v1/subscribers/\(user)", key: Self.publicB)
+        #expect(status == 200)
+        return body["subscriber"] as? NSDictionary
+    }
+}
