@@ -261,6 +261,9 @@ public struct SQLStore: Store {
         var incoming = write.evidence
         var events: [(String, String, EventCause, String?, [String: String])] = []
         var newlyOwned: [String] = []
+        // Subscriptions another subscriber owns, by owner: each owner's evidence is read and rewritten once
+        // however many of its subscriptions this write names.
+        var moving: [String: Set<String>] = [:]
         for original in originals {
             guard let owner = owners[original] else {
                 try await tx.query(
@@ -270,15 +273,11 @@ public struct SQLStore: Store {
                 continue
             }
             guard owner != user else { continue }
+            moving[owner, default: []].insert(ProjectScope.value(ofKey: original))
             switch policy {
             case .transfer:
                 try await tx.query(
                     "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?", [.text(user), .text(original)])
-                if var previous = try await Self.loadEvidence(tx, owner, cache) {
-                    let moved = previous.removeSubscription(ProjectScope.value(ofKey: original))
-                    incoming.formUnion(moved)
-                    try await saveEvidence(tx, owner, write.bundleID, previous, now: now)
-                }
                 let detail = [
                     "original_transaction_id": ProjectScope.value(ofKey: original), "from": ProjectScope.value(ofKey: owner),
                     "to": ProjectScope.value(ofKey: user),
@@ -286,15 +285,27 @@ public struct SQLStore: Store {
                 events.append((owner, "subscription_transferred_out", .identity, nil, detail))
                 events.append((user, "subscription_transferred_in", .identity, nil, detail))
             case .keepFirst:
-                let kept = incoming.removeSubscription(ProjectScope.value(ofKey: original))
-                if var existing = try await Self.loadEvidence(tx, owner, cache) {
-                    existing.formUnion(kept)
-                    try await saveEvidence(tx, owner, write.bundleID, existing, now: now)
-                }
                 events.append((user, "transfer_refused", .identity, nil, [
                     "original_transaction_id": ProjectScope.value(ofKey: original), "owner": ProjectScope.value(ofKey: owner),
                     "requester": ProjectScope.value(ofKey: user),
                 ]))
+            }
+        }
+        for (owner, subscriptions) in moving.sorted(by: { $0.key < $1.key }) {
+            switch policy {
+            case .transfer:
+                // The subscriptions move with everything observed about them.
+                if var previous = try await Self.loadEvidence(tx, owner, cache) {
+                    incoming.formUnion(previous.removeSubscriptions(subscriptions))
+                    try await saveEvidence(tx, owner, write.bundleID, previous, now: now)
+                }
+            case .keepFirst:
+                // The first owner keeps them, and what this write observed about them.
+                let kept = incoming.removeSubscriptions(subscriptions)
+                if var existing = try await Self.loadEvidence(tx, owner, cache) {
+                    existing.formUnion(kept)
+                    try await saveEvidence(tx, owner, write.bundleID, existing, now: now)
+                }
             }
         }
         var evidence: EvidenceSet
@@ -562,15 +573,15 @@ public struct SQLStore: Store {
 }
 
 extension EvidenceSet {
-    /// Removes and returns the observations of one subscription.
-    mutating func removeSubscription(_ originalTransactionID: String) -> EvidenceSet {
+    /// Removes and returns the observations of these subscriptions (original transaction ids), in one pass.
+    mutating func removeSubscriptions(_ originalTransactionIDs: Set<String>) -> EvidenceSet {
         var removed = EvidenceSet()
         var kept = EvidenceSet()
         for transaction in transactions {
-            if transaction.originalTransactionID == originalTransactionID { removed.insert(transaction) } else { kept.insert(transaction) }
+            if originalTransactionIDs.contains(transaction.originalTransactionID) { removed.insert(transaction) } else { kept.insert(transaction) }
         }
         for renewal in renewals {
-            if renewal.originalTransactionID == originalTransactionID { removed.insert(renewal) } else { kept.insert(renewal) }
+            if originalTransactionIDs.contains(renewal.originalTransactionID) { removed.insert(renewal) } else { kept.insert(renewal) }
         }
         self = kept
         return removed

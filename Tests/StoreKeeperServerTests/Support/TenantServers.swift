@@ -37,6 +37,17 @@ struct TenantServers: Sendable {
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
+        do {
+            try await run(store, receiptValidation: receiptValidation, maximumBodyBytes: maximumBodyBytes, body)
+        } catch {
+            try await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+
+    static func run(_ store: SQLStore, receiptValidation: String = "apple", maximumBodyBytes: Int = 1 << 20,
+                    _ body: @Sendable (TenantServers) async throws -> Void) async throws {
         let h = try await SimulatorHarness()
         for bundleID in [appA, appB] { try await h.simulator.createApp(SimulatedApp.demo(bundleID: bundleID)) }
         try await LiveServer.with({
@@ -72,7 +83,6 @@ struct TenantServers: Sendable {
                 try await body(TenantServers(h: h, client: ServerEndToEndTests.Client(base: base), store: store))
             }
         }
-        try await store.close()
     }
 
     /// Buys `product` in `bundleID`'s simulated store as `customer`: the receipt and the signed transaction.
