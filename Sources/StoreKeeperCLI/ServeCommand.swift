@@ -77,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "storekeeper")
         logger.logLevel = .warning
         let application = Application(
-            router: router,
+            router: router, server: .storeKeeper(configuration.limits),
             configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "StoreKeeper"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? finalConfiguration.port

@@ -91,6 +91,8 @@ public struct ServerConfiguration: Sendable, Codable {
     public var receiptValidation = "apple"
     /// Largest request body in bytes. Default 1 MiB.
     public var maximumBodyBytes = 1 << 20
+    /// Connection limits: idle, header and body timeouts, most open connections (see ``ConnectionLimits``).
+    public var limits = ConnectionLimits()
     /// Run the App Store simulator in-process and use it as Apple. Default true when no apps are configured.
     public var simulator: Bool?
     /// Apple's URLs (default Apple's; the in-process simulator overrides them).
@@ -105,7 +107,7 @@ public struct ServerConfiguration: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy, receiptValidation
-        case maximumBodyBytes, simulator, verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
+        case maximumBodyBytes, limits, simulator, verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -122,6 +124,7 @@ public struct ServerConfiguration: Sendable, Codable {
         transferPolicy = try c.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? transferPolicy
         receiptValidation = try c.decodeIfPresent(String.self, forKey: .receiptValidation) ?? receiptValidation
         maximumBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maximumBodyBytes) ?? maximumBodyBytes
+        limits = try c.decodeIfPresent(ConnectionLimits.self, forKey: .limits) ?? limits
         simulator = try c.decodeIfPresent(Bool.self, forKey: .simulator)
         verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
         verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
@@ -197,6 +200,7 @@ public struct ServerConfiguration: Sendable, Codable {
     /// - Throws: ``StorageError`` naming the key (by its first characters only) or the project.
     public func validate() throws {
         _ = try projectScopes()
+        if let problem = limits.problem { throw StorageError(problem) }
         let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == "com.example.storekeeper.demo"
         for key in apiKeys {
             guard apps.contains(where: { $0.bundleID == key.bundleID }) else {

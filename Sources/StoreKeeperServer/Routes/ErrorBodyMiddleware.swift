@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 
 /// Makes every error answer `{"error": {"code", "message"}}`: Hummingbird's own errors (404 for unknown
 /// routes, 413 for oversized bodies) and anything unexpected (500, without internals).
@@ -18,6 +19,9 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 default: "http_\(error.status.code)"
                 }
             throw APIError(error.status, code, error.status.reasonPhrase)
+        } catch let error as HTTPParserError {
+            // A body that is not valid HTTP (a malformed chunk size): the client's fault, and the connection's end.
+            throw APIError(.badRequest, "malformed_request", "the request is not valid HTTP/1.1: \(error)")
         } catch is DecodingError {
             throw APIError(.badRequest, "invalid_request", "the request could not be decoded")
         } catch {

@@ -22,6 +22,8 @@ struct TenantServers: Sendable {
 
     let h: SimulatorHarness
     let client: ServerEndToEndTests.Client
+    /// The server's port.
+    var port: Int { Int(client.base.split(separator: ":").last ?? "") ?? 0 }
     let store: SQLStore
 
     /// Runs `body` with both apps configured on a fresh store of `backend`.
@@ -31,14 +33,14 @@ struct TenantServers: Sendable {
     ///   - maximumBodyBytes: The server's body limit.
     static func with(
         _ backend: String, receiptValidation: String = "apple", maximumBodyBytes: Int = 1 << 20,
-        _ body: @Sendable (TenantServers) async throws -> Void
+        limits: ConnectionLimits = ConnectionLimits(), _ body: @Sendable (TenantServers) async throws -> Void
     ) async throws {
         guard let store = try await TestDatabases.makeStore(backend) else {
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
         do {
-            try await run(store, receiptValidation: receiptValidation, maximumBodyBytes: maximumBodyBytes, body)
+            try await run(store, receiptValidation: receiptValidation, maximumBodyBytes: maximumBodyBytes, limits: limits, body)
         } catch {
             try await store.close()
             throw error
@@ -46,8 +48,10 @@ struct TenantServers: Sendable {
         try await store.close()
     }
 
-    static func run(_ store: SQLStore, receiptValidation: String = "apple", maximumBodyBytes: Int = 1 << 20,
-                    _ body: @Sendable (TenantServers) async throws -> Void) async throws {
+    static func run(
+        _ store: SQLStore, receiptValidation: String, maximumBodyBytes: Int, limits: ConnectionLimits,
+        _ body: @Sendable (TenantServers) async throws -> Void
+    ) async throws {
         let h = try await SimulatorHarness()
         for bundleID in [appA, appB] { try await h.simulator.createApp(SimulatedApp.demo(bundleID: bundleID)) }
         try await LiveServer.with({
@@ -77,7 +81,7 @@ struct TenantServers: Sendable {
                 configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
             try await LiveServer.with({ running in
                 Application(
-                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    router: router, server: .storeKeeper(limits), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                     onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
             }) { base in
                 try await body(TenantServers(h: h, client: ServerEndToEndTests.Client(base: base), store: store))
