@@ -158,6 +158,7 @@ let package = Package(
                 "AppStoreSimulator",
                 "AppStoreSimulatorServer",
                 "StoreKeeperServer", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "FilePermissions",
+                "AppStoreClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -248,7 +249,7 @@ let package = Package(
             name: "StoreKeeperServerTests",
             dependencies: [
                 "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer", "AppStoreModels",
-                "SubscriptionEngine", "TestSupport",
+                "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -22,6 +22,9 @@ public struct AppStoreClient: Sendable {
         public var initialBackoff: Duration = .milliseconds(200)
         /// Per-request timeout. Default 15 s.
         public var timeout: Duration = .seconds(15)
+        /// The most one call may take in all — every retry, and verifyReceipt's sandbox fallback — before it fails
+        /// with `deadline_exceeded`. Default 10 s.
+        public var totalDeadline: Duration = .seconds(10)
 
         /// Apple's hosts with the defaults above.
         public init() {}
@@ -77,9 +80,10 @@ public struct AppStoreClient: Sendable {
         let body = try JSONEncoder().encode(
             VerifyReceiptRequest(receiptData: receipt, password: sharedSecret, excludeOldTransactions: excludeOldTransactions))
         var url = configuration.verifyReceiptProductionURL
+        let deadline = ContinuousClock.now + configuration.totalDeadline
         for _ in 0..<2 {
-            let response = try await withRetries { () -> (VerifyReceiptResponse, Bool) in
-                let (status, data) = try await post(url, body: body, headers: [:])
+            let response = try await withRetries(until: deadline) { () -> (VerifyReceiptResponse, Bool) in
+                let (status, data) = try await post(url, body: body, headers: [:], until: deadline)
                 guard status == 200 else { return (VerifyReceiptResponse(status: -status), (500...599).contains(status)) }
                 guard let decoded = try? JSONDecoder().decode(VerifyReceiptResponse.self, from: data) else {
                     throw AppStoreClientError(code: "malformed_response", reason: "verifyReceipt answered something that is not its JSON")
@@ -121,11 +125,12 @@ public struct AppStoreClient: Sendable {
 
     func get<Response: Decodable>(_ path: String, credentials: Credentials) async throws -> Response {
         let url = configuration.serverAPIBaseURL + path
-        return try await withRetries { () -> (Response?, Bool) in
+        let deadline = ContinuousClock.now + configuration.totalDeadline
+        return try await withRetries(until: deadline) { () -> (Response?, Bool) in
             let token = try Self.token(credentials, now: Date())
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
-            let response = try await httpClient.execute(request, timeout: .init(configuration.timeout))
+            let response = try await httpClient.execute(request, timeout: try timeout(until: deadline))
             let data = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
             let status = Int(response.status.code)
             if status == 429 || (500...599).contains(status) { return (nil, true) }
@@ -154,18 +159,31 @@ public struct AppStoreClient: Sendable {
 
     // MARK: - Plumbing
 
-    func post(_ url: String, body: Data, headers: [String: String]) async throws -> (Int, Data) {
+    /// The time one request may take: the per-request timeout, or what is left before `deadline` if less.
+    /// - Throws: ``AppStoreClientError`` `deadline_exceeded` when nothing is left.
+    func timeout(until deadline: ContinuousClock.Instant) throws -> TimeAmount {
+        let left = deadline - ContinuousClock.now
+        guard left > .milliseconds(1) else { throw Self.deadlineExceeded(configuration.totalDeadline) }
+        return .init(min(left, configuration.timeout))
+    }
+
+    static func deadlineExceeded(_ total: Duration) -> AppStoreClientError {
+        AppStoreClientError(code: "deadline_exceeded", reason: "no answer within the \(total) deadline")
+    }
+
+    func post(_ url: String, body: Data, headers: [String: String], until deadline: ContinuousClock.Instant) async throws -> (Int, Data) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await httpClient.execute(request, timeout: .init(configuration.timeout))
+        let response = try await httpClient.execute(request, timeout: try timeout(until: deadline))
         return (Int(response.status.code), Data(try await response.body.collect(upTo: 32 << 20).readableBytesView))
     }
 
-    /// Runs `attempt` until it says "not retryable" or attempts run out; transport errors are retryable.
-    func withRetries<Value>(_ attempt: () async throws -> (Value, Bool)) async throws -> Value {
+    /// Runs `attempt` until it says "not retryable", attempts run out or `deadline` passes; transport errors are
+    /// retryable, and a backoff that would end past the deadline is not waited for.
+    func withRetries<Value>(until deadline: ContinuousClock.Instant, _ attempt: () async throws -> (Value, Bool)) async throws -> Value {
         var delay = configuration.initialBackoff
         var last: (Value, Bool)?
         for number in 1...max(1, configuration.maximumAttempts) {
@@ -176,11 +194,16 @@ public struct AppStoreClient: Sendable {
             } catch let error as AppStoreClientError {
                 throw error
             } catch {
+                if ContinuousClock.now >= deadline { throw Self.deadlineExceeded(configuration.totalDeadline) }
                 if number == configuration.maximumAttempts {
                     throw AppStoreClientError(code: "transport", reason: "\(error)")
                 }
             }
             if number < configuration.maximumAttempts {
+                guard ContinuousClock.now + delay < deadline else {
+                    if last != nil { break }
+                    throw Self.deadlineExceeded(configuration.totalDeadline)
+                }
                 try await Task.sleep(for: delay)
                 delay *= 2
             }

@@ -1,6 +1,6 @@
 /// Why a call to Apple (or the simulator) failed.
 public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable code: `verify_receipt_status`, `http_status`, `transport`, `malformed_response`.
+    /// A stable code: `verify_receipt_status`, `http_status`, `transport`, `deadline_exceeded`, `malformed_response`.
     public var code: String
     /// verifyReceipt's status or the HTTP status, when there is one.
     public var status: Int?

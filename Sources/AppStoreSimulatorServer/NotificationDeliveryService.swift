@@ -27,10 +27,12 @@ public struct NotificationDeliveryService: Service {
     static let batch = 32
 
     /// Runs until graceful shutdown: rounds of at most ``batch`` deliveries, back to back while a backlog
-    /// lasts, `interval` apart otherwise.
+    /// lasts, `interval` apart otherwise. Shutdown cancels the round in flight: a delivery cut short is not
+    /// recorded as an attempt, so it is still due when the simulator starts again.
     public func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            if await deliverDue(limit: Self.batch) < Self.batch {
+            let delivered = try? await cancelWhenGracefulShutdown { await deliverDue(limit: Self.batch) }
+            if (delivered ?? 0) < Self.batch {
                 try? await Task.sleep(for: interval)
             }
         }
@@ -43,6 +45,7 @@ public struct NotificationDeliveryService: Service {
     public func deliverDue(limit: Int = .max) async -> Int {
         let due = await simulator.dueNotifications(limit: limit)
         for notification in due {
+            if Task.isCancelled { break }
             guard let app = await simulator.app(notification.bundleID) else { continue }
             var result = "SUCCESS"
             if let url = app.notificationURL {
@@ -53,6 +56,7 @@ public struct NotificationDeliveryService: Service {
                 let v1Result = await post(v1, to: url)
                 if result == "SUCCESS" { result = v1Result }
             }
+            if Task.isCancelled { break }
             await simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: result)
         }
         return due.count

@@ -2,6 +2,7 @@ import ArgumentParser
 import AppStoreSimulator
 import AppStoreSimulatorServer
 import AsyncHTTPClient
+import AppStoreClient
 import Foundation
 import Hummingbird
 import Logging
@@ -33,33 +34,16 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }
 
         let store = try await StoreOpener.open(configuration)
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        var simulator: AppStoreSimulator?
-        var extraRoots: [[UInt8]] = []
-        if configuration.usesSimulator {
-            let pki = try SimulatorPKI.loadOrCreate(in: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator/pki"))
-            let sim = AppStoreSimulator(pki: pki, clock: SystemClock())
-            simulator = sim
-            extraRoots = [pki.signedDataRootDER, pki.receiptRootDER]
-            if configuration.apps.isEmpty {
-                let demo = SimulatedApp.demo()
-                let key = try await sim.createApp(demo)
-                var app = ServerConfiguration.App(bundleID: demo.bundleID)
-                app.appAppleID = demo.appAppleID
-                app.sharedSecret = demo.sharedSecret
-                app.issuerID = demo.issuerID
-                app.keyID = demo.apiKeyID
-                app.privateKeyPEM = key
-                configuration.apps = [app]
-                configuration.simulator = true
-                configuration.engine = ServerConfiguration.demoEngine
-                configuration.apiKeys = [
-                    .init(key: DemoKeys.publicKey, kind: .public, bundleID: demo.bundleID),
-                    .init(key: DemoKeys.secretKey, kind: .secret, bundleID: demo.bundleID),
-                ]
-            }
+        let simulator: AppStoreSimulator?
+        let extraRoots: [[UInt8]]
+        do {
+            (simulator, extraRoots) = try await Self.simulatorAsApple(&configuration)
+        } catch {
+            try? await store.close()
+            throw error
         }
         let boundPort = Port()
+        let httpClient = OutboundHTTPClient.make()
         let dependencies = StoreKeeperApplication.Dependencies(
             store: store, httpClient: httpClient, simulator: simulator, extraRoots: extraRoots)
         let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
@@ -100,6 +84,38 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await httpClient.shutdown()
         try await store.close()
+    }
+
+    /// With the simulator on: its PKI (loaded or made under the data folder), the simulator, and — with no app
+    /// configured — the demo app and keys put into `configuration`.
+    /// - Returns: The simulator and the roots to trust, or `nil` and none.
+    static func simulatorAsApple(_ configuration: inout ServerConfiguration) async throws -> (AppStoreSimulator?, [[UInt8]]) {
+        var simulator: AppStoreSimulator?
+        var extraRoots: [[UInt8]] = []
+        if configuration.usesSimulator {
+            let pki = try SimulatorPKI.loadOrCreate(in: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator/pki"))
+            let sim = AppStoreSimulator(pki: pki, clock: SystemClock())
+            simulator = sim
+            extraRoots = [pki.signedDataRootDER, pki.receiptRootDER]
+            if configuration.apps.isEmpty {
+                let demo = SimulatedApp.demo()
+                let key = try await sim.createApp(demo)
+                var app = ServerConfiguration.App(bundleID: demo.bundleID)
+                app.appAppleID = demo.appAppleID
+                app.sharedSecret = demo.sharedSecret
+                app.issuerID = demo.issuerID
+                app.keyID = demo.apiKeyID
+                app.privateKeyPEM = key
+                configuration.apps = [app]
+                configuration.simulator = true
+                configuration.engine = ServerConfiguration.demoEngine
+                configuration.apiKeys = [
+                    .init(key: DemoKeys.publicKey, kind: .public, bundleID: demo.bundleID),
+                    .init(key: DemoKeys.secretKey, kind: .secret, bundleID: demo.bundleID),
+                ]
+            }
+        }
+        return (simulator, extraRoots)
     }
 
     static func pointDemoNotifications(_ simulator: AppStoreSimulator, port: Int) async {

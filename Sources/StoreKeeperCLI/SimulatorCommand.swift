@@ -2,6 +2,7 @@ import ArgumentParser
 import AppStoreSimulator
 import AppStoreSimulatorServer
 import AsyncHTTPClient
+import AppStoreClient
 import Foundation
 import Logging
 import NIOCore
@@ -75,7 +76,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
             }
             FileHandleOutput.standardOutput(lines.joined(separator: "\n"))
         }
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        let httpClient = OutboundHTTPClient.make()
         let delivery = NotificationDeliveryService(simulator: simulator, httpClient: httpClient)
         var logger = Logger(label: "storekeeper.simulator")
         logger.logLevel = .warning

@@ -1,4 +1,5 @@
 public import Hummingbird
+import AppStoreClient
 import Foundation
 
 /// Every error the HTTP API answers: a status and `{"error": {"code", "message"}}`. Messages name the field
@@ -10,6 +11,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var code: String
     /// What was wrong.
     public var message: String
+    /// Seconds after which the same request may succeed (Apple unavailable): `retry_after` in the body and the
+    /// `Retry-After` header.
+    public var retryAfter: Int?
 
     /// Makes an error.
     public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
@@ -20,10 +24,25 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONSerialization.data(
-            withJSONObject: ["error": ["code": code, "message": message]], options: [.sortedKeys])
-        return Response(
-            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        var error: [String: Any] = ["code": code, "message": message]
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let retryAfter {
+            error["retry_after"] = retryAfter
+            headers[.retryAfter] = String(retryAfter)
+        }
+        let body = try JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys])
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Apple (or whatever stands in for it) did not answer in time or at all: 504 for a deadline, 502 otherwise,
+    /// each with a `retry_after`.
+    static func appleUnavailable(_ error: AppStoreClientError, call: String) -> APIError {
+        var answer =
+            error.code == "deadline_exceeded"
+            ? APIError(.gatewayTimeout, "apple_timeout", "\(call): \(error.reason)")
+            : APIError(.badGateway, "apple_unavailable", "\(call): \(error)")
+        answer.retryAfter = 30
+        return answer
     }
 
     static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code, message) }

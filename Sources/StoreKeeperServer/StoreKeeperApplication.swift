@@ -52,6 +52,7 @@ public enum StoreKeeperApplication {
             apps[app.bundleID] = try AppRuntime(app, extraRoots: dependencies.extraRoots)
         }
         var clientConfiguration = AppStoreClient.Configuration()
+        clientConfiguration.totalDeadline = .milliseconds(Int64(configuration.appleDeadlineSeconds * 1000))
         if let base = appleBaseURL {
             clientConfiguration.verifyReceiptProductionURL = base + "/verifyReceipt"
             clientConfiguration.verifyReceiptSandboxURL = base + "/sandbox/verifyReceipt"

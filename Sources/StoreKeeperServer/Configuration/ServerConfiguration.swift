@@ -34,6 +34,28 @@ public struct ServerConfiguration: Sendable, Codable {
 
         /// Makes an app entry.
         public init(bundleID: String) { self.bundleID = bundleID }
+
+        enum CodingKeys: String, CodingKey {
+            case bundleID, appAppleID, sharedSecret, environment, issuerID, keyID, privateKeyPath, privateKeyPEM
+            case offerKeyID, offerPrivateKeyPEM, extraRootPaths, allowXcode
+        }
+
+        /// Decodes an app entry: `bundleID` is required, everything else optional.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            bundleID = try c.decode(String.self, forKey: .bundleID)
+            appAppleID = try c.decodeIfPresent(Int64.self, forKey: .appAppleID)
+            sharedSecret = try c.decodeIfPresent(String.self, forKey: .sharedSecret)
+            environment = try c.decodeIfPresent(String.self, forKey: .environment)
+            issuerID = try c.decodeIfPresent(String.self, forKey: .issuerID)
+            keyID = try c.decodeIfPresent(String.self, forKey: .keyID)
+            privateKeyPath = try c.decodeIfPresent(String.self, forKey: .privateKeyPath)
+            privateKeyPEM = try c.decodeIfPresent(String.self, forKey: .privateKeyPEM)
+            offerKeyID = try c.decodeIfPresent(String.self, forKey: .offerKeyID)
+            offerPrivateKeyPEM = try c.decodeIfPresent(String.self, forKey: .offerPrivateKeyPEM)
+            extraRootPaths = try c.decodeIfPresent([String].self, forKey: .extraRootPaths) ?? []
+            allowXcode = try c.decodeIfPresent(Bool.self, forKey: .allowXcode)
+        }
     }
 
     /// An API key as configured (plaintext here; only its hash is stored).
@@ -93,6 +115,9 @@ public struct ServerConfiguration: Sendable, Codable {
     public var maximumBodyBytes = 1 << 20
     /// Connection limits: idle, header and body timeouts, most open connections (see ``ConnectionLimits``).
     public var limits = ConnectionLimits()
+    /// The most seconds one client request may wait for Apple in all (verifyReceipt's retries and sandbox
+    /// fallback included); past it the request answers 504 with a `retry_after`. Default 10.
+    public var appleDeadlineSeconds: Double = 10
     /// Run the App Store simulator in-process and use it as Apple. Default true when no apps are configured.
     public var simulator: Bool?
     /// Apple's URLs (default Apple's; the in-process simulator overrides them).
@@ -107,7 +132,7 @@ public struct ServerConfiguration: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy, receiptValidation
-        case maximumBodyBytes, limits, simulator, verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
+        case maximumBodyBytes, limits, appleDeadlineSeconds, simulator, verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -125,6 +150,7 @@ public struct ServerConfiguration: Sendable, Codable {
         receiptValidation = try c.decodeIfPresent(String.self, forKey: .receiptValidation) ?? receiptValidation
         maximumBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maximumBodyBytes) ?? maximumBodyBytes
         limits = try c.decodeIfPresent(ConnectionLimits.self, forKey: .limits) ?? limits
+        appleDeadlineSeconds = try c.decodeIfPresent(Double.self, forKey: .appleDeadlineSeconds) ?? appleDeadlineSeconds
         simulator = try c.decodeIfPresent(Bool.self, forKey: .simulator)
         verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
         verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
@@ -201,6 +227,9 @@ public struct ServerConfiguration: Sendable, Codable {
     public func validate() throws {
         _ = try projectScopes()
         if let problem = limits.problem { throw StorageError(problem) }
+        guard appleDeadlineSeconds > 0, appleDeadlineSeconds <= 300 else {
+            throw StorageError("appleDeadlineSeconds is \(appleDeadlineSeconds); it must be more than 0 and at most 300")
+        }
         let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == "com.example.storekeeper.demo"
         for key in apiKeys {
             guard apps.contains(where: { $0.bundleID == key.bundleID }) else {

@@ -1,6 +1,7 @@
 import AppStoreClient
 import AppStoreVerification
 import Crypto
+import FilePermissions
 import Foundation
 
 /// One configured app, ready to verify evidence: its verifiers (sharing chain caches across requests) and its
@@ -26,7 +27,11 @@ struct AppRuntime: Sendable {
             rootCertificates: [AppleRootCertificates.appleIncRoot] + roots, allowsXcodeReceipts: app.allowXcode == true,
             expectations: .init(bundleID: app.bundleID)))
         var pem = app.privateKeyPEM
-        if pem == nil, let path = app.privateKeyPath { pem = try String(contentsOfFile: path, encoding: .utf8) }
+        if pem == nil, let path = app.privateKeyPath {
+            // A .p8 key others can read is refused, naming it (chmod 600 fixes it).
+            try PrivateFiles.requirePrivate(path)
+            pem = try String(contentsOfFile: path, encoding: .utf8)
+        }
         if let pem, let issuer = app.issuerID, let keyID = app.keyID {
             credentials = .init(
                 issuerID: issuer, keyID: keyID, bundleID: app.bundleID, privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))

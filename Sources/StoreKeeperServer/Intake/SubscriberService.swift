@@ -90,7 +90,7 @@ public struct SubscriberService: Sendable {
                 case 21002?, 21003?: throw APIError.unprocessable("receipt_rejected", "verifyReceipt: \(error.reason)")
                 case 21004?: throw APIError(.badGateway, "shared_secret_mismatch", "verifyReceipt: the configured shared secret does not match")
                 case 21010?: throw APIError.unprocessable("account_not_found", "verifyReceipt: \(error.reason)")
-                default: throw APIError(.badGateway, "apple_unavailable", "verifyReceipt: \(error)")
+                default: throw APIError.appleUnavailable(error, call: "verifyReceipt")
                 }
             }
             guard response.receipt?.bundleId == bundleID else {
