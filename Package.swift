@@ -259,7 +259,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKeeperCLITests",
-            dependencies: ["AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage"],
+            dependencies: [
+                "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage", "AppStoreSimulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
     ],

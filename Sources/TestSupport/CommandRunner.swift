@@ -1,5 +1,9 @@
 public import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs the built `storekeeper` executable as a child process, as a user would.
 public enum CommandRunner {
     /// The result of one run.
@@ -61,10 +65,14 @@ public final class BackgroundCommand: @unchecked Sendable {
     /// - Parameters:
     ///   - arguments: e.g. `["simulator", "--port", "0"]`.
     ///   - directory: The working directory (default: the test's).
-    public init(_ arguments: [String], in directory: URL? = nil) throws {
+    ///   - environment: Variables to set for the process on top of this one's (e.g. `DATABASE_URL`).
+    public init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws {
         process.executableURL = CommandRunner.executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -84,7 +92,14 @@ public final class BackgroundCommand: @unchecked Sendable {
         throw CocoaError(.fileReadUnknown)
     }
 
-    /// Stops the process.
+    /// Kills the process at once (SIGKILL: no shutdown, no flush), as a crash or an OOM kill would.
+    public func kill() {
+        guard process.isRunning else { return }
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Stops the process (SIGTERM, then waits for it to exit).
     public func stop() {
         if process.isRunning {
             process.terminate()

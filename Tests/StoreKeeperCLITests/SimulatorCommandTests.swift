@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import TestSupport
 import Testing
 
@@ -29,5 +30,37 @@ import Testing
         #expect(try CommandRunner.run(["inspect", "--root", root, file.path]).status == 0)
         #expect(try CommandRunner.run(["inspect", file.path]).status == 1)
         #expect(try CommandRunner.run(["simulator", "do", "refund", "999"] + url).status == 1)
+    }
+}
+
+/// The standalone simulator stops promptly even while its notification URL never answers.
+@Suite struct SimulatorShutdownTests {
+    @Test("SIGTERM stops the simulator within seconds while deliveries hang on a silent notification URL")
+    func promptShutdown() async throws {
+        let router = Router()
+        router.post("notifications") { _, _ -> Response in
+            try await Task.sleep(for: .seconds(60))
+            return Response(status: .ok)
+        }
+        try await LiveServer.with({ running in
+            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+        }) { silent in
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("sim-stop-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: data) }
+            let server = try BackgroundCommand([
+                "simulator", "--port", "0", "--clock", "manual", "--data", data.path, "--notification-url", silent + "/notifications",
+            ])
+            defer { server.stop() }
+            for customer in ["a", "b", "c"] {
+                let bought = try CommandRunner.run(
+                    ["simulator", "purchase", "--product", "premium.monthly", "--customer", customer, "--url", server.baseURL])
+                #expect(bought.status == 0)
+            }
+            try await Task.sleep(for: .milliseconds(800))  // the first delivery is now waiting on the silent URL
+            let started = ContinuousClock.now
+            server.stop()
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
     }
 }

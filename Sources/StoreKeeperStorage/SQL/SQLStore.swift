@@ -74,11 +74,14 @@ public struct SQLStore: Store {
     public func migrate() async throws -> Int { try await migrate(projects: [:]) }
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
-    /// - Parameter projects: The project of each app that groups apps (bundle id → project), for rows written
-    ///   before projects existed (migration 5); an app not listed is a project of its own, named by its bundle id.
+    /// - Parameters:
+    ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
+    ///     projects existed (migration 5); an app not listed is a project of its own, named by its bundle id.
+    ///   - version: Stop after this version (tests of one migration start from the schema before it).
     /// - Returns: The schema version now in place.
     @discardableResult
-    public func migrate(projects: [String: ProjectScope]) async throws -> Int {
+    public func migrate(projects: [String: ProjectScope], through version: Int = .max) async throws -> Int {
+        let last = version
         let autoIncrement = database.dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
         let migrations: [[String]] = [
             [
@@ -125,7 +128,7 @@ public struct SQLStore: Store {
             try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
         }
         var version = 0
-        for (index, statements) in migrations.enumerated() {
+        for (index, statements) in migrations.enumerated() where index < last {
             let number = Int64(index + 1)
             let applied: Bool = try await database.withTransaction { tx in
                 let rows = try await tx.query("SELECT version FROM schema_migrations WHERE version = ?", [.integer(number)])

@@ -202,4 +202,17 @@ import Testing
             #expect((theirs["eligibility"] as? [String: String])?["premium.monthly"] == "eligible")
         }
     }
+
+    @Test("apps grouped into one project share their customers: either app's key reaches them", arguments: TestDatabases.backends)
+    func groupedProject(_ backend: String) async throws {
+        let family = ServerConfiguration.Project(id: "family", apps: [Servers.appA, Servers.appB])
+        try await Servers.with(backend, projects: [family]) { servers in
+            _ = try await Self.prepare(servers)
+            let (status, shared) = try await servers.client.call(.GET, "/v1/subscribers/victim", key: Servers.publicA)
+            #expect(status == 200)
+            #expect(((shared["subscriber"] as? [String: Any])?["subscriptions"] as? [Any])?.count == 1)
+            let (_, history) = try await servers.client.call(.GET, "/v1/subscribers/victim-device/events", key: Servers.secretA)
+            #expect((history["events"] as? [Any])?.isEmpty == false)
+        }
+    }
 }

@@ -33,14 +33,15 @@ struct TenantServers: Sendable {
     ///   - maximumBodyBytes: The server's body limit.
     static func with(
         _ backend: String, receiptValidation: String = "apple", maximumBodyBytes: Int = 1 << 20,
-        limits: ConnectionLimits = ConnectionLimits(), _ body: @Sendable (TenantServers) async throws -> Void
+        limits: ConnectionLimits = ConnectionLimits(), projects: [ServerConfiguration.Project] = [],
+        _ body: @Sendable (TenantServers) async throws -> Void
     ) async throws {
         guard let store = try await TestDatabases.makeStore(backend) else {
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
         do {
-            try await run(store, receiptValidation: receiptValidation, maximumBodyBytes: maximumBodyBytes, limits: limits, body)
+            try await run(store, receiptValidation: receiptValidation, maximumBodyBytes: maximumBodyBytes, limits: limits, projects: projects, body)
         } catch {
             try await store.close()
             throw error
@@ -49,7 +50,7 @@ struct TenantServers: Sendable {
     }
 
     static func run(
-        _ store: SQLStore, receiptValidation: String, maximumBodyBytes: Int, limits: ConnectionLimits,
+        _ store: SQLStore, receiptValidation: String, maximumBodyBytes: Int, limits: ConnectionLimits, projects: [ServerConfiguration.Project],
         _ body: @Sendable (TenantServers) async throws -> Void
     ) async throws {
         let h = try await SimulatorHarness()
@@ -68,6 +69,7 @@ struct TenantServers: Sendable {
                 .init(key: publicB, kind: .public, bundleID: appB), .init(key: secretB, kind: .secret, bundleID: appB),
             ]
             configuration.engine = ServerConfiguration.demoEngine
+            configuration.projects = projects
             configuration.receiptValidation = receiptValidation
             configuration.maximumBodyBytes = maximumBodyBytes
             configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
