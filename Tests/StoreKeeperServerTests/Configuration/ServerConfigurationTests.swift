@@ -1,0 +1,49 @@
+import Foundation
+import StoreKeeperServer
+import StoreKeeperStorage
+import TestSupport
+import Testing
+
+/// The configuration file: the shipped example loads and validates; projects, keys and limits are checked
+/// before the server starts, each error naming what is wrong.
+@Suite struct ServerConfigurationTests {
+    static func decode(_ json: String) throws -> ServerConfiguration {
+        try JSONDecoder().decode(ServerConfiguration.self, from: Data(json.utf8))
+    }
+
+    @Test("examples/server-config.json loads, validates, and groups its two apps into one project")
+    func example() throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("examples/server-config.json").path
+        let configuration = try ServerConfiguration.load(path: path, environment: [:])
+        try configuration.validate()
+        let scopes = try configuration.projectScopes()
+        #expect(scopes["com.example.app"]?.id == "example" && scopes["com.example.app.mac"]?.id == "example")
+        #expect(configuration.limits.headerTimeoutSeconds == 10 && configuration.limits.maximumConnections == 4_096)
+        #expect(configuration.appleDeadlineSeconds == 10)
+        #expect(configuration.apps[1].extraRootPaths.isEmpty)
+    }
+
+    @Test("every app is a project of its own unless a project lists it")
+    func defaultProjects() throws {
+        let configuration = try Self.decode(#"{"apps": [{"bundleID": "com.a"}, {"bundleID": "com.b"}]}"#)
+        let scopes = try configuration.projectScopes()
+        #expect(scopes["com.a"]?.id == "com.a" && scopes["com.b"]?.id == "com.b")
+    }
+
+    @Test("bad projects, keys and limits are refused, naming what is wrong", arguments: [
+        (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "p", "apps": ["com.z"]}]}"#, "com.z"),
+        (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "p", "apps": ["com.a"]}, {"id": "q", "apps": ["com.a"]}]}"#, "two projects"),
+        (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "has:colon", "apps": ["com.a"]}]}"#, "has:colon"),
+        (#"{"apps": [{"bundleID": "com.a"}], "apiKeys": [{"key": "pk_short", "kind": "public", "bundleID": "com.a"}]}"#, "at least 32"),
+        (#"{"apps": [{"bundleID": "com.a"}], "apiKeys": [{"key": "pk_0123456789012345678901234567890123", "kind": "public", "bundleID": "com.b"}]}"#, "com.b"),
+        (#"{"limits": {"headerTimeoutSeconds": 0}}"#, "limits.headerTimeoutSeconds"),
+        (#"{"limits": {"maximumConnections": 0}}"#, "limits.maximumConnections"),
+        (#"{"appleDeadlineSeconds": -1}"#, "appleDeadlineSeconds"),
+    ])
+    func refused(_ json: String, _ named: String) throws {
+        let configuration = try Self.decode(json)
+        let error = #expect(throws: StorageError.self) { try configuration.validate() }
+        #expect(error?.reason.contains(named) == true, "\(error?.reason ?? "")")
+        #expect(error?.reason.contains("pk_short") != true)
+    }
+}
