@@ -1,15 +1,14 @@
 public import Foundation
 
-/// Loads the real App Store data in `../shared/fixtures` (see its MANIFEST.md).
-///
-/// The folder is found beside the package root, or at `$STOREKEEPER_FIXTURES`.
+/// Loads the real App Store data kept in the repository under `Tests/Fixtures` (see its MANIFEST.md for each
+/// file's provenance), so a clone anywhere runs its tests. `$STOREKEEPER_FIXTURES` points elsewhere.
 public enum Fixtures {
     /// The fixtures folder.
     public static let directory: URL = {
         if let override = ProcessInfo.processInfo.environment["STOREKEEPER_FIXTURES"] {
             return URL(fileURLWithPath: override)
         }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+        return packageRoot.appendingPathComponent("Tests/Fixtures")
     }()
 
     /// The package root (the folder holding Package.swift).

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every real receipt in ../shared/fixtures verifies to the right root and yields the facts in MANIFEST.md.
+/// Every real receipt in Tests/Fixtures verifies to the right root and yields the facts in MANIFEST.md.
 @Suite struct AppReceiptVerifierFixtureTests {
     struct Expected: Sendable, CustomStringConvertible {
         let file: String
