@@ -129,7 +129,7 @@ let package = Package(
             name: "StoreKeeperServer",
             dependencies: [
                 "AppStoreModels", "AppStoreVerification", "AppStoreClient", "SubscriptionEngine", "StoreKeeperStorage",
-                "AppStoreSimulator", "AppStoreSimulatorServer", "FilePermissions",
+                "FilePermissions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -45,7 +45,12 @@ struct ServeCommand: AsyncParsableCommand {
         let boundPort = Port()
         let httpClient = OutboundHTTPClient.make()
         let dependencies = StoreKeeperApplication.Dependencies(
-            store: store, httpClient: httpClient, simulator: simulator, extraRoots: extraRoots)
+            store: store, httpClient: httpClient,
+            extraRoutes: { router in
+                // The composition root mounts the in-process simulator as Apple on the same server.
+                if let simulator { SimulatorApplication.addRoutes(to: router, simulator: simulator, manualClock: nil) }
+            },
+            extraRoots: extraRoots)
         let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
         let finalConfiguration = configuration
         let inProcess = simulator

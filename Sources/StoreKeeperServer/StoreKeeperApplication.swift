@@ -1,5 +1,3 @@
-public import AppStoreSimulator
-import AppStoreSimulatorServer
 import AppStoreClient
 public import AsyncHTTPClient
 public import Foundation
@@ -16,28 +14,31 @@ public enum StoreKeeperApplication {
         public var store: any Store
         /// The HTTP client for Apple.
         public var httpClient: HTTPClient
-        /// The in-process simulator, when it stands in for Apple (its routes are mounted on the same server).
-        public var simulator: AppStoreSimulator?
+        /// Routes the composition root mounts beside the API (the in-process simulator's, when it stands in for
+        /// Apple): this library imports no simulator.
+        public var extraRoutes: @Sendable (Router<BasicRequestContext>) -> Void
         /// Extra trusted roots (the simulator's).
         public var extraRoots: [[UInt8]] = []
         /// The server's clock.
         public var now: @Sendable () -> Date = { Date() }
 
         /// Makes dependencies.
-        public init(store: any Store, httpClient: HTTPClient, simulator: AppStoreSimulator? = nil, extraRoots: [[UInt8]] = [],
-                    now: @escaping @Sendable () -> Date = { Date() }) {
+        public init(
+            store: any Store, httpClient: HTTPClient, extraRoutes: @escaping @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
+            extraRoots: [[UInt8]] = [], now: @escaping @Sendable () -> Date = { Date() }
+        ) {
             self.store = store
             self.httpClient = httpClient
-            self.simulator = simulator
+            self.extraRoutes = extraRoutes
             self.extraRoots = extraRoots
             self.now = now
         }
     }
 
-    /// Makes the router: `/v1`, `/openapi.json`, `/health`, and the simulator's routes when it is in-process.
+    /// Makes the router: `/v1`, `/openapi.json`, `/health`, and whatever `dependencies.extraRoutes` mounts.
     /// - Parameters:
     ///   - configuration: The server configuration.
-    ///   - dependencies: Store, HTTP client, simulator.
+    ///   - dependencies: Store, HTTP client, extra routes, trusted roots, clock.
     ///   - appleBaseURL: Where Apple is (for the in-process simulator: this server).
     /// - Returns: The router.
     public static func buildRouter(
@@ -77,9 +78,7 @@ public enum StoreKeeperApplication {
             service: service, authenticator: Authenticator(store: dependencies.store),
             maximumBodyBytes: configuration.maximumBodyBytes
         ).addRoutes(to: router)
-        if let simulator = dependencies.simulator {
-            SimulatorApplication.addRoutes(to: router, simulator: simulator, manualClock: nil)
-        }
+        dependencies.extraRoutes(router)
         return router
     }
 }

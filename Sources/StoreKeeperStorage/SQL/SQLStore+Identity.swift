@@ -1,0 +1,50 @@
+public import Foundation
+import SubscriptionEngine
+
+/// Identities: aliases and API keys.
+extension SQLStore {
+    /// Merges `alias` into `appUserID`, both in `project`.
+    public func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date) async throws {
+        let cache = evidenceCache
+        let changed = try await database.withTransaction { tx -> [String] in
+            let target = try await Self.canonical(tx, project.key(appUserID))
+            let source = try await Self.canonical(tx, project.key(alias))
+            try await Self.lock(tx, ["user:\(target)", "user:\(source)"])
+            guard source != target else { return [] }
+            var evidence = try await Self.loadEvidence(tx, target, cache) ?? EvidenceSet()
+            if let merged = try await Self.loadEvidence(tx, source, cache) { evidence.formUnion(merged) }
+            try await saveEvidence(tx, target, bundleID, evidence, now: now)
+            try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
+            try await tx.query("UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await tx.query("UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await tx.query("UPDATE events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await tx.query(
+                "INSERT INTO aliases (alias, app_user_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET app_user_id = excluded.app_user_id",
+                [.text(source), .text(target)])
+            try await Self.insertEvent(
+                tx, target, "alias_added", .identity, nil, nil,
+                ["alias": ProjectScope.value(ofKey: source), "app_user_id": ProjectScope.value(ofKey: target)], now)
+            return [target, source]
+        }
+        changes.publish(.changed(changed))
+    }
+
+    /// Remembers an API key hash.
+    public func registerAPIKey(hash: String, kind: APIKeyRecord.Kind, bundleID: String) async throws {
+        _ = try await database.withTransaction { tx in
+            try await tx.query(
+                "INSERT INTO api_keys (key_hash, kind, bundle_id) VALUES (?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET kind = excluded.kind, bundle_id = excluded.bundle_id",
+                [.text(hash), .text(kind.rawValue), .text(bundleID)])
+        }
+    }
+
+    /// An API key by hash.
+    public func apiKey(hash: String) async throws -> APIKeyRecord? {
+        try await database.withReadTransaction { tx in
+            guard let row = try await tx.query("SELECT kind, bundle_id FROM api_keys WHERE key_hash = ?", [.text(hash)]).first,
+                let kind = APIKeyRecord.Kind(rawValue: row["kind"]?.string ?? "")
+            else { return nil }
+            return APIKeyRecord(kind: kind, bundleID: row["bundle_id"]?.string ?? "")
+        }
+    }
+}

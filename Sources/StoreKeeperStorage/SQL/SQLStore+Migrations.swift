@@ -1,0 +1,112 @@
+import Foundation
+
+/// The schema: versioned migrations, each applied once in its own transaction.
+extension SQLStore {
+    /// Applies every migration not yet applied, in order, each in its own transaction.
+    @discardableResult
+    public func migrate() async throws -> Int { try await migrate(projects: [:]) }
+
+    /// Applies every migration not yet applied, in order, each in its own transaction.
+    /// - Parameters:
+    ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
+    ///     projects existed (migration 5); an app not listed is a project of its own, named by its bundle id.
+    ///   - version: Stop after this version (tests of one migration start from the schema before it).
+    /// - Returns: The schema version now in place.
+    @discardableResult
+    public func migrate(projects: [String: ProjectScope], through version: Int = .max) async throws -> Int {
+        let last = version
+        let autoIncrement = database.dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
+        let migrations: [[String]] = [
+            [
+                "CREATE TABLE subscribers (app_user_id TEXT PRIMARY KEY, bundle_id TEXT NOT NULL, evidence_json TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
+                "CREATE TABLE aliases (alias TEXT PRIMARY KEY, app_user_id TEXT NOT NULL)",
+                "CREATE INDEX aliases_user ON aliases (app_user_id)",
+                "CREATE TABLE ownership (original_transaction_id TEXT PRIMARY KEY, app_user_id TEXT NOT NULL, bundle_id TEXT NOT NULL)",
+                "CREATE INDEX ownership_user ON ownership (app_user_id)",
+                "CREATE TABLE evidence (id \(autoIncrement), digest TEXT NOT NULL UNIQUE, bundle_id TEXT NOT NULL, kind TEXT NOT NULL, received_at TEXT NOT NULL, body TEXT NOT NULL)",
+                "CREATE TABLE notifications (notification_id TEXT PRIMARY KEY, bundle_id TEXT NOT NULL, type TEXT NOT NULL, status TEXT NOT NULL, received_at TEXT NOT NULL, evidence_id BIGINT, original_transaction_ids TEXT NOT NULL, pending_json TEXT)",
+                "CREATE INDEX notifications_status ON notifications (status)",
+                "CREATE TABLE events (id \(autoIncrement), app_user_id TEXT NOT NULL, created_at TEXT NOT NULL, type TEXT NOT NULL, cause TEXT NOT NULL, cause_id TEXT, evidence_id BIGINT, detail_json TEXT NOT NULL)",
+                "CREATE INDEX events_user ON events (app_user_id, id)",
+                "CREATE TABLE api_keys (key_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, bundle_id TEXT NOT NULL)",
+            ],
+            // 2: PostgreSQL keeps rows up to a page inline and stores larger JSON and raw evidence out of line
+            // without compressing it (signed tokens barely compress; pglz and TOAST writes on every
+            // notification cost more CPU than the statements themselves).
+            database.dialect == .sqlite ? [] : [
+                "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTERNAL",
+                "ALTER TABLE subscribers ALTER COLUMN evidence_json SET STORAGE EXTERNAL",
+                "ALTER TABLE notifications ALTER COLUMN pending_json SET STORAGE EXTERNAL",
+                "ALTER TABLE evidence SET (toast_tuple_target = 8160)",
+                "ALTER TABLE subscribers SET (toast_tuple_target = 8160)",
+                "ALTER TABLE notifications SET (toast_tuple_target = 8160)",
+            ],
+            // 3: PostgreSQL announces every committed change of a subscriber row, so every server process can
+            // drop what it derived from the old row (see SubscriberChanges).
+            database.dialect == .sqlite ? [] : [
+                "CREATE OR REPLACE FUNCTION storekeeper_subscriber_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
+                "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
+            ],
+            // 4: Only parked notifications are ever looked up by status, and they are few: index just those (in
+            // the order they are applied), so storing an applied notification no longer writes a status entry.
+            [
+                "DROP INDEX notifications_status",
+                "CREATE INDEX notifications_pending ON notifications (received_at, notification_id) WHERE status = 'pending'",
+            ],
+            // 5: Tenants. Every subscriber, alias, subscription and event moves into the project of the app that
+            // wrote it: keys become `project:id` (see ProjectScope).
+            Self.projectMigration(projects),
+        ]
+        _ = try await database.withTransaction { tx in
+            try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
+        }
+        var version = 0
+        for (index, statements) in migrations.enumerated() where index < last {
+            let number = Int64(index + 1)
+            let applied: Bool = try await database.withTransaction { tx in
+                let rows = try await tx.query("SELECT version FROM schema_migrations WHERE version = ?", [.integer(number)])
+                if !rows.isEmpty { return false }
+                for statement in statements { try await tx.query(statement, []) }
+                try await tx.query(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                    [.integer(number), .text(Self.timestamp(Date()))])
+                return true
+            }
+            _ = applied
+            version = Int(number)
+        }
+        return version
+    }
+
+    /// Migration 5's statements: qualify every stored key by its project.
+    static func projectMigration(_ projects: [String: ProjectScope]) -> [String] {
+        // Bundle ids and project ids are plain `A–Z a–z 0–9 . _ -` (anything else is skipped and the app stays its
+        // own project), so they are written into the statements as literals.
+        let rows = projects.filter { ProjectScope.isValid($0.key) }.sorted { $0.key < $1.key }
+        func project(ofBundle bundle: String) -> String {
+            "COALESCE((SELECT project_id FROM migration_projects WHERE bundle_id = \(bundle)), \(bundle))"
+        }
+        func project(ofUser user: String, orBundle fallback: String) -> String {
+            "COALESCE((SELECT \(project(ofBundle: "s.bundle_id")) FROM subscribers s WHERE s.app_user_id = \(user)), \(fallback))"
+        }
+        let ownerBundle = "(SELECT o.bundle_id FROM ownership o WHERE o.app_user_id = events.app_user_id LIMIT 1)"
+        return ["CREATE TABLE migration_projects (bundle_id TEXT PRIMARY KEY, project_id TEXT NOT NULL)"]
+            + rows.map { "INSERT INTO migration_projects (bundle_id, project_id) VALUES ('\($0.key)', '\($0.value.id)')" }
+            + [
+                "UPDATE events SET app_user_id = "
+                    + project(ofUser: "events.app_user_id", orBundle: "COALESCE(\(project(ofBundle: ownerBundle)), 'unassigned')")
+                    + " || ':' || app_user_id",
+                "UPDATE aliases SET alias = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || alias, "
+                    + "app_user_id = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || app_user_id",
+                "UPDATE ownership SET original_transaction_id = "
+                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id"))
+                    + " || ':' || original_transaction_id, app_user_id = "
+                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id")) + " || ':' || app_user_id",
+                "UPDATE notifications SET original_transaction_ids = "
+                    + project(ofBundle: "notifications.bundle_id") + " || ':' || REPLACE(original_transaction_ids, ',', ',' || "
+                    + project(ofBundle: "notifications.bundle_id") + " || ':') WHERE original_transaction_ids <> ''",
+                "UPDATE subscribers SET app_user_id = " + project(ofBundle: "subscribers.bundle_id") + " || ':' || app_user_id",
+                "DROP TABLE migration_projects",
+            ]
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import SubscriptionEngine
+
+/// The statements every writer shares: locks, raw evidence, aliases, owners, evidence rows and events.
+extension SQLStore {
+    /// The kinds of advisory lock, in the order every writer takes them.
+    static let lockOrder = ["otid", "user", "notification"]
+
+    /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite. Keys are
+    /// `kind:value` with a kind from ``lockOrder``, taken in that order, then sorted by value.
+    static func lock(_ tx: any SQLTransaction, _ keys: [String]) async throws {
+        guard tx.dialect == .postgres, !keys.isEmpty else { return }
+        func rank(_ key: String) -> Int {
+            lockOrder.firstIndex { key.hasPrefix($0 + ":") } ?? lockOrder.count
+        }
+        let sorted = Set(keys).map { (rank: rank($0), key: $0) }.sorted { ($0.rank, $0.key) < ($1.rank, $1.key) }.map(\.key)
+        // One statement per chunk (a target list holds at most 1,664 entries); the locks are taken left to right,
+        // in sorted order, chunk after chunk.
+        for start in stride(from: 0, to: sorted.count, by: lockChunk) {
+            let chunk = sorted[start..<min(start + lockChunk, sorted.count)]
+            let calls = chunk.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
+            try await tx.query("SELECT \(calls)", chunk.map(SQLValue.text))
+        }
+    }
+
+    /// The most advisory locks one statement takes (PostgreSQL refuses target lists over 1,664 entries).
+    static let lockChunk = 1_000
+
+    static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws -> Int64 {
+        let inserted = try await tx.query(
+            "INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING id",
+            [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody)])
+        if let id = inserted.first?["id"]?.int { return id }
+        return try await tx.query("SELECT id FROM evidence WHERE digest = ?", [.text(digest)]).first?["id"]?.int ?? 0
+    }
+
+    static func canonical(_ tx: any SQLTransaction, _ appUserID: String) async throws -> String {
+        try await tx.query("SELECT app_user_id FROM aliases WHERE alias = ?", [.text(appUserID)]).first?["app_user_id"]?.string
+            ?? appUserID
+    }
+
+    /// Who owns each of these subscriptions (those nobody owns are absent): on PostgreSQL one keyed lookup per id
+    /// (``ownedSQL``), on SQLite an `IN` list.
+    static func owners(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
+        guard !originals.isEmpty else { return [:] }
+        var rows: [SQLRow] = []
+        if tx.dialect == .postgres {
+            rows = try await tx.query(ownedSQL, [.texts(originals)])
+        } else {
+            // SQLite binds at most 32,766 parameters a statement: chunks keep any number of ids in bounds.
+            for start in stride(from: 0, to: originals.count, by: lockChunk) {
+                let chunk = originals[start..<min(start + lockChunk, originals.count)]
+                rows += try await tx.query(
+                    "SELECT original_transaction_id AS id, app_user_id FROM ownership WHERE original_transaction_id IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
+                    chunk.map(SQLValue.text))
+            }
+        }
+        var owners: [String: String] = [:]
+        for row in rows {
+            if let original = row["id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }
+        }
+        return owners
+    }
+
+    /// A subscriber's evidence, for rewriting: on PostgreSQL its row is locked (`FOR UPDATE`) until the commit.
+    static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ cache: EvidenceCache) async throws -> EvidenceSet? {
+        let lock = tx.dialect == .postgres ? " FOR UPDATE" : ""
+        guard let json = try await tx.query("SELECT evidence_json FROM subscribers WHERE app_user_id = ?\(lock)", [.text(appUserID)])
+            .first?["evidence_json"]?.string
+        else { return nil }
+        return try cache.evidence(json, for: appUserID)
+    }
+
+    func saveEvidence(
+        _ tx: any SQLTransaction, _ appUserID: String, _ bundleID: String, _ evidence: EvidenceSet, now: Date
+    ) async throws {
+        let json = try evidenceEncoder.encode(evidence)
+        try await tx.query(
+            "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at",
+            [.text(appUserID), .text(bundleID), .text(json), .text(Self.timestamp(now)), .text(Self.timestamp(now))])
+        evidenceCache.remember(json, evidence, for: appUserID)
+    }
+
+    static func insertEvent(
+        _ tx: any SQLTransaction, _ appUserID: String, _ type: String, _ cause: EventCause, _ causeID: String?,
+        _ evidenceID: Int64?, _ detail: [String: String], _ now: Date
+    ) async throws {
+        let json = EventDetailWriter.json(detail)
+        try await tx.query(
+            "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(appUserID), .text(timestamp(now)), .text(type), .text(cause.rawValue), causeID.map(SQLValue.text) ?? .null,
+             evidenceID.map(SQLValue.integer) ?? .null, .text(json)])
+    }
+}
