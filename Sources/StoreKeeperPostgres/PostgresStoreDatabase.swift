@@ -24,18 +24,15 @@ public final class PostgresStoreDatabase: SQLDatabase {
         self.runner = Task { await client.run() }
     }
 
-    /// Connects to a `postgres://user:password@host:port/database` URL.
+    /// Connects to a `postgres://user:password@host:port/database[?sslmode=…&sslrootcert=…]` URL (``PostgresURL``).
     /// - Parameter url: The URL (`DATABASE_URL`).
     /// - Returns: The database.
     /// - Throws: ``StorageError`` naming what is wrong with the URL.
     public static func connect(url: String) throws -> PostgresStoreDatabase {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-            let host = components.host, !host.isEmpty
-        else { throw StorageError("DATABASE_URL is not a postgres://user:password@host:port/database URL") }
-        let database = components.path.split(separator: "/").first.map(String.init)
+        let parsed = try PostgresURL(url)
         var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database, tls: .disable)
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password, database: parsed.database,
+            tls: try parsed.clientTLS())
         configuration.options.maximumConnections = 16
         // Every statement is a keyed lookup or a write: a generic plan is right, and re-planning each execution
         // (PostgreSQL's default for the first runs of a prepared statement, and whenever a custom plan looks
@@ -44,8 +41,8 @@ public final class PostgresStoreDatabase: SQLDatabase {
         var logger = Logger(label: "storekeeper.postgres")
         logger.logLevel = .warning
         let listenerConfiguration = PostgresConnection.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database, tls: .disable)
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password, database: parsed.database,
+            tls: try parsed.connectionTLS())
         return PostgresStoreDatabase(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), listenerConfiguration: listenerConfiguration,
             logger: logger)

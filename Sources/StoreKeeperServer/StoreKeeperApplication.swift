@@ -2,7 +2,7 @@ import AppStoreClient
 public import AsyncHTTPClient
 public import Foundation
 public import Hummingbird
-import Logging
+public import Logging
 public import StoreKeeperStorage
 import SubscriptionEngine
 
@@ -21,6 +21,13 @@ public enum StoreKeeperApplication {
         public var extraRoots: [[UInt8]] = []
         /// The server's clock.
         public var now: @Sendable () -> Date = { Date() }
+        /// Where the server reports failures that do not fail a request (never with secrets). Default: a
+        /// `storekeeper` logger at warning level.
+        public var logger: Logger = {
+            var logger = Logger(label: "storekeeper")
+            logger.logLevel = .warning
+            return logger
+        }()
 
         /// Makes dependencies.
         public init(
@@ -66,7 +73,7 @@ public enum StoreKeeperApplication {
             store: dependencies.store, apps: apps, projects: try configuration.projectScopes(), engine: SubscriptionEngine(configuration: configuration.engine),
             policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
-            localReceipts: configuration.receiptValidation == "local", now: dependencies.now)
+            localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger, now: dependencies.now)
         let router = Router()
         router.add(middleware: ErrorBodyMiddleware())
         router.get("health") { _, _ in "ok" }

@@ -183,6 +183,8 @@ public enum JSONValue: Sendable, Hashable {
             let digitsStart = index
             while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
             guard index > digitsStart else { throw failure("expected a value") }
+            // RFC 8259: an integer part of more than one digit does not start with 0.
+            guard index - digitsStart == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { throw failure("leading zero") }
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
                 index += 1
                 let fractionStart = index

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import AppStoreClient
 import AppStoreModels
 import AppStoreVerification
@@ -19,13 +20,15 @@ public struct SubscriberService: Sendable {
     let localReceipts: Bool
     let now: @Sendable () -> Date
     let documents: SubscriberDocumentCache
+    /// Where failures that do not fail the request are reported.
+    let logger: Logger
     /// Decoded JWS headers of notifications, split before their app (and its verifier) is known.
     let headers = JWSHeaderCache()
 
     static let maximumUserIDLength = 256
 
     init(store: any Store, apps: [String: AppRuntime], projects: [String: ProjectScope], engine: SubscriptionEngine,
-         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, now: @escaping @Sendable () -> Date) {
+         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.apps = apps
         self.projects = projects
@@ -34,6 +37,7 @@ public struct SubscriberService: Sendable {
         self.client = client
         self.localReceipts = localReceipts
         self.now = now
+        self.logger = logger
         documents = SubscriberDocumentCache(changes: store.changes)
     }
 
@@ -120,17 +124,30 @@ public struct SubscriberService: Sendable {
         evidence.add(transaction: transaction)
         var cause = "signed transaction"
         if let credentials = app.credentials {
-            // Fresh state from Apple: statuses of every subscription of the customer.
-            if let statuses = try? await client.allSubscriptionStatuses(transactionID: transaction.transactionId, credentials: credentials) {
+            // Fresh state from Apple: statuses of every subscription of the customer. The posted transaction is
+            // verified and stored either way; what Apple did not answer, or answered with data that does not
+            // verify, is logged with its reason and left out.
+            do {
+                let statuses = try await client.allSubscriptionStatuses(transactionID: transaction.transactionId, credentials: credentials)
                 for item in statuses.data?.flatMap({ $0.lastTransactions ?? [] }) ?? [] {
-                    if let signed = item.signedTransactionInfo, let verified = try? await app.signedData.verifyTransaction(signed) {
-                        evidence.add(transaction: verified, source: .serverAPI)
-                    }
-                    if let signed = item.signedRenewalInfo, let verified = try? await app.signedData.verifyRenewalInfo(signed) {
-                        evidence.add(renewalInfo: verified, source: .serverAPI)
+                    do {
+                        if let signed = item.signedTransactionInfo {
+                            evidence.add(transaction: try await app.signedData.verifyTransaction(signed), source: .serverAPI)
+                        }
+                        if let signed = item.signedRenewalInfo {
+                            evidence.add(renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
+                        }
+                    } catch {
+                        logger.warning(
+                            "a subscription status from the App Store Server API does not verify; left out",
+                            metadata: ["bundle_id": "\(bundleID)", "original_transaction_id": "\(item.originalTransactionId ?? "")", "reason": "\(error)"])
                     }
                 }
                 cause = "signed transaction + subscription statuses"
+            } catch {
+                logger.warning(
+                    "Get All Subscription Statuses failed; storing the posted transaction alone",
+                    metadata: ["bundle_id": "\(bundleID)", "transaction_id": "\(transaction.transactionId)", "reason": "\(error)"])
             }
         }
         let write = EvidenceWrite(

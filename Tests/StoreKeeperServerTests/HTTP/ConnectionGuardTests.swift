@@ -54,7 +54,7 @@ import Testing
             let (answer, closed) = await connection.readUntilClosed(within: 10)
             #expect(closed && answer.hasPrefix("HTTP/1.1 408") && answer.contains(#""code":"header_timeout""#), "\(answer)")
             #expect(Date().timeIntervalSince(started) >= 0.9)
-            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(Date().timeIntervalSince(started) < 8)
         }
     }
 
@@ -66,7 +66,7 @@ import Testing
             let started = Date()
             let bodyClosed = await body.readUntilClosed(within: 10).closed
             #expect(bodyClosed)
-            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(Date().timeIntervalSince(started) < 8)
 
             let idle = try RawConnection(port: servers.port)
             idle.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -93,7 +93,7 @@ import Testing
             let refused = try RawConnection(port: servers.port)
             let (answer, closed) = await refused.readUntilClosed(within: 5)
             #expect(closed && answer.hasPrefix("HTTP/1.1 503") && answer.contains("too_many_connections"), "\(answer)")
-            #expect(Date().timeIntervalSince(started) < 2)
+            #expect(Date().timeIntervalSince(started) < 8)
             open[0].send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let served = await open[0].readUntilClosed(within: 5).text
             #expect(served.hasPrefix("HTTP/1.1 200"))

@@ -35,7 +35,7 @@ import Testing
                 try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt("AAAA", sharedSecret: nil)
             }
             #expect(error?.code == "deadline_exceeded")
-            #expect(ContinuousClock.now - started < .seconds(3))
+            #expect(ContinuousClock.now - started < .seconds(8))
             try await httpClient.shutdown()
         }
     }
@@ -45,14 +45,15 @@ import Testing
         // Nothing listens on port 1 here: the connection is refused at once.
         var configuration = AppStoreClient.Configuration()
         configuration.verifyReceiptProductionURL = "http://127.0.0.1:1/verifyReceipt"
-        configuration.totalDeadline = .seconds(20)
+        configuration.totalDeadline = .seconds(60)
         let httpClient = OutboundHTTPClient.make()
         let started = ContinuousClock.now
         let error = await #expect(throws: AppStoreClientError.self) {
             try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt("AAAA", sharedSecret: nil)
         }
         #expect(error?.code == "transport")
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Far below the deadline (the bound leaves room for a loaded machine).
+        #expect(ContinuousClock.now - started < .seconds(15))
         try await httpClient.shutdown()
     }
 
@@ -80,7 +81,7 @@ import Testing
                 #expect(status == 504)
                 let error = answer["error"] as? [String: Any]
                 #expect(error?["code"] as? String == "apple_timeout" && error?["retry_after"] as? Int == 30)
-                #expect(ContinuousClock.now - started < .seconds(4))
+                #expect(ContinuousClock.now - started < .seconds(8))
             }
             try await httpClient.shutdown()
             try await store.close()
