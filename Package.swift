@@ -159,7 +159,8 @@ let package = Package(
                 "SubscriptionEngine",
                 "AppStoreSimulator",
                 "AppStoreSimulatorServer",
-                "StoreKeeperServer", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "FilePermissions",
+                "StoreKeeperServer", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
+                "FilePermissions",
                 "AppStoreClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -215,7 +216,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EvidenceInspectionTests",
-            dependencies: ["EvidenceInspection", "AppStoreVerification", "AppStoreModels", "AppStoreSigning", "TestSupport"],
+            dependencies: [
+                "EvidenceInspection", "AppStoreVerification", "AppStoreModels", "AppStoreSigning", "TestSupport",
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
@@ -245,7 +248,8 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperStorageTests",
             dependencies: [
-                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport", "AppStoreModels",
+                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport",
+                "AppStoreModels",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -253,7 +257,8 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperServerTests",
             dependencies: [
-                "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer", "AppStoreModels",
+                "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer",
+                "AppStoreModels",
                 "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -265,7 +270,8 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperCLITests",
             dependencies: [
-                "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage", "AppStoreSimulator",
+                "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage",
+                "AppStoreSimulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,7 @@
 public import AppStoreModels
+import AppStoreVerification
 public import AsyncHTTPClient
 public import Crypto
-import AppStoreVerification
 public import Foundation
 import NIOCore
 
@@ -74,19 +74,24 @@ public struct AppStoreClient: Sendable {
     /// - Returns: A response with status 0 (or 21006).
     /// - Throws: ``AppStoreClientError`` with `verify_receipt_status` for other statuses, `transport` for network
     ///   failures after retries.
-    public func verifyReceipt(_ receipt: String, sharedSecret: String?, excludeOldTransactions: Bool = false) async throws
+    public func verifyReceipt(_ receipt: String, sharedSecret: String?, excludeOldTransactions: Bool = false)
+        async throws
         -> VerifyReceiptResponse
     {
         let body = try JSONEncoder().encode(
-            VerifyReceiptRequest(receiptData: receipt, password: sharedSecret, excludeOldTransactions: excludeOldTransactions))
+            VerifyReceiptRequest(
+                receiptData: receipt, password: sharedSecret, excludeOldTransactions: excludeOldTransactions))
         var url = configuration.verifyReceiptProductionURL
         let deadline = ContinuousClock.now + configuration.totalDeadline
         for _ in 0..<2 {
             let response = try await withRetries(until: deadline) { () -> (VerifyReceiptResponse, Bool) in
                 let (status, data) = try await post(url, body: body, headers: [:], until: deadline)
-                guard status == 200 else { return (VerifyReceiptResponse(status: -status), (500...599).contains(status)) }
+                guard status == 200 else {
+                    return (VerifyReceiptResponse(status: -status), (500...599).contains(status))
+                }
                 guard let decoded = try? JSONDecoder().decode(VerifyReceiptResponse.self, from: data) else {
-                    throw AppStoreClientError(code: "malformed_response", reason: "verifyReceipt answered something that is not its JSON")
+                    throw AppStoreClientError(
+                        code: "malformed_response", reason: "verifyReceipt answered something that is not its JSON")
                 }
                 return (decoded, VerifyReceiptStatus.isRetryable(decoded.status) || decoded.isRetryable == true)
             }
@@ -95,13 +100,16 @@ public struct AppStoreClient: Sendable {
             case VerifyReceiptStatus.productionReceiptInSandbox: url = configuration.verifyReceiptProductionURL
             case VerifyReceiptStatus.valid, VerifyReceiptStatus.subscriptionExpired: return response
             case let status where status < 0:
-                throw AppStoreClientError(code: "http_status", status: -status, reason: "verifyReceipt answered HTTP \(-status)")
+                throw AppStoreClientError(
+                    code: "http_status", status: -status, reason: "verifyReceipt answered HTTP \(-status)")
             default:
                 throw AppStoreClientError(
-                    code: "verify_receipt_status", status: response.status, reason: VerifyReceiptStatus.explanation(response.status))
+                    code: "verify_receipt_status", status: response.status,
+                    reason: VerifyReceiptStatus.explanation(response.status))
             }
         }
-        throw AppStoreClientError(code: "verify_receipt_status", status: 21007, reason: "the receipt bounced between environments")
+        throw AppStoreClientError(
+            code: "verify_receipt_status", status: 21007, reason: "the receipt bounced between environments")
     }
 
     // MARK: - App Store Server API
@@ -111,15 +119,19 @@ public struct AppStoreClient: Sendable {
     ///   - transactionID: Any transaction id of the customer.
     ///   - credentials: The app's API key.
     /// - Returns: The statuses (signed data still to be verified by the caller).
-    public func allSubscriptionStatuses(transactionID: String, credentials: Credentials) async throws -> StatusResponse {
+    public func allSubscriptionStatuses(transactionID: String, credentials: Credentials) async throws -> StatusResponse
+    {
         let encoded = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
         return try await get("/inApps/v1/subscriptions/\(encoded)", credentials: credentials)
     }
 
     /// Get Transaction History (v2), one page.
-    public func transactionHistory(transactionID: String, revision: String?, credentials: Credentials) async throws -> HistoryResponse {
+    public func transactionHistory(transactionID: String, revision: String?, credentials: Credentials) async throws
+        -> HistoryResponse
+    {
         let encoded = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
-        let query = revision.map { "?revision=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
+        let query =
+            revision.map { "?revision=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
         return try await get("/inApps/v2/history/\(encoded)\(query)", credentials: credentials)
     }
 
@@ -138,10 +150,13 @@ public struct AppStoreClient: Sendable {
                 let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: data)
                 throw AppStoreClientError(
                     code: "http_status", status: status,
-                    reason: "App Store Server API \(path): \(apple?.errorMessage ?? "HTTP \(status)") (\(apple?.errorCode ?? 0))")
+                    reason:
+                        "App Store Server API \(path): \(apple?.errorMessage ?? "HTTP \(status)") (\(apple?.errorCode ?? 0))"
+                )
             }
             guard let decoded = try? JSONDecoder().decode(Response.self, from: data) else {
-                throw AppStoreClientError(code: "malformed_response", reason: "App Store Server API \(path) answered unexpected JSON")
+                throw AppStoreClientError(
+                    code: "malformed_response", reason: "App Store Server API \(path) answered unexpected JSON")
             }
             return (decoded, false)
         } ?? { throw AppStoreClientError(code: "http_status", reason: "App Store Server API kept failing") }()
@@ -151,7 +166,8 @@ public struct AppStoreClient: Sendable {
     public static func token(_ credentials: Credentials, now: Date) throws -> String {
         let header = #"{"alg":"ES256","kid":"\#(credentials.keyID)","typ":"JWT"}"#
         let iat = Int64(now.timeIntervalSince1970)
-        let claims = #"{"iss":"\#(credentials.issuerID)","iat":\#(iat),"exp":\#(iat + 1200),"aud":"appstoreconnect-v1","bid":"\#(credentials.bundleID)"}"#
+        let claims =
+            #"{"iss":"\#(credentials.issuerID)","iat":\#(iat),"exp":\#(iat + 1200),"aud":"appstoreconnect-v1","bid":"\#(credentials.bundleID)"}"#
         let input = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(Array(claims.utf8))
         let signature = try credentials.privateKey.signature(for: Array(input.utf8))
         return input + "." + Base64.urlEncode(signature.rawRepresentation)
@@ -171,7 +187,9 @@ public struct AppStoreClient: Sendable {
         AppStoreClientError(code: "deadline_exceeded", reason: "no answer within the \(total) deadline")
     }
 
-    func post(_ url: String, body: Data, headers: [String: String], until deadline: ContinuousClock.Instant) async throws -> (Int, Data) {
+    func post(_ url: String, body: Data, headers: [String: String], until deadline: ContinuousClock.Instant)
+        async throws -> (Int, Data)
+    {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -183,7 +201,9 @@ public struct AppStoreClient: Sendable {
 
     /// Runs `attempt` until it says "not retryable", attempts run out or `deadline` passes; transport errors are
     /// retryable, and a backoff that would end past the deadline is not waited for.
-    func withRetries<Value>(until deadline: ContinuousClock.Instant, _ attempt: () async throws -> (Value, Bool)) async throws -> Value {
+    func withRetries<Value>(until deadline: ContinuousClock.Instant, _ attempt: () async throws -> (Value, Bool))
+        async throws -> Value
+    {
         var delay = configuration.initialBackoff
         var last: (Value, Bool)?
         for number in 1...max(1, configuration.maximumAttempts) {

@@ -1,5 +1,5 @@
-public import Crypto
 import AppStoreVerification
+public import Crypto
 
 /// Builds compact ES256 JWS, the way Apple and our simulator do.
 public enum JWSSigner {

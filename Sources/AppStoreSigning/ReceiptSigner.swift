@@ -1,8 +1,8 @@
-public import Foundation
-public import X509
 import Crypto
-public import _CryptoExtras
+public import Foundation
 import SwiftASN1
+public import X509
+public import _CryptoExtras
 
 /// Builds PKCS#7 app receipts in Apple's layout: `SignedData` with the payload as attached content, the
 /// certificates, and one `SignerInfo` (issuer and serial, RSA PKCS#1 v1.5, no signed attributes).
@@ -26,11 +26,13 @@ public struct ReceiptSigner: Sendable {
     public static func lookAlike(notBefore: Date = Date(timeIntervalSince1970: 1_000_000_000)) throws -> ReceiptSigner {
         try generate(
             rootName: DistinguishedName {
-                CountryName("US"); OrganizationName("Apple Inc."); OrganizationalUnitName("Apple Certification Authority")
+                CountryName("US"); OrganizationName("Apple Inc.");
+                OrganizationalUnitName("Apple Certification Authority")
                 CommonName("Apple Root CA")
             },
             intermediateName: DistinguishedName {
-                CountryName("US"); OrganizationName("Apple Inc."); OrganizationalUnitName("Apple Worldwide Developer Relations")
+                CountryName("US"); OrganizationName("Apple Inc.");
+                OrganizationalUnitName("Apple Worldwide Developer Relations")
                 CommonName("Apple Worldwide Developer Relations Certification Authority")
             },
             notBefore: notBefore)
@@ -61,7 +63,8 @@ public struct ReceiptSigner: Sendable {
             signatureAlgorithm: .sha256WithRSAEncryption,
             extensions: try .init { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0)) },
             issuerPrivateKey: .init(rootKey))
-        let leaf = try leafCertificate(key: leafKey, issuer: intermediateName, issuerKey: intermediateKey, notBefore: notBefore)
+        let leaf = try leafCertificate(
+            key: leafKey, issuer: intermediateName, issuerKey: intermediateKey, notBefore: notBefore)
         return ReceiptSigner(certificates: [leaf, intermediate, root], key: leafKey)
     }
 
@@ -72,7 +75,8 @@ public struct ReceiptSigner: Sendable {
     ) throws -> Certificate {
         let leafName = try DistinguishedName {
             CommonName("Mac App Store and iTunes Store Receipt Signing")
-            OrganizationalUnitName("Apple Worldwide Developer Relations"); OrganizationName("Apple Inc."); CountryName("US")
+            OrganizationalUnitName("Apple Worldwide Developer Relations"); OrganizationName("Apple Inc.");
+            CountryName("US")
         }
         return try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: notBefore,
@@ -99,7 +103,8 @@ public struct ReceiptSigner: Sendable {
         let digestAlgorithm = DERWriter.sequence([DERWriter.objectIdentifier(digestOID), DERWriter.null])
         let signerInfo = DERWriter.sequence([
             DERWriter.integer(1),
-            DERWriter.sequence([issuerSerializer.serializedBytes, DERWriter.unsignedInteger(signer.serialNumber.bytes)]),
+            DERWriter.sequence([issuerSerializer.serializedBytes, DERWriter.unsignedInteger(signer.serialNumber.bytes)]
+            ),
             digestAlgorithm,
             DERWriter.sequence([DERWriter.objectIdentifier("1.2.840.113549.1.1.1"), DERWriter.null]),
             DERWriter.octetString(Array(signature.rawRepresentation)),

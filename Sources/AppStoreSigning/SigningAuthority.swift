@@ -1,8 +1,8 @@
-public import Foundation
-public import Crypto
-public import X509
-import SwiftASN1
 import AppStoreVerification
+public import Crypto
+public import Foundation
+import SwiftASN1
+public import X509
 
 /// A generated certificate authority shaped like Apple's: a root, an intermediate carrying
 /// 1.2.840.113635.100.6.2.1 and a P-256 leaf carrying 1.2.840.113635.100.6.11.1, with Apple's names by default.
@@ -89,7 +89,8 @@ public struct SigningAuthority: Sendable {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 if withAppleExtensions {
-                    Certificate.Extension(oid: [1, 2, 840, 113635, 100, 6, 2, 1], critical: false, value: [0x05, 0x00])
+                    Certificate.Extension(
+                        oid: [1, 2, 840, 113635, 100, 6, 2, 1], critical: false, value: [0x05, 0x00])
                 }
             },
             issuerPrivateKey: .init(rootKey))
@@ -122,7 +123,8 @@ public struct SigningAuthority: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 if withAppleExtension {
-                    Certificate.Extension(oid: [1, 2, 840, 113635, 100, 6, 11, 1], critical: false, value: [0x05, 0x00])
+                    Certificate.Extension(
+                        oid: [1, 2, 840, 113635, 100, 6, 11, 1], critical: false, value: [0x05, 0x00])
                 }
             },
             issuerPrivateKey: issuerKey)

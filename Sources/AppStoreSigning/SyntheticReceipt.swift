@@ -1,5 +1,5 @@
-public import Foundation
 import AppStoreModels
+public import Foundation
 
 /// Builds receipt payloads (`SET OF ReceiptAttribute`) in Apple's layout, for benchmarks and tests.
 public enum SyntheticReceipt {
@@ -23,7 +23,9 @@ public enum SyntheticReceipt {
             attribute(3, DERWriter.utf8String("1")),
             attribute(4, Array(repeating: 0xAB, count: 16)),
             attribute(5, Array(repeating: 0xCD, count: 20)),
-            attribute(12, DERWriter.ia5String(AppleDateFormat.rfc3339(start.addingTimeInterval(Double(purchases) * 2_592_000)))),
+            attribute(
+                12,
+                DERWriter.ia5String(AppleDateFormat.rfc3339(start.addingTimeInterval(Double(purchases) * 2_592_000)))),
             attribute(19, DERWriter.utf8String("1.0")),
         ]
         for index in 0..<purchases {
@@ -38,7 +40,8 @@ public enum SyntheticReceipt {
                         attribute(1704, DERWriter.ia5String(AppleDateFormat.rfc3339(purchased))),
                         attribute(1705, DERWriter.utf8String("1000000000000000")),
                         attribute(1706, DERWriter.ia5String(AppleDateFormat.rfc3339(start))),
-                        attribute(1708, DERWriter.ia5String(AppleDateFormat.rfc3339(purchased.addingTimeInterval(2_592_000)))),
+                        attribute(
+                            1708, DERWriter.ia5String(AppleDateFormat.rfc3339(purchased.addingTimeInterval(2_592_000)))),
                         attribute(1711, DERWriter.integer(Int64(2_000_000_000 + index))),
                         attribute(1712, DERWriter.ia5String("")),
                         attribute(1713, DERWriter.integer(index == 0 ? 1 : 0)),

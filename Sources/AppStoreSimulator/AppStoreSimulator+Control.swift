@@ -27,19 +27,25 @@ extension AppStoreSimulator {
         let now = clock.now()
         let price = product.prices[options.storefront] ?? product.prices.values.first ?? 0
         var transaction = SimulatedTransaction(
-            transactionID: nextID(2_000_000_000_000_000), originalTransactionID: "", webOrderLineItemID: nextID(2_000_000_100_000_000),
-            orderID: orderID(), bundleID: bundleID, customerID: customerID, productID: productID, type: product.kind.rawValue,
-            subscriptionGroupID: product.subscriptionGroupID, purchaseDate: now, originalPurchaseDate: now, expiresDate: nil,
+            transactionID: nextID(2_000_000_000_000_000), originalTransactionID: "",
+            webOrderLineItemID: nextID(2_000_000_100_000_000),
+            orderID: orderID(), bundleID: bundleID, customerID: customerID, productID: productID,
+            type: product.kind.rawValue,
+            subscriptionGroupID: product.subscriptionGroupID, purchaseDate: now, originalPurchaseDate: now,
+            expiresDate: nil,
             price: price, currency: options.storefront == "JPN" ? "JPY" : "USD", storefront: options.storefront,
             ownership: options.familyShared ? "FAMILY_SHARED" : "PURCHASED", isUpgraded: false, reason: "PURCHASE",
             appAccountToken: options.appAccountToken)
         transaction.originalTransactionID = transaction.transactionID
-        guard product.kind == .autoRenewable, let group = product.subscriptionGroupID, let period = product.period else {
+        guard product.kind == .autoRenewable, let group = product.subscriptionGroupID, let period = product.period
+        else {
             record(transaction)
             emit("ONE_TIME_CHARGE", nil, v1: nil, transaction: transaction, subscription: nil, at: now)
             return transaction
         }
-        let existing = customerSubscriptions(bundleID: bundleID, customerID: customerID).first { $0.subscriptionGroupID == group }
+        let existing = customerSubscriptions(bundleID: bundleID, customerID: customerID).first {
+            $0.subscriptionGroupID == group
+        }
         if let existing, existing.status != .expired, existing.status != .revoked {
             throw SimulatorError(
                 "already_subscribed",
@@ -65,11 +71,13 @@ extension AppStoreSimulator {
                 introUsed.insert(introKey)
             }
         case .promotional(let identifier):
-            length = try Self.applyOffer(product.promotionalOffers[identifier], type: 2, identifier: identifier,
-                                         what: "promotional offer", product: productID, to: &transaction, rate: configuration.rate)
+            length = try Self.applyOffer(
+                product.promotionalOffers[identifier], type: 2, identifier: identifier,
+                what: "promotional offer", product: productID, to: &transaction, rate: configuration.rate)
         case .offerCode(let reference):
-            length = try Self.applyOffer(product.offerCodes[reference], type: 3, identifier: reference,
-                                         what: "offer code", product: productID, to: &transaction, rate: configuration.rate)
+            length = try Self.applyOffer(
+                product.offerCodes[reference], type: 3, identifier: reference,
+                what: "offer code", product: productID, to: &transaction, rate: configuration.rate)
         case nil:
             break
         }
@@ -96,16 +104,19 @@ extension AppStoreSimulator {
                 originalTransactionID: transaction.transactionID, bundleID: bundleID, customerID: customerID,
                 subscriptionGroupID: group, productID: productID, autoRenewProductID: productID, autoRenewEnabled: true,
                 status: .active, latestTransactionID: transaction.transactionID, periodEnd: transaction.expiresDate!,
-                renewalCount: 0, recentStart: now, nextRenewalFails: false, graceEndsAt: nil, graceExpiredNotified: false,
+                renewalCount: 0, recentStart: now, nextRenewalFails: false, graceEndsAt: nil,
+                graceExpiredNotified: false,
                 retryEndsAt: nil, expirationIntent: nil, priceIncreaseStatus: nil, pendingPrice: nil,
-                introPeriodsLeft: introPeriodsLeft, ownership: transaction.ownership, appAccountToken: options.appAccountToken)
+                introPeriodsLeft: introPeriodsLeft, ownership: transaction.ownership,
+                appAccountToken: options.appAccountToken)
             subtype = "INITIAL_BUY"
         }
         record(transaction)
         let subscription = subscriptions[transaction.originalTransactionID]!
         let type = transaction.offerType == 3 ? "OFFER_REDEEMED" : "SUBSCRIBED"
-        emit(type, subtype, v1: subtype == "INITIAL_BUY" ? "INITIAL_BUY" : "INTERACTIVE_RENEWAL",
-             subscription: subscription, transactionID: transaction.transactionID, at: now)
+        emit(
+            type, subtype, v1: subtype == "INITIAL_BUY" ? "INITIAL_BUY" : "INTERACTIVE_RENEWAL",
+            subscription: subscription, transactionID: transaction.transactionID, at: now)
         return transaction
     }
 
@@ -143,8 +154,9 @@ extension AppStoreSimulator {
         subscription.autoRenewEnabled = enabled
         subscription.expirationIntent = enabled ? nil : subscription.expirationIntent
         subscriptions[originalTransactionID] = subscription
-        emit("DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED",
-             v1: "DID_CHANGE_RENEWAL_STATUS", subscription: subscription, at: clock.now())
+        emit(
+            "DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED",
+            v1: "DID_CHANGE_RENEWAL_STATUS", subscription: subscription, at: clock.now())
     }
 
     /// Makes the next renewal fail to bill: it enters billing retry, in grace if the app has a grace period.
@@ -162,12 +174,15 @@ extension AppStoreSimulator {
     public func recoverBilling(originalTransactionID: String) throws -> SimulatedTransaction {
         var subscription = try activeSubscription(originalTransactionID)
         guard subscription.status == .billingRetry || subscription.status == .billingGracePeriod else {
-            throw SimulatorError("not_in_billing_retry", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+            throw SimulatorError(
+                "not_in_billing_retry", "subscription \(originalTransactionID) is \(subscription.status)",
+                httpStatus: 409)
         }
         let transaction = renewalTransaction(&subscription, startingAt: clock.now())
         subscriptions[originalTransactionID] = subscription
-        emit("DID_RENEW", "BILLING_RECOVERY", v1: "DID_RECOVER", subscription: subscription,
-             transactionID: transaction.transactionID, at: clock.now())
+        emit(
+            "DID_RENEW", "BILLING_RECOVERY", v1: "DID_RECOVER", subscription: subscription,
+            transactionID: transaction.transactionID, at: clock.now())
         return transaction
     }
 
@@ -183,10 +198,12 @@ extension AppStoreSimulator {
         var subscription = try activeSubscription(originalTransactionID)
         let app = apps[subscription.bundleID]!
         guard let target = app.product(productID), target.subscriptionGroupID == subscription.subscriptionGroupID else {
-            throw SimulatorError("invalid_product", "product \(productID) is not in group \(subscription.subscriptionGroupID)")
+            throw SimulatorError(
+                "invalid_product", "product \(productID) is not in group \(subscription.subscriptionGroupID)")
         }
         guard subscription.status == .active else {
-            throw SimulatorError("not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+            throw SimulatorError(
+                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
         }
         let now = clock.now()
         let current = app.product(subscription.productID)!
@@ -197,11 +214,14 @@ extension AppStoreSimulator {
             emit("DID_CHANGE_RENEWAL_PREF", nil, v1: "DID_CHANGE_RENEWAL_PREF", subscription: subscription, at: now)
             return nil
         }
-        let immediate = target.level < current.level || (target.level == current.level && target.period == current.period)
+        let immediate =
+            target.level < current.level || (target.level == current.level && target.period == current.period)
         guard immediate else {
             subscription.autoRenewProductID = productID
             subscriptions[originalTransactionID] = subscription
-            emit("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", v1: "DID_CHANGE_RENEWAL_PREF", subscription: subscription, at: now)
+            emit(
+                "DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", v1: "DID_CHANGE_RENEWAL_PREF", subscription: subscription,
+                at: now)
             return nil
         }
         var old = transactions[subscription.latestTransactionID]!
@@ -215,8 +235,9 @@ extension AppStoreSimulator {
         record(upgraded)
         subscription.renewalCount -= 1
         subscriptions[originalTransactionID] = subscription
-        emit("DID_CHANGE_RENEWAL_PREF", "UPGRADE", v1: "INTERACTIVE_RENEWAL", subscription: subscription,
-             transactionID: upgraded.transactionID, at: now)
+        emit(
+            "DID_CHANGE_RENEWAL_PREF", "UPGRADE", v1: "INTERACTIVE_RENEWAL", subscription: subscription,
+            transactionID: upgraded.transactionID, at: now)
         return upgraded
     }
 
@@ -228,9 +249,12 @@ extension AppStoreSimulator {
     ///   - prorated: A prorated refund with this share in thousandths of a percent (e.g. 50000 = 50 %).
     public func refund(transactionID: String, reason: Int = 0, proratedPercentage: Int? = nil) throws {
         advance()
-        guard var transaction = transactions[transactionID] else { throw SimulatorError.notFound("transaction", transactionID) }
+        guard var transaction = transactions[transactionID] else {
+            throw SimulatorError.notFound("transaction", transactionID)
+        }
         guard transaction.revocationDate == nil || transaction.isUpgraded else {
-            throw SimulatorError("already_refunded", "transaction \(transactionID) is already refunded", httpStatus: 409)
+            throw SimulatorError(
+                "already_refunded", "transaction \(transactionID) is already refunded", httpStatus: 409)
         }
         let now = clock.now()
         transaction.revocationDate = now
@@ -245,16 +269,19 @@ extension AppStoreSimulator {
             subscriptions[current.originalTransactionID] = current
             subscription = current
         }
-        emit("REFUND", nil, v1: transaction.expiresDate == nil ? "REFUND" : "CANCEL", transaction: transaction,
-             subscription: subscription, at: now)
+        emit(
+            "REFUND", nil, v1: transaction.expiresDate == nil ? "REFUND" : "CANCEL", transaction: transaction,
+            subscription: subscription, at: now)
     }
 
     /// Reverses a refund (REFUND_REVERSED): access is restored.
     /// - Parameter transactionID: The refunded transaction.
     public func reverseRefund(transactionID: String) throws {
         advance()
-        guard var transaction = transactions[transactionID], transaction.revocationDate != nil, !transaction.isUpgraded else {
-            throw SimulatorError("not_refunded", "transaction \(transactionID) has no refund to reverse", httpStatus: 409)
+        guard var transaction = transactions[transactionID], transaction.revocationDate != nil, !transaction.isUpgraded
+        else {
+            throw SimulatorError(
+                "not_refunded", "transaction \(transactionID) has no refund to reverse", httpStatus: 409)
         }
         let now = clock.now()
         transaction.revocationDate = nil
@@ -277,7 +304,8 @@ extension AppStoreSimulator {
     public func revokeFamilySharing(transactionID: String) throws {
         advance()
         guard var transaction = transactions[transactionID], transaction.ownership == "FAMILY_SHARED" else {
-            throw SimulatorError("not_family_shared", "transaction \(transactionID) is not family shared", httpStatus: 409)
+            throw SimulatorError(
+                "not_family_shared", "transaction \(transactionID) is not family shared", httpStatus: 409)
         }
         let now = clock.now()
         transaction.revocationDate = now
@@ -302,7 +330,8 @@ extension AppStoreSimulator {
     ///   - productID: The product.
     ///   - newPrice: The new price in milliunits.
     ///   - requiresConsent: Whether subscribers must agree.
-    public func increasePrice(bundleID: String, productID: String, newPrice: Int64, requiresConsent: Bool = true) throws {
+    public func increasePrice(bundleID: String, productID: String, newPrice: Int64, requiresConsent: Bool = true) throws
+    {
         advance()
         guard var app = apps[bundleID], let index = app.products.firstIndex(where: { $0.productID == productID }) else {
             throw SimulatorError.notFound("product", productID)
@@ -317,8 +346,9 @@ extension AppStoreSimulator {
             subscription.priceIncreaseStatus = requiresConsent ? 0 : 1
             subscription.pendingPrice = newPrice
             subscriptions[id] = subscription
-            emit("PRICE_INCREASE", requiresConsent ? "PENDING" : "ACCEPTED",
-                 v1: requiresConsent ? "PRICE_INCREASE_CONSENT" : nil, subscription: subscription, at: now)
+            emit(
+                "PRICE_INCREASE", requiresConsent ? "PENDING" : "ACCEPTED",
+                v1: requiresConsent ? "PRICE_INCREASE_CONSENT" : nil, subscription: subscription, at: now)
         }
     }
 
@@ -327,7 +357,8 @@ extension AppStoreSimulator {
     public func respondToPriceIncrease(originalTransactionID: String, accept: Bool) throws {
         var subscription = try activeSubscription(originalTransactionID)
         guard subscription.priceIncreaseStatus == 0 else {
-            throw SimulatorError("no_price_increase", "subscription \(originalTransactionID) has no pending increase", httpStatus: 409)
+            throw SimulatorError(
+                "no_price_increase", "subscription \(originalTransactionID) has no pending increase", httpStatus: 409)
         }
         if accept {
             subscription.priceIncreaseStatus = 1
@@ -343,7 +374,8 @@ extension AppStoreSimulator {
         var subscription = try activeSubscription(originalTransactionID)
         guard (1...90).contains(days) else { throw SimulatorError("invalid_days", "extendByDays \(days) must be 1–90") }
         guard subscription.status == .active else {
-            throw SimulatorError("not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+            throw SimulatorError(
+                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
         }
         var latest = transactions[subscription.latestTransactionID]!
         let extended = (latest.expiresDate ?? subscription.periodEnd).addingTimeInterval(
@@ -359,9 +391,12 @@ extension AppStoreSimulator {
     /// Apple asks the developer for consumption information about a refund request (CONSUMPTION_REQUEST).
     public func requestConsumption(transactionID: String, reason: String = "UNINTENDED_PURCHASE") throws {
         advance()
-        guard let transaction = transactions[transactionID] else { throw SimulatorError.notFound("transaction", transactionID) }
-        emit("CONSUMPTION_REQUEST", nil, v1: "CONSUMPTION_REQUEST", transaction: transaction,
-             subscription: subscriptions[transaction.originalTransactionID], at: clock.now(), consumptionReason: reason)
+        guard let transaction = transactions[transactionID] else {
+            throw SimulatorError.notFound("transaction", transactionID)
+        }
+        emit(
+            "CONSUMPTION_REQUEST", nil, v1: "CONSUMPTION_REQUEST", transaction: transaction,
+            subscription: subscriptions[transaction.originalTransactionID], at: clock.now(), consumptionReason: reason)
     }
 
     /// Makes verifyReceipt answer with a status (21005, 21009, 21100…) until cleared with `nil`.

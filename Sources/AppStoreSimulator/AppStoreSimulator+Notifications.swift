@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreModels
+import Foundation
 
 extension AppStoreSimulator {
     /// Records a notification for an event, signed now, ready for delivery when the app has a URL.
@@ -10,7 +10,8 @@ extension AppStoreSimulator {
     ) {
         let bundleID = transaction?.bundleID ?? subscription?.bundleID ?? ""
         guard let app = apps[bundleID] else { return }
-        let transactionRecord = transaction ?? (transactionID ?? subscription?.latestTransactionID).flatMap { transactions[$0] }
+        let transactionRecord =
+            transaction ?? (transactionID ?? subscription?.latestTransactionID).flatMap { transactions[$0] }
         var data: [String: Any] = [
             "bundleId": bundleID, "bundleVersion": "1", "environment": configuration.environment,
         ]
@@ -33,7 +34,10 @@ extension AppStoreSimulator {
             notificationUUID: uuid, bundleID: bundleID, notificationType: type, subtype: subtype,
             signedPayload: sign(payload), v1Body: nil, v1Type: v1, signedDate: date,
             transactionID: transactionRecord?.transactionID)
-        if let v1 { notification.v1Body = v1Body(v1, app: app, transaction: transactionRecord, subscription: subscription, at: date) }
+        if let v1 {
+            notification.v1Body = v1Body(
+                v1, app: app, transaction: transactionRecord, subscription: subscription, at: date)
+        }
         notification.nextAttemptAt = app.notificationURL != nil || app.notificationV1URL != nil ? date : nil
         log(notification)
     }
@@ -46,7 +50,8 @@ extension AppStoreSimulator {
     }
 
     func v1Body(
-        _ type: String, app: SimulatedApp, transaction: SimulatedTransaction?, subscription: SimulatedSubscription?, at date: Date
+        _ type: String, app: SimulatedApp, transaction: SimulatedTransaction?, subscription: SimulatedSubscription?,
+        at date: Date
     ) -> Data {
         let customer = transaction?.customerID ?? subscription?.customerID ?? ""
         let unified: [String: Any] = [
@@ -81,8 +86,10 @@ extension AppStoreSimulator {
     public func dueNotifications(limit: Int = .max) -> [SimulatedNotification] {
         advance()
         let now = clock.now()
-        return awaitingDelivery.sorted().lazy.filter { (self.notificationLog[$0].nextAttemptAt ?? .distantFuture) <= now }
-            .prefix(max(0, limit)).map { self.notificationLog[$0] }
+        return awaitingDelivery.sorted().lazy.filter {
+            (self.notificationLog[$0].nextAttemptAt ?? .distantFuture) <= now
+        }
+        .prefix(max(0, limit)).map { self.notificationLog[$0] }
     }
 
     /// How many notifications still have a delivery attempt scheduled (due now or retrying later).
@@ -103,7 +110,8 @@ extension AppStoreSimulator {
             notificationLog[index].nextAttemptAt = nil
             awaitingDelivery.remove(index)
         } else {
-            notificationLog[index].nextAttemptAt = now.addingTimeInterval(configuration.rate.seconds(forHours: retries[failures - 1]))
+            notificationLog[index].nextAttemptAt = now.addingTimeInterval(
+                configuration.rate.seconds(forHours: retries[failures - 1]))
         }
     }
 

@@ -1,7 +1,7 @@
-public import Foundation
 import AppStoreModels
 import AppStoreSigning
 import AppStoreVerification
+public import Foundation
 
 extension AppStoreSimulator {
     /// Which verifyReceipt host was called.
@@ -70,7 +70,8 @@ extension AppStoreSimulator {
         item.originalPurchaseDate = t.originalPurchaseDate
         item.expiresDate = t.expiresDate
         item.cancellationDate = t.revocationDate
-        item.cancellationReason = t.revocationDate == nil ? nil : t.revocationReason.map(RevocationReason.init(rawValue:))
+        item.cancellationReason =
+            t.revocationDate == nil ? nil : t.revocationReason.map(RevocationReason.init(rawValue:))
         item.isTrialPeriod = t.offerType == 1 && t.offerDiscountType == "FREE_TRIAL"
         item.isInIntroOfferPeriod = t.offerType == 1 && t.offerDiscountType != "FREE_TRIAL"
         item.isUpgraded = t.isUpgraded ? true : nil
@@ -87,10 +88,12 @@ extension AppStoreSimulator {
     func latestReceiptInfo(bundleID: String, customerID: String, excludeOld: Bool) -> [[String: Any]] {
         var list = customerTransactions(bundleID: bundleID, customerID: customerID)
         if excludeOld {
-            let latest = Set(customerSubscriptions(bundleID: bundleID, customerID: customerID).map(\.latestTransactionID))
+            let latest = Set(
+                customerSubscriptions(bundleID: bundleID, customerID: customerID).map(\.latestTransactionID))
             list = list.filter { $0.expiresDate == nil || latest.contains($0.transactionID) }
         }
-        return list.sorted { ($0.purchaseDate, $0.transactionID) > ($1.purchaseDate, $1.transactionID) }.map(receiptItem)
+        return list.sorted { ($0.purchaseDate, $0.transactionID) > ($1.purchaseDate, $1.transactionID) }.map(
+            receiptItem)
     }
 
     func pendingRenewalInfo(bundleID: String, customerID: String) -> [[String: Any]] {
@@ -103,7 +106,8 @@ extension AppStoreSimulator {
                 item.autoRenewProductId = s.autoRenewProductID
                 item.autoRenewStatus = s.autoRenewEnabled ? .on : .off
                 item.isInBillingRetryPeriod = s.status == .billingRetry || s.status == .billingGracePeriod
-                item.expirationIntent = s.status == .active ? nil : s.expirationIntent.map(ExpirationIntent.init(rawValue:))
+                item.expirationIntent =
+                    s.status == .active ? nil : s.expirationIntent.map(ExpirationIntent.init(rawValue:))
                 item.gracePeriodExpiresDate = s.graceEndsAt
                 item.priceConsentStatus = s.priceIncreaseStatus.map(PriceIncreaseStatus.init(rawValue:))
                 let data = (try? JSONEncoder().encode(item)) ?? Data("{}".utf8)
@@ -127,8 +131,12 @@ extension AppStoreSimulator {
         if let forced = forcedVerifyReceiptStatus {
             return status(forced, retryable: VerifyReceiptStatus.isRetryable(forced))
         }
-        guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: body) else { return status(21000) }
-        guard let der = Base64.decode(request.receiptData, ignoringWhitespace: true), !der.isEmpty else { return status(21002) }
+        guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: body) else {
+            return status(21000)
+        }
+        guard let der = Base64.decode(request.receiptData, ignoringWhitespace: true), !der.isEmpty else {
+            return status(21002)
+        }
         let verifier: AppReceiptVerifier
         do {
             verifier = try AppReceiptVerifier(configuration: .init(rootCertificates: [pki.receiptRootDER]))

@@ -1,10 +1,11 @@
-public import Foundation
 public import AppStoreModels
+public import Foundation
 
 /// The App Store Server API, answered from the simulated store. Every call is scoped to the app named by the
 /// caller's JWT (`bid`); ids of other apps are "not found", as at Apple.
 extension AppStoreSimulator {
-    func customerTransaction(_ transactionID: String, bundleID: String) throws(AppStoreAPIError) -> SimulatedTransaction {
+    func customerTransaction(_ transactionID: String, bundleID: String) throws(AppStoreAPIError) -> SimulatedTransaction
+    {
         guard !transactionID.isEmpty, transactionID.allSatisfy(\.isNumber), transactionID.count <= 32 else {
             throw .invalidTransactionID
         }
@@ -15,7 +16,8 @@ extension AppStoreSimulator {
     }
 
     /// Get All Subscription Statuses.
-    public func allSubscriptionStatuses(transactionID: String, bundleID: String, statusFilter: Set<Int> = []) throws(AppStoreAPIError)
+    public func allSubscriptionStatuses(transactionID: String, bundleID: String, statusFilter: Set<Int> = [])
+        throws(AppStoreAPIError)
         -> StatusResponse
     {
         advance()
@@ -46,7 +48,9 @@ extension AppStoreSimulator {
     }
 
     /// Get Transaction Info.
-    public func transactionInfo(transactionID: String, bundleID: String) throws(AppStoreAPIError) -> TransactionInfoResponse {
+    public func transactionInfo(transactionID: String, bundleID: String) throws(AppStoreAPIError)
+        -> TransactionInfoResponse
+    {
         advance()
         let transaction = try customerTransaction(transactionID, bundleID: bundleID)
         var response = TransactionInfoResponse()
@@ -76,7 +80,8 @@ extension AppStoreSimulator {
     }
 
     /// Get Refund History (v2).
-    public func refundHistory(transactionID: String, bundleID: String) throws(AppStoreAPIError) -> RefundHistoryResponse {
+    public func refundHistory(transactionID: String, bundleID: String) throws(AppStoreAPIError) -> RefundHistoryResponse
+    {
         advance()
         let anchor = try customerTransaction(transactionID, bundleID: bundleID)
         var response = RefundHistoryResponse()
@@ -91,7 +96,9 @@ extension AppStoreSimulator {
     /// Look Up Order ID: status 0 with the order's transactions, or status 1 for an unknown order.
     public func lookUpOrder(orderID: String, bundleID: String) -> OrderLookupResponse {
         advance()
-        let matching = transactionOrder.compactMap { transactions[$0] }.filter { $0.orderID == orderID && $0.bundleID == bundleID }
+        let matching = transactionOrder.compactMap { transactions[$0] }.filter {
+            $0.orderID == orderID && $0.bundleID == bundleID
+        }
         var response = OrderLookupResponse()
         response.status = matching.isEmpty ? 1 : 0
         response.signedTransactions = matching.map { sign(transactionPayload($0, signedAt: clock.now())) }
@@ -150,8 +157,12 @@ extension AppStoreSimulator {
     }
 
     /// Get Test Notification Status.
-    public func testNotificationStatus(token: String, bundleID: String) throws(AppStoreAPIError) -> CheckTestNotificationResponse {
-        guard let record = notificationLog.first(where: { $0.testNotificationToken == token && $0.bundleID == bundleID }) else {
+    public func testNotificationStatus(token: String, bundleID: String) throws(AppStoreAPIError)
+        -> CheckTestNotificationResponse
+    {
+        guard
+            let record = notificationLog.first(where: { $0.testNotificationToken == token && $0.bundleID == bundleID })
+        else {
             throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_008, errorMessage: "Test notification not found.")
         }
         var response = CheckTestNotificationResponse()
@@ -171,7 +182,8 @@ extension AppStoreSimulator {
     }
 
     /// Send Consumption Information: stored as sent.
-    public func sendConsumptionInformation(transactionID: String, bundleID: String, body: Data) throws(AppStoreAPIError) {
+    public func sendConsumptionInformation(transactionID: String, bundleID: String, body: Data) throws(AppStoreAPIError)
+    {
         _ = try customerTransaction(transactionID, bundleID: bundleID)
         guard (try? JSONDecoder().decode(ConsumptionRequest.self, from: body)) != nil else { throw .invalidRequest }
         consumptionInfo[transactionID] = body

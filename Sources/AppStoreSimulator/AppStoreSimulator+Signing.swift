@@ -1,13 +1,14 @@
-import Foundation
 import AppStoreModels
 import AppStoreSigning
+import Foundation
 
 extension AppStoreSimulator {
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// Canonical JSON (sorted keys) so equal inputs give equal bytes.
     static func json(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
     }
 
     func sign(_ object: [String: Any]) -> String {
@@ -21,11 +22,13 @@ extension AppStoreSimulator {
         var object: [String: Any] = [
             "transactionId": t.transactionID, "originalTransactionId": t.originalTransactionID,
             "webOrderLineItemId": t.webOrderLineItemID, "bundleId": t.bundleID, "productId": t.productID,
-            "purchaseDate": Self.milliseconds(t.purchaseDate), "originalPurchaseDate": Self.milliseconds(t.originalPurchaseDate),
+            "purchaseDate": Self.milliseconds(t.purchaseDate),
+            "originalPurchaseDate": Self.milliseconds(t.originalPurchaseDate),
             "quantity": 1, "type": t.type, "inAppOwnershipType": t.ownership, "signedDate": Self.milliseconds(signedAt),
             "environment": configuration.environment, "transactionReason": t.reason, "storefront": t.storefront,
             "storefrontId": t.storefront == "JPN" ? "143462" : "143441", "price": t.price, "currency": t.currency,
-            "appTransactionId": "7\(t.customerID.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000_000_000)",
+            "appTransactionId":
+                "7\(t.customerID.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000_000_000)",
         ]
         if let group = t.subscriptionGroupID { object["subscriptionGroupIdentifier"] = group }
         if let expires = t.expiresDate { object["expiresDate"] = Self.milliseconds(expires) }

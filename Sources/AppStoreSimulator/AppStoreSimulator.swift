@@ -1,6 +1,6 @@
-import Foundation
 import AppStoreSigning
 import Crypto
+import Foundation
 import HeapModule
 
 /// Apple's App Store, run locally: products, purchases, renewals on an accelerated clock, billing failures,
@@ -100,7 +100,8 @@ public actor AppStoreSimulator {
             }
         }
         guard [0, 3, 16, 28].contains(app.gracePeriodDays) else {
-            throw SimulatorError("invalid_grace_period", "gracePeriodDays \(app.gracePeriodDays) must be 0, 3, 16 or 28")
+            throw SimulatorError(
+                "invalid_grace_period", "gracePeriodDays \(app.gracePeriodDays) must be 0, 3, 16 or 28")
         }
         apps[app.bundleID] = app
         return generatedKey
@@ -255,7 +256,8 @@ public actor AppStoreSimulator {
             subscription.expirationIntent = 2
             if graceDays > 0 {
                 subscription.status = .billingGracePeriod
-                subscription.graceEndsAt = date.addingTimeInterval(configuration.rate.seconds(forDays: Double(graceDays)))
+                subscription.graceEndsAt = date.addingTimeInterval(
+                    configuration.rate.seconds(forDays: Double(graceDays)))
                 subscription.graceExpiredNotified = false
                 subscriptions[id] = subscription
                 emit("DID_FAIL_TO_RENEW", "GRACE_PERIOD", v1: "DID_FAIL_TO_RENEW", subscription: subscription, at: date)
@@ -268,17 +270,21 @@ public actor AppStoreSimulator {
         }
         let transaction = renewalTransaction(&subscription, startingAt: date)
         subscriptions[id] = subscription
-        emit("DID_RENEW", nil, v1: "DID_RENEW", subscription: subscription, transactionID: transaction.transactionID, at: date)
+        emit(
+            "DID_RENEW", nil, v1: "DID_RENEW", subscription: subscription, transactionID: transaction.transactionID,
+            at: date)
     }
 
     /// Records a new period for a subscription (renewal or recovery) and returns its transaction.
-    func renewalTransaction(_ subscription: inout SimulatedSubscription, startingAt date: Date) -> SimulatedTransaction {
+    func renewalTransaction(_ subscription: inout SimulatedSubscription, startingAt date: Date) -> SimulatedTransaction
+    {
         let app = apps[subscription.bundleID]!
         let product = app.product(subscription.autoRenewProductID)!
         let previous = transactions[subscription.latestTransactionID]!
         var transaction = SimulatedTransaction(
             transactionID: nextID(2_000_000_000_000_000), originalTransactionID: subscription.originalTransactionID,
-            webOrderLineItemID: nextID(2_000_000_100_000_000), orderID: previous.orderID, bundleID: subscription.bundleID,
+            webOrderLineItemID: nextID(2_000_000_100_000_000), orderID: previous.orderID,
+            bundleID: subscription.bundleID,
             customerID: subscription.customerID, productID: product.productID, type: product.kind.rawValue,
             subscriptionGroupID: product.subscriptionGroupID, purchaseDate: date,
             originalPurchaseDate: previous.originalPurchaseDate, expiresDate: nil,
@@ -311,7 +317,8 @@ public actor AppStoreSimulator {
     func record(_ transaction: SimulatedTransaction) {
         if transactions[transaction.transactionID] == nil {
             transactionOrder.append(transaction.transactionID)
-            transactionIDsByCustomer[transaction.bundleID + "\n" + transaction.customerID, default: []].append(transaction.transactionID)
+            transactionIDsByCustomer[transaction.bundleID + "\n" + transaction.customerID, default: []].append(
+                transaction.transactionID)
         }
         transactions[transaction.transactionID] = transaction
     }

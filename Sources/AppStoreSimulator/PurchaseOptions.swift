@@ -20,7 +20,10 @@ public struct PurchaseOptions: Sendable, Hashable, Codable {
     public var storefront = "USA"
 
     /// Makes options.
-    public init(offer: OfferChoice? = nil, appAccountToken: String? = nil, familyShared: Bool = false, storefront: String = "USA") {
+    public init(
+        offer: OfferChoice? = nil, appAccountToken: String? = nil, familyShared: Bool = false,
+        storefront: String = "USA"
+    ) {
         self.offer = offer
         self.appAccountToken = appAccountToken
         self.familyShared = familyShared

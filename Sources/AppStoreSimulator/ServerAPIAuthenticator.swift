@@ -1,6 +1,6 @@
-public import Foundation
-public import Crypto
 import AppStoreVerification
+public import Crypto
+public import Foundation
 
 /// Checks App Store Server API bearer tokens the way Apple does: an ES256 JWT whose header names a known key
 /// id (`kid`) and `typ` JWT, whose claims carry the issuer, `aud` "appstoreconnect-v1", the bundle id (`bid`),
@@ -19,7 +19,9 @@ public struct ServerAPIAuthenticator: Sendable {
     ///   - now: The simulator's clock.
     /// - Returns: The app the token is for.
     /// - Throws: ``AppStoreAPIError`` 401 with a reason in the message.
-    public func authenticate(_ authorization: String?, apps: [SimulatedApp], now: Date) throws(AppStoreAPIError) -> SimulatedApp {
+    public func authenticate(_ authorization: String?, apps: [SimulatedApp], now: Date) throws(AppStoreAPIError)
+        -> SimulatedApp
+    {
         func refuse(_ why: String) -> AppStoreAPIError {
             AppStoreAPIError(httpStatus: 401, errorCode: 4_010_000, errorMessage: "Unauthenticated: \(why)")
         }
@@ -37,11 +39,13 @@ public struct ServerAPIAuthenticator: Sendable {
         guard let bundleID = claims["bid"] as? String, let app = apps.first(where: { $0.bundleID == bundleID }) else {
             throw refuse("unknown bid")
         }
-        guard keyID == app.apiKeyID, let pem = app.apiPublicKeyPEM, let key = try? P256.Signing.PublicKey(pemRepresentation: pem)
+        guard keyID == app.apiKeyID, let pem = app.apiPublicKeyPEM,
+            let key = try? P256.Signing.PublicKey(pemRepresentation: pem)
         else { throw refuse("unknown key id") }
         guard claims["iss"] as? String == app.issuerID else { throw refuse("wrong iss") }
         guard claims["aud"] as? String == "appstoreconnect-v1" else { throw refuse("aud must be appstoreconnect-v1") }
-        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
+        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue
+        else {
             throw refuse("missing iat or exp")
         }
         let current = now.timeIntervalSince1970
@@ -61,12 +65,15 @@ public struct ServerAPIAuthenticator: Sendable {
     ///   - issuedAt: `iat`.
     ///   - lifetime: Seconds until `exp`.
     /// - Returns: The JWT.
-    public static func token(for app: SimulatedApp, key: P256.Signing.PrivateKey, issuedAt: Date, lifetime: TimeInterval = 1800)
+    public static func token(
+        for app: SimulatedApp, key: P256.Signing.PrivateKey, issuedAt: Date, lifetime: TimeInterval = 1800
+    )
         throws -> String
     {
         let header = #"{"alg":"ES256","kid":"\#(app.apiKeyID)","typ":"JWT"}"#
         let iat = Int64(issuedAt.timeIntervalSince1970)
-        let claims = #"{"iss":"\#(app.issuerID)","iat":\#(iat),"exp":\#(iat + Int64(lifetime)),"aud":"appstoreconnect-v1","bid":"\#(app.bundleID)"}"#
+        let claims =
+            #"{"iss":"\#(app.issuerID)","iat":\#(iat),"exp":\#(iat + Int64(lifetime)),"aud":"appstoreconnect-v1","bid":"\#(app.bundleID)"}"#
         let input = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(Array(claims.utf8))
         let signature = try key.signature(for: Array(input.utf8))
         return input + "." + Base64.urlEncode(signature.rawRepresentation)

@@ -16,47 +16,57 @@ struct AppleRoutes: Sendable {
         api.get("v1/subscriptions/:transactionId") { request, context in
             try await authorized(request) { bundleID in
                 let filter = Set(request.uri.queryParameters.getAll("status").compactMap { Int(String($0)) })
-                return JSONResponse.encode(try await simulator.allSubscriptionStatuses(
-                    transactionID: try context.parameters.require("transactionId"), bundleID: bundleID, statusFilter: filter))
+                return JSONResponse.encode(
+                    try await simulator.allSubscriptionStatuses(
+                        transactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
+                        statusFilter: filter))
             }
         }
         api.get("v1/transactions/:transactionId") { request, context in
             try await authorized(request) { bundleID in
-                JSONResponse.encode(try await simulator.transactionInfo(
-                    transactionID: try context.parameters.require("transactionId"), bundleID: bundleID))
+                JSONResponse.encode(
+                    try await simulator.transactionInfo(
+                        transactionID: try context.parameters.require("transactionId"), bundleID: bundleID))
             }
         }
         api.get("v2/history/:transactionId") { request, context in
             try await authorized(request) { bundleID in
-                JSONResponse.encode(try await simulator.transactionHistory(
-                    transactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
-                    revision: request.uri.queryParameters.get("revision"),
-                    descending: request.uri.queryParameters.get("sort") == "DESCENDING"))
+                JSONResponse.encode(
+                    try await simulator.transactionHistory(
+                        transactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
+                        revision: request.uri.queryParameters.get("revision"),
+                        descending: request.uri.queryParameters.get("sort") == "DESCENDING"))
             }
         }
         api.get("v2/refund/lookup/:transactionId") { request, context in
             try await authorized(request) { bundleID in
-                JSONResponse.encode(try await simulator.refundHistory(
-                    transactionID: try context.parameters.require("transactionId"), bundleID: bundleID))
+                JSONResponse.encode(
+                    try await simulator.refundHistory(
+                        transactionID: try context.parameters.require("transactionId"), bundleID: bundleID))
             }
         }
         api.get("v1/lookup/:orderId") { request, context in
             try await authorized(request) { bundleID in
-                JSONResponse.encode(await simulator.lookUpOrder(orderID: try context.parameters.require("orderId"), bundleID: bundleID))
+                JSONResponse.encode(
+                    await simulator.lookUpOrder(orderID: try context.parameters.require("orderId"), bundleID: bundleID))
             }
         }
         api.put("v1/subscriptions/extend/:originalTransactionId") { request, context in
             try await authorized(request) { bundleID in
                 let body = try await JSONResponse.decode(ExtendRenewalDateRequest.self, request)
-                return JSONResponse.encode(try await simulator.extendRenewalDate(
-                    originalTransactionID: try context.parameters.require("originalTransactionId"), bundleID: bundleID, request: body))
+                return JSONResponse.encode(
+                    try await simulator.extendRenewalDate(
+                        originalTransactionID: try context.parameters.require("originalTransactionId"),
+                        bundleID: bundleID, request: body))
             }
         }
         api.post("v1/notifications/history") { request, _ in
             try await authorized(request) { bundleID in
                 let body = try await JSONResponse.decode(NotificationHistoryRequest.self, request)
-                return JSONResponse.encode(try await simulator.notificationHistory(
-                    bundleID: bundleID, request: body, paginationToken: request.uri.queryParameters.get("paginationToken")))
+                return JSONResponse.encode(
+                    try await simulator.notificationHistory(
+                        bundleID: bundleID, request: body,
+                        paginationToken: request.uri.queryParameters.get("paginationToken")))
             }
         }
         api.post("v1/notifications/test") { request, _ in
@@ -68,8 +78,9 @@ struct AppleRoutes: Sendable {
         }
         api.get("v1/notifications/test/:token") { request, context in
             try await authorized(request) { bundleID in
-                JSONResponse.encode(try await simulator.testNotificationStatus(
-                    token: try context.parameters.require("token"), bundleID: bundleID))
+                JSONResponse.encode(
+                    try await simulator.testNotificationStatus(
+                        token: try context.parameters.require("token"), bundleID: bundleID))
             }
         }
         api.put("v1/transactions/consumption/:transactionId") { request, context in

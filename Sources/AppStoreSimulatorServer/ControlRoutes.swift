@@ -36,20 +36,26 @@ struct ControlRoutes: Sendable {
             }
         }
         control.get("apps") { _, _ in
-            JSONResponse.object(["apps": await simulator.allApps().map { ["bundleID": $0.bundleID, "products": $0.products.map(\.productID)] }])
+            JSONResponse.object([
+                "apps": await simulator.allApps().map {
+                    ["bundleID": $0.bundleID, "products": $0.products.map(\.productID)]
+                }
+            ])
         }
         control.post("purchases") { request, _ in
             try await handle {
                 let body = try await JSONResponse.decode(PurchaseBody.self, request)
-                var options = PurchaseOptions(appAccountToken: body.appAccountToken, familyShared: body.familyShared ?? false,
-                                              storefront: body.storefront ?? "USA")
+                var options = PurchaseOptions(
+                    appAccountToken: body.appAccountToken, familyShared: body.familyShared ?? false,
+                    storefront: body.storefront ?? "USA")
                 switch body.offer {
                 case nil: break
                 case "introductory": options.offer = .introductory
                 case "promotional": options.offer = .promotional(body.offerID ?? "")
                 case "offerCode": options.offer = .offerCode(body.offerID ?? "")
                 case let other?:
-                    throw SimulatorError("invalid_offer", "offer \"\(other)\" must be introductory, promotional or offerCode")
+                    throw SimulatorError(
+                        "invalid_offer", "offer \"\(other)\" must be introductory, promotional or offerCode")
                 }
                 let transaction = try await simulator.purchase(
                     bundleID: body.bundleID, productID: body.productID, customerID: body.customerID, options: options)
@@ -57,15 +63,20 @@ struct ControlRoutes: Sendable {
             }
         }
         control.get("clock") { _, _ in
-            JSONResponse.object(["now": ISO8601DateFormatter().string(from: simulator.clock.now()), "manual": manualClock != nil])
+            JSONResponse.object([
+                "now": ISO8601DateFormatter().string(from: simulator.clock.now()), "manual": manualClock != nil,
+            ])
         }
         control.post("clock/advance") { request, _ in
             try await handle {
                 guard let manualClock else {
-                    throw SimulatorError("clock_not_manual", "this simulator runs on the system clock; start it with --clock manual", httpStatus: 409)
+                    throw SimulatorError(
+                        "clock_not_manual", "this simulator runs on the system clock; start it with --clock manual",
+                        httpStatus: 409)
                 }
                 let body = try await JSONResponse.decode(AdvanceBody.self, request)
-                let seconds = (body.seconds ?? 0) + (body.months ?? 0) * simulator.configuration.rate.seconds(for: .month)
+                let seconds =
+                    (body.seconds ?? 0) + (body.months ?? 0) * simulator.configuration.rate.seconds(for: .month)
                 guard seconds.isFinite, seconds >= 0, seconds <= 100 * 365 * 86_400 else {
                     throw SimulatorError("invalid_duration", "advance by \(seconds) seconds is out of range")
                 }
@@ -77,21 +88,27 @@ struct ControlRoutes: Sendable {
         control.get("subscriptions/:id") { _, context in
             try await handle {
                 let id = try context.parameters.require("id")
-                guard let subscription = await simulator.subscription(id) else { throw SimulatorError("not_found", "subscription \(id) does not exist", httpStatus: 404) }
+                guard let subscription = await simulator.subscription(id) else {
+                    throw SimulatorError("not_found", "subscription \(id) does not exist", httpStatus: 404)
+                }
                 return JSONResponse.object(Self.describe(subscription))
             }
         }
         control.get("transactions/:id") { _, context in
             try await handle {
                 let id = try context.parameters.require("id")
-                guard let transaction = await simulator.transaction(id) else { throw SimulatorError("not_found", "transaction \(id) does not exist", httpStatus: 404) }
+                guard let transaction = await simulator.transaction(id) else {
+                    throw SimulatorError("not_found", "transaction \(id) does not exist", httpStatus: 404)
+                }
                 return JSONResponse.object(Self.describe(transaction))
             }
         }
         subscriptionVerb(control, "auto-renew") { id, body in
             try await simulator.setAutoRenew(originalTransactionID: id, enabled: body["enabled"] as? Bool ?? false)
         }
-        subscriptionVerb(control, "fail-next-renewal") { id, _ in try await simulator.failNextRenewal(originalTransactionID: id) }
+        subscriptionVerb(control, "fail-next-renewal") { id, _ in
+            try await simulator.failNextRenewal(originalTransactionID: id)
+        }
         subscriptionVerb(control, "recover") { id, _ in try await simulator.recoverBilling(originalTransactionID: id) }
         subscriptionVerb(control, "change-plan") { id, body in
             try await simulator.changePlan(originalTransactionID: id, to: body["productID"] as? String ?? "")
@@ -100,16 +117,20 @@ struct ControlRoutes: Sendable {
             try await simulator.extendRenewalDate(originalTransactionID: id, days: body["days"] as? Int ?? 0)
         }
         subscriptionVerb(control, "price-increase-response") { id, body in
-            try await simulator.respondToPriceIncrease(originalTransactionID: id, accept: body["accept"] as? Bool ?? false)
+            try await simulator.respondToPriceIncrease(
+                originalTransactionID: id, accept: body["accept"] as? Bool ?? false)
         }
         transactionVerb(control, "refund") { id, body in
-            try await simulator.refund(transactionID: id, reason: body["reason"] as? Int ?? 0,
-                                       proratedPercentage: body["proratedPercentage"] as? Int)
+            try await simulator.refund(
+                transactionID: id, reason: body["reason"] as? Int ?? 0,
+                proratedPercentage: body["proratedPercentage"] as? Int)
         }
         transactionVerb(control, "reverse-refund") { id, _ in try await simulator.reverseRefund(transactionID: id) }
-        transactionVerb(control, "revoke-family") { id, _ in try await simulator.revokeFamilySharing(transactionID: id) }
+        transactionVerb(control, "revoke-family") { id, _ in try await simulator.revokeFamilySharing(transactionID: id)
+        }
         transactionVerb(control, "consumption-request") { id, body in
-            try await simulator.requestConsumption(transactionID: id, reason: body["reason"] as? String ?? "UNINTENDED_PURCHASE")
+            try await simulator.requestConsumption(
+                transactionID: id, reason: body["reason"] as? String ?? "UNINTENDED_PURCHASE")
         }
         control.post("apps/:bundleID/price-increase") { request, context in
             try await handle {
@@ -126,13 +147,16 @@ struct ControlRoutes: Sendable {
                 guard let customer = request.uri.queryParameters.get("customerID") else {
                     throw SimulatorError("missing_customer", "query parameter customerID is required")
                 }
-                let receipt = try await simulator.receipt(bundleID: try context.parameters.require("bundleID"), customerID: customer)
+                let receipt = try await simulator.receipt(
+                    bundleID: try context.parameters.require("bundleID"), customerID: customer)
                 return JSONResponse.object(["receipt": receipt])
             }
         }
         control.get("apps/:bundleID/api-token") { _, context in
             try await handle {
-                JSONResponse.object(["token": try await simulator.apiToken(bundleID: try context.parameters.require("bundleID"))])
+                JSONResponse.object([
+                    "token": try await simulator.apiToken(bundleID: try context.parameters.require("bundleID"))
+                ])
             }
         }
         control.get("deliveries") { _, _ in
@@ -145,7 +169,9 @@ struct ControlRoutes: Sendable {
                     "notificationUUID": record.notificationUUID, "notificationType": record.notificationType,
                     "subtype": record.subtype ?? NSNull(), "signedPayload": record.signedPayload,
                     "signedDate": ISO8601DateFormatter().string(from: record.signedDate),
-                    "attempts": record.attempts.map { ["date": ISO8601DateFormatter().string(from: $0.date), "result": $0.result] },
+                    "attempts": record.attempts.map {
+                        ["date": ISO8601DateFormatter().string(from: $0.date), "result": $0.result]
+                    },
                 ]
             }
             return JSONResponse.object(["notifications": list])
@@ -159,13 +185,16 @@ struct ControlRoutes: Sendable {
             case "receipt-root.der": der = pki.receiptRootDER
             default: return JSONResponse.error("not_found", "no certificate \(name)", status: .notFound)
             }
-            return Response(status: .ok, headers: [.contentType: "application/pkix-cert"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/pkix-cert"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
         }
     }
 
-    func subscriptionVerb(_ group: RouterGroup<BasicRequestContext>, _ verb: String,
-                          _ action: @escaping @Sendable (String, [String: Any]) async throws -> some Any) {
+    func subscriptionVerb(
+        _ group: RouterGroup<BasicRequestContext>, _ verb: String,
+        _ action: @escaping @Sendable (String, [String: Any]) async throws -> some Any
+    ) {
         group.post("subscriptions/:id/\(verb)") { request, context in
             try await handle {
                 let id = try context.parameters.require("id")
@@ -176,8 +205,10 @@ struct ControlRoutes: Sendable {
         }
     }
 
-    func transactionVerb(_ group: RouterGroup<BasicRequestContext>, _ verb: String,
-                         _ action: @escaping @Sendable (String, [String: Any]) async throws -> Void) {
+    func transactionVerb(
+        _ group: RouterGroup<BasicRequestContext>, _ verb: String,
+        _ action: @escaping @Sendable (String, [String: Any]) async throws -> Void
+    ) {
         group.post("transactions/:id/\(verb)") { request, context in
             try await handle {
                 let id = try context.parameters.require("id")
@@ -210,7 +241,8 @@ struct ControlRoutes: Sendable {
     static func describe(_ t: SimulatedTransaction) -> [String: Any] {
         let iso = ISO8601DateFormatter()
         var object: [String: Any] = [
-            "transactionId": t.transactionID, "originalTransactionId": t.originalTransactionID, "productId": t.productID,
+            "transactionId": t.transactionID, "originalTransactionId": t.originalTransactionID,
+            "productId": t.productID,
             "customerID": t.customerID, "purchaseDate": iso.string(from: t.purchaseDate), "price": t.price,
             "orderId": t.orderID, "type": t.type,
         ]
@@ -223,7 +255,8 @@ struct ControlRoutes: Sendable {
         let iso = ISO8601DateFormatter()
         var object: [String: Any] = [
             "originalTransactionId": s.originalTransactionID, "productId": s.productID,
-            "autoRenewProductId": s.autoRenewProductID, "autoRenewStatus": s.autoRenewEnabled, "status": s.status.rawValue,
+            "autoRenewProductId": s.autoRenewProductID, "autoRenewStatus": s.autoRenewEnabled,
+            "status": s.status.rawValue,
             "latestTransactionId": s.latestTransactionID, "expiresDate": iso.string(from: s.periodEnd),
             "renewalCount": s.renewalCount,
         ]

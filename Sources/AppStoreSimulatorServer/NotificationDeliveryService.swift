@@ -49,7 +49,9 @@ public struct NotificationDeliveryService: Service {
             guard let app = await simulator.app(notification.bundleID) else { continue }
             var result = "SUCCESS"
             if let url = app.notificationURL {
-                let body = (try? JSONSerialization.data(withJSONObject: ["signedPayload": notification.signedPayload])) ?? Data()
+                let body =
+                    (try? JSONSerialization.data(withJSONObject: ["signedPayload": notification.signedPayload]))
+                    ?? Data()
                 result = await post(body, to: url)
             }
             if let url = app.notificationV1URL, let v1 = notification.v1Body {

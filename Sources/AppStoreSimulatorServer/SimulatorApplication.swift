@@ -9,7 +9,9 @@ public enum SimulatorApplication {
     ///   - simulator: The simulator.
     ///   - manualClock: The manual clock, when the simulator runs on one (enables `clock/advance`).
     /// - Returns: The router.
-    public static func buildRouter(simulator: AppStoreSimulator, manualClock: ManualClock?) -> Router<BasicRequestContext> {
+    public static func buildRouter(simulator: AppStoreSimulator, manualClock: ManualClock?) -> Router<
+        BasicRequestContext
+    > {
         let router = Router()
         router.get("health") { _, _ in "ok" }
         addRoutes(to: router, simulator: simulator, manualClock: manualClock)
@@ -18,7 +20,9 @@ public enum SimulatorApplication {
 
     /// Mounts the simulator's routes (Apple's endpoints and the control API) on an existing router, so another
     /// server — `storekeeper serve` — can carry the simulator in-process.
-    public static func addRoutes(to router: Router<BasicRequestContext>, simulator: AppStoreSimulator, manualClock: ManualClock?) {
+    public static func addRoutes(
+        to router: Router<BasicRequestContext>, simulator: AppStoreSimulator, manualClock: ManualClock?
+    ) {
         AppleRoutes(simulator: simulator).addRoutes(to: router)
         ControlRoutes(simulator: simulator, manualClock: manualClock).addRoutes(to: router)
     }
@@ -39,7 +43,8 @@ public enum SimulatorApplication {
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(simulator: simulator, manualClock: manualClock),
-            configuration: .init(address: .hostname(hostname, port: port), serverName: "StoreKeeper App Store Simulator"),
+            configuration: .init(
+                address: .hostname(hostname, port: port), serverName: "StoreKeeper App Store Simulator"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

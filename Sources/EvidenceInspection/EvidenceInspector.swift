@@ -1,6 +1,6 @@
-public import Foundation
 import AppStoreModels
 import AppStoreVerification
+public import Foundation
 
 /// Recognises a piece of App Store evidence, verifies it, and reports what it says.
 ///
@@ -109,10 +109,12 @@ public struct EvidenceInspector: Sendable {
         if let latest = body.unifiedReceipt?.latestReceipt {
             do {
                 let verified = try await receiptVerifier.verify(base64: latest)
-                report.facts.append(("receipt", "latest_receipt verifies: \(verified.receipt.inAppPurchases.count) in-app"))
+                report.facts.append(
+                    ("receipt", "latest_receipt verifies: \(verified.receipt.inAppPurchases.count) in-app"))
             } catch let error as VerificationError {
                 report.valid = false
-                report.error = .init(code: error.code.rawValue, message: "unified_receipt.latest_receipt: \(error.reason)")
+                report.error = .init(
+                    code: error.code.rawValue, message: "unified_receipt.latest_receipt: \(error.reason)")
             } catch {
                 report.valid = false
                 report.error = .init(code: "malformed", message: "\(error)")
@@ -140,7 +142,8 @@ public struct EvidenceInspector: Sendable {
         report.facts = [
             ("status", "\(response.status) (\(VerifyReceiptStatus.explanation(response.status)))"),
             ("bundle id", response.receipt?.bundleId ?? response.legacyReceipt?.bid ?? "-"),
-            ("in_app", "\(transactions)"), ("latest", "\(response.latestReceiptInfo?.count ?? 0) in latest_receipt_info"),
+            ("in_app", "\(transactions)"),
+            ("latest", "\(response.latestReceiptInfo?.count ?? 0) in latest_receipt_info"),
         ]
         return report
     }
@@ -158,7 +161,8 @@ public struct EvidenceInspector: Sendable {
                 case "ProductionSandbox": "Sandbox"
                 case let other: other
                 }
-            var report = InspectionReport(kind: .receipt, valid: true, environment: environment, payload: JSONObject(payload))
+            var report = InspectionReport(
+                kind: .receipt, valid: true, environment: environment, payload: JSONObject(payload))
             report.evidence = .receipt(verified.receiptInfo)
             report.facts = [
                 ("bundle id", receipt.bundleID ?? "-"), ("app version", receipt.appVersion ?? "-"),
@@ -231,10 +235,12 @@ public struct EvidenceInspector: Sendable {
                 break
             }
             facts.append(("signed", verified.signedDate.map(AppleDateFormat.rfc3339) ?? "-"))
-            facts.append(("chain", verified.isXcodeSigned ? "Xcode self-signed (allowed by --allow-xcode)" : "pinned root"))
+            facts.append(
+                ("chain", verified.isXcodeSigned ? "Xcode self-signed (allowed by --allow-xcode)" : "pinned root"))
             let environment =
                 payload["environment"] as? String ?? (payload["data"] as? [String: Any])?["environment"] as? String
-            var report = InspectionReport(kind: kind, valid: true, environment: environment, payload: JSONObject(payload))
+            var report = InspectionReport(
+                kind: kind, valid: true, environment: environment, payload: JSONObject(payload))
             report.facts = facts
             report.evidence = evidence
             return report
@@ -284,7 +290,8 @@ public struct EvidenceInspector: Sendable {
             case .keyNotFound(let key, let context):
                 return "missing field \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
             case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-                return "field \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+                return
+                    "field \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
             @unknown default: return "\(error)"
             }
         }
@@ -294,6 +301,7 @@ public struct EvidenceInspector: Sendable {
 
 extension InspectionReport {
     static func failure(_ kind: EvidenceKind, code: String, message: String) -> InspectionReport {
-        InspectionReport(kind: kind, valid: false, environment: nil, payload: nil, error: .init(code: code, message: message))
+        InspectionReport(
+            kind: kind, valid: false, environment: nil, payload: nil, error: .init(code: code, message: message))
     }
 }

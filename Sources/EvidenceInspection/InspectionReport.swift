@@ -49,7 +49,9 @@ public struct InspectionReport: Sendable {
         var lines = ["kind:        \(kind.rawValue)", "valid:       \(valid ? "yes" : "no")"]
         if let environment { lines.append("environment: \(environment)") }
         if let error { lines.append("error:       \(error.code): \(error.message)") }
-        for (name, value) in facts { lines.append("\(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)") }
+        for (name, value) in facts {
+            lines.append("\(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)")
+        }
         return lines.joined(separator: "\n")
     }
 }

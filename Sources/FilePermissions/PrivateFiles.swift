@@ -39,7 +39,8 @@ public enum PrivateFiles {
         if creating, !FileManager.default.fileExists(atPath: path) {
             let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, fileMode)
             guard descriptor >= 0 else {
-                throw PrivateFileError(path: path, reason: "cannot create the file: \(String(cString: strerror(errno)))")
+                throw PrivateFileError(
+                    path: path, reason: "cannot create the file: \(String(cString: strerror(errno)))")
             }
             close(descriptor)
         }

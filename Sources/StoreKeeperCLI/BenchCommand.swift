@@ -1,7 +1,7 @@
 import AppStoreModels
-import ArgumentParser
 import AppStoreSigning
 import AppStoreVerification
+import ArgumentParser
 import Crypto
 import Foundation
 
@@ -50,7 +50,8 @@ struct BenchCommand: AsyncParsableCommand {
         let cached = try AppStoreSignedDataVerifier(configuration: inputs.jwsConfiguration)
         let verified = try await cached.verify(inputs.token)
         results.append(try await runner.measureAsync("jws.verify") { _ = try await cached.verify(inputs.token) })
-        results.append(try runner.measureThrowing("payload.decode") { _ = try verified.decode(JWSTransactionDecodedPayload.self) })
+        results.append(
+            try runner.measureThrowing("payload.decode") { _ = try verified.decode(JWSTransactionDecodedPayload.self) })
         let payloadData = Data(verified.payload)
         results.append(
             try runner.measureThrowing("payload.decode.codable") {
@@ -60,7 +61,8 @@ struct BenchCommand: AsyncParsableCommand {
         var zeroCache = uncachedConfiguration
         zeroCache.chainCacheCapacity = 0
         let uncached = try AppStoreSignedDataVerifier(configuration: zeroCache)
-        results.append(try await runner.measureAsync("jws.verify.uncached") { _ = try await uncached.verify(inputs.token) })
+        results.append(
+            try await runner.measureAsync("jws.verify.uncached") { _ = try await uncached.verify(inputs.token) })
 
         let receiptDER = inputs.receipt
         results.append(
@@ -70,11 +72,15 @@ struct BenchCommand: AsyncParsableCommand {
             })
         let receiptVerifier = try AppReceiptVerifier(configuration: inputs.receiptConfiguration)
         _ = try await receiptVerifier.verify(der: receiptDER)
-        results.append(try await runner.measureAsync("receipt.verify") { _ = try await receiptVerifier.verify(der: receiptDER) })
+        results.append(
+            try await runner.measureAsync("receipt.verify") { _ = try await receiptVerifier.verify(der: receiptDER) })
 
         if json {
-            let objects = results.map { ["name": $0.name, "ops_per_sec": $0.opsPerSecond, "us_per_op": $0.microsecondsPerOp] as [String: Any] }
-            let data = try JSONSerialization.data(withJSONObject: ["results": objects], options: [.sortedKeys, .prettyPrinted])
+            let objects = results.map {
+                ["name": $0.name, "ops_per_sec": $0.opsPerSecond, "us_per_op": $0.microsecondsPerOp] as [String: Any]
+            }
+            let data = try JSONSerialization.data(
+                withJSONObject: ["results": objects], options: [.sortedKeys, .prettyPrinted])
             FileHandleOutput.standardOutput(String(decoding: data, as: UTF8.self))
         } else {
             let floor = results[0].microsecondsPerOp
@@ -84,8 +90,9 @@ struct BenchCommand: AsyncParsableCommand {
             for result in results {
                 FileHandleOutput.standardOutput(
                     result.name.padding(toLength: 22, withPad: " ", startingAt: 0)
-                        + String(format: "%11.0f  %11.2f  %10.2f", result.opsPerSecond, result.microsecondsPerOp,
-                                 result.microsecondsPerOp / floor))
+                        + String(
+                            format: "%11.0f  %11.2f  %10.2f", result.opsPerSecond, result.microsecondsPerOp,
+                            result.microsecondsPerOp / floor))
             }
         }
     }

@@ -1,9 +1,9 @@
 import AppStoreSigning
 import AppStoreVerification
+import Crypto
 import Foundation
 import X509
 import _CryptoExtras
-import Crypto
 
 /// What `storekeeper bench` measures: a token and a receipt, from files or signed on the spot.
 struct BenchInputs {
@@ -34,7 +34,8 @@ struct BenchInputs {
         var receiptConfiguration = AppReceiptVerifier.Configuration()
         if token == nil {
             let authority = try SigningAuthority()
-            let payload = #"{"transactionId":"1","originalTransactionId":"1","productId":"bench","signedDate":1700000000000}"#
+            let payload =
+                #"{"transactionId":"1","originalTransactionId":"1","productId":"bench","signedDate":1700000000000}"#
             token = try authority.sign(Array(payload.utf8))
             jwsConfiguration.rootCertificates = [authority.chainDER[2]]
             names.append("self-signed JWS")

@@ -1,8 +1,9 @@
 import ArgumentParser
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs `storekeeper` with our exit-code contract: 0 success, 1 the work failed (the reason on stderr),

@@ -10,7 +10,9 @@ extension EvidenceSet {
         case .renewalInfo(let info): add(renewalInfo: info)
         case .appTransaction: break
         case .notificationV2(let notification):
-            add(notificationV2: notification.payload, transaction: notification.transaction, renewalInfo: notification.renewalInfo)
+            add(
+                notificationV2: notification.payload, transaction: notification.transaction,
+                renewalInfo: notification.renewalInfo)
         case .notificationV1(let body): add(notificationV1: body)
         case .verifyReceiptResponse(let response): add(verifyReceiptResponse: response)
         }

@@ -1,6 +1,6 @@
-import ArgumentParser
 import AppStoreModels
 import AppStoreVerification
+import ArgumentParser
 import EvidenceInspection
 import Foundation
 
@@ -39,7 +39,9 @@ struct InspectCommand: AsyncParsableCommand {
     func run() async throws {
         let input: Data
         do {
-            input = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+            input =
+                file == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw ValidationError("cannot read \(file): \(error.localizedDescription)")
         }
@@ -59,7 +61,8 @@ struct InspectCommand: AsyncParsableCommand {
         let report = await inspector.inspect(Array(input))
         FileHandleOutput.standardOutput(json ? try report.jsonText() : report.summary)
         if let error = report.error, !report.valid {
-            FileHandleOutput.standardError("storekeeper inspect: \(report.kind.rawValue) is not valid: \(error.code): \(error.message)")
+            FileHandleOutput.standardError(
+                "storekeeper inspect: \(report.kind.rawValue) is not valid: \(error.code): \(error.message)")
             throw ExitCode(1)
         }
     }

@@ -12,7 +12,8 @@ struct NewKeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
         abstract: "Print a new random API key (pk_… public, sk_… secret): 256 random bits, base62.",
-        discussion: "Put it under apiKeys in the configuration with its kind and app; the server stores only its SHA-256.")
+        discussion:
+            "Put it under apiKeys in the configuration with its kind and app; the server stores only its SHA-256.")
 
     /// Which kind of key.
     enum Kind: String, ExpressibleByArgument, CaseIterable {

@@ -1,6 +1,6 @@
-import ArgumentParser
 import AppStoreSigning
 import AppStoreSimulator
+import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -11,10 +11,12 @@ import NIOHTTP1
 /// notification ingestion, reporting requests/s and p99 side by side.
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "load", abstract: "Load-test a running storekeeper serve (with its simulator).", shouldDisplay: true)
+        commandName: "load", abstract: "Load-test a running storekeeper serve (with its simulator).",
+        shouldDisplay: true)
 
     @Option(help: "The server's base URL.") var url = "http://127.0.0.1:8080"
-    @Option(help: "The server's simulator PKI folder (to sign notifications like the simulator).") var pki = "data/simulator/pki"
+    @Option(help: "The server's simulator PKI folder (to sign notifications like the simulator).") var pki =
+        "data/simulator/pki"
     @Option(help: "Subscribers to seed.") var subscribers = 10_000
     @Option(help: "Seconds per read measurement.") var duration = 10.0
     @Option(help: "Concurrent connections.") var concurrency = 32
@@ -46,8 +48,11 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency * 2)))
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(
+                connectionPool: .init(
+                    idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency * 2)))
         defer { _ = client.shutdown() }
         let speedBefore = P256Speed.measure()
         let seeded = try await seed(client)
@@ -69,7 +74,8 @@ struct LoadCommand: AsyncParsableCommand {
         if json {
             let objects = results.map { result -> [String: Any] in
                 var object: [String: Any] = [
-                    "name": result.name, "requests": result.count, "per_second": result.perSecond, "p99_ms": result.p99 * 1000,
+                    "name": result.name, "requests": result.count, "per_second": result.perSecond,
+                    "p99_ms": result.p99 * 1000,
                     "failures": result.failures,
                 ]
                 if let host = result.host {
@@ -79,27 +85,40 @@ struct LoadCommand: AsyncParsableCommand {
                 return object
             }
             let report: [String: Any] = [
-                "results": objects, "p256_verify_us": ["before": speedBefore.microseconds, "after": speedAfter.microseconds],
+                "results": objects,
+                "p256_verify_us": ["before": speedBefore.microseconds, "after": speedAfter.microseconds],
             ]
-            FileHandleOutput.standardOutput(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self))
+            FileHandleOutput.standardOutput(
+                String(
+                    decoding: try JSONSerialization.data(
+                        withJSONObject: report, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self))
         } else {
             for result in results {
-                let host = result.host.map { String(format: "  host steal %3.0f %%  idle %3.0f %%", $0.stealPercent, $0.idlePercent) } ?? ""
-                FileHandleOutput.standardOutput(String(
-                    format: "%-30@ %8d req  %9.0f req/s  p99 %7.2f ms  failures %d", result.name as NSString, result.count,
-                    result.perSecond, result.p99 * 1000, result.failures) + host)
+                let host =
+                    result.host.map {
+                        String(format: "  host steal %3.0f %%  idle %3.0f %%", $0.stealPercent, $0.idlePercent)
+                    } ?? ""
+                FileHandleOutput.standardOutput(
+                    String(
+                        format: "%-30@ %8d req  %9.0f req/s  p99 %7.2f ms  failures %d", result.name as NSString,
+                        result.count,
+                        result.perSecond, result.p99 * 1000, result.failures) + host)
             }
-            FileHandleOutput.standardOutput(String(format: "subscriber reads = %.0f %% of the bare route", reads.perSecond / bare.perSecond * 100))
-            FileHandleOutput.standardOutput(String(
-                format: "machine speed: one P-256 verify %.1f µs before, %.1f µs after (one core, same binary)",
-                speedBefore.microseconds, speedAfter.microseconds))
+            FileHandleOutput.standardOutput(
+                String(format: "subscriber reads = %.0f %% of the bare route", reads.perSecond / bare.perSecond * 100))
+            FileHandleOutput.standardOutput(
+                String(
+                    format: "machine speed: one P-256 verify %.1f µs before, %.1f µs after (one core, same binary)",
+                    speedBefore.microseconds, speedAfter.microseconds))
         }
         if results.contains(where: { $0.failures > 0 }) { throw ExitCode(1) }
     }
 
     /// Buys a subscription for each seeded user in the simulator and posts its signed transaction to StoreKeeper.
     func seed(_ client: HTTPClient) async throws -> [String] {
-        let token = try await call(client, "GET", "/simulator/v1/apps/\(Self.bundleID)/api-token", nil)["token"] as? String ?? ""
+        let token =
+            try await call(client, "GET", "/simulator/v1/apps/\(Self.bundleID)/api-token", nil)["token"] as? String
+            ?? ""
         var originals = [String](repeating: "", count: subscribers)
         let started = Date()
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
@@ -108,13 +127,19 @@ struct LoadCommand: AsyncParsableCommand {
                 let index = next
                 next += 1
                 group.addTask {
-                    let purchase = try await call(client, "POST", "/simulator/v1/purchases", [
-                        "bundleID": Self.bundleID, "productID": Self.productID, "customerID": "load-\(index)",
-                    ])
+                    let purchase = try await call(
+                        client, "POST", "/simulator/v1/purchases",
+                        [
+                            "bundleID": Self.bundleID, "productID": Self.productID, "customerID": "load-\(index)",
+                        ])
                     let id = purchase["transactionId"] as? String ?? ""
-                    let signed = try await call(client, "GET", "/inApps/v1/transactions/\(id)", nil, bearer: token)["signedTransactionInfo"] as? String ?? ""
-                    _ = try await call(client, "POST", "/v1/transactions", ["app_user_id": "load-\(index)", "signed_transaction": signed],
-                                       bearer: Self.publicKey)
+                    let signed =
+                        try await call(client, "GET", "/inApps/v1/transactions/\(id)", nil, bearer: token)[
+                            "signedTransactionInfo"] as? String ?? ""
+                    _ = try await call(
+                        client, "POST", "/v1/transactions",
+                        ["app_user_id": "load-\(index)", "signed_transaction": signed],
+                        bearer: Self.publicKey)
                     return (index, id)
                 }
             }
@@ -124,7 +149,10 @@ struct LoadCommand: AsyncParsableCommand {
                 originals[index] = id
                 done += 1
                 if done % 1000 == 0 || done == subscribers {
-                    FileHandleOutput.standardError(String(format: "seeded %d/%d subscribers (%.0f s)", done, subscribers, Date().timeIntervalSince(started)))
+                    FileHandleOutput.standardError(
+                        String(
+                            format: "seeded %d/%d subscribers (%.0f s)", done, subscribers,
+                            Date().timeIntervalSince(started)))
                 }
                 if next < subscribers { add() }
             }
@@ -142,19 +170,27 @@ struct LoadCommand: AsyncParsableCommand {
         @Sendable func sign(_ index: Int) throws -> Data {
             let original = originals[index % originals.count]
             let transaction: [String: Any] = [
-                "transactionId": "9\(1_000_000_000_000 + index)", "originalTransactionId": original, "productId": Self.productID,
-                "bundleId": Self.bundleID, "purchaseDate": now, "originalPurchaseDate": now, "expiresDate": now + 3_600_000,
+                "transactionId": "9\(1_000_000_000_000 + index)", "originalTransactionId": original,
+                "productId": Self.productID,
+                "bundleId": Self.bundleID, "purchaseDate": now, "originalPurchaseDate": now,
+                "expiresDate": now + 3_600_000,
                 "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "signedDate": now,
                 "environment": "Sandbox", "transactionReason": "RENEWAL",
             ]
             let signedTransaction = try JWSSigner.sign(
-                Array(try JSONSerialization.data(withJSONObject: transaction)), chain: keys.signedData.chainDER, key: keys.signedData.leafKey)
+                Array(try JSONSerialization.data(withJSONObject: transaction)), chain: keys.signedData.chainDER,
+                key: keys.signedData.leafKey)
             let payload: [String: Any] = [
-                "notificationType": "DID_RENEW", "notificationUUID": UUID().uuidString.lowercased(), "version": "2.0", "signedDate": now,
-                "data": ["bundleId": Self.bundleID, "environment": "Sandbox", "signedTransactionInfo": signedTransaction, "status": 1],
+                "notificationType": "DID_RENEW", "notificationUUID": UUID().uuidString.lowercased(), "version": "2.0",
+                "signedDate": now,
+                "data": [
+                    "bundleId": Self.bundleID, "environment": "Sandbox", "signedTransactionInfo": signedTransaction,
+                    "status": 1,
+                ],
             ]
             let signed = try JWSSigner.sign(
-                Array(try JSONSerialization.data(withJSONObject: payload)), chain: keys.signedData.chainDER, key: keys.signedData.leafKey)
+                Array(try JSONSerialization.data(withJSONObject: payload)), chain: keys.signedData.chainDER,
+                key: keys.signedData.leafKey)
             return try JSONSerialization.data(withJSONObject: ["signedPayload": signed])
         }
         var bodies = [Data](repeating: Data(), count: total)
@@ -184,8 +220,10 @@ struct LoadCommand: AsyncParsableCommand {
 
     /// Runs `concurrency` keep-alive connections (``LoadConnection``): for `duration` seconds over generated
     /// requests (or for `limit` requests), or once over `bodies`.
-    func measure(_ name: String, bodies: [Data]? = nil, limit: Int? = nil,
-                 request: (@Sendable (Int) -> (String, String, Data?))? = nil) async throws -> Measurement {
+    func measure(
+        _ name: String, bodies: [Data]? = nil, limit: Int? = nil,
+        request: (@Sendable (Int) -> (String, String, Data?))? = nil
+    ) async throws -> Measurement {
         guard let components = URLComponents(string: url), let host = components.host else {
             throw ValidationError("--url \(url) is not an http://host:port URL")
         }
@@ -195,14 +233,18 @@ struct LoadCommand: AsyncParsableCommand {
         headers.add(name: "Content-Type", value: "application/json")
         let source: LoadSource
         if let bodies {
-            source = LoadSource(fixed: bodies.map {
-                LoadRequest(method: .POST, path: "/v1/notifications/appstore", body: ByteBuffer(bytes: $0))
-            })
+            source = LoadSource(
+                fixed: bodies.map {
+                    LoadRequest(method: .POST, path: "/v1/notifications/appstore", body: ByteBuffer(bytes: $0))
+                })
         } else {
             let request = request ?? { _ in ("GET", "/health", nil) }
-            source = LoadSource(limit: limit, deadline: limit == nil ? .now() + .nanoseconds(Int64(duration * 1e9)) : nil) { index in
+            source = LoadSource(
+                limit: limit, deadline: limit == nil ? .now() + .nanoseconds(Int64(duration * 1e9)) : nil
+            ) { index in
                 let (method, path, body) = request(index)
-                return LoadRequest(method: HTTPMethod(rawValue: method), path: path, body: body.map { ByteBuffer(bytes: $0) })
+                return LoadRequest(
+                    method: HTTPMethod(rawValue: method), path: path, body: body.map { ByteBuffer(bytes: $0) })
             }
         }
         let cpuBefore = HostCPU.sample()
@@ -212,11 +254,14 @@ struct LoadCommand: AsyncParsableCommand {
         let seconds = Date().timeIntervalSince(started)
         let share = cpuBefore.flatMap { before in HostCPU.sample()?.share(since: before) }
         return Measurement(
-            name: name, count: result.latencies.count, seconds: seconds, latencies: result.latencies, failures: result.failures,
+            name: name, count: result.latencies.count, seconds: seconds, latencies: result.latencies,
+            failures: result.failures,
             host: share)
     }
 
-    func call(_ client: HTTPClient, _ method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil) async throws -> [String: Any] {
+    func call(_ client: HTTPClient, _ method: String, _ path: String, _ body: [String: Any]?, bearer: String? = nil)
+        async throws -> [String: Any]
+    {
         var request = HTTPClientRequest(url: url + path)
         request.method = HTTPMethod(rawValue: method)
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
@@ -224,7 +269,8 @@ struct LoadCommand: AsyncParsableCommand {
         let response = try await client.execute(request, timeout: .seconds(60))
         let data = Data(try await response.body.collect(upTo: 1 << 24).readableBytesView)
         guard (200..<300).contains(Int(response.status.code)) else {
-            throw ValidationError("\(method) \(path): HTTP \(response.status.code) \(String(decoding: data.prefix(300), as: UTF8.self))")
+            throw ValidationError(
+                "\(method) \(path): HTTP \(response.status.code) \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }

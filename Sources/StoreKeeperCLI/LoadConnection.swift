@@ -25,14 +25,18 @@ final class LoadConnection: ChannelInboundHandler {
     var status = HTTPResponseStatus.ok
     var finished = false
 
-    init(source: LoadSource, headers: HTTPHeaders, finish: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
+    init(
+        source: LoadSource, headers: HTTPHeaders, finish: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void
+    ) {
         self.source = source
         self.headers = headers
         self.finish = finish
     }
 
     /// Opens `count` connections to `host:port` and runs them until `source` is exhausted.
-    static func run(host: String, port: Int, count: Int, headers: HTTPHeaders, source: LoadSource) async throws -> Result {
+    static func run(host: String, port: Int, count: Int, headers: HTTPHeaders, source: LoadSource) async throws
+        -> Result
+    {
         try await withThrowingTaskGroup(of: Result.self) { group in
             for _ in 0..<count {
                 group.addTask {

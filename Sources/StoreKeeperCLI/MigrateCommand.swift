@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import StoreKeeperPostgres
-import StoreKeeperServer
 import StoreKeeperSQLite
+import StoreKeeperServer
 import StoreKeeperStorage
 
 /// `storekeeper migrate [--config FILE]`: applies the database migrations and exits (serve also does this at

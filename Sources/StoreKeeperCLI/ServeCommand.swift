@@ -1,15 +1,15 @@
-import ArgumentParser
+import AppStoreClient
 import AppStoreSimulator
 import AppStoreSimulatorServer
+import ArgumentParser
 import AsyncHTTPClient
-import AppStoreClient
 import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
 import StoreKeeperPostgres
-import StoreKeeperServer
 import StoreKeeperSQLite
+import StoreKeeperServer
 import StoreKeeperStorage
 
 /// `storekeeper serve [--hostname H] [--port P] [--config FILE]`
@@ -67,14 +67,16 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let application = Application(
             router: router, server: .storeKeeper(configuration.limits),
-            configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "StoreKeeper"),
+            configuration: .init(
+                address: .hostname(configuration.hostname, port: configuration.port), serverName: "StoreKeeper"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? finalConfiguration.port
                 await boundPort.set(port)
                 if let inProcess {
                     await Self.pointDemoNotifications(inProcess, port: port)
                 }
-                FileHandleOutput.standardOutput(Self.banner(finalConfiguration, port: port, simulator: inProcess != nil))
+                FileHandleOutput.standardOutput(
+                    Self.banner(finalConfiguration, port: port, simulator: inProcess != nil))
             },
             logger: logger)
         var services: [any Service] = [application]
@@ -94,11 +96,14 @@ struct ServeCommand: AsyncParsableCommand {
     /// With the simulator on: its PKI (loaded or made under the data folder), the simulator, and — with no app
     /// configured — the demo app and keys put into `configuration`.
     /// - Returns: The simulator and the roots to trust, or `nil` and none.
-    static func simulatorAsApple(_ configuration: inout ServerConfiguration) async throws -> (AppStoreSimulator?, [[UInt8]]) {
+    static func simulatorAsApple(_ configuration: inout ServerConfiguration) async throws -> (
+        AppStoreSimulator?, [[UInt8]]
+    ) {
         var simulator: AppStoreSimulator?
         var extraRoots: [[UInt8]] = []
         if configuration.usesSimulator {
-            let pki = try SimulatorPKI.loadOrCreate(in: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator/pki"))
+            let pki = try SimulatorPKI.loadOrCreate(
+                in: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator/pki"))
             let sim = AppStoreSimulator(pki: pki, clock: SystemClock())
             simulator = sim
             extraRoots = [pki.signedDataRootDER, pki.receiptRootDER]
@@ -133,7 +138,9 @@ struct ServeCommand: AsyncParsableCommand {
         let base = "http://\(configuration.hostname):\(port)"
         var lines = [
             "StoreKeeper listening on \(base)",
-            "  storage: " + (configuration.databaseURL == nil ? "SQLite \(configuration.dataDirectory)/storekeeper.sqlite" : "PostgreSQL"),
+            "  storage: "
+                + (configuration.databaseURL == nil
+                    ? "SQLite \(configuration.dataDirectory)/storekeeper.sqlite" : "PostgreSQL"),
             "  API: \(base)/v1  (OpenAPI: \(base)/openapi.json)",
         ]
         if simulator {

@@ -1,8 +1,8 @@
-import ArgumentParser
+import AppStoreClient
 import AppStoreSimulator
 import AppStoreSimulatorServer
+import ArgumentParser
 import AsyncHTTPClient
-import AppStoreClient
 import Foundation
 import Logging
 import NIOCore
@@ -38,7 +38,9 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     @Option(help: "Where the demo app's V2 notifications go.") var notificationURL: String?
 
     func validate() throws {
-        guard SandboxRate(rawValue: rate) != nil else { throw ValidationError("--rate \(rate) must be one of 3m, 5m, 15m, 30m, 1h, real") }
+        guard SandboxRate(rawValue: rate) != nil else {
+            throw ValidationError("--rate \(rate) must be one of 3m, 5m, 15m, 30m, 1h, real")
+        }
         guard ["system", "manual"].contains(clock) else { throw ValidationError("--clock must be system or manual") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is out of range") }
     }
@@ -72,7 +74,9 @@ struct SimulatorServeCommand: AsyncParsableCommand {
             ]
             if hasDemo {
                 lines.append("  demo app:        com.example.storekeeper.demo (shared secret demo-shared-secret); try:")
-                lines.append("    curl -s -X POST \(base)/simulator/v1/purchases -d '{\"bundleID\":\"com.example.storekeeper.demo\",\"productID\":\"premium.monthly\",\"customerID\":\"alice\"}'")
+                lines.append(
+                    "    curl -s -X POST \(base)/simulator/v1/purchases -d '{\"bundleID\":\"com.example.storekeeper.demo\",\"productID\":\"premium.monthly\",\"customerID\":\"alice\"}'"
+                )
             }
             FileHandleOutput.standardOutput(lines.joined(separator: "\n"))
         }
@@ -80,7 +84,8 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         let delivery = NotificationDeliveryService(simulator: simulator, httpClient: httpClient)
         var logger = Logger(label: "storekeeper.simulator")
         logger.logLevel = .warning
-        let group = ServiceGroup(services: [application, delivery], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ServiceGroup(
+            services: [application, delivery], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         do {
             try await group.run()
         } catch {
@@ -129,7 +134,9 @@ struct SimulatorPurchaseCommand: AsyncParsableCommand {
     @Flag(name: .customLong("family-shared")) var familyShared = false
 
     func run() async throws {
-        var body: [String: Any] = ["bundleID": bundle, "productID": product, "customerID": customer, "familyShared": familyShared]
+        var body: [String: Any] = [
+            "bundleID": bundle, "productID": product, "customerID": customer, "familyShared": familyShared,
+        ]
         if let offer { body["offer"] = offer }
         if let offerID { body["offerID"] = offerID }
         FileHandleOutput.standardOutput(try await connection.call("POST", "/simulator/v1/purchases", body: body))
@@ -144,8 +151,9 @@ struct SimulatorAdvanceCommand: AsyncParsableCommand {
     @Option var seconds: Double?
 
     func run() async throws {
-        FileHandleOutput.standardOutput(try await connection.call(
-            "POST", "/simulator/v1/clock/advance", body: ["months": months ?? 0, "seconds": seconds ?? 0]))
+        FileHandleOutput.standardOutput(
+            try await connection.call(
+                "POST", "/simulator/v1/clock/advance", body: ["months": months ?? 0, "seconds": seconds ?? 0]))
     }
 }
 
@@ -161,16 +169,23 @@ struct SimulatorVerbCommand: AsyncParsableCommand {
     @Option(help: "JSON body, e.g. '{\"enabled\":false}' or '{\"productID\":\"basic.monthly\"}'.") var json = "{}"
 
     func run() async throws {
-        let subscriptionVerbs = ["auto-renew", "fail-next-renewal", "recover", "change-plan", "extend", "price-increase-response"]
+        let subscriptionVerbs = [
+            "auto-renew", "fail-next-renewal", "recover", "change-plan", "extend", "price-increase-response",
+        ]
         let transactionVerbs = ["refund", "reverse-refund", "revoke-family", "consumption-request"]
         let kind: String
-        if subscriptionVerbs.contains(verb) { kind = "subscriptions" } else if transactionVerbs.contains(verb) { kind = "transactions" } else {
+        if subscriptionVerbs.contains(verb) {
+            kind = "subscriptions"
+        } else if transactionVerbs.contains(verb) {
+            kind = "transactions"
+        } else {
             throw ValidationError("unknown verb \(verb)")
         }
         guard let body = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
             throw ValidationError("--json must be a JSON object")
         }
-        FileHandleOutput.standardOutput(try await connection.call("POST", "/simulator/v1/\(kind)/\(id)/\(verb)", body: body))
+        FileHandleOutput.standardOutput(
+            try await connection.call("POST", "/simulator/v1/\(kind)/\(id)/\(verb)", body: body))
     }
 }
 
@@ -187,13 +202,17 @@ struct SimulatorNotificationsCommand: AsyncParsableCommand {
 
 /// `storekeeper simulator receipt --customer C [--bundle B]`
 struct SimulatorReceiptCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "receipt", abstract: "Print a customer's current app receipt.")
+    static let configuration = CommandConfiguration(
+        commandName: "receipt", abstract: "Print a customer's current app receipt.")
     @OptionGroup var connection: SimulatorConnection
     @Option var bundle = "com.example.storekeeper.demo"
     @Option var customer: String
 
     func run() async throws {
-        let text = try await connection.call("GET", "/simulator/v1/apps/\(bundle)/receipt?customerID=\(customer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? customer)")
+        let text = try await connection.call(
+            "GET",
+            "/simulator/v1/apps/\(bundle)/receipt?customerID=\(customer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? customer)"
+        )
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         FileHandleOutput.standardOutput(object?["receipt"] as? String ?? text)
     }

@@ -1,5 +1,5 @@
-import ArgumentParser
 import AppStoreModels
+import ArgumentParser
 import EvidenceInspection
 import Foundation
 import SubscriptionEngine
@@ -55,17 +55,22 @@ struct StateCommand: AsyncParsableCommand {
         var inspection = EvidenceInspector.Configuration()
         inspection.allowsXcode = allowXcode
         for path in roots {
-            guard let der = try? Data(contentsOf: URL(fileURLWithPath: path)) else { throw ValidationError("cannot read --root \(path)") }
+            guard let der = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+                throw ValidationError("cannot read --root \(path)")
+            }
             inspection.additionalRoots.append(Array(der))
         }
         let inspector = try EvidenceInspector(configuration: inspection)
         var evidence = EvidenceSet()
         for file in files {
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: file)) else { throw ValidationError("cannot read \(file)") }
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: file)) else {
+                throw ValidationError("cannot read \(file)")
+            }
             let report = await inspector.inspect(Array(data))
             guard report.valid, let verified = report.evidence else {
                 let reason = report.error.map { "\($0.code): \($0.message)" } ?? "no usable evidence"
-                FileHandleOutput.standardError("storekeeper state: \(file) (\(report.kind.rawValue)) is not valid: \(reason)")
+                FileHandleOutput.standardError(
+                    "storekeeper state: \(file) (\(report.kind.rawValue)) is not valid: \(reason)")
                 throw ExitCode(1)
             }
             evidence.add(verified)
@@ -91,12 +96,18 @@ struct StateCommand: AsyncParsableCommand {
             lines += subscription.explanation.map { "  - \($0)" }
         }
         for purchase in state.purchases {
-            lines.append("purchase \(purchase.transactionID) \(purchase.productID) (\(purchase.kind.rawValue)): "
-                + (purchase.grantsAccess ? "grants access" : "no access"))
+            lines.append(
+                "purchase \(purchase.transactionID) \(purchase.productID) (\(purchase.kind.rawValue)): "
+                    + (purchase.grantsAccess ? "grants access" : "no access"))
         }
-        lines.append("entitlements: " + (state.entitlements.isEmpty ? "none" : state.entitlements.map {
-            "\($0.identifier) (\($0.productID)" + ($0.expiresAt.map { " until \(AppleDateFormat.rfc3339($0))" } ?? ", forever") + ")"
-        }.joined(separator: ", ")))
+        lines.append(
+            "entitlements: "
+                + (state.entitlements.isEmpty
+                    ? "none"
+                    : state.entitlements.map {
+                        "\($0.identifier) (\($0.productID)"
+                            + ($0.expiresAt.map { " until \(AppleDateFormat.rfc3339($0))" } ?? ", forever") + ")"
+                    }.joined(separator: ", ")))
         let eligibility = state.introEligibility.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }
         if !eligibility.isEmpty { lines.append("intro eligibility: " + eligibility.joined(separator: ", ")) }
         return lines.joined(separator: "\n")

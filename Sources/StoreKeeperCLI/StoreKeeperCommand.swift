@@ -6,7 +6,10 @@ public struct StoreKeeperCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "storekeeper",
         abstract: "A self-hosted backend for App Store subscriptions.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, InspectCommand.self, StateCommand.self, SimulatorCommand.self, KeysCommand.self, BenchCommand.self, LoadCommand.self]
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, InspectCommand.self, StateCommand.self, SimulatorCommand.self,
+            KeysCommand.self, BenchCommand.self, LoadCommand.self,
+        ]
     )
 
     /// Makes the command (for ArgumentParser).

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import StoreKeeperPostgres
-import StoreKeeperServer
 import StoreKeeperSQLite
+import StoreKeeperServer
 import StoreKeeperStorage
 
 /// Loads the command line's configuration and opens the configured store (PostgreSQL when a database URL is

@@ -1,7 +1,7 @@
 import Foundation
-public import StoreKeeperStorage
 import Logging
 import PostgresNIO
+public import StoreKeeperStorage
 import Synchronization
 
 /// PostgreSQL for ``SQLStore``: a PostgresNIO connection pool; every unit of work is one transaction on one
@@ -31,7 +31,8 @@ public final class PostgresStoreDatabase: SQLDatabase {
     public static func connect(url: String) throws -> PostgresStoreDatabase {
         let parsed = try PostgresURL(url)
         var configuration = PostgresClient.Configuration(
-            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password, database: parsed.database,
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password,
+            database: parsed.database,
             tls: try parsed.clientTLS())
         configuration.options.maximumConnections = 16
         // Every statement is a keyed lookup or a write: a generic plan is right, and re-planning each execution
@@ -41,10 +42,12 @@ public final class PostgresStoreDatabase: SQLDatabase {
         var logger = Logger(label: "storekeeper.postgres")
         logger.logLevel = .warning
         let listenerConfiguration = PostgresConnection.Configuration(
-            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password, database: parsed.database,
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password,
+            database: parsed.database,
             tls: try parsed.connectionTLS())
         return PostgresStoreDatabase(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger), listenerConfiguration: listenerConfiguration,
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            listenerConfiguration: listenerConfiguration,
             logger: logger)
     }
 
@@ -57,7 +60,8 @@ public final class PostgresStoreDatabase: SQLDatabase {
         let task = Task {
             while !Task.isCancelled {
                 do {
-                    let connection = try await PostgresConnection.connect(configuration: configuration, id: -1, logger: logger)
+                    let connection = try await PostgresConnection.connect(
+                        configuration: configuration, id: -1, logger: logger)
                     defer { Task { try? await connection.close() } }
                     try await connection.listen(on: channel) { notifications in
                         changes.publish(.live)
@@ -76,27 +80,34 @@ public final class PostgresStoreDatabase: SQLDatabase {
     }
 
     /// Runs `body` in a transaction on one pooled connection.
-    public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
+    {
         try await run("BEGIN", body)
     }
 
     /// Runs reads on one pooled connection in a read-only transaction.
-    public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+    public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws
+        -> T
+    {
         try await run("BEGIN READ ONLY", body)
     }
 
     /// Runs one statement on a pooled connection, outside a transaction.
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await client.withConnection { connection in
-            try await PostgresStoreTransaction(connection: connection, logger: logger, statements: statements).query(sql, binds)
+            try await PostgresStoreTransaction(connection: connection, logger: logger, statements: statements).query(
+                sql, binds)
         }
     }
 
-    private func run<T: Sendable>(_ begin: PostgresQuery, _ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+    private func run<T: Sendable>(_ begin: PostgresQuery, _ body: @Sendable (any SQLTransaction) async throws -> T)
+        async throws -> T
+    {
         try await client.withConnection { connection in
             _ = try await connection.query(begin, logger: logger)
             do {
-                let result = try await body(PostgresStoreTransaction(connection: connection, logger: logger, statements: statements))
+                let result = try await body(
+                    PostgresStoreTransaction(connection: connection, logger: logger, statements: statements))
                 _ = try await connection.query("COMMIT", logger: logger)
                 return result
             } catch {

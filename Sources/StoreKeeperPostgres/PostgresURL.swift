@@ -43,7 +43,8 @@ public struct PostgresURL: Sendable {
     /// - Parameter url: The `DATABASE_URL`.
     /// - Throws: ``StorageError`` naming the part that is wrong (never the password).
     public init(_ url: String) throws {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty
         else { throw StorageError("DATABASE_URL is not a postgres://user:password@host:port/database URL") }
         self.host = host
@@ -58,13 +59,15 @@ public struct PostgresURL: Sendable {
             case "sslmode":
                 guard let value = item.value, let parsed = SSLMode(rawValue: value) else {
                     throw StorageError(
-                        "DATABASE_URL: sslmode \"\(item.value ?? "")\" is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                        "DATABASE_URL: sslmode \"\(item.value ?? "")\" is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 mode = parsed
             case "sslrootcert":
                 rootPath = item.value
             default:
-                throw StorageError("DATABASE_URL: unknown parameter \"\(item.name)\"; StoreKeeper reads sslmode and sslrootcert")
+                throw StorageError(
+                    "DATABASE_URL: unknown parameter \"\(item.name)\"; StoreKeeper reads sslmode and sslrootcert")
             }
         }
         sslMode = mode
@@ -102,7 +105,8 @@ public struct PostgresURL: Sendable {
             do {
                 configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(sslRootCertificatePath))
             } catch {
-                throw StorageError("DATABASE_URL: sslrootcert \(sslRootCertificatePath) cannot be read as PEM certificates: \(error)")
+                throw StorageError(
+                    "DATABASE_URL: sslrootcert \(sslRootCertificatePath) cannot be read as PEM certificates: \(error)")
             }
         }
         return configuration

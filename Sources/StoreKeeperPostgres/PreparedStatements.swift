@@ -51,15 +51,18 @@ final class PreparedStatements: Sendable {
     /// this connection has not yet (one statement per SQL text and value types).
     /// - Returns: The rows, or `nil` when this connection already holds `limit` statements (run it unprepared).
     func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection) async throws -> [PostgresRow]? {
-        let key = sql + "\u{0}" + String(binds.map { value -> Character in
-            switch value {
-            case .text: "t"
-            case .integer: "i"
-            case .null: "n"
-            case .texts: "T"
-            case .integers: "I"
-            }
-        })
+        let key =
+            sql + "\u{0}"
+            + String(
+                binds.map { value -> Character in
+                    switch value {
+                    case .text: "t"
+                    case .integer: "i"
+                    case .null: "n"
+                    case .texts: "T"
+                    case .integers: "I"
+                    }
+                })
         let known = prepared.withLock { $0[connection.id]?[key] }
         let statement: PreparedQuery
         if let known {
@@ -81,7 +84,8 @@ final class PreparedStatements: Sendable {
         case .text(let text): PostgresData(string: text)
         case .integer(let number): PostgresData(int64: number)
         case .texts(let texts):
-            array(of: .text, as: .textArray, texts.count, bytes: texts.reduce(0) { $0 + $1.utf8.count }) { buffer, index in
+            array(of: .text, as: .textArray, texts.count, bytes: texts.reduce(0) { $0 + $1.utf8.count }) {
+                buffer, index in
                 buffer.writeInteger(Int32(texts[index].utf8.count))
                 buffer.writeString(texts[index])
             }

@@ -1,7 +1,7 @@
-import Foundation
-public import StoreKeeperStorage
-import SQLiteNIO
 import FilePermissions
+import Foundation
+import SQLiteNIO
+public import StoreKeeperStorage
 
 /// SQLite for ``SQLStore``: one connection to a file (WAL, full sync, so a commit survives a crash before the
 /// 200 is sent), transactions serialised by a lock.
@@ -34,13 +34,17 @@ public final class SQLiteStoreDatabase: SQLDatabase {
             }
         }
         let connection = try await SQLiteConnection.open(storage: path == ":memory:" ? .memory : .file(path: path))
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"] {
+        for pragma in [
+            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON",
+        ] {
             _ = try await connection.query(pragma, [])
         }
         var reader: SQLiteConnection?
         if path != ":memory:" {
             let connection = try await SQLiteConnection.open(storage: .file(path: path))
-            for pragma in ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1"] { _ = try await connection.query(pragma, []) }
+            for pragma in ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1"] {
+                _ = try await connection.query(pragma, [])
+            }
             reader = connection
         }
         return SQLiteStoreDatabase(connection: connection, reader: reader)
@@ -54,16 +58,21 @@ public final class SQLiteStoreDatabase: SQLDatabase {
     }
 
     /// Runs `body` between BEGIN IMMEDIATE and COMMIT (ROLLBACK when it throws).
-    public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+    public func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
+    {
         try await run("BEGIN IMMEDIATE", body)
     }
 
     /// Runs reads inside a deferred transaction (no write lock).
-    public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+    public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws
+        -> T
+    {
         try await run("BEGIN DEFERRED", body)
     }
 
-    private func run<T: Sendable>(_ begin: String, _ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+    private func run<T: Sendable>(_ begin: String, _ body: @Sendable (any SQLTransaction) async throws -> T)
+        async throws -> T
+    {
         let connection = self.connection
         return try await mutex.withLock {
             _ = try await connection.query(begin, [])

@@ -1,6 +1,6 @@
-public import Hummingbird
 import AppStoreClient
 import Foundation
+public import Hummingbird
 
 /// Every error the HTTP API answers: a status and `{"error": {"code", "message"}}`. Messages name the field
 /// and value that failed and never contain secrets.
@@ -46,5 +46,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     }
 
     static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code, message) }
-    static func unprocessable(_ code: String, _ message: String) -> APIError { APIError(.unprocessableContent, code, message) }
+    static func unprocessable(_ code: String, _ message: String) -> APIError {
+        APIError(.unprocessableContent, code, message)
+    }
 }

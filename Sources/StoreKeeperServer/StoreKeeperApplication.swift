@@ -31,7 +31,8 @@ public enum StoreKeeperApplication {
 
         /// Makes dependencies.
         public init(
-            store: any Store, httpClient: HTTPClient, extraRoutes: @escaping @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
+            store: any Store, httpClient: HTTPClient,
+            extraRoutes: @escaping @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
             extraRoots: [[UInt8]] = [], now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.store = store
@@ -53,7 +54,8 @@ public enum StoreKeeperApplication {
     ) async throws -> Router<BasicRequestContext> {
         try configuration.validate()
         for key in configuration.apiKeys {
-            try await dependencies.store.registerAPIKey(hash: Authenticator.hash(key.key), kind: key.kind, bundleID: key.bundleID)
+            try await dependencies.store.registerAPIKey(
+                hash: Authenticator.hash(key.key), kind: key.kind, bundleID: key.bundleID)
         }
         var apps: [String: AppRuntime] = [:]
         for app in configuration.apps {
@@ -70,16 +72,19 @@ public enum StoreKeeperApplication {
         if let url = configuration.verifyReceiptSandboxURL { clientConfiguration.verifyReceiptSandboxURL = url }
         if let url = configuration.serverAPIBaseURL { clientConfiguration.serverAPIBaseURL = url }
         let service = SubscriberService(
-            store: dependencies.store, apps: apps, projects: try configuration.projectScopes(), engine: SubscriptionEngine(configuration: configuration.engine),
+            store: dependencies.store, apps: apps, projects: try configuration.projectScopes(),
+            engine: SubscriptionEngine(configuration: configuration.engine),
             policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
-            localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger, now: dependencies.now)
+            localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger,
+            now: dependencies.now)
         let router = Router()
         router.add(middleware: ErrorBodyMiddleware())
         router.get("health") { _, _ in "ok" }
         router.get("openapi.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
         APIRoutes(
             service: service, authenticator: Authenticator(store: dependencies.store),

@@ -37,7 +37,8 @@ public protocol Store: Sendable {
 
     /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it; both ids are in
     /// `project`, so an alias never reaches another project's subscriber.
-    func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date) async throws
+    func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date)
+        async throws
 
     /// Remembers an API key by its hash.
     func registerAPIKey(hash: String, kind: APIKeyRecord.Kind, bundleID: String) async throws

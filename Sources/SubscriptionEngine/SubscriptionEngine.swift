@@ -42,7 +42,8 @@ public struct SubscriptionEngine: Sendable {
         var subscriptionTransactions: [String: [Transaction]] = [:]
         for transaction in merged {
             switch kind(of: transaction) {
-            case .autoRenewable: subscriptionTransactions[transaction.originalTransactionID, default: []].append(transaction)
+            case .autoRenewable:
+                subscriptionTransactions[transaction.originalTransactionID, default: []].append(transaction)
             case let other: purchases.append(purchaseState(transaction, kind: other, at: now))
             }
         }
@@ -75,8 +76,10 @@ public struct SubscriptionEngine: Sendable {
             if next.map({ date < $0 }) ?? true { next = date }
         }
         for transaction in evidence.transactions {
-            for date in [transaction.observedAt, transaction.purchaseDate, transaction.originalPurchaseDate,
-                         transaction.expiresAt, transaction.revokedAt] { consider(date) }
+            for date in [
+                transaction.observedAt, transaction.purchaseDate, transaction.originalPurchaseDate,
+                transaction.expiresAt, transaction.revokedAt,
+            ] { consider(date) }
             if let seconds = configuration.nonRenewingDurations[transaction.productID] {
                 consider(transaction.purchaseDate?.addingTimeInterval(seconds))
             }
@@ -97,7 +100,9 @@ public struct SubscriptionEngine: Sendable {
 
     func purchaseState(_ transaction: Transaction, kind: ProductKind, at now: Date) -> PurchaseState {
         typealias F = ExplanationFormat
-        var explanation = ["bought \(transaction.productID) \(F.date(transaction.purchaseDate)) (transaction \(transaction.transactionID))"]
+        var explanation = [
+            "bought \(transaction.productID) \(F.date(transaction.purchaseDate)) (transaction \(transaction.transactionID))"
+        ]
         var expiresAt: Date?
         var grants: Bool
         switch kind {
@@ -108,7 +113,9 @@ public struct SubscriptionEngine: Sendable {
             grants = true
             explanation.append(F.tagged(.nonConsumableForever, "a non-consumable: access for good unless revoked"))
         case .nonRenewing:
-            if let seconds = configuration.nonRenewingDurations[transaction.productID], let bought = transaction.purchaseDate {
+            if let seconds = configuration.nonRenewingDurations[transaction.productID],
+                let bought = transaction.purchaseDate
+            {
                 expiresAt = bought.addingTimeInterval(seconds)
                 grants = expiresAt! > now
                 explanation.append(
@@ -123,7 +130,9 @@ public struct SubscriptionEngine: Sendable {
             grants = false
             expiresAt = min(expiresAt ?? revoked, revoked)
             explanation.append(
-                F.tagged(.revocationOverridesExpiry, "refunded \(F.date(revoked)), reason: \(F.reason(transaction.revocationReason))"))
+                F.tagged(
+                    .revocationOverridesExpiry,
+                    "refunded \(F.date(revoked)), reason: \(F.reason(transaction.revocationReason))"))
         }
         return PurchaseState(
             transactionID: transaction.transactionID, productID: transaction.productID, kind: kind,
@@ -141,19 +150,25 @@ public struct SubscriptionEngine: Sendable {
             }
             let currentEnd = current.expiresAt ?? .distantFuture
             let candidateEnd = candidate.expiresAt ?? .distantFuture
-            if (candidateEnd, current.productID) > (currentEnd, candidate.productID) { best[candidate.identifier] = candidate }
+            if (candidateEnd, current.productID) > (currentEnd, candidate.productID) {
+                best[candidate.identifier] = candidate
+            }
         }
         for subscription in subscriptions where subscription.status.grantsAccess {
             let end = subscription.status == .inGracePeriod ? subscription.gracePeriodExpiresAt : subscription.expiresAt
             for identifier in configuration.entitlements[subscription.productID] ?? [] {
-                offer(Entitlement(identifier: identifier, productID: subscription.productID, expiresAt: end,
-                                  grantedBy: subscription.originalTransactionID))
+                offer(
+                    Entitlement(
+                        identifier: identifier, productID: subscription.productID, expiresAt: end,
+                        grantedBy: subscription.originalTransactionID))
             }
         }
         for purchase in purchases where purchase.grantsAccess {
             for identifier in configuration.entitlements[purchase.productID] ?? [] {
-                offer(Entitlement(identifier: identifier, productID: purchase.productID, expiresAt: purchase.expiresAt,
-                                  grantedBy: purchase.transactionID))
+                offer(
+                    Entitlement(
+                        identifier: identifier, productID: purchase.productID, expiresAt: purchase.expiresAt,
+                        grantedBy: purchase.transactionID))
             }
         }
         return best.values.sorted { $0.identifier < $1.identifier }

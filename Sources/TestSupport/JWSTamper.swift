@@ -1,7 +1,7 @@
-import Foundation
-import Crypto
-import AppStoreVerification
 import AppStoreSigning
+import AppStoreVerification
+import Crypto
+import Foundation
 
 /// Ways an attacker alters an App Store token, for tests that prove each one is refused.
 public enum JWSTamper {
@@ -81,7 +81,8 @@ public enum JWSTamper {
         let apple = chain(token)
         let foreignKey = P256.Signing.PrivateKey()
         let intermediateName = try X509Bridge.subject(apple[1])
-        let leaf = try SigningAuthority.leaf(key: foreignKey, issuer: intermediateName, issuerKey: .init(P256.Signing.PrivateKey()))
+        let leaf = try SigningAuthority.leaf(
+            key: foreignKey, issuer: intermediateName, issuerKey: .init(P256.Signing.PrivateKey()))
         return try JWSSigner.sign(
             Base64.decode(parts(token)[1])!, chain: [SigningAuthority.der(leaf), apple[1], apple[2]], key: foreignKey)
     }

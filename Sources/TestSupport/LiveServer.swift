@@ -1,8 +1,8 @@
 public import Foundation
 public import Hummingbird
+public import Logging
 import ServiceLifecycle
 import Synchronization
-public import Logging
 
 /// Runs a Hummingbird application on a free loopback port for the duration of a test.
 public enum LiveServer {

@@ -34,7 +34,11 @@ public enum ByteMutator {
             case 3:
                 let end = min(copy.count, index + Int.random(in: 1...64, using: &generator))
                 copy.insert(contentsOf: copy[index..<end], at: index)
-            case 4: copy.insert(contentsOf: (0..<Int.random(in: 1...8, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }, at: index)
+            case 4:
+                copy.insert(
+                    contentsOf: (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }, at: index)
             default: copy.removeSubrange(index...)
             }
         }

@@ -1,7 +1,7 @@
-public import Foundation
+public import AppStoreModels
 public import AppStoreSimulator
 public import AppStoreVerification
-public import AppStoreModels
+public import Foundation
 
 /// A simulator on a manual clock with a demo app, and StoreKeeper's own verifiers configured with its roots.
 public struct SimulatorHarness: Sendable {
@@ -38,8 +38,10 @@ public struct SimulatorHarness: Sendable {
         month = configuration.rate.seconds(for: .month)
         verifier = try AppStoreSignedDataVerifier(
             configuration: .init(rootCertificates: [Self.sharedPKI.signedDataRootDER]))
-        try await simulator.createApp(SimulatedApp.demo(
-            bundleID: bundleID, sharedSecret: sharedSecret, gracePeriodDays: gracePeriodDays, notificationURL: notificationURL))
+        try await simulator.createApp(
+            SimulatedApp.demo(
+                bundleID: bundleID, sharedSecret: sharedSecret, gracePeriodDays: gracePeriodDays,
+                notificationURL: notificationURL))
     }
 
     /// Advances the clock by sandbox months.
@@ -65,7 +67,8 @@ public struct SimulatorHarness: Sendable {
 
     /// The Server API status (1–5) of a subscription, from Get All Subscription Statuses.
     public func apiStatus(_ originalTransactionID: String) async throws -> Int? {
-        let response = try await simulator.allSubscriptionStatuses(transactionID: originalTransactionID, bundleID: bundleID)
+        let response = try await simulator.allSubscriptionStatuses(
+            transactionID: originalTransactionID, bundleID: bundleID)
         return response.data?.flatMap { $0.lastTransactions ?? [] }
             .first { $0.originalTransactionId == originalTransactionID }?.status?.rawValue
     }
@@ -76,7 +79,8 @@ public struct SimulatorHarness: Sendable {
     {
         let receipt = try await simulator.receipt(bundleID: bundleID, customerID: customerID)
         let body = try JSONEncoder().encode(
-            VerifyReceiptRequest(receiptData: receipt, password: password ?? sharedSecret, excludeOldTransactions: excludeOld))
+            VerifyReceiptRequest(
+                receiptData: receipt, password: password ?? sharedSecret, excludeOldTransactions: excludeOld))
         let data = await simulator.verifyReceipt(body: body, endpoint: .sandbox)
         return try JSONDecoder().decode(VerifyReceiptResponse.self, from: data)
     }

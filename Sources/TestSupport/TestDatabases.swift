@@ -1,9 +1,9 @@
 import Foundation
-public import StoreKeeperStorage
-import StoreKeeperSQLite
-import StoreKeeperPostgres
-import PostgresNIO
 import Logging
+import PostgresNIO
+import StoreKeeperPostgres
+import StoreKeeperSQLite
+public import StoreKeeperStorage
 
 /// Fresh, empty stores for tests: an SQLite file in a temporary folder, or a new PostgreSQL database on the
 /// server named by `STOREKEEPER_TEST_DATABASE_URL` (scripts/test starts one).
@@ -21,7 +21,9 @@ public enum TestDatabases {
     public static func makeStore(_ backend: String) async throws -> SQLStore? {
         switch backend {
         case "sqlite":
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("storekeeper-\(UUID().uuidString).sqlite").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "storekeeper-\(UUID().uuidString).sqlite"
+            ).path
             return try await SQLStore.sqlite(path: path)
         default:
             guard let url = try await freshPostgresDatabase() else { return nil }
@@ -34,7 +36,8 @@ public enum TestDatabases {
         guard let base = postgresURL, var components = URLComponents(string: base) else { return nil }
         let name = "sk_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
         var configuration = PostgresClient.Configuration(
-            host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "postgres",
+            host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
+            username: components.user ?? "postgres",
             password: components.password, database: "postgres", tls: .disable)
         configuration.options.maximumConnections = 1
         var logger = Logger(label: "tests.postgres")

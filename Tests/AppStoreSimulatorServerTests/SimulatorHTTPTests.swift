@@ -14,7 +14,9 @@ import Testing
 /// The simulator over real HTTP on loopback: Apple's endpoints, JWT auth, the control API and notification
 /// delivery with retries to a real receiver.
 @Suite struct SimulatorHTTPTests {
-    func request(_ method: NIOHTTP1.HTTPMethod, _ url: String, body: Data? = nil, token: String? = nil) async throws -> (Int, Data) {
+    func request(_ method: NIOHTTP1.HTTPMethod, _ url: String, body: Data? = nil, token: String? = nil) async throws
+        -> (Int, Data)
+    {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
@@ -31,16 +33,23 @@ import Testing
         registered.apiPublicKeyPEM = key.publicKey.pemRepresentation
         let app = registered
         try await h.simulator.createApp(app)
-        try await LiveServer.with({ SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0) }) { base in
+        try await LiveServer.with({
+            SimulatorApplication.build(
+                simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+        }) { base in
             let purchase = try JSONSerialization.data(withJSONObject: [
-                "bundleID": "com.example.http", "productID": "premium.monthly", "customerID": "web"])
+                "bundleID": "com.example.http", "productID": "premium.monthly", "customerID": "web",
+            ])
             let (created, body) = try await request(.POST, "\(base)/simulator/v1/purchases", body: purchase)
             #expect(created == 201)
-            let transactionID = try #require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["transactionId"] as? String)
-            let (advanced, _) = try await request(.POST, "\(base)/simulator/v1/clock/advance", body: Data(#"{"months":1.2}"#.utf8))
+            let transactionID = try #require(
+                (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["transactionId"] as? String)
+            let (advanced, _) = try await request(
+                .POST, "\(base)/simulator/v1/clock/advance", body: Data(#"{"months":1.2}"#.utf8))
             #expect(advanced == 200)
             let receipt = try await h.simulator.receipt(bundleID: "com.example.http", customerID: "web")
-            let verify = try JSONEncoder().encode(VerifyReceiptRequest(receiptData: receipt, password: "demo-shared-secret"))
+            let verify = try JSONEncoder().encode(
+                VerifyReceiptRequest(receiptData: receipt, password: "demo-shared-secret"))
             let (_, production) = try await request(.POST, "\(base)/verifyReceipt", body: verify)
             #expect(try JSONDecoder().decode(VerifyReceiptResponse.self, from: production).status == 21007)
             let (_, sandbox) = try await request(.POST, "\(base)/sandbox/verifyReceipt", body: verify)
@@ -48,30 +57,36 @@ import Testing
             #expect(decoded.status == 0 && decoded.latestReceiptInfo?.count == 2)
 
             let token = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now())
-            let (ok, statuses) = try await request(.GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: token)
+            let (ok, statuses) = try await request(
+                .GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: token)
             #expect(ok == 200)
             let status = try JSONDecoder().decode(StatusResponse.self, from: statuses)
             #expect(status.data?.first?.lastTransactions?.first?.status == .active)
             let signed = try #require(status.data?.first?.lastTransactions?.first?.signedTransactionInfo)
             #expect(try await h.verifier.verifyTransaction(signed).originalTransactionId == transactionID)
 
-            let wrongKey = try ServerAPIAuthenticator.token(for: app, key: P256.Signing.PrivateKey(), issuedAt: h.clock.now())
-            let stale = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now().addingTimeInterval(-7200))
+            let wrongKey = try ServerAPIAuthenticator.token(
+                for: app, key: P256.Signing.PrivateKey(), issuedAt: h.clock.now())
+            let stale = try ServerAPIAuthenticator.token(
+                for: app, key: key, issuedAt: h.clock.now().addingTimeInterval(-7200))
             let tooLong = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now(), lifetime: 7200)
             var otherKeyID = app
             otherKeyID.apiKeyID = "OTHERKEY"
             let unknownKid = try ServerAPIAuthenticator.token(for: otherKeyID, key: key, issuedAt: h.clock.now())
             for bad in [nil, "garbage", wrongKey, stale, tooLong, unknownKid] {
-                let (code, errorBody) = try await request(.GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: bad)
+                let (code, errorBody) = try await request(
+                    .GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: bad)
                 #expect(code == 401)
                 #expect(try JSONDecoder().decode(APIErrorResponse.self, from: errorBody).errorCode == 4_010_000)
             }
             let (missing, notFound) = try await request(.GET, "\(base)/inApps/v1/transactions/12345", token: token)
             #expect(missing == 404)
             #expect(try JSONDecoder().decode(APIErrorResponse.self, from: notFound).errorCode == 4_040_010)
-            let (refund, _) = try await request(.POST, "\(base)/simulator/v1/transactions/\(transactionID)/refund", body: Data("{}".utf8))
+            let (refund, _) = try await request(
+                .POST, "\(base)/simulator/v1/transactions/\(transactionID)/refund", body: Data("{}".utf8))
             #expect(refund == 200)
-            let (unknown, errorBody) = try await request(.POST, "\(base)/simulator/v1/transactions/999/refund", body: Data("{}".utf8))
+            let (unknown, errorBody) = try await request(
+                .POST, "\(base)/simulator/v1/transactions/999/refund", body: Data("{}".utf8))
             #expect(unknown == 404)
             #expect(String(decoding: errorBody, as: UTF8.self).contains("not_found"))
         }
@@ -81,8 +96,9 @@ import Testing
     func delivery() async throws {
         let receiver = NotificationReceiver(statuses: [500])
         try await LiveServer.with({ port in
-            Application(router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            Application(
+                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
         }) { receiverBase in
             let h = try await SimulatorHarness(notificationURL: "\(receiverBase)/notifications")
             let delivery = NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared)

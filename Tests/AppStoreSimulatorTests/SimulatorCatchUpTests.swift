@@ -34,7 +34,11 @@ import Testing
         let first = await h.simulator.dueNotifications(limit: 2)
         #expect(first.map(\.notificationUUID) == all.prefix(2).map(\.notificationUUID))
         #expect(await h.simulator.dueNotifications(limit: 0).isEmpty)
-        for notification in first { await h.simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: "SUCCESS") }
-        #expect(await h.simulator.dueNotifications(limit: 10).map(\.notificationUUID) == all.dropFirst(2).map(\.notificationUUID))
+        for notification in first {
+            await h.simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: "SUCCESS")
+        }
+        #expect(
+            await h.simulator.dueNotifications(limit: 10).map(\.notificationUUID)
+                == all.dropFirst(2).map(\.notificationUUID))
     }
 }

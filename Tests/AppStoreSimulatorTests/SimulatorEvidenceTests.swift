@@ -12,15 +12,21 @@ import Testing
     @Test("signed data and receipts verify with the simulator's roots and fail without them")
     func rootsRequired() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "sam")
-        let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: h.bundleID)
-            .signedTransactionInfo)
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "sam")
+        let token = try #require(
+            try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: h.bundleID)
+                .signedTransactionInfo)
         let receipt = try await h.simulator.receipt(bundleID: h.bundleID, customerID: "sam")
         var configured = EvidenceInspector.Configuration()
-        configured.additionalRoots = [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER]
+        configured.additionalRoots = [
+            SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER,
+        ]
         let trusting = try EvidenceInspector(configuration: configured)
         let strict = try EvidenceInspector()
-        for evidence in [token, receipt, try #require(await h.simulator.notifications(for: h.bundleID).last?.signedPayload)] {
+        for evidence in [
+            token, receipt, try #require(await h.simulator.notifications(for: h.bundleID).last?.signedPayload),
+        ] {
             let good = await trusting.inspect(Array(evidence.utf8))
             #expect(good.valid, "\(good.error?.message ?? "")")
             let refused = await strict.inspect(Array(evidence.utf8))
@@ -31,10 +37,12 @@ import Testing
         #expect((decoded.payload?.value as? [String: Any])?["bundle_id"] as? String == h.bundleID)
     }
 
-    @Test("a notification's nested tokens are authenticated by its signature: changing one breaks it; a bad one fails it")
+    @Test(
+        "a notification's nested tokens are authenticated by its signature: changing one breaks it; a bad one fails it")
     func nestedTokens() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "nia")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "nia")
         let signed = try #require(await h.simulator.notifications(for: h.bundleID).last?.signedPayload)
         let good = try await h.verifier.verifyNotification(signed)
         #expect(good.transaction?.transactionId == bought.transactionID)
@@ -42,7 +50,9 @@ import Testing
 
         // The payload with its signedTransactionInfo replaced by `nested`.
         func payload(withNestedTransaction nested: String) throws -> [UInt8] {
-            var object = try #require(try JSONSerialization.jsonObject(with: Data(Base64.decode(JWSTamper.parts(signed)[1])!)) as? [String: Any])
+            var object = try #require(
+                try JSONSerialization.jsonObject(with: Data(Base64.decode(JWSTamper.parts(signed)[1])!))
+                    as? [String: Any])
             var data = try #require(object["data"] as? [String: Any])
             data["signedTransactionInfo"] = nested
             object["data"] = data
@@ -70,7 +80,9 @@ import Testing
         let foreign = try SimulatorHarness.sharedPKI.signedData.sign(
             try payload(withNestedTransaction: try SimulatorHarness.sharedPKI.signedData.sign(Array(other.utf8))))
         let app = try AppStoreSignedDataVerifier(
-            configuration: .init(rootCertificates: [SimulatorHarness.sharedPKI.signedDataRootDER], expectations: .init(bundleID: h.bundleID)))
+            configuration: .init(
+                rootCertificates: [SimulatorHarness.sharedPKI.signedDataRootDER],
+                expectations: .init(bundleID: h.bundleID)))
         #expect(try await app.verifyNotification(signed).transaction?.bundleId == h.bundleID)
         await #expect(throws: VerificationError(.unexpectedBundleID, "")) {
             _ = try await app.verifyNotification(foreign)
@@ -100,7 +112,8 @@ import Testing
         #expect(try await status(Data("not json".utf8)) == 21000)
         await h.simulator.forceVerifyReceiptStatus(21005)
         let retry = try JSONDecoder().decode(
-            VerifyReceiptResponse.self, from: await h.simulator.verifyReceipt(body: try body(receipt, h.sharedSecret), endpoint: .sandbox))
+            VerifyReceiptResponse.self,
+            from: await h.simulator.verifyReceipt(body: try body(receipt, h.sharedSecret), endpoint: .sandbox))
         #expect(retry.status == 21005 && retry.isRetryable == true)
         await h.simulator.forceVerifyReceiptStatus(nil)
         await h.simulator.deleteCustomer("tia")
@@ -112,8 +125,11 @@ import Testing
         let h = try await SimulatorHarness()
         let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "basic.monthly", customerID: "uma")
         await h.advance(months: 12)
-        for _ in 0..<10 { _ = try await h.simulator.purchase(bundleID: h.bundleID, productID: "coins.100", customerID: "uma") }
-        let first = try await h.simulator.transactionHistory(transactionID: bought.transactionID, bundleID: h.bundleID, revision: nil)
+        for _ in 0..<10 {
+            _ = try await h.simulator.purchase(bundleID: h.bundleID, productID: "coins.100", customerID: "uma")
+        }
+        let first = try await h.simulator.transactionHistory(
+            transactionID: bought.transactionID, bundleID: h.bundleID, revision: nil)
         #expect(first.signedTransactions?.count == 20 && first.hasMore == true)
         let second = try await h.simulator.transactionHistory(
             transactionID: bought.transactionID, bundleID: h.bundleID, revision: first.revision)
@@ -125,11 +141,13 @@ import Testing
         request.startDate = 0
         request.endDate = Int64.max / 2
         request.notificationType = .didRenew
-        let history = try await h.simulator.notificationHistory(bundleID: h.bundleID, request: request, paginationToken: nil)
+        let history = try await h.simulator.notificationHistory(
+            bundleID: h.bundleID, request: request, paginationToken: nil)
         #expect(history.notificationHistory?.count == 12)
         let token = try await h.simulator.requestTestNotification(bundleID: h.bundleID)
         let test = try await h.simulator.testNotificationStatus(token: token, bundleID: h.bundleID)
-        #expect(try await h.verifier.verifyNotification(try #require(test.signedPayload)).payload.notificationType == .test)
+        #expect(
+            try await h.verifier.verifyNotification(try #require(test.signedPayload)).payload.notificationType == .test)
         await #expect(throws: AppStoreAPIError.self) {
             _ = try await h.simulator.transactionInfo(transactionID: "999", bundleID: h.bundleID)
         }
@@ -143,7 +161,8 @@ import Testing
         func run() async throws -> [String] {
             let h = try await SimulatorHarness(seed: 99)
             let bought = try await h.simulator.purchase(
-                bundleID: h.bundleID, productID: "premium.monthly", customerID: "vic", options: .init(offer: .introductory))
+                bundleID: h.bundleID, productID: "premium.monthly", customerID: "vic",
+                options: .init(offer: .introductory))
             try await h.simulator.failNextRenewal(originalTransactionID: bought.transactionID)
             await h.advance(months: 3)
             var lines: [String] = []

@@ -16,7 +16,8 @@ import Testing
     @Test("initial buy, then two renewals on the sandbox clock")
     func renewals() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "alice")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "alice")
         try await expectLast(h, "SUBSCRIBED", "INITIAL_BUY")
         #expect(try await h.apiStatus(bought.transactionID) == 1)
         #expect(bought.expiresDate == bought.purchaseDate.addingTimeInterval(h.month))
@@ -45,7 +46,8 @@ import Testing
     @Test("cancel: auto-renew off, then EXPIRED / VOLUNTARY")
     func cancel() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "basic.monthly", customerID: "carol")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "basic.monthly", customerID: "carol")
         try await h.simulator.setAutoRenew(originalTransactionID: bought.transactionID, enabled: false)
         try await expectLast(h, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED")
         #expect(try await h.apiStatus(bought.transactionID) == 1)
@@ -61,7 +63,8 @@ import Testing
         let h = try await SimulatorHarness()
         let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "basic.monthly", customerID: "dan")
         await h.advance(months: 0.5)
-        let upgraded = try #require(try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "premium.monthly"))
+        let upgraded = try #require(
+            try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "premium.monthly"))
         try await expectLast(h, "DID_CHANGE_RENEWAL_PREF", "UPGRADE")
         #expect(upgraded.productID == "premium.monthly" && upgraded.originalTransactionID == bought.transactionID)
         #expect(await h.simulator.transaction(bought.transactionID)?.isUpgraded == true)
@@ -74,10 +77,14 @@ import Testing
     @Test("downgrade takes effect at the next renewal")
     func downgrade() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "erin")
-        #expect(try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "basic.monthly") == nil)
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "erin")
+        #expect(
+            try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "basic.monthly") == nil)
         try await expectLast(h, "DID_CHANGE_RENEWAL_PREF", "DOWNGRADE")
-        #expect(try await h.verifyReceipt(customerID: "erin").pendingRenewalInfo?.first?.autoRenewProductId == "basic.monthly")
+        #expect(
+            try await h.verifyReceipt(customerID: "erin").pendingRenewalInfo?.first?.autoRenewProductId
+                == "basic.monthly")
         await h.advance(months: 1.01)
         try await expectLast(h, "DID_RENEW", nil)
         #expect(await h.simulator.subscription(bought.transactionID)?.productID == "basic.monthly")
@@ -86,19 +93,24 @@ import Testing
     @Test("crossgrade to another period at the same level waits for renewal")
     func crossgrade() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "fay")
-        #expect(try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "premium.annual") == nil)
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "fay")
+        #expect(
+            try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "premium.annual") == nil)
         try await expectLast(h, "DID_CHANGE_RENEWAL_PREF", "DOWNGRADE")
         await h.advance(months: 1.01)
         let renewed = try #require(await h.simulator.subscription(bought.transactionID))
         #expect(renewed.productID == "premium.annual")
-        #expect(renewed.periodEnd.timeIntervalSince(await h.simulator.transaction(renewed.latestTransactionID)!.purchaseDate) == 60 * 60)
+        #expect(
+            renewed.periodEnd.timeIntervalSince(
+                await h.simulator.transaction(renewed.latestTransactionID)!.purchaseDate) == 60 * 60)
     }
 
     @Test("refund of a renewal revokes; reversing it restores")
     func refundAndReverse() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "gus")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "gus")
         await h.advance(months: 1.01)
         let renewal = try #require(await h.simulator.subscription(bought.transactionID)?.latestTransactionID)
         try await h.simulator.refund(transactionID: renewal, reason: 1)
@@ -118,7 +130,8 @@ import Testing
     @Test("billing failure → grace period → recover")
     func graceRecover() async throws {
         let h = try await SimulatorHarness(gracePeriodDays: 16)
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "hal")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "hal")
         try await h.simulator.failNextRenewal(originalTransactionID: bought.transactionID)
         await h.advance(months: 1.01)
         try await expectLast(h, "DID_FAIL_TO_RENEW", "GRACE_PERIOD")
@@ -134,7 +147,8 @@ import Testing
     @Test("grace period ends into billing retry, then EXPIRED / BILLING_RETRY")
     func graceExpires() async throws {
         let h = try await SimulatorHarness(gracePeriodDays: 3)
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "ida")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "ida")
         try await h.simulator.failNextRenewal(originalTransactionID: bought.transactionID)
         await h.advance(months: 1.01)
         #expect(try await h.apiStatus(bought.transactionID) == 4)
@@ -144,7 +158,8 @@ import Testing
         await h.advance(months: 2.1)
         try await expectLast(h, "EXPIRED", "BILLING_RETRY")
         #expect(try await h.apiStatus(bought.transactionID) == 2)
-        #expect(try await h.verifyReceipt(customerID: "ida").pendingRenewalInfo?.first?.expirationIntent == .billingError)
+        #expect(
+            try await h.verifyReceipt(customerID: "ida").pendingRenewalInfo?.first?.expirationIntent == .billingError)
     }
 
     @Test("billing retry without grace → expire")
@@ -176,15 +191,19 @@ import Testing
     @Test("price increase declined → EXPIRED / PRICE_INCREASE; accepted → renews at the new price")
     func priceIncrease() async throws {
         let h = try await SimulatorHarness()
-        let declines = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "lee")
-        let accepts = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "max")
+        let declines = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "lee")
+        let accepts = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "max")
         try await h.simulator.increasePrice(bundleID: h.bundleID, productID: "premium.monthly", newPrice: 12_990)
         try await expectLast(h, "PRICE_INCREASE", "PENDING")
         try await h.simulator.respondToPriceIncrease(originalTransactionID: accepts.transactionID, accept: true)
         try await expectLast(h, "PRICE_INCREASE", "ACCEPTED")
         await h.advance(months: 1.01)
         #expect(try await h.apiStatus(declines.transactionID) == 2)
-        #expect(try await h.verifyReceipt(customerID: "lee").pendingRenewalInfo?.first?.expirationIntent == .priceIncreaseDeclined)
+        #expect(
+            try await h.verifyReceipt(customerID: "lee").pendingRenewalInfo?.first?.expirationIntent
+                == .priceIncreaseDeclined)
         #expect(try await h.notifications().contains { $0 == ("EXPIRED", "PRICE_INCREASE") })
         let renewed = try #require(await h.simulator.subscription(accepts.transactionID))
         #expect(renewed.status == .active)
@@ -195,7 +214,8 @@ import Testing
     func offerCode() async throws {
         let h = try await SimulatorHarness()
         let redeemed = try await h.simulator.purchase(
-            bundleID: h.bundleID, productID: "premium.monthly", customerID: "ned", options: .init(offer: .offerCode("SPRING")))
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "ned",
+            options: .init(offer: .offerCode("SPRING")))
         try await expectLast(h, "OFFER_REDEEMED", "INITIAL_BUY")
         #expect(redeemed.offerType == 3 && redeemed.offerIdentifier == "SPRING")
         #expect(try await h.verifyReceipt(customerID: "ned").latestReceiptInfo?.first?.offerCodeRefName == "SPRING")
@@ -208,7 +228,8 @@ import Testing
         try await h.simulator.setAutoRenew(originalTransactionID: first.transactionID, enabled: false)
         await h.advance(months: 1.5)
         #expect(try await h.apiStatus(first.transactionID) == 2)
-        let again = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "oli")
+        let again = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "oli")
         try await expectLast(h, "SUBSCRIBED", "RESUBSCRIBE")
         #expect(again.originalTransactionID == first.transactionID)
         #expect(try await h.apiStatus(first.transactionID) == 1)
@@ -229,7 +250,8 @@ import Testing
     @Test("renewal date extension and one-time purchases")
     func extensionAndOneTime() async throws {
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "quin")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "quin")
         let before = try #require(bought.expiresDate)
         var request = ExtendRenewalDateRequest()
         request.extendByDays = 30
@@ -251,7 +273,8 @@ import Testing
     func fullYear() async throws {
         let started = ContinuousClock.now
         let h = try await SimulatorHarness()
-        let bought = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "rae")
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "rae")
         for month in 1...12 {
             if month == 6 { try await h.simulator.failNextRenewal(originalTransactionID: bought.transactionID) }
             await h.advance(months: 1)

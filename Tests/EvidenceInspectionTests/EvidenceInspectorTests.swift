@@ -18,21 +18,44 @@ import Testing
     static let cases: [Case] = [
         .init(file: "receipts/production_ios_pure_2024.b64", kind: .receipt, valid: true, validWithXcode: true),
         .init(file: "receipts/sandbox_ios_nutcall_sha1_2020.b64", kind: .receipt, valid: true, validWithXcode: true),
-        .init(file: "receipts/sandbox_ios_revenuecat_sampleapp_2020.b64", kind: .receipt, valid: true, validWithXcode: true),
+        .init(
+            file: "receipts/sandbox_ios_revenuecat_sampleapp_2020.b64", kind: .receipt, valid: true,
+            validWithXcode: true),
         .init(file: "receipts/sandbox_ios_mindnode_no_iap_2017.b64", kind: .receipt, valid: true, validWithXcode: true),
-        .init(file: "receipts/production_terminal_one_subscription_2018.b64", kind: .receipt, valid: true, validWithXcode: true),
-        .init(file: "receipts/xcode_backyardbirds_with_transaction_2023.b64", kind: .receipt, valid: false, validWithXcode: true),
-        .init(file: "receipts/xcode_dailydictionary_empty_2021.b64", kind: .receipt, valid: false, validWithXcode: true),
+        .init(
+            file: "receipts/production_terminal_one_subscription_2018.b64", kind: .receipt, valid: true,
+            validWithXcode: true),
+        .init(
+            file: "receipts/xcode_backyardbirds_with_transaction_2023.b64", kind: .receipt, valid: false,
+            validWithXcode: true),
+        .init(
+            file: "receipts/xcode_dailydictionary_empty_2021.b64", kind: .receipt, valid: false, validWithXcode: true),
         .init(file: "jws/notification_TEST_sandbox_2022.jws", kind: .notificationV2, valid: true, validWithXcode: true),
-        .init(file: "jws/renewalinfo_sandbox_ringalarm_2023.jws", kind: .jwsRenewalInfo, valid: true, validWithXcode: true),
-        .init(file: "jws/transaction_consumable_sandbox_goodheart_2025.jws", kind: .jwsTransaction, valid: true, validWithXcode: true),
-        .init(file: "jws/xcode_transaction_autorenewable_2023.jws", kind: .jwsTransaction, valid: false, validWithXcode: true),
+        .init(
+            file: "jws/renewalinfo_sandbox_ringalarm_2023.jws", kind: .jwsRenewalInfo, valid: true, validWithXcode: true
+        ),
+        .init(
+            file: "jws/transaction_consumable_sandbox_goodheart_2025.jws", kind: .jwsTransaction, valid: true,
+            validWithXcode: true),
+        .init(
+            file: "jws/xcode_transaction_autorenewable_2023.jws", kind: .jwsTransaction, valid: false,
+            validWithXcode: true),
         .init(file: "jws/xcode_renewalinfo_2023.jws", kind: .jwsRenewalInfo, valid: false, validWithXcode: true),
-        .init(file: "json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json", kind: .notificationV1, valid: true, validWithXcode: true),
-        .init(file: "json/verifyReceipt_production_redacted_twigano.json", kind: .verifyReceiptResponse, valid: true, validWithXcode: true),
-        .init(file: "json/verifyReceipt_sandbox_revenuecat_sampleapp.json", kind: .verifyReceiptResponse, valid: true, validWithXcode: true),
-        .init(file: "json/verifyReceipt_status_21002.json", kind: .verifyReceiptResponse, valid: false, validWithXcode: false),
-        .init(file: "json/verifyReceipt_status_21006_legacy_ios6_style.json", kind: .verifyReceiptResponse, valid: true, validWithXcode: true),
+        .init(
+            file: "json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json", kind: .notificationV1,
+            valid: true, validWithXcode: true),
+        .init(
+            file: "json/verifyReceipt_production_redacted_twigano.json", kind: .verifyReceiptResponse, valid: true,
+            validWithXcode: true),
+        .init(
+            file: "json/verifyReceipt_sandbox_revenuecat_sampleapp.json", kind: .verifyReceiptResponse, valid: true,
+            validWithXcode: true),
+        .init(
+            file: "json/verifyReceipt_status_21002.json", kind: .verifyReceiptResponse, valid: false,
+            validWithXcode: false),
+        .init(
+            file: "json/verifyReceipt_status_21006_legacy_ios6_style.json", kind: .verifyReceiptResponse, valid: true,
+            validWithXcode: true),
     ]
 
     @Test("verdict and kind for every fixture, with and without --allow-xcode", arguments: cases)
@@ -63,11 +86,15 @@ import Testing
     func nestedDecoded() async throws {
         let authority = try SigningAuthority()
         let transaction = try authority.sign(
-            Array(#"{"transactionId":"7","originalTransactionId":"7","productId":"pro","bundleId":"com.example","signedDate":1700000000000}"#.utf8))
-        let notification = try authority.sign(Array("""
-            {"notificationType":"SUBSCRIBED","subtype":"INITIAL_BUY","notificationUUID":"u-1","version":"2.0",\
-            "signedDate":1700000000000,"data":{"bundleId":"com.example","environment":"Sandbox","signedTransactionInfo":"\(transaction)"}}
-            """.utf8))
+            Array(
+                #"{"transactionId":"7","originalTransactionId":"7","productId":"pro","bundleId":"com.example","signedDate":1700000000000}"#
+                    .utf8))
+        let notification = try authority.sign(
+            Array(
+                """
+                {"notificationType":"SUBSCRIBED","subtype":"INITIAL_BUY","notificationUUID":"u-1","version":"2.0",\
+                "signedDate":1700000000000,"data":{"bundleId":"com.example","environment":"Sandbox","signedTransactionInfo":"\(transaction)"}}
+                """.utf8))
         var configuration = EvidenceInspector.Configuration()
         configuration.additionalRoots = [authority.chainDER[2]]
         let report = try await EvidenceInspector(configuration: configuration).inspect(Array(notification.utf8))
@@ -80,7 +107,9 @@ import Testing
         #expect(strict.error?.code == "untrusted_root")
     }
 
-    @Test("garbage is reported, never thrown", arguments: ["", "   ", "{", "{}", "[1,2]", "a.b.c", "!!!", "{\"status\":\"x\"}"])
+    @Test(
+        "garbage is reported, never thrown",
+        arguments: ["", "   ", "{", "{}", "[1,2]", "a.b.c", "!!!", "{\"status\":\"x\"}"])
     func garbage(_ text: String) async throws {
         let report = await (try EvidenceInspector()).inspect(Array(text.utf8))
         #expect(!report.valid)
@@ -89,8 +118,10 @@ import Testing
 
     @Test("the V1 shared secret never appears in the report")
     func secretRedacted() async throws {
-        var body = try JSONSerialization.jsonObject(
-            with: try Fixtures.data("json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json")) as! [String: Any]
+        var body =
+            try JSONSerialization.jsonObject(
+                with: try Fixtures.data("json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json"))
+            as! [String: Any]
         body["password"] = "top-secret-shared"
         let input = try JSONSerialization.data(withJSONObject: body)
         let report = await (try EvidenceInspector()).inspect(Array(input))

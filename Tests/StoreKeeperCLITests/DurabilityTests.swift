@@ -19,23 +19,30 @@ import Testing
 
     /// Signed notifications for `customers` subscribers (their purchases and a year of renewals), signed with the
     /// PKI the server trusts, and each customer's signed transaction.
-    static func evidence(pki directory: URL, customers: Int) async throws -> (tokens: [String: String], notifications: [String]) {
+    static func evidence(pki directory: URL, customers: Int) async throws -> (
+        tokens: [String: String], notifications: [String]
+    ) {
         let pki = try SimulatorPKI.loadOrCreate(in: directory)
         let clock = ManualClock(start: Date().addingTimeInterval(-3_600 * 24))
         let simulator = AppStoreSimulator(pki: pki, clock: clock)
         try await simulator.createApp(SimulatedApp.demo())
         var tokens: [String: String] = [:]
         for index in 0..<customers {
-            let bought = try await simulator.purchase(bundleID: bundleID, productID: "premium.monthly", customerID: "c\(index)")
-            tokens["c\(index)"] = try await simulator.transactionInfo(transactionID: bought.transactionID, bundleID: bundleID)
-                .signedTransactionInfo
+            let bought = try await simulator.purchase(
+                bundleID: bundleID, productID: "premium.monthly", customerID: "c\(index)")
+            tokens["c\(index)"] = try await simulator.transactionInfo(
+                transactionID: bought.transactionID, bundleID: bundleID
+            )
+            .signedTransactionInfo
         }
         clock.advance(by: 13 * AppStoreSimulator.Configuration().rate.seconds(for: .month))
         await simulator.advance()
         return (tokens, await simulator.notifications(for: bundleID).map(\.signedPayload))
     }
 
-    static func post(_ base: String, _ path: String, _ body: [String: String], key: String? = nil) async throws -> (Int, String) {
+    static func post(_ base: String, _ path: String, _ body: [String: String], key: String? = nil) async throws -> (
+        Int, String
+    ) {
         var request = HTTPClientRequest(url: base + path)
         request.method = .POST
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
@@ -50,13 +57,15 @@ import Testing
         guard parts.count == 3 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard let data = Data(base64Encoded: base64),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
         return object["notificationUUID"] as? String
     }
 
-    @Test("SIGKILL during ingestion: every acknowledged notification is stored and applied exactly once",
-          arguments: TestDatabases.backends)
+    @Test(
+        "SIGKILL during ingestion: every acknowledged notification is stored and applied exactly once",
+        arguments: TestDatabases.backends)
     func killedDuringIngestion(_ backend: String) async throws {
         var environment: [String: String] = [:]
         if backend == "postgres" {
@@ -74,10 +83,12 @@ import Testing
         let arguments = ["serve", "--port", "0", "--config", config.path]
 
         var server = try BackgroundCommand(arguments, environment: environment)
-        let (tokens, notifications) = try await Self.evidence(pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
+        let (tokens, notifications) = try await Self.evidence(
+            pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
         for (user, token) in tokens {
-            let (status, _) = try await Self.post(server.baseURL, "/v1/transactions", ["app_user_id": user, "signed_transaction": token],
-                                                  key: "pk_demo_storekeeper_public")
+            let (status, _) = try await Self.post(
+                server.baseURL, "/v1/transactions", ["app_user_id": user, "signed_transaction": token],
+                key: "pk_demo_storekeeper_public")
             #expect(status == 200)
         }
         // Notifications in eight concurrent streams; the server is killed once a third have been acknowledged.
@@ -89,9 +100,14 @@ import Testing
             for stream in 0..<8 {
                 group.addTask {
                     for (index, token) in notifications.enumerated() where index % 8 == stream {
-                        guard let (status, _) = try? await Self.post(base, "/v1/notifications/appstore", ["signedPayload": token]) else { return }
+                        guard
+                            let (status, _) = try? await Self.post(
+                                base, "/v1/notifications/appstore", ["signedPayload": token])
+                        else { return }
                         if status == 200, let id = Self.uuid(token) {
-                            let count = acknowledged.ids.withLock { $0.insert(id); return $0.count }
+                            let count = acknowledged.ids.withLock {
+                                $0.insert(id); return $0.count
+                            }
                             if count == killAfter { running.kill() }
                         }
                     }
@@ -100,15 +116,20 @@ import Testing
         }
         server.kill()
         let acked = acknowledged.ids.withLock { $0 }
-        #expect(acked.count >= killAfter && acked.count < notifications.count, "killed after \(acked.count) of \(notifications.count)")
+        #expect(
+            acked.count >= killAfter && acked.count < notifications.count,
+            "killed after \(acked.count) of \(notifications.count)")
 
         // Restarted on the same database: every acknowledged notification is already there.
         server = try BackgroundCommand(arguments, environment: environment)
         defer { server.stop() }
         for token in notifications {
-            let (status, answer) = try await Self.post(server.baseURL, "/v1/notifications/appstore", ["signedPayload": token])
+            let (status, answer) = try await Self.post(
+                server.baseURL, "/v1/notifications/appstore", ["signedPayload": token])
             #expect(status == 200)
-            if let id = Self.uuid(token), acked.contains(id) { #expect(answer.contains("duplicate"), "\(id) was acknowledged but is not stored") }
+            if let id = Self.uuid(token), acked.contains(id) {
+                #expect(answer.contains("duplicate"), "\(id) was acknowledged but is not stored")
+            }
         }
         // …and applied exactly once: one event per notification, in its subscriber's history.
         var applied: [String: Int] = [:]
@@ -116,7 +137,9 @@ import Testing
             var request = HTTPClientRequest(url: server.baseURL + "/v1/subscribers/\(user)/events")
             request.headers.add(name: "Authorization", value: "Bearer \(Self.secretKey)")
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            let body = try JSONSerialization.jsonObject(with: Data(buffer: try await response.body.collect(upTo: 8 << 20))) as? [String: Any]
+            let body =
+                try JSONSerialization.jsonObject(with: Data(buffer: try await response.body.collect(upTo: 8 << 20)))
+                as? [String: Any]
             for event in body?["events"] as? [[String: Any]] ?? [] where event["cause"] as? String == "notification" {
                 if let id = event["cause_id"] as? String { applied[id, default: 0] += 1 }
             }

@@ -25,7 +25,9 @@ import Testing
         #expect(HostCPU.parse("cpu  10 0 5 100 2\n") == HostCPU(busy: 15, idle: 102, steal: 0))
     }
 
-    @Test("text without a well-formed cpu line is not a sample", arguments: ["", "intr 1 2 3\n", "cpu  1 2 x 4\n", "cpu  1 2\n"])
+    @Test(
+        "text without a well-formed cpu line is not a sample",
+        arguments: ["", "intr 1 2 3\n", "cpu  1 2 x 4\n", "cpu  1 2\n"])
     func malformed(text: String) {
         #expect(HostCPU.parse(text) == nil)
     }

@@ -16,7 +16,9 @@ import Testing
                 #expect(strict.status == (expectedValid ? 0 : 1), "\(file): \(strict.standardError)")
                 if !expectedValid { #expect(!strict.standardError.isEmpty) }
                 let lenient = try CommandRunner.run(["inspect", "--allow-xcode", path])
-                #expect(lenient.status == (file.contains("21002") ? 1 : 0), "\(file) --allow-xcode: \(lenient.standardError)")
+                #expect(
+                    lenient.status == (file.contains("21002") ? 1 : 0),
+                    "\(file) --allow-xcode: \(lenient.standardError)")
             }
         }
     }
@@ -26,7 +28,8 @@ import Testing
         let path = Fixtures.directory.appendingPathComponent("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64").path
         let result = try CommandRunner.run(["inspect", "--json", path])
         #expect(result.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["kind"] as? String == "receipt")
         #expect(object["valid"] as? Bool == true)
         #expect(object["environment"] as? String == "Sandbox")
@@ -41,7 +44,8 @@ import Testing
         let path = Fixtures.directory.appendingPathComponent("jws/xcode_renewalinfo_2023.jws").path
         let result = try CommandRunner.run(["inspect", "--json", path])
         #expect(result.status == 1)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["valid"] as? Bool == false)
         #expect((object["error"] as? [String: Any])?["code"] as? String == "xcode_not_allowed")
     }
@@ -60,20 +64,28 @@ import Testing
         #expect(garbage.status == 1)
     }
 
-    @Test("usage errors exit 2", arguments: [["inspect"], ["inspect", "--at", "yesterday", "x"], ["inspect", "--nope", "x"], ["frobnicate"]])
+    @Test(
+        "usage errors exit 2",
+        arguments: [["inspect"], ["inspect", "--at", "yesterday", "x"], ["inspect", "--nope", "x"], ["frobnicate"]])
     func usage(_ arguments: [String]) throws {
         #expect(try CommandRunner.run(arguments).status == 2)
     }
 
-    @Test("bench --json reports the seven named results (shape only; speed is checked in release by scripts/bench-check)")
+    @Test(
+        "bench --json reports the seven named results (shape only; speed is checked in release by scripts/bench-check)")
     func benchShape() throws {
         let result = try CommandRunner.run(["bench", "--json", "--seconds", "0.02"])
         #expect(result.status == 0, "\(result.standardError)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
-        #expect(results.compactMap { $0["name"] as? String }
-            == ["p256.verify", "jws.verify", "payload.decode", "payload.decode.codable", "jws.verify.uncached", "receipt.decode",
-                "receipt.verify"])
+        #expect(
+            results.compactMap { $0["name"] as? String }
+                == [
+                    "p256.verify", "jws.verify", "payload.decode", "payload.decode.codable", "jws.verify.uncached",
+                    "receipt.decode",
+                    "receipt.verify",
+                ])
         #expect(results.allSatisfy { ($0["ops_per_sec"] as? Double ?? 0) > 0 && ($0["us_per_op"] as? Double ?? 0) > 0 })
     }
 }

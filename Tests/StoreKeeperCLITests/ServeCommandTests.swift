@@ -13,9 +13,12 @@ import Testing
         let server = try BackgroundCommand(["serve", "--port", "0"], in: directory)
         defer { server.stop() }
         #expect(ContinuousClock.now - started < .seconds(5))
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/storekeeper.sqlite").path))
+        #expect(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/storekeeper.sqlite").path))
         let base = server.baseURL
-        func call(_ method: String, _ path: String, key: String? = "pk_demo_storekeeper_public", body: String? = nil) throws -> (Int, String) {
+        func call(_ method: String, _ path: String, key: String? = "pk_demo_storekeeper_public", body: String? = nil)
+            throws -> (Int, String)
+        {
             var arguments = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, base + path]
             if let key { arguments += ["-H", "Authorization: Bearer \(key)"] }
             if let body { arguments += ["-d", body] }
@@ -30,12 +33,16 @@ import Testing
             let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
             return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
         }
-        let (bought, _) = try call("POST", "/simulator/v1/purchases", key: nil,
-                                   body: #"{"bundleID":"com.example.storekeeper.demo","productID":"premium.monthly","customerID":"newcomer"}"#)
+        let (bought, _) = try call(
+            "POST", "/simulator/v1/purchases", key: nil,
+            body: #"{"bundleID":"com.example.storekeeper.demo","productID":"premium.monthly","customerID":"newcomer"}"#)
         #expect(bought == 201)
-        let (_, receiptJSON) = try call("GET", "/simulator/v1/apps/com.example.storekeeper.demo/receipt?customerID=newcomer", key: nil)
-        let receipt = try #require((try JSONSerialization.jsonObject(with: Data(receiptJSON.utf8)) as? [String: Any])?["receipt"] as? String)
-        let (posted, document) = try call("POST", "/v1/receipts", body: #"{"app_user_id":"newcomer","receipt":"\#(receipt)"}"#)
+        let (_, receiptJSON) = try call(
+            "GET", "/simulator/v1/apps/com.example.storekeeper.demo/receipt?customerID=newcomer", key: nil)
+        let receipt = try #require(
+            (try JSONSerialization.jsonObject(with: Data(receiptJSON.utf8)) as? [String: Any])?["receipt"] as? String)
+        let (posted, document) = try call(
+            "POST", "/v1/receipts", body: #"{"app_user_id":"newcomer","receipt":"\#(receipt)"}"#)
         #expect(posted == 200)
         #expect(document.contains(#""identifier":"pro""#))
         let (read, subscriber) = try call("GET", "/v1/subscribers/newcomer")
@@ -59,6 +66,7 @@ import Testing
         let first = try CommandRunner.run(["migrate", "--config", config.path])
         #expect(first.status == 0 && first.standardOutput.contains("version 5"))
         #expect(try CommandRunner.run(["migrate", "--config", config.path]).standardOutput.contains("version 5"))
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/storekeeper.sqlite").path))
+        #expect(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/storekeeper.sqlite").path))
     }
 }

@@ -28,14 +28,17 @@ import Testing
         let directory = try Self.temporaryDirectory("modes")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = directory.appendingPathComponent("data").path
-        let server = try BackgroundCommand(["serve", "--port", "0", "--config", try Self.config(directory, #"{"dataDirectory": "\#(data)"}"#)])
+        let server = try BackgroundCommand([
+            "serve", "--port", "0", "--config", try Self.config(directory, #"{"dataDirectory": "\#(data)"}"#),
+        ])
         defer { server.stop() }
         #expect(PrivateFiles.mode(data) == 0o700)
         #expect(PrivateFiles.mode(data + "/simulator") == 0o700)
         #expect(PrivateFiles.mode(data + "/simulator/pki") == 0o700)
         #expect(PrivateFiles.mode(data + "/storekeeper.sqlite") == 0o600)
         for suffix in ["-wal", "-shm"] {
-            let mode = try #require(PrivateFiles.mode(data + "/storekeeper.sqlite" + suffix), "storekeeper.sqlite\(suffix) missing")
+            let mode = try #require(
+                PrivateFiles.mode(data + "/storekeeper.sqlite" + suffix), "storekeeper.sqlite\(suffix) missing")
             #expect(mode == 0o600, "storekeeper.sqlite\(suffix) is 0\(String(mode, radix: 8))")
         }
         for key in ["jws-leaf-key.pem", "receipt-leaf-key.pem"] {
@@ -57,13 +60,17 @@ import Testing
         chmod(key, 0o644)
         let refused = try CommandRunner.run(["serve", "--port", "0", "--config", config])
         #expect(refused.status != 0)
-        #expect(refused.standardError.contains(key) && refused.standardError.contains("chmod 600"), "\(refused.standardError)")
+        #expect(
+            refused.standardError.contains(key) && refused.standardError.contains("chmod 600"),
+            "\(refused.standardError)")
 
         // The same for an app's App Store Server API key (.p8).
         let p8 = directory.appendingPathComponent("AuthKey.p8").path
         try Data("not a key".utf8).write(to: URL(fileURLWithPath: p8))
         chmod(p8, 0o644)
-        let appConfig = try Self.config(directory, #"""
+        let appConfig = try Self.config(
+            directory,
+            #"""
             {"dataDirectory": "\#(data)", "apps": [{"bundleID": "com.example.app", "issuerID": "i", "keyID": "k", "privateKeyPath": "\#(p8)"}]}
             """#)
         let refusedP8 = try CommandRunner.run(["serve", "--port", "0", "--config", appConfig])
@@ -76,22 +83,29 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = directory.appendingPathComponent("data").path
         for key in ["pk_short", "pk_demo_storekeeper_public"] {
-            let config = try Self.config(directory, #"""
+            let config = try Self.config(
+                directory,
+                #"""
                 {"dataDirectory": "\#(data)", "apps": [{"bundleID": "com.example.app"}],
                  "apiKeys": [{"key": "\#(key)", "kind": "public", "bundleID": "com.example.app"}]}
                 """#)
             let result = try CommandRunner.run(["serve", "--port", "0", "--config", config])
             #expect(result.status != 0)
-            #expect(result.standardError.contains("apiKeys") && result.standardError.contains("at least 32"), "\(result.standardError)")
+            #expect(
+                result.standardError.contains("apiKeys") && result.standardError.contains("at least 32"),
+                "\(result.standardError)")
             #expect(!result.standardError.contains(key), "the key itself must not be printed")
         }
     }
 
     @Test("keys new prints a fresh 46-character key of the asked kind each time")
     func newKeys() throws {
-        let first = try CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        let second = try CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        let secret = try CommandRunner.run(["keys", "new", "secret"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let first = try CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let second = try CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let secret = try CommandRunner.run(["keys", "new", "secret"]).standardOutput.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(first.hasPrefix("pk_") && first.count == 46 && first != second)
         #expect(secret.hasPrefix("sk_") && secret.count == 46)
         #expect(first.dropFirst(3).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })

@@ -12,14 +12,18 @@ import Testing
         let server = try BackgroundCommand(["simulator", "--port", "0", "--clock", "manual", "--data", data.path])
         defer { server.stop() }
         let url = ["--url", server.baseURL]
-        let purchase = try CommandRunner.run(["simulator", "purchase", "--product", "premium.monthly", "--customer", "cli"] + url)
+        let purchase = try CommandRunner.run(
+            ["simulator", "purchase", "--product", "premium.monthly", "--customer", "cli"] + url)
         #expect(purchase.status == 0, "\(purchase.standardError)")
         let transaction = try JSONSerialization.jsonObject(with: Data(purchase.standardOutput.utf8)) as? [String: Any]
         let original = try #require(transaction?["originalTransactionId"] as? String)
         #expect(try CommandRunner.run(["simulator", "advance", "--months", "1.1"] + url).status == 0)
-        #expect(try CommandRunner.run(["simulator", "do", "auto-renew", original, "--json", #"{"enabled":false}"#] + url).status == 0)
+        #expect(
+            try CommandRunner.run(["simulator", "do", "auto-renew", original, "--json", #"{"enabled":false}"#] + url)
+                .status == 0)
         let notifications = try CommandRunner.run(["simulator", "notifications"] + url)
-        #expect(notifications.standardOutput.contains("SUBSCRIBED") && notifications.standardOutput.contains("DID_RENEW"))
+        #expect(
+            notifications.standardOutput.contains("SUBSCRIBED") && notifications.standardOutput.contains("DID_RENEW"))
         #expect(notifications.standardOutput.contains("AUTO_RENEW_DISABLED"))
         let receipt = try CommandRunner.run(["simulator", "receipt", "--customer", "cli"] + url)
         #expect(receipt.status == 0)
@@ -43,18 +47,23 @@ import Testing
             return Response(status: .ok)
         }
         try await LiveServer.with({ running in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
         }) { silent in
             let data = FileManager.default.temporaryDirectory.appendingPathComponent("sim-stop-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: data) }
             let server = try BackgroundCommand([
-                "simulator", "--port", "0", "--clock", "manual", "--data", data.path, "--notification-url", silent + "/notifications",
+                "simulator", "--port", "0", "--clock", "manual", "--data", data.path, "--notification-url",
+                silent + "/notifications",
             ])
             defer { server.stop() }
             for customer in ["a", "b", "c"] {
                 let bought = try CommandRunner.run(
-                    ["simulator", "purchase", "--product", "premium.monthly", "--customer", customer, "--url", server.baseURL])
+                    [
+                        "simulator", "purchase", "--product", "premium.monthly", "--customer", customer, "--url",
+                        server.baseURL,
+                    ])
                 #expect(bought.status == 0)
             }
             try await Task.sleep(for: .milliseconds(800))  // the first delivery is now waiting on the silent URL

@@ -6,7 +6,8 @@ import Testing
 @Suite struct StateCommandTests {
     static let files = [
         "receipts/sandbox_ios_revenuecat_sampleapp_2020.b64", "json/verifyReceipt_sandbox_revenuecat_sampleapp.json",
-        "json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json", "jws/transaction_consumable_sandbox_goodheart_2025.jws",
+        "json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json",
+        "jws/transaction_consumable_sandbox_goodheart_2025.jws",
         "jws/renewalinfo_sandbox_ringalarm_2023.jws",
     ].map { Fixtures.directory.appendingPathComponent($0).path }
 
@@ -14,34 +15,43 @@ import Testing
 
     @Test("--json: subscriptions with status and explanation, entitlements, intro eligibility")
     func json() throws {
-        let result = try CommandRunner.run(["state", "--json", "--at", "2020-07-22T18:00:00Z", "--config", Self.config] + Self.files)
+        let result = try CommandRunner.run(
+            ["state", "--json", "--at", "2020-07-22T18:00:00Z", "--config", Self.config] + Self.files)
         #expect(result.status == 0, "\(result.standardError)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let subscriptions = try #require(object["subscriptions"] as? [[String: Any]])
-        let revenueCat = try #require(subscriptions.first { $0["originalTransactionID"] as? String == "1000000692878476" })
+        let revenueCat = try #require(
+            subscriptions.first { $0["originalTransactionID"] as? String == "1000000692878476" })
         #expect(revenueCat["status"] as? String == "active")
         #expect(revenueCat["productID"] as? String == "com.revenuecat.annual_39.99.2_week_intro")
         #expect(revenueCat["expiresAt"] as? String == "2020-07-22T18:39:06Z")
         #expect(revenueCat.keys.contains("willAutoRenew") && revenueCat.keys.contains("expirationReason"))
         #expect((revenueCat["explanation"] as? [String])?.isEmpty == false)
         for subscription in subscriptions {
-            #expect(["active", "expired", "inGracePeriod", "inBillingRetry", "revoked"].contains(subscription["status"] as? String))
+            #expect(
+                ["active", "expired", "inGracePeriod", "inBillingRetry", "revoked"].contains(
+                    subscription["status"] as? String))
         }
         let entitlements = try #require(object["entitlements"] as? [[String: Any]])
         #expect(entitlements.map { $0["identifier"] as? String } == ["pro"])
         let eligibility = try #require(object["introEligibility"] as? [String: String])
         #expect(eligibility["com.revenuecat.monthly_4.99.1_week_intro"] == "ineligible")
-        #expect(eligibility["co.ringalarm.swtich.quarterly2"] == nil || eligibility["co.ringalarm.swtich.quarterly2"] == "unknown")
+        #expect(
+            eligibility["co.ringalarm.swtich.quarterly2"] == nil
+                || eligibility["co.ringalarm.swtich.quarterly2"] == "unknown")
     }
 
     @Test("the output is identical whatever order the files are given in")
     func orderFree() throws {
         var generator = SeededGenerator(seed: 7)
-        let baseline = try CommandRunner.run(["state", "--json", "--at", "2021-01-01T00:00:00Z", "--config", Self.config] + Self.files)
+        let baseline = try CommandRunner.run(
+            ["state", "--json", "--at", "2021-01-01T00:00:00Z", "--config", Self.config] + Self.files)
         #expect(baseline.status == 0)
         for _ in 0..<4 {
             let shuffled = Self.files.shuffled(using: &generator)
-            let result = try CommandRunner.run(["state", "--json", "--at", "2021-01-01T00:00:00Z", "--config", Self.config] + shuffled)
+            let result = try CommandRunner.run(
+                ["state", "--json", "--at", "2021-01-01T00:00:00Z", "--config", Self.config] + shuffled)
             #expect(result.standardOutput == baseline.standardOutput)
         }
     }
@@ -49,7 +59,8 @@ import Testing
     @Test("a forged file stops the command with exit 1; usage errors exit 2")
     func failures() throws {
         let forged = FileManager.default.temporaryDirectory.appendingPathComponent("forged-\(UUID().uuidString).jws")
-        try JWSTamper.flippedSignature(try Fixtures.text("jws/notification_TEST_sandbox_2022.jws")).write(to: forged, atomically: true, encoding: .utf8)
+        try JWSTamper.flippedSignature(try Fixtures.text("jws/notification_TEST_sandbox_2022.jws")).write(
+            to: forged, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: forged) }
         let result = try CommandRunner.run(["state", forged.path])
         #expect(result.status == 1)

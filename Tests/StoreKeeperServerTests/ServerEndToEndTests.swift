@@ -27,7 +27,10 @@ import Testing
     struct Client: Sendable {
         let base: String
 
-        func call(_ method: NIOHTTP1.HTTPMethod, _ path: String, key: String? = ServerEndToEndTests.publicKey, body: Data? = nil)
+        func call(
+            _ method: NIOHTTP1.HTTPMethod, _ path: String, key: String? = ServerEndToEndTests.publicKey,
+            body: Data? = nil
+        )
             async throws -> (Int, [String: Any])
         {
             var request = HTTPClientRequest(url: base + path)
@@ -67,7 +70,9 @@ import Testing
 
     /// Two StoreKeeper servers, each with its own store, on one fresh PostgreSQL database (notifications go to
     /// the first), with the simulator as Apple.
-    static func withTwoServers(_ body: @Sendable (SimulatorHarness, Client, Client, NotificationDeliveryService) async throws -> Void)
+    static func withTwoServers(
+        _ body: @Sendable (SimulatorHarness, Client, Client, NotificationDeliveryService) async throws -> Void
+    )
         async throws
     {
         guard let url = try await TestDatabases.freshPostgresDatabase() else {
@@ -75,14 +80,16 @@ import Testing
             return
         }
         let stores = [try await SQLStore.postgres(url: url), try await SQLStore.postgres(url: url)]
-        try await withServers(on: stores) { h, clients, delivery in try await body(h, clients[0], clients[1], delivery) }
+        try await withServers(on: stores) { h, clients, delivery in try await body(h, clients[0], clients[1], delivery)
+        }
         for store in stores { try await store.close() }
     }
 
     /// The simulator (manual clock) on one port and a StoreKeeper server per store on others; the simulator
     /// sends the e2e app's notifications to the first server.
     static func withServers(
-        on stores: [SQLStore], _ body: @Sendable (SimulatorHarness, [Client], NotificationDeliveryService) async throws -> Void
+        on stores: [SQLStore],
+        _ body: @Sendable (SimulatorHarness, [Client], NotificationDeliveryService) async throws -> Void
     ) async throws {
         let h = try await SimulatorHarness()
         let key = P256.Signing.PrivateKey()
@@ -92,34 +99,44 @@ import Testing
         try await h.simulator.createApp(registered)
         try await h.simulator.createApp(SimulatedApp.demo(bundleID: productionBundleID))
         try await LiveServer.with({
-            SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+            SimulatorApplication.build(
+                simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
         }) { simulatorBase in
-            try await serve(stores[...], h, simulatorBase: simulatorBase, app: registered, key: key, started: []) { clients in
+            try await serve(stores[...], h, simulatorBase: simulatorBase, app: registered, key: key, started: []) {
+                clients in
                 var pointed = registered
                 pointed.notificationURL = clients[0].base + "/v1/notifications/appstore"
                 try await h.simulator.createApp(pointed)
-                try await body(h, clients, NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared))
+                try await body(
+                    h, clients, NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared))
             }
         }
     }
 
     /// Starts a server for the first of `stores`, then (inside it) the rest, then runs `body` with them all.
     static func serve(
-        _ stores: ArraySlice<SQLStore>, _ h: SimulatorHarness, simulatorBase: String, app: SimulatedApp, key: P256.Signing.PrivateKey,
+        _ stores: ArraySlice<SQLStore>, _ h: SimulatorHarness, simulatorBase: String, app: SimulatedApp,
+        key: P256.Signing.PrivateKey,
         started: [Client], _ body: @Sendable ([Client]) async throws -> Void
     ) async throws {
         guard let store = stores.first else { return try await body(started) }
         let router = try await Self.router(store: store, h, simulatorBase: simulatorBase, app: app, key: key)
         try await LiveServer.with({ running in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
         }) { base in
-            try await serve(stores.dropFirst(), h, simulatorBase: simulatorBase, app: app, key: key, started: started + [Client(base: base)], body)
+            try await serve(
+                stores.dropFirst(), h, simulatorBase: simulatorBase, app: app, key: key,
+                started: started + [Client(base: base)], body)
         }
     }
 
     /// StoreKeeper's router on `store`, with the e2e apps and keys, the simulator at `simulatorBase` as Apple.
-    static func router(store: SQLStore, _ h: SimulatorHarness, simulatorBase: String, app registered: SimulatedApp, key: P256.Signing.PrivateKey)
+    static func router(
+        store: SQLStore, _ h: SimulatorHarness, simulatorBase: String, app registered: SimulatedApp,
+        key: P256.Signing.PrivateKey
+    )
         async throws -> Router<BasicRequestContext>
     {
         var configuration = ServerConfiguration()
@@ -132,7 +149,8 @@ import Testing
         production.environment = "Production"
         configuration.apps = [server, production]
         configuration.apiKeys = [
-            .init(key: publicKey, kind: .public, bundleID: bundleID), .init(key: secretKey, kind: .secret, bundleID: bundleID),
+            .init(key: publicKey, kind: .public, bundleID: bundleID),
+            .init(key: secretKey, kind: .secret, bundleID: bundleID),
             .init(key: productionKey, kind: .public, bundleID: productionBundleID),
         ]
         configuration.engine = ServerConfiguration.demoEngine
@@ -143,18 +161,22 @@ import Testing
             store: store, httpClient: HTTPClient.shared,
             extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
             now: { h.clock.now() })
-        return try await StoreKeeperApplication.buildRouter(configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
+        return try await StoreKeeperApplication.buildRouter(
+            configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
     }
 
-    @Test("receipt → active; DID_RENEW moves expiry; grace keeps access; REFUND revokes; duplicates apply once",
-          arguments: TestDatabases.backends)
+    @Test(
+        "receipt → active; DID_RENEW moves expiry; grace keeps access; REFUND revokes; duplicates apply once",
+        arguments: TestDatabases.backends)
     func lifecycle(_ backend: String) async throws {
         try await Self.withServers(backend) { h, client, store, delivery in
-            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "alice")
+            let bought = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "premium.monthly", customerID: "alice")
             await delivery.deliverDue()  // SUBSCRIBED arrives before anyone owns the subscription: parked
             let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "alice")
             let (posted, document) = try await client.call(
-                .POST, "/v1/receipts", body: client.json(["app_user_id": "alice", "receipt": receipt, "device_id": "alice-iphone"]))
+                .POST, "/v1/receipts",
+                body: client.json(["app_user_id": "alice", "receipt": receipt, "device_id": "alice-iphone"]))
             #expect(posted == 200)
             let entitlements = (document["subscriber"] as? [String: Any])?["entitlements"] as? [[String: Any]]
             #expect(entitlements?.first?["identifier"] as? String == "pro")
@@ -185,7 +207,8 @@ import Testing
             let last = try #require(await h.simulator.notifications(for: Self.bundleID).last)
             let events = try await store.events("alice", in: ServerEndToEndTests.project, limit: 1000).count
             let before = try await store.dump()
-            let (again, answer) = try await client.call(.POST, "/v1/notifications/appstore", key: nil, body: client.json(["signedPayload": last.signedPayload]))
+            let (again, answer) = try await client.call(
+                .POST, "/v1/notifications/appstore", key: nil, body: client.json(["signedPayload": last.signedPayload]))
             #expect(again == 200 && answer["status"] as? String == "duplicate")
             #expect(try await store.events("alice", in: ServerEndToEndTests.project, limit: 1000).count == events)
             #expect(try await store.dump() == before)
@@ -193,7 +216,9 @@ import Testing
             let types = (history["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String } ?? []
             #expect(types.contains("receipt_posted") && types.contains("DID_RENEW") && types.contains("REFUND"))
             #expect(types.contains("DID_FAIL_TO_RENEW/GRACE_PERIOD") && types.contains("SUBSCRIBED/INITIAL_BUY"))
-            let receiptEvent = (history["events"] as? [[String: Any]])?.first { $0["type"] as? String == "receipt_posted" }
+            let receiptEvent = (history["events"] as? [[String: Any]])?.first {
+                $0["type"] as? String == "receipt_posted"
+            }
             #expect((receiptEvent?["detail"] as? [String: Any])?["device_id"] as? String == "alice-iphone")
         }
     }
@@ -203,12 +228,15 @@ import Testing
         try await Self.withServers(backend) { h, client, _, delivery in
             _ = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "gus")
             let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "gus")
-            let (posted, _) = try await client.call(.POST, "/v1/receipts", body: client.json(["app_user_id": "gus", "receipt": receipt]))
+            let (posted, _) = try await client.call(
+                .POST, "/v1/receipts", body: client.json(["app_user_id": "gus", "receipt": receipt]))
             #expect(posted == 200)
             let first = try await client.call(.GET, "/v1/subscribers/gus").1
             let second = try await client.call(.GET, "/v1/subscribers/gus").1
             #expect(first["subscriber"] as? NSDictionary == second["subscriber"] as? NSDictionary)
-            #expect(((first["subscriber"] as? [String: Any])?["subscriptions"] as? [[String: Any]])?.first?["status"] as? String == "active")
+            #expect(
+                ((first["subscriber"] as? [String: Any])?["subscriptions"] as? [[String: Any]])?.first?["status"]
+                    as? String == "active")
             let firstExpiry = try await client.subscription("gus")?["expiresAt"] as? String
 
             // The clock passes the stored expiry before the renewal is delivered: the answer changes with it.
@@ -222,16 +250,20 @@ import Testing
             #expect(renewed?["expiresAt"] as? String != firstExpiry)
             // request_date is the server's clock on every answer, remembered or not.
             let (_, document) = try await client.call(.GET, "/v1/subscribers/gus")
-            #expect(document["request_date_ms"] as? Int64 == Int64((h.clock.now().timeIntervalSince1970 * 1000).rounded(.down)))
+            #expect(
+                document["request_date_ms"] as? Int64
+                    == Int64((h.clock.now().timeIntervalSince1970 * 1000).rounded(.down)))
         }
     }
 
     @Test("two servers on one PostgreSQL database: what one commits, the other's remembered answers reflect")
     func replicas() async throws {
         try await Self.withTwoServers { h, a, b, delivery in
-            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "hal")
+            let bought = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "premium.monthly", customerID: "hal")
             let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "hal")
-            let (posted, _) = try await a.call(.POST, "/v1/receipts", body: a.json(["app_user_id": "hal", "receipt": receipt]))
+            let (posted, _) = try await a.call(
+                .POST, "/v1/receipts", body: a.json(["app_user_id": "hal", "receipt": receipt]))
             #expect(posted == 200)
             // The second server answers from the database, then remembers the answer.
             #expect(try await b.subscription("hal")?["status"] as? String == "active")
@@ -253,48 +285,65 @@ import Testing
     @Test("the same notifications in shuffled order converge to the same state", arguments: TestDatabases.backends)
     func shuffled(_ backend: String) async throws {
         try await Self.withServers(backend) { h, client, _, _ in
-            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "basic.monthly", customerID: "bob")
+            let bought = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "basic.monthly", customerID: "bob")
             await h.advance(months: 2.01)
             try await h.simulator.changePlan(originalTransactionID: bought.transactionID, to: "premium.monthly")
             try await h.simulator.setAutoRenew(originalTransactionID: bought.transactionID, enabled: false)
             let payloads = await h.simulator.notifications(for: Self.bundleID).map(\.signedPayload)
-            let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID).signedTransactionInfo)
+            let token = try #require(
+                try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID)
+                    .signedTransactionInfo)
             var generator = SeededGenerator(seed: 3)
             var states: [String] = []
             for (round, user) in ["bob-a", "bob-b", "bob-c"].enumerated() {
                 // Each round is a different user owning the same subscription: transfer moves it along.
                 let order = round == 0 ? payloads : payloads.shuffled(using: &generator)
-                _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": user, "signed_transaction": token]))
+                _ = try await client.call(
+                    .POST, "/v1/transactions", body: client.json(["app_user_id": user, "signed_transaction": token]))
                 for payload in order {
-                    let (status, _) = try await client.call(.POST, "/v1/notifications/appstore", key: nil, body: client.json(["signedPayload": payload]))
+                    let (status, _) = try await client.call(
+                        .POST, "/v1/notifications/appstore", key: nil, body: client.json(["signedPayload": payload]))
                     #expect(status == 200)
                 }
                 var subscriber = try await client.subscriber(user)
                 subscriber["app_user_id"] = nil
                 subscriber["first_seen"] = nil
-                states.append(String(decoding: try JSONSerialization.data(withJSONObject: subscriber, options: [.sortedKeys]), as: UTF8.self))
+                states.append(
+                    String(
+                        decoding: try JSONSerialization.data(withJSONObject: subscriber, options: [.sortedKeys]),
+                        as: UTF8.self))
             }
             #expect(states[0] == states[1] && states[1] == states[2])
             #expect(states[0].contains("\"premium.monthly\""))
         }
     }
 
-    @Test("alias merges identities; a second user's restore transfers the subscription with an audit trail",
-          arguments: TestDatabases.backends)
+    @Test(
+        "alias merges identities; a second user's restore transfers the subscription with an audit trail",
+        arguments: TestDatabases.backends)
     func aliasAndTransfer(_ backend: String) async throws {
         try await Self.withServers(backend) { h, client, _, _ in
-            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "carol")
-            let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID).signedTransactionInfo)
-            _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": "anon-42", "signed_transaction": token]))
-            let (aliased, merged) = try await client.call(.POST, "/v1/subscribers/anon-42/alias", body: client.json(["new_app_user_id": "carol"]))
+            let bought = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "premium.monthly", customerID: "carol")
+            let token = try #require(
+                try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID)
+                    .signedTransactionInfo)
+            _ = try await client.call(
+                .POST, "/v1/transactions", body: client.json(["app_user_id": "anon-42", "signed_transaction": token]))
+            let (aliased, merged) = try await client.call(
+                .POST, "/v1/subscribers/anon-42/alias", body: client.json(["new_app_user_id": "carol"]))
             #expect(aliased == 200)
             #expect(((merged["subscriber"] as? [String: Any])?["aliases"] as? [String]) == ["anon-42"])
             #expect(try await client.subscription("carol")?["status"] as? String == "active")
-            _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": "dave", "signed_transaction": token]))
+            _ = try await client.call(
+                .POST, "/v1/transactions", body: client.json(["app_user_id": "dave", "signed_transaction": token]))
             #expect(try await client.subscription("dave")?["status"] as? String == "active")
             #expect(try await client.subscription("carol") == nil)
             let (_, history) = try await client.call(.GET, "/v1/subscribers/carol/events", key: Self.secretKey)
-            let out = (history["events"] as? [[String: Any]])?.first { $0["type"] as? String == "subscription_transferred_out" }
+            let out = (history["events"] as? [[String: Any]])?.first {
+                $0["type"] as? String == "subscription_transferred_out"
+            }
             #expect((out?["detail"] as? [String: String])?["to"] == "dave")
         }
     }
@@ -302,45 +351,86 @@ import Testing
     @Test("bad input gets its 4xx and changes nothing stored", arguments: TestDatabases.backends)
     func badInput(_ backend: String) async throws {
         try await Self.withServers(backend) { h, client, store, _ in
-            let bought = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "premium.monthly", customerID: "erin")
-            let token = try #require(try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID).signedTransactionInfo)
-            _ = try await client.call(.POST, "/v1/transactions", body: client.json(["app_user_id": "erin", "signed_transaction": token]))
-            let sandboxOnly = try await h.simulator.purchase(bundleID: Self.productionBundleID, productID: "premium.monthly", customerID: "erin")
-            let sandboxToken = try #require(
-                try await h.simulator.transactionInfo(transactionID: sandboxOnly.transactionID, bundleID: Self.productionBundleID)
+            let bought = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "premium.monthly", customerID: "erin")
+            let token = try #require(
+                try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID)
                     .signedTransactionInfo)
+            _ = try await client.call(
+                .POST, "/v1/transactions", body: client.json(["app_user_id": "erin", "signed_transaction": token]))
+            let sandboxOnly = try await h.simulator.purchase(
+                bundleID: Self.productionBundleID, productID: "premium.monthly", customerID: "erin")
+            let sandboxToken = try #require(
+                try await h.simulator.transactionInfo(
+                    transactionID: sandboxOnly.transactionID, bundleID: Self.productionBundleID
+                )
+                .signedTransactionInfo)
             let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "erin")
             let before = try await store.dump()
             let foreign = try Fixtures.text("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
             let cases: [(String, NIOHTTP1.HTTPMethod, String, String?, Data, Int)] = [
-                ("invalid base64", .POST, "/v1/receipts", Self.publicKey, client.json(["app_user_id": "erin", "receipt": "%%%not base64"]), 400),
+                (
+                    "invalid base64", .POST, "/v1/receipts", Self.publicKey,
+                    client.json(["app_user_id": "erin", "receipt": "%%%not base64"]), 400
+                ),
                 ("non-JSON", .POST, "/v1/receipts", Self.publicKey, Data("hello".utf8), 400),
                 ("10 MB body", .POST, "/v1/receipts", Self.publicKey, Data(repeating: 0x41, count: 10 << 20), 413),
-                ("forged JWS", .POST, "/v1/transactions", Self.publicKey,
-                 client.json(["app_user_id": "erin", "signed_transaction": JWSTamper.flippedSignature(token)]), 422),
-                ("look-alike JWS", .POST, "/v1/transactions", Self.publicKey,
-                 client.json(["app_user_id": "erin", "signed_transaction": try JWSTamper.lookAlikeChain(token)]), 422),
-                ("receipt of another app", .POST, "/v1/receipts", Self.publicKey, client.json(["app_user_id": "erin", "receipt": foreign]), 422),
-                ("10,000-character user id", .POST, "/v1/transactions", Self.publicKey,
-                 client.json(["app_user_id": String(repeating: "u", count: 10_000), "signed_transaction": token]), 400),
+                (
+                    "forged JWS", .POST, "/v1/transactions", Self.publicKey,
+                    client.json(["app_user_id": "erin", "signed_transaction": JWSTamper.flippedSignature(token)]), 422
+                ),
+                (
+                    "look-alike JWS", .POST, "/v1/transactions", Self.publicKey,
+                    client.json(["app_user_id": "erin", "signed_transaction": try JWSTamper.lookAlikeChain(token)]), 422
+                ),
+                (
+                    "receipt of another app", .POST, "/v1/receipts", Self.publicKey,
+                    client.json(["app_user_id": "erin", "receipt": foreign]), 422
+                ),
+                (
+                    "10,000-character user id", .POST, "/v1/transactions", Self.publicKey,
+                    client.json(["app_user_id": String(repeating: "u", count: 10_000), "signed_transaction": token]),
+                    400
+                ),
                 ("missing field", .POST, "/v1/transactions", Self.publicKey, client.json(["app_user_id": "erin"]), 400),
-                ("device id that is not a string", .POST, "/v1/receipts", Self.publicKey,
-                 client.json(["app_user_id": "erin", "receipt": receipt, "device_id": 7]), 400),
-                ("10,000-character device id", .POST, "/v1/receipts", Self.publicKey,
-                 client.json(["app_user_id": "erin", "receipt": receipt, "device_id": String(repeating: "d", count: 10_000)]), 400),
-                ("unknown field", .POST, "/v1/transactions", Self.publicKey,
-                 client.json(["app_user_id": "erin", "signed_transaction": token, "app_user_Id": "mallory"]), 400),
-                ("Sandbox evidence for a Production-only app", .POST, "/v1/transactions", Self.productionKey,
-                 client.json(["app_user_id": "erin", "signed_transaction": sandboxToken]), 422),
-                ("V1 with an unknown notification type", .POST, "/v1/notifications/appstore", nil,
-                 client.json(["notification_type": "FREE_MONEY", "password": "demo-shared-secret", "bid": Self.bundleID]), 422),
+                (
+                    "device id that is not a string", .POST, "/v1/receipts", Self.publicKey,
+                    client.json(["app_user_id": "erin", "receipt": receipt, "device_id": 7]), 400
+                ),
+                (
+                    "10,000-character device id", .POST, "/v1/receipts", Self.publicKey,
+                    client.json([
+                        "app_user_id": "erin", "receipt": receipt, "device_id": String(repeating: "d", count: 10_000),
+                    ]), 400
+                ),
+                (
+                    "unknown field", .POST, "/v1/transactions", Self.publicKey,
+                    client.json(["app_user_id": "erin", "signed_transaction": token, "app_user_Id": "mallory"]), 400
+                ),
+                (
+                    "Sandbox evidence for a Production-only app", .POST, "/v1/transactions", Self.productionKey,
+                    client.json(["app_user_id": "erin", "signed_transaction": sandboxToken]), 422
+                ),
+                (
+                    "V1 with an unknown notification type", .POST, "/v1/notifications/appstore", nil,
+                    client.json([
+                        "notification_type": "FREE_MONEY", "password": "demo-shared-secret", "bid": Self.bundleID,
+                    ]), 422
+                ),
                 ("no key", .GET, "/v1/subscribers/erin", nil, Data(), 401),
                 ("public key on a secret endpoint", .GET, "/v1/subscribers/erin/events", Self.publicKey, Data(), 403),
-                ("V1 with the wrong shared secret", .POST, "/v1/notifications/appstore", nil,
-                 client.json(["notification_type": "DID_RENEW", "password": "wrong", "bid": Self.bundleID]), 401),
+                (
+                    "V1 with the wrong shared secret", .POST, "/v1/notifications/appstore", nil,
+                    client.json(["notification_type": "DID_RENEW", "password": "wrong", "bid": Self.bundleID]), 401
+                ),
                 ("notification that is not JSON", .POST, "/v1/notifications/appstore", nil, Data("{".utf8), 400),
-                ("forged notification", .POST, "/v1/notifications/appstore", nil,
-                 client.json(["signedPayload": JWSTamper.editedPayload(await h.simulator.notifications(for: Self.bundleID)[0].signedPayload)]), 422),
+                (
+                    "forged notification", .POST, "/v1/notifications/appstore", nil,
+                    client.json([
+                        "signedPayload": JWSTamper.editedPayload(
+                            await h.simulator.notifications(for: Self.bundleID)[0].signedPayload)
+                    ]), 422
+                ),
             ]
             for (name, method, path, key, body, expected) in cases {
                 let (status, answer) = try await client.call(method, path, key: key, body: body)

@@ -53,7 +53,8 @@ import Testing
     @Test("twigano: the V1 DID_CHANGE_RENEWAL_STATUS says auto-renew off for 1000000723811158")
     func twiganoNotification() throws {
         let body = try JSONDecoder().decode(
-            NotificationV1Body.self, from: try Fixtures.data("json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json"))
+            NotificationV1Body.self,
+            from: try Fixtures.data("json/notificationV1_DID_CHANGE_RENEWAL_STATUS_sandbox_twigano.json"))
         var evidence = EvidenceSet()
         evidence.add(notificationV1: body)
         let latestExpiry = try #require(body.unifiedReceipt?.latestReceiptInfo?.compactMap(\.expiresDate).max())
@@ -105,8 +106,9 @@ import Testing
         ] {
             var evidence = EvidenceSet()
             evidence.add(receipt: try await localReceipt(file))
-            #expect(SubscriptionEngine().evaluate(evidence, at: Fixtures.date("2026-01-01T00:00:00Z")).subscriptions.count
-                == expectedSubscriptions)
+            #expect(
+                SubscriptionEngine().evaluate(evidence, at: Fixtures.date("2026-01-01T00:00:00Z")).subscriptions.count
+                    == expectedSubscriptions)
         }
         var pure = EvidenceSet()
         pure.add(receipt: try await localReceipt("production_ios_pure_2024.b64"))
@@ -127,7 +129,9 @@ import Testing
 
         let xcode = XcodeSignedDataVerifier()
         var sk2 = EvidenceSet()
-        sk2.add(transaction: try await xcode.verifyTransaction(try Fixtures.text("jws/xcode_transaction_autorenewable_2023.jws")))
+        sk2.add(
+            transaction: try await xcode.verifyTransaction(
+                try Fixtures.text("jws/xcode_transaction_autorenewable_2023.jws")))
         sk2.add(renewalInfo: try await xcode.verifyRenewalInfo(try Fixtures.text("jws/xcode_renewalinfo_2023.jws")))
         let active = SubscriptionEngine().evaluate(sk2, at: Fixtures.date("2023-10-20T00:00:00Z"))
         #expect(active.subscriptions.first?.status == .active)
@@ -141,7 +145,8 @@ import Testing
     @Test("Xcode receipts: the backyard birds pass is an active subscription or purchase; the empty one has nothing")
     func xcodeReceipts() async throws {
         let verifier = try AppReceiptVerifier(configuration: .init(allowsXcodeReceipts: true))
-        let birds = try await verifier.verify(base64: try Fixtures.text("receipts/xcode_backyardbirds_with_transaction_2023.b64"))
+        let birds = try await verifier.verify(
+            base64: try Fixtures.text("receipts/xcode_backyardbirds_with_transaction_2023.b64"))
         var evidence = EvidenceSet()
         evidence.add(receipt: birds.receiptInfo)
         let item = try #require(birds.receipt.inAppPurchases.first)
@@ -150,7 +155,8 @@ import Testing
         #expect((state.subscriptions.first?.productID ?? state.purchases.first?.productID) == "pass.premium")
         if let subscription = state.subscriptions.first { #expect(subscription.status == .active) }
 
-        let empty = try await verifier.verify(base64: try Fixtures.text("receipts/xcode_dailydictionary_empty_2021.b64"))
+        let empty = try await verifier.verify(
+            base64: try Fixtures.text("receipts/xcode_dailydictionary_empty_2021.b64"))
         var none = EvidenceSet()
         none.add(receipt: empty.receiptInfo)
         let nothing = SubscriptionEngine().evaluate(none, at: Fixtures.date("2021-08-01T00:00:00Z"))
@@ -164,7 +170,8 @@ import Testing
         var evidence = EvidenceSet()
         evidence.add(notificationV2: test.payload, transaction: test.transaction, renewalInfo: test.renewalInfo)
         #expect(evidence.transactions.isEmpty && evidence.renewals.isEmpty)
-        let renewal = try await verifier.verifyRenewalInfo(try Fixtures.text("jws/renewalinfo_sandbox_ringalarm_2023.jws"))
+        let renewal = try await verifier.verifyRenewalInfo(
+            try Fixtures.text("jws/renewalinfo_sandbox_ringalarm_2023.jws"))
         evidence.add(renewalInfo: renewal)
         #expect(evidence.renewals.count == 1)
         let state = SubscriptionEngine().evaluate(evidence, at: Fixtures.date("2023-06-01T00:00:00Z"))

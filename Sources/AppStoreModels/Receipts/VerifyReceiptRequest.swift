@@ -35,6 +35,7 @@ public struct VerifyReceiptRequest: Codable, Sendable, Hashable, CustomStringCon
     /// A description that never shows the shared secret or the receipt.
     public var description: String {
         "VerifyReceiptRequest(receiptData: <\(receiptData.utf8.count) bytes>, password: "
-            + (password == nil ? "nil" : "<redacted>") + ", excludeOldTransactions: \(String(describing: excludeOldTransactions)))"
+            + (password == nil ? "nil" : "<redacted>")
+            + ", excludeOldTransactions: \(String(describing: excludeOldTransactions)))"
     }
 }

@@ -63,7 +63,8 @@ public struct VerifyReceiptResponse: Codable, Sendable, Hashable {
         } else if let single = try c.decodeIfPresent(InAppTransactionInfo.self, forKey: "latest_receipt_info") {
             latestReceiptInfo = [single]
         }
-        latestExpiredReceiptInfo = try c.decodeIfPresent(InAppTransactionInfo.self, forKey: "latest_expired_receipt_info")
+        latestExpiredReceiptInfo = try c.decodeIfPresent(
+            InAppTransactionInfo.self, forKey: "latest_expired_receipt_info")
         pendingRenewalInfo = try c.decodeIfPresent([PendingRenewalInfo].self, forKey: "pending_renewal_info")
         isRetryable = try c.lenient("is-retryable") ?? c.lenient("is_retryable")
         autoRenewStatus = try c.lenient("auto_renew_status")

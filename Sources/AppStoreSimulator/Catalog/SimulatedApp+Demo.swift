@@ -13,13 +13,17 @@ extension SimulatedApp {
                 SimulatedProduct(
                     productID: "premium.monthly", subscriptionGroupID: "pro", level: 1, period: .month,
                     prices: ["USA": 9_990], introductoryOffer: trial,
-                    promotionalOffers: ["winback50": .init(discountType: "PAY_AS_YOU_GO", period: .month, price: 4_990)],
+                    promotionalOffers: [
+                        "winback50": .init(discountType: "PAY_AS_YOU_GO", period: .month, price: 4_990)
+                    ],
                     offerCodes: ["SPRING": .init(discountType: "FREE_TRIAL", period: .month)]),
                 SimulatedProduct(
-                    productID: "basic.monthly", subscriptionGroupID: "pro", level: 2, period: .month, prices: ["USA": 4_990],
+                    productID: "basic.monthly", subscriptionGroupID: "pro", level: 2, period: .month,
+                    prices: ["USA": 4_990],
                     introductoryOffer: trial),
-                SimulatedProduct(productID: "premium.annual", subscriptionGroupID: "pro", level: 1, period: .year,
-                                 prices: ["USA": 79_990]),
+                SimulatedProduct(
+                    productID: "premium.annual", subscriptionGroupID: "pro", level: 1, period: .year,
+                    prices: ["USA": 79_990]),
                 SimulatedProduct(productID: "coins.100", kind: .consumable, prices: ["USA": 990]),
                 SimulatedProduct(productID: "lifetime", kind: .nonConsumable, prices: ["USA": 199_990]),
             ])

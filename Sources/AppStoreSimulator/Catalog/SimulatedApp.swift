@@ -24,7 +24,8 @@ public struct SimulatedApp: Sendable, Hashable, Codable, CustomStringConvertible
     /// Makes an app.
     public init(
         bundleID: String, appAppleID: Int64, sharedSecret: String, notificationURL: String? = nil,
-        notificationV1URL: String? = nil, apiKeyID: String = "SIMKEY0001", issuerID: String = "57246542-96fe-1a63-e053-0824d011072a",
+        notificationV1URL: String? = nil, apiKeyID: String = "SIMKEY0001",
+        issuerID: String = "57246542-96fe-1a63-e053-0824d011072a",
         apiPublicKeyPEM: String? = nil, gracePeriodDays: Int = 16, products: [SimulatedProduct] = []
     ) {
         self.bundleID = bundleID

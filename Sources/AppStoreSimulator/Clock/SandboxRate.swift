@@ -25,9 +25,12 @@ public enum SandboxRate: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .threeMinutes: minutes = [.week: 3, .month: 3, .twoMonths: 6, .threeMonths: 9, .sixMonths: 18, .year: 36]
         case .fiveMinutes: minutes = [.week: 3, .month: 5, .twoMonths: 10, .threeMonths: 15, .sixMonths: 30, .year: 60]
-        case .fifteenMinutes: minutes = [.week: 5, .month: 15, .twoMonths: 30, .threeMonths: 45, .sixMonths: 90, .year: 180]
-        case .thirtyMinutes: minutes = [.week: 10, .month: 30, .twoMonths: 60, .threeMonths: 90, .sixMonths: 180, .year: 360]
-        case .oneHour: minutes = [.week: 15, .month: 60, .twoMonths: 120, .threeMonths: 180, .sixMonths: 360, .year: 720]
+        case .fifteenMinutes:
+            minutes = [.week: 5, .month: 15, .twoMonths: 30, .threeMonths: 45, .sixMonths: 90, .year: 180]
+        case .thirtyMinutes:
+            minutes = [.week: 10, .month: 30, .twoMonths: 60, .threeMonths: 90, .sixMonths: 180, .year: 360]
+        case .oneHour:
+            minutes = [.week: 15, .month: 60, .twoMonths: 120, .threeMonths: 180, .sixMonths: 360, .year: 720]
         case .realTime: return period.realDays * 86_400
         }
         return minutes[period]! * 60

@@ -1,9 +1,9 @@
-public import Foundation
 public import AppStoreSigning
 import Crypto
-import _CryptoExtras
-import X509
 import FilePermissions
+public import Foundation
+import X509
+import _CryptoExtras
 
 /// The simulator's own certificate authorities, shaped like Apple's: an ECDSA chain for JWS (root,
 /// intermediate with 1.2.840.113635.100.6.2.1, P-256 leaf with 1.2.840.113635.100.6.11.1) and an RSA chain for
@@ -52,27 +52,36 @@ public struct SimulatorPKI: Sendable {
     /// - Returns: The PKI.
     /// - Throws: File or parsing errors naming the file; ``PrivateFileError`` for a key file others may read.
     public static func loadOrCreate(in directory: URL) throws -> SimulatorPKI {
-        let files = ["jws-root.pem", "jws-intermediate.pem", "jws-leaf.pem", "jws-leaf-key.pem",
-                     "receipt-root.pem", "receipt-intermediate.pem", "receipt-leaf.pem", "receipt-leaf-key.pem"]
+        let files = [
+            "jws-root.pem", "jws-intermediate.pem", "jws-leaf.pem", "jws-leaf-key.pem",
+            "receipt-root.pem", "receipt-intermediate.pem", "receipt-leaf.pem", "receipt-leaf-key.pem",
+        ]
         let urls = files.map { directory.appendingPathComponent($0) }
         if urls.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
-            for url in urls where url.lastPathComponent.hasSuffix("-key.pem") { try PrivateFiles.requirePrivate(url.path) }
+            for url in urls where url.lastPathComponent.hasSuffix("-key.pem") {
+                try PrivateFiles.requirePrivate(url.path)
+            }
             let text = try urls.map { try String(contentsOf: $0, encoding: .utf8) }
             let authority = SigningAuthority(
                 root: try Certificate(pemEncoded: text[0]), intermediate: try Certificate(pemEncoded: text[1]),
-                leaf: try Certificate(pemEncoded: text[2]), leafKey: try P256.Signing.PrivateKey(pemRepresentation: text[3]))
+                leaf: try Certificate(pemEncoded: text[2]),
+                leafKey: try P256.Signing.PrivateKey(pemRepresentation: text[3]))
             let signer = ReceiptSigner(
-                certificates: [try Certificate(pemEncoded: text[6]), try Certificate(pemEncoded: text[5]),
-                               try Certificate(pemEncoded: text[4])],
+                certificates: [
+                    try Certificate(pemEncoded: text[6]), try Certificate(pemEncoded: text[5]),
+                    try Certificate(pemEncoded: text[4]),
+                ],
                 key: try _RSA.Signing.PrivateKey(pemRepresentation: text[7]))
             return SimulatorPKI(signedData: authority, receipts: signer)
         }
         let pki = try generate()
         try PrivateFiles.createDirectory(directory.path)
         let contents = [
-            try pki.signedData.root.serializeAsPEM().pemString, try pki.signedData.intermediate.serializeAsPEM().pemString,
+            try pki.signedData.root.serializeAsPEM().pemString,
+            try pki.signedData.intermediate.serializeAsPEM().pemString,
             try pki.signedData.leaf.serializeAsPEM().pemString, pki.signedData.leafKey.pemRepresentation,
-            try pki.receipts.certificates[2].serializeAsPEM().pemString, try pki.receipts.certificates[1].serializeAsPEM().pemString,
+            try pki.receipts.certificates[2].serializeAsPEM().pemString,
+            try pki.receipts.certificates[1].serializeAsPEM().pemString,
             try pki.receipts.certificates[0].serializeAsPEM().pemString, pki.receipts.key.pemRepresentation,
         ]
         for (url, text) in zip(urls, contents) {

@@ -34,7 +34,9 @@ public struct BERReader: Sendable {
     /// - Returns: Its children in order.
     /// - Throws: ``VerificationError/Code/malformed``.
     public func children(of parent: BERElement, _ what: @autoclosure () -> String) throws -> [BERElement] {
-        guard parent.isConstructed else { throw VerificationError(.malformed, "\(what()): expected a constructed element") }
+        guard parent.isConstructed else {
+            throw VerificationError(.malformed, "\(what()): expected a constructed element")
+        }
         var result: [BERElement] = []
         var offset = parent.contents.lowerBound
         while offset < parent.contents.upperBound {
@@ -51,7 +53,9 @@ public struct BERReader: Sendable {
     ///   - what: What it is, for error messages.
     /// - Returns: The value bytes.
     /// - Throws: ``VerificationError/Code/malformed``.
-    public func stringBytes(_ element: BERElement, _ what: @autoclosure () -> String, depth: Int = 0) throws -> ArraySlice<UInt8> {
+    public func stringBytes(_ element: BERElement, _ what: @autoclosure () -> String, depth: Int = 0) throws
+        -> ArraySlice<UInt8>
+    {
         if !element.isConstructed { return bytes[element.contents] }
         guard depth < Self.maximumDepth else { throw VerificationError(.malformed, "\(what()): nested too deeply") }
         var joined: [UInt8] = []
@@ -135,13 +139,15 @@ public struct BERReader: Sendable {
         let isConstructed = identifier & 0x20 != 0
         if first == 0x80 {
             guard isConstructed else {
-                throw VerificationError(.malformed, "\(what()): indefinite length on a primitive element at byte \(offset)")
+                throw VerificationError(
+                    .malformed, "\(what()): indefinite length on a primitive element at byte \(offset)")
             }
             let contentStart = index
             var cursor = index
             while true {
                 guard cursor + 2 <= end else {
-                    throw VerificationError(.malformed, "\(what()): missing end-of-contents for element at byte \(offset)")
+                    throw VerificationError(
+                        .malformed, "\(what()): missing end-of-contents for element at byte \(offset)")
                 }
                 if bytes[cursor] == 0, bytes[cursor + 1] == 0 {
                     return BERElement(
@@ -157,14 +163,18 @@ public struct BERReader: Sendable {
             length = Int(first)
         } else {
             let count = Int(first & 0x7F)
-            guard count <= 4 else { throw VerificationError(.malformed, "\(what()): length of \(count) bytes is too large") }
+            guard count <= 4 else {
+                throw VerificationError(.malformed, "\(what()): length of \(count) bytes is too large")
+            }
             for _ in 0..<count { length = length << 8 | Int(try next()) }
         }
         guard length <= end - index else {
             throw VerificationError(
-                .malformed, "\(what()): element at byte \(offset) claims \(length) bytes but only \(end - index) remain")
+                .malformed, "\(what()): element at byte \(offset) claims \(length) bytes but only \(end - index) remain"
+            )
         }
         let contents = index..<(index + length)
-        return BERElement(identifier: identifier, tagNumber: tagNumber, contents: contents, encoded: offset..<contents.upperBound)
+        return BERElement(
+            identifier: identifier, tagNumber: tagNumber, contents: contents, encoded: offset..<contents.upperBound)
     }
 }

@@ -1,6 +1,6 @@
 public import Foundation
-import Synchronization
 import SwiftASN1
+import Synchronization
 @_spi(FixedExpiryValidationTime) import X509
 
 /// Validates certificate chains against pinned roots and remembers the chains it has validated.
@@ -110,7 +110,8 @@ public final class ChainValidator: Sendable {
         if certificates.count == 1 {
             // A pinned root that signs directly (Xcode's StoreKit test certificate).
             return VerifiedChain(
-                leaf: root, intermediates: [], root: root, validFrom: root.notValidBefore, validUntil: root.notValidAfter)
+                leaf: root, intermediates: [], root: root, validFrom: root.notValidBefore,
+                validUntil: root.notValidAfter)
         }
         let leaf = certificates[0]
         let intermediates = Array(certificates[1..<(certificates.count - 1)])
@@ -132,7 +133,9 @@ public final class ChainValidator: Sendable {
                 throw VerificationError(
                     .invalidChain,
                     "\"\(leaf.subject)\" does not chain to the pinned root"
-                        + (reasons.isEmpty ? " (no path: a signature or issuer name does not match)" : ": \(reasons.joined(separator: "; "))"))
+                        + (reasons.isEmpty
+                            ? " (no path: a signature or issuer name does not match)"
+                            : ": \(reasons.joined(separator: "; "))"))
             }
             throw VerificationError(.invalidChain, "\"\(leaf.subject)\" does not chain to the pinned root")
         }
@@ -174,7 +177,9 @@ public struct ChainKey: Hashable, Sendable {
         guard lhs.digest == rhs.digest, lhs.certificates.count == rhs.certificates.count else { return false }
         for (left, right) in zip(lhs.certificates, rhs.certificates) {
             guard left.count == right.count else { return false }
-            let same = left.withUnsafeBytes { a in right.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+            let same = left.withUnsafeBytes { a in
+                right.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+            }
             guard same || left.isEmpty else { return false }
         }
         return true

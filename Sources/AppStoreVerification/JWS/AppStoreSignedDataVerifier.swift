@@ -1,6 +1,6 @@
-public import Foundation
 import AppStoreModels
 import Crypto
+public import Foundation
 import X509
 
 /// Verifies App Store signed data: ES256 only, an `x5c` of exactly leaf, intermediate and root, the root pinned,
@@ -81,12 +81,14 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
     public func verify(_ jws: CompactJWS) async throws -> VerifiedSignedData {
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
-                .algorithmNotAllowed, "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
+                .algorithmNotAllowed,
+                "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
         }
         guard jws.certificateChain.count == 3 else {
             if jws.certificateChain.count == 1 {
                 throw VerificationError(
-                    .xcodeNotAllowed, "x5c holds one certificate (Xcode-signed data); this verifier needs Apple's chain")
+                    .xcodeNotAllowed, "x5c holds one certificate (Xcode-signed data); this verifier needs Apple's chain"
+                )
             }
             throw VerificationError(
                 .wrongChainLength, "x5c holds \(jws.certificateChain.count) certificates; Apple's chain has 3")
@@ -104,9 +106,11 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
             throw VerificationError(.malformedPayload, "payload has no signedDate to validate the chain at")
         }
         if let cached, cached.isValid(at: time) {
-            return VerifiedSignedData(payload: jws.payload, signedDate: signedDate, validationTime: time, isXcodeSigned: false)
+            return VerifiedSignedData(
+                payload: jws.payload, signedDate: signedDate, validationTime: time, isXcodeSigned: false)
         }
         _ = try await chainValidator.validate(jws.certificateChain, at: time)
-        return VerifiedSignedData(payload: jws.payload, signedDate: signedDate, validationTime: time, isXcodeSigned: false)
+        return VerifiedSignedData(
+            payload: jws.payload, signedDate: signedDate, validationTime: time, isXcodeSigned: false)
     }
 }

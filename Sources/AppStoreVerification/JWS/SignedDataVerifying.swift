@@ -44,7 +44,8 @@ extension SignedDataVerifying {
 
     /// A decoded transaction, once it meets the expectations.
     func checked(_ payload: JWSTransactionDecodedPayload) throws -> JWSTransactionDecodedPayload {
-        try expectations.check(bundleID: payload.bundleId, environment: payload.environment, appAppleID: nil, "transaction")
+        try expectations.check(
+            bundleID: payload.bundleId, environment: payload.environment, appAppleID: nil, "transaction")
         return payload
     }
 
@@ -97,7 +98,8 @@ extension SignedDataVerifying {
         let payload = try verified.decode(ResponseBodyV2DecodedPayload.self)
         if let data = payload.data {
             try expectations.check(
-                bundleID: data.bundleId, environment: data.environment, appAppleID: data.appAppleId, "notification data")
+                bundleID: data.bundleId, environment: data.environment, appAppleID: data.appAppleId, "notification data"
+            )
         } else if let summary = payload.summary {
             try expectations.check(
                 bundleID: summary.bundleId, environment: summary.environment, appAppleID: summary.appAppleId,
@@ -126,10 +128,13 @@ extension SignedDataVerifying {
             throw VerificationError(error.code, "\(field): \(error.reason)")
         }
         guard jws.algorithm == "ES256" else {
-            throw VerificationError(.algorithmNotAllowed, "\(field): JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
+            throw VerificationError(
+                .algorithmNotAllowed,
+                "\(field): JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
         }
         return VerifiedSignedData(
-            payload: jws.payload, signedDate: try SignedDate.read(jws.payload), validationTime: enclosing.validationTime,
+            payload: jws.payload, signedDate: try SignedDate.read(jws.payload),
+            validationTime: enclosing.validationTime,
             isXcodeSigned: enclosing.isXcodeSigned)
     }
 }

@@ -107,7 +107,9 @@ enum SignedDate {
                     // Rare: fall back to the full parser to compare the unescaped key.
                     let json = try JSONValue.parse(buffer: bytes)
                     guard let field = json[String(describing: name)] else { return nil }
-                    guard let number = field.doubleValue, number.isFinite else { throw failure("signedDate is not a number") }
+                    guard let number = field.doubleValue, number.isFinite else {
+                        throw failure("signedDate is not a number")
+                    }
                     return number
                 }
                 if key.count == name.utf8CodeUnitCount,

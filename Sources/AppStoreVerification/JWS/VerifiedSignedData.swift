@@ -1,5 +1,5 @@
-public import Foundation
 import AppStoreModels
+public import Foundation
 
 /// A JWS whose signature and chain were verified: its payload may now be decoded and trusted.
 public struct VerifiedSignedData: Sendable {

@@ -1,6 +1,6 @@
-import Foundation
 import AppStoreModels
 import Crypto
+import Foundation
 import X509
 
 /// Verifies data signed by StoreKit testing in Xcode: one self-signed certificate in `x5c`, no Apple chain.
@@ -26,7 +26,8 @@ public struct XcodeSignedDataVerifier: SignedDataVerifying {
     public func verify(_ jws: CompactJWS) async throws -> VerifiedSignedData {
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
-                .algorithmNotAllowed, "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
+                .algorithmNotAllowed,
+                "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
         }
         guard jws.certificateChain.count == 1 else {
             throw VerificationError(

@@ -57,7 +57,9 @@ struct CanonicalFieldReader {
             guard let raw = text as? Enumeration.RawValue else { return decline() }
             return Enumeration(rawValue: raw)
         case .number(let text):
-            guard let number = Self.plainInteger(text), let raw = Int(number) as? Enumeration.RawValue else { return decline() }
+            guard let number = Self.plainInteger(text), let raw = Int(number) as? Enumeration.RawValue else {
+                return decline()
+            }
             return Enumeration(rawValue: raw)
         case .null: return nil
         default: return decline()

@@ -48,7 +48,8 @@ extension NotificationData {
             case "signedTransactionInfo": data.signedTransactionInfo = reader.string(value)
             case "signedRenewalInfo": data.signedRenewalInfo = reader.string(value)
             case "status": data.status = reader.open(value, as: SubscriptionStatus.self)
-            case "consumptionRequestReason": data.consumptionRequestReason = reader.open(value, as: ConsumptionRequestReason.self)
+            case "consumptionRequestReason":
+                data.consumptionRequestReason = reader.open(value, as: ConsumptionRequestReason.self)
             default: continue
             }
         }

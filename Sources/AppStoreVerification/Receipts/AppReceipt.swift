@@ -1,5 +1,5 @@
-public import Foundation
 public import AppStoreModels
+public import Foundation
 
 /// An app receipt payload decoded from its ASN.1, with every documented field.
 ///

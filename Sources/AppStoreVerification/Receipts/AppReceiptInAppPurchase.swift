@@ -1,5 +1,5 @@
-public import Foundation
 public import AppStoreModels
+public import Foundation
 
 /// One in-app purchase of an app receipt (attribute 17), decoded from its nested payload.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreModels
+import Foundation
 
 /// Decodes the receipt payload ASN.1 (`SET OF ReceiptAttribute`) into an ``AppReceipt``.
 ///
@@ -44,7 +44,8 @@ public enum AppReceiptPayloadDecoder {
     }
 
     static func inAppPurchase(_ outer: BERReader, _ value: BERElement) throws -> AppReceiptInAppPurchase {
-        let set = try outer.element(at: value.contents.lowerBound, end: value.contents.upperBound, depth: 1, "in-app purchase")
+        let set = try outer.element(
+            at: value.contents.lowerBound, end: value.contents.upperBound, depth: 1, "in-app purchase")
         guard set.encoded.upperBound == value.contents.upperBound else {
             throw VerificationError(.malformed, "attribute 17: trailing bytes after the in-app purchase SET")
         }
@@ -77,28 +78,37 @@ public enum AppReceiptPayloadDecoder {
         _ reader: BERReader, _ set: BERElement, _ what: @autoclosure () -> String,
         _ body: (Int64, Int64, BERElement) throws -> Void
     ) throws {
-        guard set.isUniversal(BERElement.Universal.set) else { throw VerificationError(.malformed, "\(what()) is not a SET") }
+        guard set.isUniversal(BERElement.Universal.set) else {
+            throw VerificationError(.malformed, "\(what()) is not a SET")
+        }
         var offset = set.contents.lowerBound
         while offset < set.contents.upperBound {
             let attribute = try reader.element(at: offset, end: set.contents.upperBound, depth: 1, what())
             offset = attribute.encoded.upperBound
             guard attribute.isUniversal(BERElement.Universal.sequence) else {
-                throw VerificationError(.malformed, "\(what()): attribute at byte \(attribute.encoded.lowerBound) is not a SEQUENCE")
+                throw VerificationError(
+                    .malformed, "\(what()): attribute at byte \(attribute.encoded.lowerBound) is not a SEQUENCE")
             }
-            let type = try reader.element(at: attribute.contents.lowerBound, end: attribute.contents.upperBound, depth: 2, what())
-            let version = try reader.element(at: type.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what())
-            let value = try reader.element(at: version.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what())
+            let type = try reader.element(
+                at: attribute.contents.lowerBound, end: attribute.contents.upperBound, depth: 2, what())
+            let version = try reader.element(
+                at: type.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what())
+            let value = try reader.element(
+                at: version.encoded.upperBound, end: attribute.contents.upperBound, depth: 2, what())
             guard value.encoded.upperBound == attribute.contents.upperBound,
                 value.isUniversal(BERElement.Universal.octetString), !value.isConstructed
             else { throw VerificationError(.malformed, "\(what()): attribute is not (INTEGER, INTEGER, OCTET STRING)") }
-            try body(try reader.integer(type, "\(what()) attribute type"), try reader.integer(version, "\(what()) attribute version"), value)
+            try body(
+                try reader.integer(type, "\(what()) attribute type"),
+                try reader.integer(version, "\(what()) attribute version"), value)
         }
     }
 
     /// The inner value of an attribute, which must fill the OCTET STRING.
     static func inner(_ reader: BERReader, _ value: BERElement, _ type: Int64) throws -> BERElement? {
         if value.contents.isEmpty { return nil }
-        let inner = try reader.element(at: value.contents.lowerBound, end: value.contents.upperBound, depth: 3, "attribute \(type)")
+        let inner = try reader.element(
+            at: value.contents.lowerBound, end: value.contents.upperBound, depth: 3, "attribute \(type)")
         guard inner.encoded.upperBound == value.contents.upperBound else {
             throw VerificationError(.malformed, "attribute \(type): trailing bytes after its value")
         }

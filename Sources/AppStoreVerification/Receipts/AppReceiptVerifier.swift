@@ -1,7 +1,7 @@
-public import Foundation
 import Crypto
-import X509
+public import Foundation
 import SwiftASN1
+import X509
 
 /// Verifies an app receipt on our own machine: base64 → PKCS#7 → CMS signature → chain to a pinned root at
 /// the receipt's creation date → payload → expectations (bundle id, version, device hash).
@@ -87,7 +87,8 @@ public struct AppReceiptVerifier: Sendable {
     /// - Throws: ``VerificationError``.
     public func verify(der: [UInt8]) async throws -> VerifiedReceipt {
         guard der.count <= configuration.maximumSize else {
-            throw VerificationError(.inputTooLarge, "receipt of \(der.count) bytes exceeds \(configuration.maximumSize)")
+            throw VerificationError(
+                .inputTooLarge, "receipt of \(der.count) bytes exceeds \(configuration.maximumSize)")
         }
         let message = try PKCS7SignedData(bytes: der)
         let bag = try message.certificates.enumerated().map { index, certificateDER in
@@ -104,7 +105,8 @@ public struct AppReceiptVerifier: Sendable {
         let chainDER = try orderedChain(from: signerIndex, bag: bag)
         let chain = try await chainValidator.validate(chainDER, at: time)
         try check(receipt)
-        let isXcode = chain.root.subject == (try? Certificate(derEncoded: AppleRootCertificates.storeKitTesting))?.subject
+        let isXcode =
+            chain.root.subject == (try? Certificate(derEncoded: AppleRootCertificates.storeKitTesting))?.subject
         return VerifiedReceipt(receipt: receipt, chain: chain, signatureAlgorithm: algorithm, isXcodeReceipt: isXcode)
     }
 
@@ -116,7 +118,8 @@ public struct AppReceiptVerifier: Sendable {
         where Self.withoutLeadingZeros(certificate.serialNumber.bytes) == serial && certificate.issuer == issuer {
             return index
         }
-        throw VerificationError(.invalidChain, "no certificate in the receipt matches the signer's issuer and serial number")
+        throw VerificationError(
+            .invalidChain, "no certificate in the receipt matches the signer's issuer and serial number")
     }
 
     private static func withoutLeadingZeros(_ serial: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -132,14 +135,17 @@ public struct AppReceiptVerifier: Sendable {
         for _ in 0..<6 {
             if chainValidator.roots.contains(chain[chain.count - 1]) { return chain }
             if current.subject == current.issuer {
-                throw VerificationError(.untrustedRoot, "the receipt chain ends at \"\(current.subject)\", which is not a pinned root")
+                throw VerificationError(
+                    .untrustedRoot, "the receipt chain ends at \"\(current.subject)\", which is not a pinned root")
             }
             if let root = roots.firstIndex(where: { $0.subject == current.issuer }) {
                 chain.append(chainValidator.roots[root])
                 return chain
             }
-            guard let next = bag.first(where: { $0.certificate.subject == current.issuer && !chain.contains($0.der) }) else {
-                throw VerificationError(.untrustedRoot, "no pinned root or carried certificate issued \"\(current.subject)\"")
+            guard let next = bag.first(where: { $0.certificate.subject == current.issuer && !chain.contains($0.der) })
+            else {
+                throw VerificationError(
+                    .untrustedRoot, "no pinned root or carried certificate issued \"\(current.subject)\"")
             }
             chain.append(next.der)
             current = next.certificate
@@ -151,7 +157,8 @@ public struct AppReceiptVerifier: Sendable {
         let expected = configuration.expectations
         if let bundleID = expected.bundleID, receipt.bundleID != bundleID {
             throw VerificationError(
-                .unexpectedBundleID, "receipt bundle_id is \"\(receipt.bundleID ?? "absent")\", expected \"\(bundleID)\"")
+                .unexpectedBundleID,
+                "receipt bundle_id is \"\(receipt.bundleID ?? "absent")\", expected \"\(bundleID)\"")
         }
         if let version = expected.appVersion, receipt.appVersion != version {
             throw VerificationError(
@@ -164,7 +171,8 @@ public struct AppReceiptVerifier: Sendable {
             hash.update(data: receipt.opaqueValue)
             hash.update(data: receipt.bundleIDData)
             guard Array(hash.finalize()) == receipt.sha1Hash else {
-                throw VerificationError(.deviceHashMismatch, "receipt SHA-1 hash does not match the given device identifier")
+                throw VerificationError(
+                    .deviceHashMismatch, "receipt SHA-1 hash does not match the given device identifier")
             }
         }
     }

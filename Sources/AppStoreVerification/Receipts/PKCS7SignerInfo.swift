@@ -44,7 +44,9 @@ public struct PKCS7SignerInfo: Sendable {
             signedAttributes = der
             for attribute in try reader.children(of: fields[index], "SignerInfo.signedAttrs") {
                 let parts = try reader.children(of: attribute, "signed attribute")
-                guard parts.count == 2 else { throw VerificationError(.malformed, "signed attribute is not (type, values)") }
+                guard parts.count == 2 else {
+                    throw VerificationError(.malformed, "signed attribute is not (type, values)")
+                }
                 if try reader.objectIdentifier(parts[0], "signed attribute type") == Self.messageDigestOID {
                     let values = try reader.children(of: parts[1], "messageDigest values")
                     guard values.count == 1, values[0].isUniversal(BERElement.Universal.octetString) else {
@@ -55,7 +57,9 @@ public struct PKCS7SignerInfo: Sendable {
             }
             index += 1
         }
-        guard index + 1 < fields.count else { throw VerificationError(.malformed, "SignerInfo ends before its signature") }
+        guard index + 1 < fields.count else {
+            throw VerificationError(.malformed, "SignerInfo ends before its signature")
+        }
         signatureAlgorithm = try Self.algorithm(reader, fields[index], "SignerInfo.signatureAlgorithm")
         guard fields[index + 1].isUniversal(BERElement.Universal.octetString) else {
             throw VerificationError(.malformed, "SignerInfo.signature is not an OCTET STRING")

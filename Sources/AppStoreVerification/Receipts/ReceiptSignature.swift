@@ -32,7 +32,8 @@ enum ReceiptSignature {
                 throw VerificationError(.malformed, "receipt signed attributes lack messageDigest")
             }
             let actual: [UInt8] =
-                info.digestAlgorithm == sha1 ? Array(Insecure.SHA1.hash(data: message.content)) : Array(SHA256.hash(data: message.content))
+                info.digestAlgorithm == sha1
+                ? Array(Insecure.SHA1.hash(data: message.content)) : Array(SHA256.hash(data: message.content))
             guard actual == expected else {
                 throw VerificationError(.invalidSignature, "receipt content does not match the signed messageDigest")
             }

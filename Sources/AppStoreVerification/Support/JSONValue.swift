@@ -61,7 +61,8 @@ public enum JSONValue: Sendable, Hashable {
         case (.bool(let a), .bool(let b)): a == b
         case (.null, .null): true
         case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let a), .object(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
         }
     }
@@ -184,7 +185,9 @@ public enum JSONValue: Sendable, Hashable {
             while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
             guard index > digitsStart else { throw failure("expected a value") }
             // RFC 8259: an integer part of more than one digit does not start with 0.
-            guard index - digitsStart == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { throw failure("leading zero") }
+            guard index - digitsStart == 1 || bytes[digitsStart] != UInt8(ascii: "0") else {
+                throw failure("leading zero")
+            }
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
                 index += 1
                 let fractionStart = index
@@ -210,7 +213,9 @@ public enum JSONValue: Sendable, Hashable {
             while index < bytes.count {
                 // Most string bytes need no attention (a nested token is kilobytes of base64): skip every byte that is
                 // not a quote, a backslash or a control character in one tight loop.
-                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != 0x22, bytes[index] != 0x5C { index += 1 }
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != 0x22, bytes[index] != 0x5C {
+                    index += 1
+                }
                 guard index < bytes.count else { break }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") { break }

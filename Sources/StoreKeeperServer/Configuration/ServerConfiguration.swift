@@ -1,6 +1,6 @@
 import Foundation
-public import SubscriptionEngine
 public import StoreKeeperStorage
+public import SubscriptionEngine
 
 /// Everything `storekeeper serve` needs. Every field has a default; with none given the server runs with
 /// SQLite under `./data`, the simulator in-process as Apple, and a demo app.
@@ -131,8 +131,10 @@ public struct ServerConfiguration: Sendable, Codable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy, receiptValidation
-        case maximumBodyBytes, limits, appleDeadlineSeconds, simulator, verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
+        case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
+            receiptValidation
+        case maximumBodyBytes, limits, appleDeadlineSeconds, simulator, verifyReceiptProductionURL,
+            verifyReceiptSandboxURL, serverAPIBaseURL
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -167,7 +169,8 @@ public struct ServerConfiguration: Sendable, Codable {
         var configuration = ServerConfiguration()
         if let path {
             do {
-                configuration = try JSONDecoder().decode(ServerConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                configuration = try JSONDecoder().decode(
+                    ServerConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
                 throw StorageError("configuration \(path): \(error)")
             }
@@ -206,17 +209,21 @@ public struct ServerConfiguration: Sendable, Codable {
             let scope = try ProjectScope(project.id)
             for bundleID in project.apps {
                 guard configured.contains(bundleID) else {
-                    throw StorageError("projects: project \"\(project.id)\" lists app \"\(bundleID)\", which is not under apps")
+                    throw StorageError(
+                        "projects: project \"\(project.id)\" lists app \"\(bundleID)\", which is not under apps")
                 }
                 guard scopes[bundleID] == nil else {
-                    throw StorageError("projects: app \"\(bundleID)\" is in two projects (\"\(scopes[bundleID]!.id)\" and \"\(project.id)\")")
+                    throw StorageError(
+                        "projects: app \"\(bundleID)\" is in two projects (\"\(scopes[bundleID]!.id)\" and \"\(project.id)\")"
+                    )
                 }
                 scopes[bundleID] = scope
             }
         }
         for app in apps where scopes[app.bundleID] == nil {
             do { scopes[app.bundleID] = try ProjectScope(app.bundleID) } catch {
-                throw StorageError("apps: bundle id \"\(app.bundleID.prefix(100))\" is not a valid project id; list it in a project")
+                throw StorageError(
+                    "apps: bundle id \"\(app.bundleID.prefix(100))\" is not a valid project id; list it in a project")
             }
         }
         return scopes
@@ -228,18 +235,21 @@ public struct ServerConfiguration: Sendable, Codable {
         _ = try projectScopes()
         if let problem = limits.problem { throw StorageError(problem) }
         guard appleDeadlineSeconds > 0, appleDeadlineSeconds <= 300 else {
-            throw StorageError("appleDeadlineSeconds is \(appleDeadlineSeconds); it must be more than 0 and at most 300")
+            throw StorageError(
+                "appleDeadlineSeconds is \(appleDeadlineSeconds); it must be more than 0 and at most 300")
         }
         let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == "com.example.storekeeper.demo"
         for key in apiKeys {
             guard apps.contains(where: { $0.bundleID == key.bundleID }) else {
-                throw StorageError("apiKeys: a \(key.kind.rawValue) key is for app \"\(key.bundleID)\", which is not under apps")
+                throw StorageError(
+                    "apiKeys: a \(key.kind.rawValue) key is for app \"\(key.bundleID)\", which is not under apps")
             }
             let isDemoKey = key.key == Self.demoPublicKey || key.key == Self.demoSecretKey
             guard key.key.count >= Self.minimumKeyLength || (demoMode && isDemoKey) else {
                 throw StorageError(
                     "apiKeys: the \(key.kind.rawValue) key for \(key.bundleID) starting \"\(key.key.prefix(3))…\" has \(key.key.count) characters; "
-                        + "at least \(Self.minimumKeyLength) are required (storekeeper keys new \(key.kind.rawValue) prints one)")
+                        + "at least \(Self.minimumKeyLength) are required (storekeeper keys new \(key.kind.rawValue) prints one)"
+                )
             }
         }
     }
@@ -247,7 +257,9 @@ public struct ServerConfiguration: Sendable, Codable {
     /// The demo engine configuration for the simulator's demo app.
     public static let demoEngine: EngineConfiguration = {
         var engine = EngineConfiguration()
-        engine.entitlements = ["premium.monthly": ["pro"], "premium.annual": ["pro"], "basic.monthly": ["basic"], "lifetime": ["pro"]]
+        engine.entitlements = [
+            "premium.monthly": ["pro"], "premium.annual": ["pro"], "basic.monthly": ["basic"], "lifetime": ["pro"],
+        ]
         engine.subscriptionGroups = ["premium.monthly": "pro", "premium.annual": "pro", "basic.monthly": "pro"]
         engine.consumables = ["coins.100"]
         return engine

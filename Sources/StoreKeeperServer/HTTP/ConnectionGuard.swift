@@ -51,8 +51,9 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     func channelActive(context: ChannelHandlerContext) {
         counted = true
         if counter.opened() > limits.maximumConnections {
-            Self.answer(context, status: "503 Service Unavailable", code: "too_many_connections",
-                        message: "the server has \(limits.maximumConnections) connections open; try again shortly")
+            Self.answer(
+                context, status: "503 Service Unavailable", code: "too_many_connections",
+                message: "the server has \(limits.maximumConnections) connections open; try again shortly")
             return
         }
         context.fireChannelActive()
@@ -74,8 +75,9 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
                 in: .nanoseconds(Int64(limits.headerTimeoutSeconds * 1e9))
             ) { [state] in
                 guard state.phase == .readingHead else { return }
-                Self.answer(context, status: "408 Request Timeout", code: "header_timeout",
-                            message: "the request header was not complete within \(limits.headerTimeoutSeconds) s")
+                Self.answer(
+                    context, status: "408 Request Timeout", code: "header_timeout",
+                    message: "the request header was not complete within \(limits.headerTimeoutSeconds) s")
             }
         }
         context.fireChannelRead(data)
@@ -84,7 +86,8 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// Writes a whole JSON error response as raw bytes and closes the connection.
     static func answer(_ context: ChannelHandlerContext, status: String, code: String, message: String) {
         let body = #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#
-        let text = "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let text =
+            "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: text))).whenComplete { _ in
             context.close(promise: nil)
         }

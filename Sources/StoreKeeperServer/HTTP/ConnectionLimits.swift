@@ -35,6 +35,7 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
         ] where !(seconds > 0 && seconds <= 86_400) {
             return "limits.\(name) is \(seconds); it must be more than 0 and at most 86400"
         }
-        return maximumConnections > 0 ? nil : "limits.maximumConnections is \(maximumConnections); it must be at least 1"
+        return maximumConnections > 0
+            ? nil : "limits.maximumConnections is \(maximumConnections); it must be at least 1"
     }
 }

@@ -16,7 +16,8 @@ public struct GuardedHTTP1Channel: ServerChildChannel {
     /// Sets up one connection: the raw-byte guard first, then Hummingbird's pipeline.
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
-            try channel.pipeline.syncOperations.addHandler(RawConnectionGuard(limits: limits, counter: counter), position: .first)
+            try channel.pipeline.syncOperations.addHandler(
+                RawConnectionGuard(limits: limits, counter: counter), position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }

@@ -1,4 +1,5 @@
 import AppStoreClient
+import AppStoreModels
 import AppStoreVerification
 import Crypto
 import FilePermissions
@@ -19,13 +20,16 @@ struct AppRuntime: Sendable {
         var roots = extraRoots
         for path in app.extraRootPaths { roots.append(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) }
         let environment = app.environment.map(AppStoreEnvironmentName.parse)
-        signedData = try AppStoreSignedDataVerifier(configuration: .init(
-            rootCertificates: [AppleRootCertificates.appleRootCAG3] + roots,
-            expectations: .init(bundleID: app.bundleID, environment: environment, appAppleID: app.appAppleID)))
+        signedData = try AppStoreSignedDataVerifier(
+            configuration: .init(
+                rootCertificates: [AppleRootCertificates.appleRootCAG3] + roots,
+                expectations: .init(bundleID: app.bundleID, environment: environment, appAppleID: app.appAppleID)))
         xcode = app.allowXcode == true ? XcodeSignedDataVerifier(expectations: .init(bundleID: app.bundleID)) : nil
-        receipts = try AppReceiptVerifier(configuration: .init(
-            rootCertificates: [AppleRootCertificates.appleIncRoot] + roots, allowsXcodeReceipts: app.allowXcode == true,
-            expectations: .init(bundleID: app.bundleID)))
+        receipts = try AppReceiptVerifier(
+            configuration: .init(
+                rootCertificates: [AppleRootCertificates.appleIncRoot] + roots,
+                allowsXcodeReceipts: app.allowXcode == true,
+                expectations: .init(bundleID: app.bundleID)))
         var pem = app.privateKeyPEM
         if pem == nil, let path = app.privateKeyPath {
             // A .p8 key others can read is refused, naming it (chmod 600 fixes it).
@@ -34,7 +38,8 @@ struct AppRuntime: Sendable {
         }
         if let pem, let issuer = app.issuerID, let keyID = app.keyID {
             credentials = .init(
-                issuerID: issuer, keyID: keyID, bundleID: app.bundleID, privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
+                issuerID: issuer, keyID: keyID, bundleID: app.bundleID,
+                privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
         } else {
             credentials = nil
         }
@@ -53,8 +58,6 @@ struct AppRuntime: Sendable {
         return signedData
     }
 }
-
-import AppStoreModels
 
 enum AppStoreEnvironmentName {
     static func parse(_ text: String) -> AppStoreEnvironment { AppStoreEnvironment(rawValue: text) }

@@ -14,7 +14,9 @@ enum NotificationRouting {
     static func signedPayload(inBody body: Data) -> String? {
         body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
             var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
-            guard cursor.take("{"), cursor.take("\"signedPayload\""), cursor.take(":"), cursor.take("\"") else { return nil }
+            guard cursor.take("{"), cursor.take("\"signedPayload\""), cursor.take(":"), cursor.take("\"") else {
+                return nil
+            }
             let token = cursor.tokenCharacters()
             guard !token.isEmpty, cursor.take("\""), cursor.take("}"), cursor.atEnd else { return nil }
             return String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[token]), as: UTF8.self)
@@ -27,13 +29,16 @@ enum NotificationRouting {
         var position = 0
 
         /// Skips JSON whitespace.
-        mutating func skipSpace() { while position < bytes.count, NotificationRouting.isSpace(bytes[position]) { position += 1 } }
+        mutating func skipSpace() {
+            while position < bytes.count, NotificationRouting.isSpace(bytes[position]) { position += 1 }
+        }
 
         /// Consumes `text` after any whitespace; false (and nothing consumed but the whitespace) when it is not next.
         mutating func take(_ text: StaticString) -> Bool {
             skipSpace()
             let count = text.utf8CodeUnitCount
-            guard bytes.count - position >= count, memcmp(bytes.baseAddress! + position, text.utf8Start, count) == 0 else { return false }
+            guard bytes.count - position >= count, memcmp(bytes.baseAddress! + position, text.utf8Start, count) == 0
+            else { return false }
             position += count
             return true
         }
@@ -69,14 +74,18 @@ enum NotificationRouting {
     /// have one `bundleId` and their nested tokens in base64, so the claim is read by scanning for its key; a
     /// payload that escapes characters there is parsed in full instead.
     static func bundleID(payload: [UInt8]) -> String? {
-        guard let type = value(of: "notificationType", in: payload), payload[type] == UInt8(ascii: "\"") else { return nil }
+        guard let type = value(of: "notificationType", in: payload), payload[type] == UInt8(ascii: "\"") else {
+            return nil
+        }
         guard let start = value(of: "bundleId", in: payload) else { return "" }
         if payload[start] == UInt8(ascii: "\""), let end = payload[(start + 1)...].firstIndex(of: UInt8(ascii: "\"")),
             !payload[(start + 1)..<end].contains(UInt8(ascii: "\\"))
         {
             return String(decoding: payload[(start + 1)..<end], as: UTF8.self)
         }
-        guard let object = try? JSONValue.parse(payload), object["notificationType"]?.stringValue != nil else { return nil }
+        guard let object = try? JSONValue.parse(payload), object["notificationType"]?.stringValue != nil else {
+            return nil
+        }
         return object["data"]?["bundleId"]?.stringValue ?? object["summary"]?["bundleId"]?.stringValue
             ?? object["externalPurchaseToken"]?["bundleId"]?.stringValue ?? ""
     }
@@ -86,7 +95,9 @@ enum NotificationRouting {
         let needle = Array("\"\(key)\"".utf8)
         var index = 0
         while index + needle.count <= json.count {
-            guard let hit = json[index...].firstIndex(of: needle[0]), hit + needle.count <= json.count else { return nil }
+            guard let hit = json[index...].firstIndex(of: needle[0]), hit + needle.count <= json.count else {
+                return nil
+            }
             if json[hit..<(hit + needle.count)].elementsEqual(needle) {
                 var position = hit + needle.count
                 func skipSpace() { while position < json.count, isSpace(json[position]) { position += 1 } }
@@ -109,7 +120,8 @@ enum NotificationRouting {
     static let tokenCharacter: [Bool] = (0..<256).map { value in
         let byte = UInt8(value)
         switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "-_.+/=".utf8.contains(byte)

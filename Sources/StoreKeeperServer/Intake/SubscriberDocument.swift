@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreModels
+import Foundation
 import StoreKeeperStorage
 import SubscriptionEngine
 
@@ -43,7 +43,9 @@ struct SubscriberDocument: Encodable {
     static func response(subscriber: [UInt8], at instant: Date) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(subscriber.count + 96)
-        body += Array("{\"request_date\":\"\(AppleDateFormat.rfc3339(instant))\",\"request_date_ms\":\(AppleDateFormat.milliseconds(instant)),\"subscriber\":".utf8)
+        body += Array(
+            "{\"request_date\":\"\(AppleDateFormat.rfc3339(instant))\",\"request_date_ms\":\(AppleDateFormat.milliseconds(instant)),\"subscriber\":"
+                .utf8)
         body += subscriber
         body.append(UInt8(ascii: "}"))
         return body

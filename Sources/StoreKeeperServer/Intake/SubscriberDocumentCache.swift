@@ -53,7 +53,11 @@ final class SubscriberDocumentCache: Sendable {
             switch event {
             case .changed(let users):
                 for user in users { state.changedAt[user] = state.counter }
-                if state.changedAt.count > capacity { state = State(counter: state.counter, liveSince: state.liveSince.map { _ in state.counter }, heardLiveness: state.heardLiveness) }
+                if state.changedAt.count > capacity {
+                    state = State(
+                        counter: state.counter, liveSince: state.liveSince.map { _ in state.counter },
+                        heardLiveness: state.heardLiveness)
+                }
             case .live:
                 state.liveSince = state.counter
                 state.heardLiveness = true
@@ -85,7 +89,9 @@ final class SubscriberDocumentCache: Sendable {
     /// again at `readAt`.
     func body(for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, at instant: Date) -> [UInt8]? {
         state.withLock { state in
-            guard var entry = state.entries[key], entry.snapshot == snapshot, Self.holds(entry, at: instant) else { return nil }
+            guard var entry = state.entries[key], entry.snapshot == snapshot, Self.holds(entry, at: instant) else {
+                return nil
+            }
             if entry.readAt < readAt {
                 entry.readAt = readAt
                 state.entries[key] = entry
@@ -101,11 +107,15 @@ final class SubscriberDocumentCache: Sendable {
     /// Remembers the encoded subscriber for the row read (after `readAt`) for `key`, valid in
     /// `[validFrom, validUntil)`.
     func remember(
-        _ body: [UInt8], for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, from validFrom: Date, until validUntil: Date?
+        _ body: [UInt8], for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, from validFrom: Date,
+        until validUntil: Date?
     ) {
         state.withLock { state in
-            if state.entries.count >= capacity, state.entries[key] == nil { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = Entry(snapshot: snapshot, readAt: readAt, validFrom: validFrom, validUntil: validUntil, body: body)
+            if state.entries.count >= capacity, state.entries[key] == nil {
+                state.entries.removeAll(keepingCapacity: true)
+            }
+            state.entries[key] = Entry(
+                snapshot: snapshot, readAt: readAt, validFrom: validFrom, validUntil: validUntil, body: body)
         }
     }
 }

@@ -1,9 +1,9 @@
-import Foundation
-import Logging
 import AppStoreClient
 import AppStoreModels
 import AppStoreVerification
 import Crypto
+import Foundation
+import Logging
 import StoreKeeperStorage
 import SubscriptionEngine
 
@@ -27,8 +27,11 @@ public struct SubscriberService: Sendable {
 
     static let maximumUserIDLength = 256
 
-    init(store: any Store, apps: [String: AppRuntime], projects: [String: ProjectScope], engine: SubscriptionEngine,
-         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
+    init(
+        store: any Store, apps: [String: AppRuntime], projects: [String: ProjectScope], engine: SubscriptionEngine,
+        policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.store = store
         self.apps = apps
         self.projects = projects
@@ -42,24 +45,33 @@ public struct SubscriberService: Sendable {
     }
 
     func app(_ bundleID: String) throws(APIError) -> AppRuntime {
-        guard let app = apps[bundleID] else { throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured") }
+        guard let app = apps[bundleID] else {
+            throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured")
+        }
         return app
     }
 
     /// The project of a configured app.
     func project(_ bundleID: String) throws(APIError) -> ProjectScope {
-        guard let project = projects[bundleID] else { throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured") }
+        guard let project = projects[bundleID] else {
+            throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured")
+        }
         return project
     }
 
     static func checkUserID(_ id: String) throws(APIError) {
-        guard !id.isEmpty, id.utf8.count <= maximumUserIDLength, !id.contains(where: { $0.isNewline || $0 == "\0" }) else {
-            throw .badRequest("invalid_app_user_id", "app_user_id must be 1–\(maximumUserIDLength) bytes without control characters")
+        guard !id.isEmpty, id.utf8.count <= maximumUserIDLength, !id.contains(where: { $0.isNewline || $0 == "\0" })
+        else {
+            throw .badRequest(
+                "invalid_app_user_id", "app_user_id must be 1–\(maximumUserIDLength) bytes without control characters")
         }
     }
 
     static func originals(_ evidence: EvidenceSet) -> [String] {
-        Array(Set(evidence.transactions.map(\.originalTransactionID)).union(evidence.renewals.map(\.originalTransactionID))).sorted()
+        Array(
+            Set(evidence.transactions.map(\.originalTransactionID)).union(
+                evidence.renewals.map(\.originalTransactionID))
+        ).sorted()
     }
 
     // MARK: - Client evidence
@@ -68,9 +80,12 @@ public struct SubscriberService: Sendable {
     func postReceipt(appUserID: String, receipt: String, deviceID: String?, bundleID: String) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         if let deviceID {
-            guard !deviceID.isEmpty, deviceID.utf8.count <= Self.maximumUserIDLength, !deviceID.contains(where: { $0.isNewline || $0 == "\0" })
+            guard !deviceID.isEmpty, deviceID.utf8.count <= Self.maximumUserIDLength,
+                !deviceID.contains(where: { $0.isNewline || $0 == "\0" })
             else {
-                throw APIError.badRequest("invalid_device_id", "device_id must be 1–\(Self.maximumUserIDLength) bytes without control characters")
+                throw APIError.badRequest(
+                    "invalid_device_id",
+                    "device_id must be 1–\(Self.maximumUserIDLength) bytes without control characters")
             }
         }
         let app = try app(bundleID)
@@ -92,21 +107,28 @@ public struct SubscriberService: Sendable {
             } catch let error as AppStoreClientError {
                 switch error.status {
                 case 21002?, 21003?: throw APIError.unprocessable("receipt_rejected", "verifyReceipt: \(error.reason)")
-                case 21004?: throw APIError(.badGateway, "shared_secret_mismatch", "verifyReceipt: the configured shared secret does not match")
+                case 21004?:
+                    throw APIError(
+                        .badGateway, "shared_secret_mismatch",
+                        "verifyReceipt: the configured shared secret does not match")
                 case 21010?: throw APIError.unprocessable("account_not_found", "verifyReceipt: \(error.reason)")
                 default: throw APIError.appleUnavailable(error, call: "verifyReceipt")
                 }
             }
             guard response.receipt?.bundleId == bundleID else {
                 throw APIError.unprocessable(
-                    "unexpected_bundle_id", "receipt bundle_id is \"\(response.receipt?.bundleId ?? "absent")\", expected \"\(bundleID)\"")
+                    "unexpected_bundle_id",
+                    "receipt bundle_id is \"\(response.receipt?.bundleId ?? "absent")\", expected \"\(bundleID)\"")
             }
             evidence.add(verifyReceiptResponse: response)
         }
         let write = EvidenceWrite(
-            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt, evidence: evidence,
+            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt,
+            evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "receipt_posted",
-            detail: ["transactions": String(evidence.transactions.count)].merging(deviceID.map { ["device_id": $0] } ?? [:]) { $1 })
+            detail: ["transactions": String(evidence.transactions.count)].merging(
+                deviceID.map { ["device_id": $0] } ?? [:]
+            ) { $1 })
         return try await apply(write, answerFor: appUserID)
     }
 
@@ -128,30 +150,40 @@ public struct SubscriberService: Sendable {
             // verified and stored either way; what Apple did not answer, or answered with data that does not
             // verify, is logged with its reason and left out.
             do {
-                let statuses = try await client.allSubscriptionStatuses(transactionID: transaction.transactionId, credentials: credentials)
+                let statuses = try await client.allSubscriptionStatuses(
+                    transactionID: transaction.transactionId, credentials: credentials)
                 for item in statuses.data?.flatMap({ $0.lastTransactions ?? [] }) ?? [] {
                     do {
                         if let signed = item.signedTransactionInfo {
-                            evidence.add(transaction: try await app.signedData.verifyTransaction(signed), source: .serverAPI)
+                            evidence.add(
+                                transaction: try await app.signedData.verifyTransaction(signed), source: .serverAPI)
                         }
                         if let signed = item.signedRenewalInfo {
-                            evidence.add(renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
+                            evidence.add(
+                                renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
                         }
                     } catch {
                         logger.warning(
                             "a subscription status from the App Store Server API does not verify; left out",
-                            metadata: ["bundle_id": "\(bundleID)", "original_transaction_id": "\(item.originalTransactionId ?? "")", "reason": "\(error)"])
+                            metadata: [
+                                "bundle_id": "\(bundleID)",
+                                "original_transaction_id": "\(item.originalTransactionId ?? "")", "reason": "\(error)",
+                            ])
                     }
                 }
                 cause = "signed transaction + subscription statuses"
             } catch {
                 logger.warning(
                     "Get All Subscription Statuses failed; storing the posted transaction alone",
-                    metadata: ["bundle_id": "\(bundleID)", "transaction_id": "\(transaction.transactionId)", "reason": "\(error)"])
+                    metadata: [
+                        "bundle_id": "\(bundleID)", "transaction_id": "\(transaction.transactionId)",
+                        "reason": "\(error)",
+                    ])
             }
         }
         let write = EvidenceWrite(
-            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction", rawBody: signedTransaction, evidence: evidence,
+            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction",
+            rawBody: signedTransaction, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "transaction_posted",
             detail: ["transaction_id": transaction.transactionId, "product_id": transaction.productId, "source": cause])
         return try await apply(write, answerFor: appUserID)
@@ -166,13 +198,16 @@ public struct SubscriberService: Sendable {
 
     /// `POST /v1/notifications/appstore`: V2 (`signedPayload`) or V1 JSON. Returns the outcome once committed.
     func ingestNotification(_ body: Data) async throws -> ApplyOutcome {
-        if let signedPayload = NotificationRouting.signedPayload(inBody: body) { return try await ingestV2(signedPayload) }
+        if let signedPayload = NotificationRouting.signedPayload(inBody: body) {
+            return try await ingestV2(signedPayload)
+        }
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
             throw APIError.badRequest("invalid_json", "the body is not a JSON object")
         }
         if let signedPayload = object["signedPayload"] as? String { return try await ingestV2(signedPayload) }
         if object["notification_type"] != nil { return try await ingestV1(body, object: object) }
-        throw APIError.badRequest("unrecognized_notification", "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
+        throw APIError.badRequest(
+            "unrecognized_notification", "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
     }
 
     func ingestV2(_ signedPayload: String) async throws -> ApplyOutcome {
@@ -198,12 +233,17 @@ public struct SubscriberService: Sendable {
             throw APIError.unprocessable(error.code.rawValue, "signedPayload: \(error.reason)")
         }
         var evidence = EvidenceSet()
-        evidence.add(notificationV2: notification.payload, transaction: notification.transaction, renewalInfo: notification.renewalInfo)
-        let type = notification.payload.notificationType.rawValue + (notification.payload.subtype.map { "/\($0.rawValue)" } ?? "")
+        evidence.add(
+            notificationV2: notification.payload, transaction: notification.transaction,
+            renewalInfo: notification.renewalInfo)
+        let type =
+            notification.payload.notificationType.rawValue
+            + (notification.payload.subtype.map { "/\($0.rawValue)" } ?? "")
         var detail = ["notification_type": type]
         if let id = notification.transaction?.transactionId { detail["transaction_id"] = id }
         let write = EvidenceWrite(
-            project: try project(bundleID), bundleID: bundleID, appUserID: nil, kind: "notification_v2", rawBody: signedPayload, evidence: evidence,
+            project: try project(bundleID), bundleID: bundleID, appUserID: nil, kind: "notification_v2",
+            rawBody: signedPayload, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification,
             notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
         return try await store.apply(write, policy: policy, now: now())
@@ -219,7 +259,11 @@ public struct SubscriberService: Sendable {
         let app = try app(notification.bid ?? "")
         guard let expected = app.configuration.sharedSecret, let given = notification.password,
             Self.constantTimeEqual(Array(expected.utf8), Array(given.utf8))
-        else { throw APIError(.unauthorized, "shared_secret_mismatch", "V1 notification password does not match the app's shared secret") }
+        else {
+            throw APIError(
+                .unauthorized, "shared_secret_mismatch",
+                "V1 notification password does not match the app's shared secret")
+        }
         // V1 is frozen (Apple adds types to V2 only): an unknown V1 type is not Apple's.
         if case .unknown(let raw) = notification.notificationType {
             throw APIError.unprocessable(
@@ -227,14 +271,17 @@ public struct SubscriberService: Sendable {
         }
         var stripped = object
         stripped["password"] = nil
-        let raw = String(decoding: (try? JSONSerialization.data(withJSONObject: stripped, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+        let raw = String(
+            decoding: (try? JSONSerialization.data(withJSONObject: stripped, options: [.sortedKeys])) ?? Data(),
+            as: UTF8.self)
         var evidence = EvidenceSet()
         var withoutSecret = notification
         withoutSecret.password = nil
         evidence.add(notificationV1: withoutSecret)
         let digest = HexDigest.sha256(raw)
         let write = EvidenceWrite(
-            project: try project(app.configuration.bundleID), bundleID: app.configuration.bundleID, appUserID: nil, kind: "notification_v1", rawBody: raw, evidence: evidence,
+            project: try project(app.configuration.bundleID), bundleID: app.configuration.bundleID, appUserID: nil,
+            kind: "notification_v1", rawBody: raw, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification, notificationID: "v1-\(digest)",
             eventType: "V1/" + notification.notificationType.rawValue)
         return try await store.apply(write, policy: policy, now: now())
@@ -263,8 +310,10 @@ public struct SubscriberService: Sendable {
         }
         let readAt = documents.readMark
         guard let snapshot = try await store.snapshot(appUserID, in: project) else {
-            let empty = SubscriberDocument(appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
-            return SubscriberDocument.response(subscriber: Array(try SubscriberDocument.encoder.encode(empty)), at: instant)
+            let empty = SubscriberDocument(
+                appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
+            return SubscriberDocument.response(
+                subscriber: Array(try SubscriberDocument.encoder.encode(empty)), at: instant)
         }
         if let body = documents.body(for: snapshot, key: key, readAt: readAt, at: instant) {
             return SubscriberDocument.response(subscriber: body, at: instant)
@@ -275,7 +324,8 @@ public struct SubscriberService: Sendable {
             state: engine.evaluate(evidence, at: instant))
         let body = Array(try SubscriberDocument.encoder.encode(document))
         documents.remember(
-            body, for: snapshot, key: key, readAt: readAt, from: instant, until: engine.nextChange(evidence, after: instant))
+            body, for: snapshot, key: key, readAt: readAt, from: instant,
+            until: engine.nextChange(evidence, after: instant))
         return SubscriberDocument.response(subscriber: body, at: instant)
     }
 
@@ -286,7 +336,9 @@ public struct SubscriberService: Sendable {
         let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: now())
         var result: [String: String] = [:]
         for product in productIDs {
-            result[product] = (state.introEligibility[product] ?? (engine.configuration.subscriptionGroups[product] == nil ? .unknown : .eligible)).rawValue
+            result[product] =
+                (state.introEligibility[product]
+                ?? (engine.configuration.subscriptionGroups[product] == nil ? .unknown : .eligible)).rawValue
         }
         return result
     }
@@ -306,14 +358,17 @@ public struct SubscriberService: Sendable {
         return try await store.events(appUserID, in: try project(bundleID), limit: 1000).map { event in
             [
                 "id": event.id, "created_at": AppleDateFormat.rfc3339(event.createdAt), "type": event.type,
-                "cause": event.cause.rawValue, "cause_id": event.causeID ?? NSNull(), "evidence_id": event.evidenceID ?? NSNull(),
+                "cause": event.cause.rawValue, "cause_id": event.causeID ?? NSNull(),
+                "evidence_id": event.evidenceID ?? NSNull(),
                 "detail": event.detail,
             ]
         }
     }
 
     /// Signs a promotional offer (StoreKit 1 style): ECDSA P-256 SHA-256 over the U+2063-joined fields.
-    func signOffer(bundleID: String, productID: String, offerID: String, appAccountToken: String?) throws -> [String: Any] {
+    func signOffer(bundleID: String, productID: String, offerID: String, appAccountToken: String?) throws -> [String:
+        Any]
+    {
         let app = try app(bundleID)
         guard let key = app.offerKey, let keyID = app.configuration.offerKeyID else {
             throw APIError(.conflict, "offer_key_missing", "no promotional offer key is configured for \(bundleID)")
@@ -326,9 +381,14 @@ public struct SubscriberService: Sendable {
         }
         let nonce = UUID().uuidString.lowercased()
         let timestamp = AppleDateFormat.milliseconds(now())
-        let payload = [bundleID, keyID, productID, offerID, appAccountToken?.lowercased() ?? "", nonce, String(timestamp)]
-            .joined(separator: "\u{2063}")
+        let payload = [
+            bundleID, keyID, productID, offerID, appAccountToken?.lowercased() ?? "", nonce, String(timestamp),
+        ]
+        .joined(separator: "\u{2063}")
         let signature = try key.signature(for: Array(payload.utf8))
-        return ["key_id": keyID, "nonce": nonce, "timestamp": timestamp, "signature": Data(signature.derRepresentation).base64EncodedString()]
+        return [
+            "key_id": keyID, "nonce": nonce, "timestamp": timestamp,
+            "signature": Data(signature.derRepresentation).base64EncodedString(),
+        ]
     }
 }

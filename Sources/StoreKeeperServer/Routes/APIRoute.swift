@@ -29,7 +29,8 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// `GET /v1/subscribers/{id}`: entitlements and subscriptions.
     public static let getSubscriber = APIRoute(method: .get, path: "v1/subscribers/:id", access: .publicKey)
     /// `GET /v1/subscribers/{id}/eligibility`: introductory offer eligibility.
-    public static let getEligibility = APIRoute(method: .get, path: "v1/subscribers/:id/eligibility", access: .publicKey)
+    public static let getEligibility = APIRoute(
+        method: .get, path: "v1/subscribers/:id/eligibility", access: .publicKey)
     /// `POST /v1/subscribers/{id}/alias`: merge identities.
     public static let postAlias = APIRoute(method: .post, path: "v1/subscribers/:id/alias", access: .publicKey)
     /// `GET /v1/subscribers/{id}/events`: a subscriber's history.
@@ -39,7 +40,8 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
-        postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents, postOfferSignature,
+        postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
+        postOfferSignature,
     ]
 
     /// `METHOD /path`.

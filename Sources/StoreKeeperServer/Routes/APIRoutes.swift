@@ -25,39 +25,52 @@ struct APIRoutes: Sendable {
     }
 
     /// Runs one route's handler; `bundleID` is the caller's app (empty for Apple's routes).
-    func handle(_ route: APIRoute, _ request: Request, _ context: BasicRequestContext, bundleID: String) async throws -> Response {
+    func handle(_ route: APIRoute, _ request: Request, _ context: BasicRequestContext, bundleID: String) async throws
+        -> Response
+    {
         switch route {
         case .postReceipt:
             let body = try await object(request, fields: ["app_user_id", "receipt", "device_id"])
-            return json(try await service.postReceipt(
-                appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"), deviceID: try optionalField(body, "device_id"),
-                bundleID: bundleID))
+            return json(
+                try await service.postReceipt(
+                    appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"),
+                    deviceID: try optionalField(body, "device_id"),
+                    bundleID: bundleID))
         case .postTransaction:
             let body = try await object(request, fields: ["app_user_id", "signed_transaction"])
-            return json(try await service.postTransaction(
-                appUserID: try field(body, "app_user_id"), signedTransaction: try field(body, "signed_transaction"), bundleID: bundleID))
+            return json(
+                try await service.postTransaction(
+                    appUserID: try field(body, "app_user_id"), signedTransaction: try field(body, "signed_transaction"),
+                    bundleID: bundleID))
         case .postNotification:
             return json(Self.notificationAnswer(try await service.ingestNotification(try await body(request))))
         case .getSubscriber:
-            return json(try await service.subscriberDocument(appUserID: try userID(context), project: try service.project(bundleID)))
+            return json(
+                try await service.subscriberDocument(
+                    appUserID: try userID(context), project: try service.project(bundleID)))
         case .getEligibility:
             let products = (request.uri.queryParameters.get("product_ids") ?? "").split(separator: ",").map(String.init)
             guard !products.isEmpty, products.count <= 100 else {
-                throw APIError.badRequest("invalid_product_ids", "product_ids must list 1–100 comma-separated product ids")
+                throw APIError.badRequest(
+                    "invalid_product_ids", "product_ids must list 1–100 comma-separated product ids")
             }
-            let result = try await service.eligibility(appUserID: try userID(context), bundleID: bundleID, productIDs: products)
+            let result = try await service.eligibility(
+                appUserID: try userID(context), bundleID: bundleID, productIDs: products)
             return json(["eligibility": result])
         case .postAlias:
             let body = try await object(request, fields: ["new_app_user_id"])
-            return json(try await service.alias(
-                appUserID: try userID(context), newAppUserID: try field(body, "new_app_user_id"), bundleID: bundleID))
+            return json(
+                try await service.alias(
+                    appUserID: try userID(context), newAppUserID: try field(body, "new_app_user_id"), bundleID: bundleID
+                ))
         case .getEvents:
             return json(["events": try await service.events(appUserID: try userID(context), bundleID: bundleID)])
         case .postOfferSignature:
             let body = try await object(request, fields: ["product_id", "offer_id", "app_account_token"])
-            return json(try service.signOffer(
-                bundleID: bundleID, productID: try field(body, "product_id"), offerID: try field(body, "offer_id"),
-                appAccountToken: try optionalField(body, "app_account_token")))
+            return json(
+                try service.signOffer(
+                    bundleID: bundleID, productID: try field(body, "product_id"), offerID: try field(body, "offer_id"),
+                    appAccountToken: try optionalField(body, "app_account_token")))
         default:
             throw APIError(.notFound, "not_found", "no handler for \(route)")
         }
@@ -85,7 +98,8 @@ struct APIRoutes: Sendable {
         }
         if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {
             throw APIError.badRequest(
-                "unknown_field", "unknown field \"\(unknown.prefix(100))\"; expected \(fields.sorted().joined(separator: ", "))")
+                "unknown_field",
+                "unknown field \"\(unknown.prefix(100))\"; expected \(fields.sorted().joined(separator: ", "))")
         }
         return object
     }
@@ -99,7 +113,9 @@ struct APIRoutes: Sendable {
 
     func optionalField(_ object: [String: Any], _ name: String) throws -> String? {
         guard let value = object[name] else { return nil }
-        guard let text = value as? String else { throw APIError.badRequest("invalid_field", "\(name) must be a string") }
+        guard let text = value as? String else {
+            throw APIError.badRequest("invalid_field", "\(name) must be a string")
+        }
         return text
     }
 
@@ -109,11 +125,17 @@ struct APIRoutes: Sendable {
     }
 
     func json(_ bytes: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     func json(_ object: Any) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

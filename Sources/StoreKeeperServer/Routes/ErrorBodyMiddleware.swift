@@ -5,7 +5,9 @@ import NIOHTTP1
 /// Makes every error answer `{"error": {"code", "message"}}`: Hummingbird's own errors (404 for unknown
 /// routes, 413 for oversized bodies) and anything unexpected (500, without internals).
 struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {

@@ -40,7 +40,8 @@ public struct EvidenceWrite: Sendable {
 
     /// Makes a write.
     public init(
-        project: ProjectScope, bundleID: String, appUserID: String?, kind: String, rawBody: String, evidence: EvidenceSet,
+        project: ProjectScope, bundleID: String, appUserID: String?, kind: String, rawBody: String,
+        evidence: EvidenceSet,
         originalTransactionIDs: [String], cause: EventCause, notificationID: String? = nil, eventType: String,
         detail: [String: String] = [:]
     ) {

@@ -19,7 +19,10 @@ public struct SubscriberSnapshot: Sendable, Hashable {
     public var createdAt: Date
 
     /// Makes a snapshot.
-    public init(storageKey: String, appUserID: String, bundleID: String, evidenceJSON: String, aliases: [String], createdAt: Date) {
+    public init(
+        storageKey: String, appUserID: String, bundleID: String, evidenceJSON: String, aliases: [String],
+        createdAt: Date
+    ) {
         self.storageKey = storageKey
         self.appUserID = appUserID
         self.bundleID = bundleID
@@ -32,6 +35,7 @@ public struct SubscriberSnapshot: Sendable, Hashable {
     /// - Parameter evidence: The decoded evidence (``Store/decodeEvidence(_:)``).
     /// - Returns: The record.
     public func record(evidence: EvidenceSet) -> SubscriberRecord {
-        SubscriberRecord(appUserID: appUserID, bundleID: bundleID, evidence: evidence, aliases: aliases, createdAt: createdAt)
+        SubscriberRecord(
+            appUserID: appUserID, bundleID: bundleID, evidence: evidence, aliases: aliases, createdAt: createdAt)
     }
 }

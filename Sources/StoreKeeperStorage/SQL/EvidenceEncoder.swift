@@ -44,7 +44,9 @@ public final class EvidenceEncoder: Sendable {
     ///   - added: What is being added.
     /// - Returns: The union and its JSON (`json` itself when nothing is new).
     /// - Throws: `EncodingError`.
-    public func extend(_ json: String, of base: EvidenceSet, adding added: EvidenceSet) throws -> (json: String, evidence: EvidenceSet) {
+    public func extend(_ json: String, of base: EvidenceSet, adding added: EvidenceSet) throws -> (
+        json: String, evidence: EvidenceSet
+    ) {
         let renewals = Array(added.renewals.filter { !base.renewals.contains($0) })
         let transactions = Array(added.transactions.filter { !base.transactions.contains($0) })
         guard !renewals.isEmpty || !transactions.isEmpty else { return (json, base) }
@@ -52,7 +54,8 @@ public final class EvidenceEncoder: Sendable {
         union.formUnion(added)
         let bytes = Array(json.utf8)
         let head = Array(#"{"renewals":["#.utf8), middle = Array(#"],"transactions":["#.utf8), tail = Array("]}".utf8)
-        guard bytes.starts(with: head), bytes.count >= head.count + middle.count + tail.count, Array(bytes.suffix(tail.count)) == tail,
+        guard bytes.starts(with: head), bytes.count >= head.count + middle.count + tail.count,
+            Array(bytes.suffix(tail.count)) == tail,
             let split = Self.firstIndex(of: middle, in: bytes, from: head.count)
         else { return (try encode(union), union) }
         var output: [UInt8] = []

@@ -6,10 +6,18 @@ extension EvidenceSet {
         var removed = EvidenceSet()
         var kept = EvidenceSet()
         for transaction in transactions {
-            if originalTransactionIDs.contains(transaction.originalTransactionID) { removed.insert(transaction) } else { kept.insert(transaction) }
+            if originalTransactionIDs.contains(transaction.originalTransactionID) {
+                removed.insert(transaction)
+            } else {
+                kept.insert(transaction)
+            }
         }
         for renewal in renewals {
-            if originalTransactionIDs.contains(renewal.originalTransactionID) { removed.insert(renewal) } else { kept.insert(renewal) }
+            if originalTransactionIDs.contains(renewal.originalTransactionID) {
+                removed.insert(renewal)
+            } else {
+                kept.insert(renewal)
+            }
         }
         self = kept
         return removed

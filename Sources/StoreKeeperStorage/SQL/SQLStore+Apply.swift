@@ -32,7 +32,8 @@ extension SQLStore {
 
     /// The work of ``apply(_:policy:now:)`` inside its transaction.
     /// - Returns: The outcome, and the subscribers whose rows it wrote.
-    func applyInTransaction(_ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date) async throws
+    func applyInTransaction(_ tx: any SQLTransaction, _ write: EvidenceWrite, policy: TransferPolicy, now: Date)
+        async throws
         -> (ApplyOutcome, Set<String>)
     {
         let cache = evidenceCache
@@ -79,11 +80,13 @@ extension SQLStore {
         }
         guard let user else {
             if originals.isEmpty {
-                try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "recorded", pending: nil, now: now)
+                try await Self.recordNotification(
+                    tx, write, notificationID, evidenceID, status: "recorded", pending: nil, now: now)
                 return (.recorded, [])
             }
             let parked = try evidenceEncoder.encode(write.evidence)
-            try await Self.recordNotification(tx, write, notificationID, evidenceID, status: "pending", pending: parked, now: now)
+            try await Self.recordNotification(
+                tx, write, notificationID, evidenceID, status: "pending", pending: parked, now: now)
             return (.pending, [])
         }
         var incoming = write.evidence
@@ -105,18 +108,25 @@ extension SQLStore {
             switch policy {
             case .transfer:
                 try await tx.query(
-                    "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?", [.text(user), .text(original)])
+                    "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?",
+                    [.text(user), .text(original)])
                 let detail = [
-                    "original_transaction_id": ProjectScope.value(ofKey: original), "from": ProjectScope.value(ofKey: owner),
+                    "original_transaction_id": ProjectScope.value(ofKey: original),
+                    "from": ProjectScope.value(ofKey: owner),
                     "to": ProjectScope.value(ofKey: user),
                 ]
                 events.append((owner, "subscription_transferred_out", .identity, nil, detail))
                 events.append((user, "subscription_transferred_in", .identity, nil, detail))
             case .keepFirst:
-                events.append((user, "transfer_refused", .identity, nil, [
-                    "original_transaction_id": ProjectScope.value(ofKey: original), "owner": ProjectScope.value(ofKey: owner),
-                    "requester": ProjectScope.value(ofKey: user),
-                ]))
+                events.append(
+                    (
+                        user, "transfer_refused", .identity, nil,
+                        [
+                            "original_transaction_id": ProjectScope.value(ofKey: original),
+                            "owner": ProjectScope.value(ofKey: owner),
+                            "requester": ProjectScope.value(ofKey: user),
+                        ]
+                    ))
             }
         }
         for (owner, subscriptions) in moving.sorted(by: { $0.key < $1.key }) {
@@ -157,16 +167,26 @@ extension SQLStore {
                 try await tx.query(
                     "UPDATE notifications SET status = 'applied', pending_json = NULL WHERE notification_id = ?",
                     [row["notification_id"] ?? .null])
-                events.append((user, row["type"]?.string ?? "notification", .notification, row["notification_id"]?.string, [
-                    "notification_id": row["notification_id"]?.string ?? "", "applied": "late",
-                ]))
+                events.append(
+                    (
+                        user, row["type"]?.string ?? "notification", .notification, row["notification_id"]?.string,
+                        [
+                            "notification_id": row["notification_id"]?.string ?? "", "applied": "late",
+                        ]
+                    ))
             }
         }
         var detail = write.detail
         detail["kind"] = write.kind
-        var pending = [PendingEvent(appUserID: user, type: write.eventType, cause: write.cause, causeID: write.notificationID, detail: detail)]
+        var pending = [
+            PendingEvent(
+                appUserID: user, type: write.eventType, cause: write.cause, causeID: write.notificationID,
+                detail: detail)
+        ]
         for (who, type, cause, causeID, facts) in events {
-            pending.append(PendingEvent(appUserID: who, type: type, cause: cause, causeID: causeID ?? write.notificationID, detail: facts))
+            pending.append(
+                PendingEvent(
+                    appUserID: who, type: type, cause: cause, causeID: causeID ?? write.notificationID, detail: facts))
         }
         try await save(tx, user, write.bundleID, evidence, events: pending, evidenceID: evidenceID, now: now)
         // Rows written: the subscriber's, and the other party's in a transfer or refused transfer.
@@ -175,7 +195,8 @@ extension SQLStore {
 
     /// Marks a claimed notification `recorded` or `pending` (or inserts the row for evidence without one).
     static func recordNotification(
-        _ tx: any SQLTransaction, _ write: EvidenceWrite, _ id: String, _ evidenceID: Int64, status: String, pending: String?,
+        _ tx: any SQLTransaction, _ write: EvidenceWrite, _ id: String, _ evidenceID: Int64, status: String,
+        pending: String?,
         now: Date
     ) async throws {
         if write.notificationID != nil {
@@ -185,8 +206,11 @@ extension SQLStore {
         } else {
             try await tx.query(
                 "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids, pending_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING",
-                [.text(id), .text(write.bundleID), .text(write.eventType), .text(status), .text(timestamp(now)),
-                 .integer(evidenceID), .text(write.originalTransactionIDs.joined(separator: ",")), pending.map(SQLValue.text) ?? .null])
+                [
+                    .text(id), .text(write.bundleID), .text(write.eventType), .text(status), .text(timestamp(now)),
+                    .integer(evidenceID), .text(write.originalTransactionIDs.joined(separator: ",")),
+                    pending.map(SQLValue.text) ?? .null,
+                ])
         }
     }
 }

@@ -30,10 +30,15 @@ extension SQLStore {
             if let id = write.notificationID {
                 claimed = try await !tx.query(
                     "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids) VALUES (?, ?, ?, 'applied', ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id",
-                    [.text(id), .text(write.bundleID), .text(write.eventType), .text(timestamp(now)), .integer(evidenceID), .text(originals)]
+                    [
+                        .text(id), .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
+                        .integer(evidenceID), .text(originals),
+                    ]
                 ).isEmpty
             }
-            return Claim(evidenceID: evidenceID, claimed: claimed, owners: try await owners(tx, write.originalTransactionIDs), locked: nil)
+            return Claim(
+                evidenceID: evidenceID, claimed: claimed, owners: try await owners(tx, write.originalTransactionIDs),
+                locked: nil)
         }
         // The evidence row inserted here is invisible to the rest of this statement, and one stored before is
         // visible: so `evidence_id` has exactly one row either way.
@@ -59,10 +64,15 @@ extension SQLStore {
                 ) AS row
             ) AS locked ON true
             """,
-            [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody), .text(digest),
-             write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType), .text(timestamp(now)),
-             .text(originals), write.notificationID.map(SQLValue.text) ?? .null, .texts(write.originalTransactionIDs),
-             write.appUserID.map(SQLValue.text) ?? .null]
+            [
+                .text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody),
+                .text(digest),
+                write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType),
+                .text(timestamp(now)),
+                .text(originals), write.notificationID.map(SQLValue.text) ?? .null,
+                .texts(write.originalTransactionIDs),
+                write.appUserID.map(SQLValue.text) ?? .null,
+            ]
         ).first
         var locked: (String, String)?
         if let user = row?["locked_user"]?.string, let json = row?["locked_evidence"]?.string { locked = (user, json) }
@@ -80,7 +90,8 @@ extension SQLStore {
         """
 
     static func decodeOwners(_ value: SQLValue?) -> [String: String] {
-        guard let json = value?.string, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8)) else { return [:] }
+        guard let json = value?.string, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))
+        else { return [:] }
         var owners: [String: String] = [:]
         for pair in pairs where pair.count == 2 { owners[pair[0]] = pair[1] }
         return owners
@@ -119,7 +130,8 @@ extension SQLStore {
         guard tx.dialect == .postgres else {
             try await saveEvidence(tx, user, bundleID, evidence, now: now)
             for event in events {
-                try await Self.insertEvent(tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)
+                try await Self.insertEvent(
+                    tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)
             }
             return
         }

@@ -61,7 +61,9 @@ extension SQLStore {
             let notificationIDs = writes.compactMap(\.write.notificationID)
             guard notificationIDs.count == writes.count else { throw GroupConflict() }
             try await Self.lock(
-                tx, originals.map { "otid:\($0)" } + users.map { "user:\($0)" } + notificationIDs.map { "notification:\($0)" })
+                tx,
+                originals.map { "otid:\($0)" } + users.map { "user:\($0)" }
+                    + notificationIDs.map { "notification:\($0)" })
             let claimed = try await claimAll(tx, writes, originals: originals, users: users)
             guard claimed.owners == owners else { throw GroupConflict() }
 
@@ -98,7 +100,12 @@ extension SQLStore {
                 evidence[user]?.added.formUnion(write.evidence)
                 var detail = write.detail
                 detail["kind"] = write.kind
-                events.append((PendingEvent(appUserID: user, type: write.eventType, cause: write.cause, causeID: id, detail: detail), evidenceID))
+                events.append(
+                    (
+                        PendingEvent(
+                            appUserID: user, type: write.eventType, cause: write.cause, causeID: id, detail: detail),
+                        evidenceID
+                    ))
                 results.append((.applied(appUserID: ProjectScope.value(ofKey: user)), [user]))
             }
             let saves = try evidence.map { user, row in
@@ -122,7 +129,9 @@ extension SQLStore {
 
     /// One statement: stores the raw evidence of every notification whose id is free, claims those ids (the
     /// first of two deliveries in one group wins), and reads the owners and the locked subscriber rows.
-    func claimAll(_ tx: any SQLTransaction, _ writes: [QueuedWrite], originals: [String], users: [String]) async throws -> GroupClaim {
+    func claimAll(_ tx: any SQLTransaction, _ writes: [QueuedWrite], originals: [String], users: [String]) async throws
+        -> GroupClaim
+    {
         let received = Self.timestamp(writes[0].now)
         let digests = writes.map(\.write.digest)
         let rows = try await tx.query(
@@ -157,10 +166,12 @@ extension SQLStore {
             UNION ALL SELECT 'owner', id, app_user_id FROM (\(Self.ownedSQL)) AS owned
             UNION ALL SELECT 'row', app_user_id, evidence_json FROM locked
             """,
-            [.texts(digests), .texts(writes.map(\.write.bundleID)), .texts(writes.map(\.write.kind)),
-             .texts(writes.map { $0.write.notificationID ?? "" }), .texts(writes.map(\.write.eventType)),
-             .texts(writes.map { $0.write.originalTransactionIDs.joined(separator: ",") }), .text(received),
-             .texts(writes.map(\.write.rawBody)), .texts(digests), .text(received), .texts(users), .texts(originals)])
+            [
+                .texts(digests), .texts(writes.map(\.write.bundleID)), .texts(writes.map(\.write.kind)),
+                .texts(writes.map { $0.write.notificationID ?? "" }), .texts(writes.map(\.write.eventType)),
+                .texts(writes.map { $0.write.originalTransactionIDs.joined(separator: ",") }), .text(received),
+                .texts(writes.map(\.write.rawBody)), .texts(digests), .text(received), .texts(users), .texts(originals),
+            ])
         var claim = GroupClaim()
         for row in rows {
             guard let name = row["name"]?.string, let value = row["value"]?.string else { continue }
@@ -191,7 +202,8 @@ extension SQLStore {
                 FROM unnest(?, ?, ?) AS p(id, status, pending) WHERE notification_id = p.id RETURNING 1),
             """
         let parkedBinds: [SQLValue] =
-            parked.isEmpty ? [] : [.texts(parked.map(\.id)), .texts(parked.map(\.status)), .texts(parked.map(\.pending))]
+            parked.isEmpty
+            ? [] : [.texts(parked.map(\.id)), .texts(parked.map(\.status)), .texts(parked.map(\.pending))]
         try await tx.query(
             """
             WITH saved AS (
@@ -205,10 +217,14 @@ extension SQLStore {
             SELECT u, ?, t, c, ci, ei, d FROM unnest(?, ?, ?, ?, ?, ?) WITH ORDINALITY AS e(u, t, c, ci, ei, d, position)
             ORDER BY position
             """,
-            [.text(time), .text(time), .texts(saves.map(\.user)), .texts(saves.map(\.bundleID)), .texts(jsons)] + parkedBinds
-                + [.text(time), .texts(events.map(\.0.appUserID)), .texts(events.map(\.0.type)), .texts(events.map(\.0.cause.rawValue)),
-                   .texts(events.map { $0.0.causeID ?? "" }), .integers(events.map(\.1)),
-                   .texts(events.map { EventDetailWriter.json($0.0.detail) })])
+            [.text(time), .text(time), .texts(saves.map(\.user)), .texts(saves.map(\.bundleID)), .texts(jsons)]
+                + parkedBinds
+                + [
+                    .text(time), .texts(events.map(\.0.appUserID)), .texts(events.map(\.0.type)),
+                    .texts(events.map(\.0.cause.rawValue)),
+                    .texts(events.map { $0.0.causeID ?? "" }), .integers(events.map(\.1)),
+                    .texts(events.map { EventDetailWriter.json($0.0.detail) }),
+                ])
         for (save, json) in zip(saves, jsons) { evidenceCache.remember(json, save.evidence, for: save.user) }
     }
 }

@@ -4,7 +4,9 @@ import SubscriptionEngine
 /// Identities: aliases and API keys.
 extension SQLStore {
     /// Merges `alias` into `appUserID`, both in `project`.
-    public func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date) async throws {
+    public func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date)
+        async throws
+    {
         let cache = evidenceCache
         let changed = try await database.withTransaction { tx -> [String] in
             let target = try await Self.canonical(tx, project.key(appUserID))
@@ -15,9 +17,12 @@ extension SQLStore {
             if let merged = try await Self.loadEvidence(tx, source, cache) { evidence.formUnion(merged) }
             try await saveEvidence(tx, target, bundleID, evidence, now: now)
             try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
-            try await tx.query("UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
-            try await tx.query("UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
-            try await tx.query("UPDATE events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await tx.query(
+                "UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await tx.query(
+                "UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await tx.query(
+                "UPDATE events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await tx.query(
                 "INSERT INTO aliases (alias, app_user_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET app_user_id = excluded.app_user_id",
                 [.text(source), .text(target)])
@@ -41,7 +46,9 @@ extension SQLStore {
     /// An API key by hash.
     public func apiKey(hash: String) async throws -> APIKeyRecord? {
         try await database.withReadTransaction { tx in
-            guard let row = try await tx.query("SELECT kind, bundle_id FROM api_keys WHERE key_hash = ?", [.text(hash)]).first,
+            guard
+                let row = try await tx.query("SELECT kind, bundle_id FROM api_keys WHERE key_hash = ?", [.text(hash)])
+                    .first,
                 let kind = APIKeyRecord.Kind(rawValue: row["kind"]?.string ?? "")
             else { return nil }
             return APIKeyRecord(kind: kind, bundleID: row["bundle_id"]?.string ?? "")

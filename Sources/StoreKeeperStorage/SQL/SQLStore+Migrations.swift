@@ -33,20 +33,24 @@ extension SQLStore {
             // 2: PostgreSQL keeps rows up to a page inline and stores larger JSON and raw evidence out of line
             // without compressing it (signed tokens barely compress; pglz and TOAST writes on every
             // notification cost more CPU than the statements themselves).
-            database.dialect == .sqlite ? [] : [
-                "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTERNAL",
-                "ALTER TABLE subscribers ALTER COLUMN evidence_json SET STORAGE EXTERNAL",
-                "ALTER TABLE notifications ALTER COLUMN pending_json SET STORAGE EXTERNAL",
-                "ALTER TABLE evidence SET (toast_tuple_target = 8160)",
-                "ALTER TABLE subscribers SET (toast_tuple_target = 8160)",
-                "ALTER TABLE notifications SET (toast_tuple_target = 8160)",
-            ],
+            database.dialect == .sqlite
+                ? []
+                : [
+                    "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTERNAL",
+                    "ALTER TABLE subscribers ALTER COLUMN evidence_json SET STORAGE EXTERNAL",
+                    "ALTER TABLE notifications ALTER COLUMN pending_json SET STORAGE EXTERNAL",
+                    "ALTER TABLE evidence SET (toast_tuple_target = 8160)",
+                    "ALTER TABLE subscribers SET (toast_tuple_target = 8160)",
+                    "ALTER TABLE notifications SET (toast_tuple_target = 8160)",
+                ],
             // 3: PostgreSQL announces every committed change of a subscriber row, so every server process can
             // drop what it derived from the old row (see SubscriberChanges).
-            database.dialect == .sqlite ? [] : [
-                "CREATE OR REPLACE FUNCTION storekeeper_subscriber_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
-                "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
-            ],
+            database.dialect == .sqlite
+                ? []
+                : [
+                    "CREATE OR REPLACE FUNCTION storekeeper_subscriber_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
+                    "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
+                ],
             // 4: Only parked notifications are ever looked up by status, and they are few: index just those (in
             // the order they are applied), so storing an applied notification no longer writes a status entry.
             [
@@ -58,13 +62,16 @@ extension SQLStore {
             Self.projectMigration(projects),
         ]
         _ = try await database.withTransaction { tx in
-            try await tx.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)", [])
+            try await tx.query(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
+                [])
         }
         var version = 0
         for (index, statements) in migrations.enumerated() where index < last {
             let number = Int64(index + 1)
             let applied: Bool = try await database.withTransaction { tx in
-                let rows = try await tx.query("SELECT version FROM schema_migrations WHERE version = ?", [.integer(number)])
+                let rows = try await tx.query(
+                    "SELECT version FROM schema_migrations WHERE version = ?", [.integer(number)])
                 if !rows.isEmpty { return false }
                 for statement in statements { try await tx.query(statement, []) }
                 try await tx.query(
@@ -91,21 +98,28 @@ extension SQLStore {
         }
         let ownerBundle = "(SELECT o.bundle_id FROM ownership o WHERE o.app_user_id = events.app_user_id LIMIT 1)"
         return ["CREATE TABLE migration_projects (bundle_id TEXT PRIMARY KEY, project_id TEXT NOT NULL)"]
-            + rows.map { "INSERT INTO migration_projects (bundle_id, project_id) VALUES ('\($0.key)', '\($0.value.id)')" }
+            + rows.map {
+                "INSERT INTO migration_projects (bundle_id, project_id) VALUES ('\($0.key)', '\($0.value.id)')"
+            }
             + [
                 "UPDATE events SET app_user_id = "
-                    + project(ofUser: "events.app_user_id", orBundle: "COALESCE(\(project(ofBundle: ownerBundle)), 'unassigned')")
+                    + project(
+                        ofUser: "events.app_user_id",
+                        orBundle: "COALESCE(\(project(ofBundle: ownerBundle)), 'unassigned')")
                     + " || ':' || app_user_id",
                 "UPDATE aliases SET alias = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || alias, "
                     + "app_user_id = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || app_user_id",
                 "UPDATE ownership SET original_transaction_id = "
                     + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id"))
                     + " || ':' || original_transaction_id, app_user_id = "
-                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id")) + " || ':' || app_user_id",
+                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id"))
+                    + " || ':' || app_user_id",
                 "UPDATE notifications SET original_transaction_ids = "
-                    + project(ofBundle: "notifications.bundle_id") + " || ':' || REPLACE(original_transaction_ids, ',', ',' || "
+                    + project(ofBundle: "notifications.bundle_id")
+                    + " || ':' || REPLACE(original_transaction_ids, ',', ',' || "
                     + project(ofBundle: "notifications.bundle_id") + " || ':') WHERE original_transaction_ids <> ''",
-                "UPDATE subscribers SET app_user_id = " + project(ofBundle: "subscribers.bundle_id") + " || ':' || app_user_id",
+                "UPDATE subscribers SET app_user_id = " + project(ofBundle: "subscribers.bundle_id")
+                    + " || ':' || app_user_id",
                 "DROP TABLE migration_projects",
             ]
     }

@@ -22,14 +22,18 @@ extension SQLStore {
             database.dialect == .sqlite
             ? "(SELECT json_group_array(alias) FROM aliases WHERE app_user_id = s.app_user_id)"
             : "(SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = s.app_user_id)"
-        guard let row = try await database.read(
-            "SELECT s.app_user_id, s.bundle_id, s.evidence_json, s.created_at, \(aliases) AS aliases_json FROM subscribers s WHERE s.app_user_id = COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?)",
-            [.text(key), .text(key)]).first,
+        guard
+            let row = try await database.read(
+                "SELECT s.app_user_id, s.bundle_id, s.evidence_json, s.created_at, \(aliases) AS aliases_json FROM subscribers s WHERE s.app_user_id = COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?)",
+                [.text(key), .text(key)]
+            ).first,
             let user = row["app_user_id"]?.string, let json = row["evidence_json"]?.string
         else { return nil }
-        let aliasList = (try? JSONDecoder().decode([String].self, from: Data((row["aliases_json"]?.string ?? "[]").utf8))) ?? []
+        let aliasList =
+            (try? JSONDecoder().decode([String].self, from: Data((row["aliases_json"]?.string ?? "[]").utf8))) ?? []
         return SubscriberSnapshot(
-            storageKey: user, appUserID: ProjectScope.value(ofKey: user), bundleID: row["bundle_id"]?.string ?? "", evidenceJSON: json,
+            storageKey: user, appUserID: ProjectScope.value(ofKey: user), bundleID: row["bundle_id"]?.string ?? "",
+            evidenceJSON: json,
             aliases: aliasList.map(ProjectScope.value(ofKey:)).sorted(), createdAt: Self.date(row["created_at"]))
     }
 
@@ -42,14 +46,15 @@ extension SQLStore {
                 [.text(user), .integer(Int64(limit))]
             ).map { row in
                 EventRecord(
-                    id: row["id"]?.int ?? 0, appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), createdAt: Self.date(row["created_at"]),
+                    id: row["id"]?.int ?? 0, appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""),
+                    createdAt: Self.date(row["created_at"]),
                     type: row["type"]?.string ?? "", cause: EventCause(rawValue: row["cause"]?.string ?? "") ?? .client,
                     causeID: row["cause_id"]?.string, evidenceID: row["evidence_id"]?.int,
-                    detail: (try? JSONDecoder().decode([String: String].self, from: Data((row["detail_json"]?.string ?? "{}").utf8))) ?? [:])
+                    detail: (try? JSONDecoder().decode(
+                        [String: String].self, from: Data((row["detail_json"]?.string ?? "{}").utf8))) ?? [:])
             }
         }
     }
-
 
     /// Every table in a stable order.
     public func dump() async throws -> String {
@@ -60,14 +65,19 @@ extension SQLStore {
                 ("aliases", "alias, app_user_id", "alias"),
                 ("ownership", "original_transaction_id, app_user_id, bundle_id", "original_transaction_id"),
                 ("evidence", "id, digest, bundle_id, kind, body", "id"),
-                ("notifications", "notification_id, type, status, original_transaction_ids, pending_json", "notification_id"),
+                (
+                    "notifications", "notification_id, type, status, original_transaction_ids, pending_json",
+                    "notification_id"
+                ),
                 ("events", "id, app_user_id, type, cause, cause_id, evidence_id, detail_json", "id"),
                 ("api_keys", "key_hash, kind, bundle_id", "key_hash"),
             ]
             for (table, columns, order) in tables {
                 lines.append("# \(table)")
                 for row in try await tx.query("SELECT \(columns) FROM \(table) ORDER BY \(order)", []) {
-                    lines.append(row.keys.sorted().map { "\($0)=\(row[$0].map(String.init(describing:)) ?? "")" }.joined(separator: " | "))
+                    lines.append(
+                        row.keys.sorted().map { "\($0)=\(row[$0].map(String.init(describing:)) ?? "")" }.joined(
+                            separator: " | "))
                 }
             }
             return lines.joined(separator: "\n")

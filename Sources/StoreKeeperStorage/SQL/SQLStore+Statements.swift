@@ -13,7 +13,8 @@ extension SQLStore {
         func rank(_ key: String) -> Int {
             lockOrder.firstIndex { key.hasPrefix($0 + ":") } ?? lockOrder.count
         }
-        let sorted = Set(keys).map { (rank: rank($0), key: $0) }.sorted { ($0.rank, $0.key) < ($1.rank, $1.key) }.map(\.key)
+        let sorted = Set(keys).map { (rank: rank($0), key: $0) }.sorted { ($0.rank, $0.key) < ($1.rank, $1.key) }.map(
+            \.key)
         // One statement per chunk (a target list holds at most 1,664 entries); the locks are taken left to right,
         // in sorted order, chunk after chunk.
         for start in stride(from: 0, to: sorted.count, by: lockChunk) {
@@ -26,7 +27,9 @@ extension SQLStore {
     /// The most advisory locks one statement takes (PostgreSQL refuses target lists over 1,664 entries).
     static let lockChunk = 1_000
 
-    static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws -> Int64 {
+    static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws
+        -> Int64
+    {
         let inserted = try await tx.query(
             "INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING id",
             [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody)])
@@ -35,7 +38,8 @@ extension SQLStore {
     }
 
     static func canonical(_ tx: any SQLTransaction, _ appUserID: String) async throws -> String {
-        try await tx.query("SELECT app_user_id FROM aliases WHERE alias = ?", [.text(appUserID)]).first?["app_user_id"]?.string
+        try await tx.query("SELECT app_user_id FROM aliases WHERE alias = ?", [.text(appUserID)]).first?["app_user_id"]?
+            .string
             ?? appUserID
     }
 
@@ -63,9 +67,14 @@ extension SQLStore {
     }
 
     /// A subscriber's evidence, for rewriting: on PostgreSQL its row is locked (`FOR UPDATE`) until the commit.
-    static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ cache: EvidenceCache) async throws -> EvidenceSet? {
+    static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ cache: EvidenceCache) async throws
+        -> EvidenceSet?
+    {
         let lock = tx.dialect == .postgres ? " FOR UPDATE" : ""
-        guard let json = try await tx.query("SELECT evidence_json FROM subscribers WHERE app_user_id = ?\(lock)", [.text(appUserID)])
+        guard
+            let json = try await tx.query(
+                "SELECT evidence_json FROM subscribers WHERE app_user_id = ?\(lock)", [.text(appUserID)]
+            )
             .first?["evidence_json"]?.string
         else { return nil }
         return try cache.evidence(json, for: appUserID)
@@ -88,7 +97,10 @@ extension SQLStore {
         let json = EventDetailWriter.json(detail)
         try await tx.query(
             "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [.text(appUserID), .text(timestamp(now)), .text(type), .text(cause.rawValue), causeID.map(SQLValue.text) ?? .null,
-             evidenceID.map(SQLValue.integer) ?? .null, .text(json)])
+            [
+                .text(appUserID), .text(timestamp(now)), .text(type), .text(cause.rawValue),
+                causeID.map(SQLValue.text) ?? .null,
+                evidenceID.map(SQLValue.integer) ?? .null, .text(json),
+            ])
     }
 }

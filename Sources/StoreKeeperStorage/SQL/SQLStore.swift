@@ -25,7 +25,8 @@ public struct SQLStore: Store {
     ///   - groupCommit: PostgreSQL: how many notification groups may commit at once, and the most
     ///     notifications one group carries (`largestGroup` 1 commits each on its own).
     public init(
-        database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(), evidenceEncoder: EvidenceEncoder = EvidenceEncoder(),
+        database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(),
+        evidenceEncoder: EvidenceEncoder = EvidenceEncoder(),
         groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32)
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
@@ -33,19 +34,22 @@ public struct SQLStore: Store {
         var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
         if database.dialect == .postgres, groupCommit.largestGroup > 1 {
             let plain = SQLStore(
-                database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, groupTally: tally,
+                database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
+                groupTally: tally,
                 notificationQueue: nil)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
                 await plain.applyGroup(writes)
             }
         }
         self.init(
-            database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes, groupTally: tally,
+            database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
+            groupTally: tally,
             notificationQueue: queue)
     }
 
     private init(
-        database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder, changes: SubscriberChanges,
+        database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder,
+        changes: SubscriberChanges,
         groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
     ) {
         self.database = database

@@ -1,5 +1,5 @@
-import Foundation
 public import AppStoreModels
+import Foundation
 
 /// All evidence known about one customer, as a set: adding the same evidence twice, or in another order,
 /// gives an equal value, which is what makes the engine's answer independent of arrival order.
@@ -39,19 +39,23 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
     /// - Parameter response: A response with status 0 or 21006; others carry no evidence.
     public mutating func add(verifyReceiptResponse response: VerifyReceiptResponse) {
         guard response.status == 0 || response.status == 21006 else { return }
-        let items = (response.receipt?.inApp ?? []) + (response.latestReceiptInfo ?? [])
+        let items =
+            (response.receipt?.inApp ?? []) + (response.latestReceiptInfo ?? [])
             + [response.legacyReceipt, response.latestExpiredReceiptInfo].compactMap { $0 }
         let observedAt =
             response.receipt?.requestDate ?? response.receipt?.receiptCreationDate ?? Self.latestDate(in: items)
         for item in items {
-            if let transaction = Transaction(item, source: .verifyReceipt, observedAt: observedAt) { insert(transaction) }
+            if let transaction = Transaction(item, source: .verifyReceipt, observedAt: observedAt) {
+                insert(transaction)
+            }
         }
         for pending in response.pendingRenewalInfo ?? [] {
             if let renewal = RenewalState(pending, source: .verifyReceipt, observedAt: observedAt) { insert(renewal) }
         }
         if let legacy = response.legacyReceipt ?? response.latestExpiredReceiptInfo,
             let original = legacy.originalTransactionId ?? legacy.transactionId,
-            response.autoRenewStatus != nil || response.expirationIntent != nil || response.isInBillingRetryPeriod != nil
+            response.autoRenewStatus != nil || response.expirationIntent != nil
+                || response.isInBillingRetryPeriod != nil
         {
             var renewal = RenewalState(originalTransactionID: original, source: .verifyReceipt)
             renewal.productID = legacy.productId
@@ -99,7 +103,9 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
         let items = notification.unifiedReceipt?.latestReceiptInfo ?? []
         let observedAt = [Self.latestDate(in: items), notification.autoRenewStatusChangeDate].compactMap { $0 }.max()
         for item in items {
-            if let transaction = Transaction(item, source: .notificationV1, observedAt: observedAt) { insert(transaction) }
+            if let transaction = Transaction(item, source: .notificationV1, observedAt: observedAt) {
+                insert(transaction)
+            }
         }
         for pending in notification.unifiedReceipt?.pendingRenewalInfo ?? [] {
             if let renewal = RenewalState(pending, source: .notificationV1, observedAt: observedAt) { insert(renewal) }

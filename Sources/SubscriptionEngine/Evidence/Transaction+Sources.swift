@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreModels
+import Foundation
 
 extension Transaction {
     /// Normalises a verifyReceipt / receipt item; `nil` when it lacks a transaction or product id.

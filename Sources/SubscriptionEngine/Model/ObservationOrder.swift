@@ -6,14 +6,17 @@ enum ObservationOrder {
     static func precedes(_ lhs: Transaction, _ rhs: Transaction) -> Bool {
         // At the same instant from the same source, a revocation is the later fact (a refund is signed after the
         // purchase it refunds, even when both carry the same millisecond).
-        if lhs.observedAt == rhs.observedAt, lhs.source == rhs.source, (lhs.revokedAt == nil) != (rhs.revokedAt == nil) {
+        if lhs.observedAt == rhs.observedAt, lhs.source == rhs.source, (lhs.revokedAt == nil) != (rhs.revokedAt == nil)
+        {
             return lhs.revokedAt == nil
         }
-        return compare(lhs.observedAt, lhs.source, String(describing: lhs), rhs.observedAt, rhs.source, String(describing: rhs))
+        return compare(
+            lhs.observedAt, lhs.source, String(describing: lhs), rhs.observedAt, rhs.source, String(describing: rhs))
     }
 
     static func precedes(_ lhs: RenewalState, _ rhs: RenewalState) -> Bool {
-        compare(lhs.observedAt, lhs.source, String(describing: lhs), rhs.observedAt, rhs.source, String(describing: rhs))
+        compare(
+            lhs.observedAt, lhs.source, String(describing: lhs), rhs.observedAt, rhs.source, String(describing: rhs))
     }
 
     private static func compare(

@@ -1,5 +1,5 @@
-public import Foundation
 public import AppStoreModels
+public import Foundation
 
 /// What happens at a subscription's next renewal, normalised from `pending_renewal_info` and JWS renewal info.
 /// A snapshot: the newest observation per original transaction wins as a whole.

@@ -1,5 +1,5 @@
-public import Foundation
 public import AppStoreModels
+public import Foundation
 
 /// One auto-renewable subscription (an original transaction id) at one instant, with the facts that decided it.
 public struct SubscriptionState: Sendable, Hashable {

@@ -1,5 +1,5 @@
-public import Foundation
 public import AppStoreModels
+public import Foundation
 
 /// One purchase or renewal, normalised from any source: receipt `in_app` / `latest_receipt_info` items,
 /// StoreKit 2 signed transactions, and the transactions inside V1 and V2 notifications.

@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreModels
+import Foundation
 
 /// Formats facts for explanations: dates as RFC 3339, reasons in words.
 enum ExplanationFormat {

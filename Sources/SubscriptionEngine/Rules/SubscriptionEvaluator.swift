@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreModels
+import Foundation
 
 /// Decides one auto-renewable subscription's state at an instant from its merged transactions and renewal info.
 enum SubscriptionEvaluator {
@@ -93,19 +93,22 @@ enum SubscriptionEvaluator {
         } else if let ends = latest.accessEndsAt, ends > now {
             state.status = .active
             explanation.append("active: the current period runs until \(F.date(ends))")
-        } else if let grace = usableRenewal?.gracePeriodExpiresAt, grace > now, usableRenewal?.isInBillingRetry != false {
+        } else if let grace = usableRenewal?.gracePeriodExpiresAt, grace > now, usableRenewal?.isInBillingRetry != false
+        {
             state.status = .inGracePeriod
             state.gracePeriodExpiresAt = grace
             explanation.append(
                 F.tagged(
                     .gracePeriodKeepsAccess,
-                    "renewal failed at \(F.date(latest.expiresAt)); billing grace period keeps access until \(F.date(grace))"))
+                    "renewal failed at \(F.date(latest.expiresAt)); billing grace period keeps access until \(F.date(grace))"
+                ))
         } else if usableRenewal?.isInBillingRetry == true {
             state.status = .inBillingRetry
             explanation.append(
                 F.tagged(
                     .billingRetryWithoutAccess,
-                    "renewal failed at \(F.date(latest.expiresAt)); Apple is retrying billing; no access until it recovers"))
+                    "renewal failed at \(F.date(latest.expiresAt)); Apple is retrying billing; no access until it recovers"
+                ))
         } else {
             state.status = .expired
             if let intent = usableRenewal?.expirationIntent {

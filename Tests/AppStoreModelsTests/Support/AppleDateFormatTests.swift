@@ -4,10 +4,12 @@ import Testing
 
 /// Every date spelling seen in real Apple data parses to the same instant.
 @Suite struct AppleDateFormatTests {
-    @Test("spellings of one instant", arguments: [
-        "1595439548000", "2020-07-22 17:39:08 Etc/GMT", "2020-07-22T17:39:08Z", "2020-07-22T18:39:08+0100",
-        "2020-07-22T18:39:08+01:00", "2020-07-22T10:39:08-07:00", "2020-07-22T17:39:08.000Z",
-    ])
+    @Test(
+        "spellings of one instant",
+        arguments: [
+            "1595439548000", "2020-07-22 17:39:08 Etc/GMT", "2020-07-22T17:39:08Z", "2020-07-22T18:39:08+0100",
+            "2020-07-22T18:39:08+01:00", "2020-07-22T10:39:08-07:00", "2020-07-22T17:39:08.000Z",
+        ])
     func sameInstant(_ text: String) {
         #expect(AppleDateFormat.parse(text) == Date(timeIntervalSince1970: 1_595_439_548))
     }
@@ -18,10 +20,12 @@ import Testing
         #expect(abs(date.timeIntervalSince1970 - 1_697_679_936.056485) < 1e-6)
     }
 
-    @Test("rejects what is not a date", arguments: [
-        "", "abc", "2020-13-01T00:00:00Z", "2020-07-22 17:39:08 America/Los_Angeles", "2020-07-22T17:39:08+25:00",
-        "12345678901234567890", "2020-07-22T17:39", "-5", "1.",
-    ])
+    @Test(
+        "rejects what is not a date",
+        arguments: [
+            "", "abc", "2020-13-01T00:00:00Z", "2020-07-22 17:39:08 America/Los_Angeles", "2020-07-22T17:39:08+25:00",
+            "12345678901234567890", "2020-07-22T17:39", "-5", "1.",
+        ])
     func rejects(_ text: String) {
         #expect(AppleDateFormat.parse(text) == nil)
     }

@@ -1,6 +1,6 @@
 import AppStoreModels
-import AppStoreVerification
 import AppStoreSigning
+import AppStoreVerification
 import Foundation
 import TestSupport
 import Testing
@@ -59,7 +59,8 @@ import Testing
 
     @Test("a chain checked at today's date fails: Apple's old leaf certificates have expired")
     func expiredAtFixedTime() async throws {
-        let today = try AppStoreSignedDataVerifier(configuration: .init(validationTime: Fixtures.date("2026-11-21T00:00:00Z")))
+        let today = try AppStoreSignedDataVerifier(
+            configuration: .init(validationTime: Fixtures.date("2026-11-21T00:00:00Z")))
         await #expect(throws: VerificationError(.certificateExpired, "")) {
             _ = try await today.verify(try Fixtures.text(Self.appleTokens[0]))
         }
@@ -67,11 +68,13 @@ import Testing
 
     @Test("expectations: another bundle id or environment is refused")
     func expectations() async throws {
-        let wrongBundle = try AppStoreSignedDataVerifier(configuration: .init(expectations: .init(bundleID: "com.other")))
+        let wrongBundle = try AppStoreSignedDataVerifier(
+            configuration: .init(expectations: .init(bundleID: "com.other")))
         await #expect(throws: VerificationError(.unexpectedBundleID, "")) {
             _ = try await wrongBundle.verifyTransaction(try Fixtures.text(Self.appleTokens[2]))
         }
-        let production = try AppStoreSignedDataVerifier(configuration: .init(expectations: .init(environment: .production)))
+        let production = try AppStoreSignedDataVerifier(
+            configuration: .init(expectations: .init(environment: .production)))
         await #expect(throws: VerificationError(.unexpectedEnvironment, "")) {
             _ = try await production.verifyNotification(try Fixtures.text(Self.appleTokens[0]))
         }
@@ -90,15 +93,20 @@ import Testing
         .init(name: "alg none", code: .algorithmNotAllowed, apply: JWSTamper.algorithmNone),
         .init(name: "alg missing", code: .algorithmNotAllowed, apply: { JWSTamper.withAlgorithm($0, nil) }),
         .init(name: "alg RS256", code: .algorithmNotAllowed, apply: { JWSTamper.withAlgorithm($0, "RS256") }),
-        .init(name: "alg HS256 keyed with the leaf certificate", code: .algorithmNotAllowed, apply: JWSTamper.hs256KeyedWithLeaf),
-        .init(name: "look-alike chain with Apple's names and OIDs", code: .untrustedRoot, apply: JWSTamper.lookAlikeChain),
-        .init(name: "foreign leaf under Apple's real intermediate and root", code: .invalidChain,
-              apply: JWSTamper.foreignLeafUnderAppleChain),
+        .init(
+            name: "alg HS256 keyed with the leaf certificate", code: .algorithmNotAllowed,
+            apply: JWSTamper.hs256KeyedWithLeaf),
+        .init(
+            name: "look-alike chain with Apple's names and OIDs", code: .untrustedRoot, apply: JWSTamper.lookAlikeChain),
+        .init(
+            name: "foreign leaf under Apple's real intermediate and root", code: .invalidChain,
+            apply: JWSTamper.foreignLeafUnderAppleChain),
         .init(name: "truncated", code: .malformed, apply: JWSTamper.truncated),
     ]
 
-    @Test("every tampered copy of every Apple token is refused with its own code",
-          arguments: appleTokens, tampers)
+    @Test(
+        "every tampered copy of every Apple token is refused with its own code",
+        arguments: appleTokens, tampers)
     func tampered(_ path: String, _ tamper: Tamper) async throws {
         let forged = try tamper.apply(try Fixtures.text(path))
         do {
@@ -120,7 +128,9 @@ import Testing
     @Test("a token from our own PKI verifies only when its root is configured")
     func configuredRoot() async throws {
         let pki = try SigningAuthority()
-        let token = try pki.sign(Array(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","signedDate":1700000000000}"#.utf8))
+        let token = try pki.sign(
+            Array(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","signedDate":1700000000000}"#.utf8)
+        )
         let configured = try AppStoreSignedDataVerifier(configuration: .init(rootCertificates: [pki.chainDER[2]]))
         #expect(try await configured.verifyTransaction(token).productId == "p")
         await #expect(throws: VerificationError(.untrustedRoot, "")) { _ = try await verifier.verify(token) }

@@ -13,7 +13,9 @@ import Testing
     func appleVerifierRefuses() async throws {
         let apple = try AppStoreSignedDataVerifier()
         for path in [transactionPath, renewalPath] {
-            await #expect(throws: VerificationError(.xcodeNotAllowed, "")) { _ = try await apple.verify(try Fixtures.text(path)) }
+            await #expect(throws: VerificationError(.xcodeNotAllowed, "")) {
+                _ = try await apple.verify(try Fixtures.text(path))
+            }
         }
     }
 
@@ -56,12 +58,16 @@ import Testing
         .init(name: "payload edited", codes: [.invalidSignature], apply: JWSTamper.editedPayload),
         .init(name: "signature flipped", codes: [.invalidSignature], apply: JWSTamper.flippedSignature),
         .init(name: "alg none", codes: [.algorithmNotAllowed], apply: JWSTamper.algorithmNone),
-        .init(name: "alg HS256 keyed with the certificate", codes: [.algorithmNotAllowed], apply: JWSTamper.hs256KeyedWithLeaf),
+        .init(
+            name: "alg HS256 keyed with the certificate", codes: [.algorithmNotAllowed],
+            apply: JWSTamper.hs256KeyedWithLeaf),
         .init(name: "look-alike three-certificate chain", codes: [.wrongChainLength], apply: JWSTamper.lookAlikeChain),
         .init(name: "truncated", codes: [.malformed], apply: JWSTamper.truncated),
     ]
 
-    @Test("forged Xcode tokens", arguments: ["jws/xcode_transaction_autorenewable_2023.jws", "jws/xcode_renewalinfo_2023.jws"], tampers)
+    @Test(
+        "forged Xcode tokens",
+        arguments: ["jws/xcode_transaction_autorenewable_2023.jws", "jws/xcode_renewalinfo_2023.jws"], tampers)
     func forged(_ path: String, _ tamper: Tamper) async throws {
         do {
             _ = try await XcodeSignedDataVerifier().verify(try tamper.apply(try Fixtures.text(path)))

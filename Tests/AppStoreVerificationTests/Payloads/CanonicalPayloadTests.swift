@@ -1,8 +1,9 @@
 import AppStoreModels
-@testable import AppStoreVerification
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AppStoreVerification
 
 /// Signed payloads in Apple's usual spellings are read without `JSONDecoder`, and every payload — usual or
 /// not — decodes to exactly what `JSONDecoder` makes of it, or fails as it does.
@@ -16,18 +17,24 @@ import Testing
     }
 
     /// Both readings of `json` as `Payload`: equal values, or both refused.
-    static func expectSameReading<Payload: Decodable & Equatable>(_ json: String, as type: Payload.Type, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSameReading<Payload: Decodable & Equatable>(
+        _ json: String, as type: Payload.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let data = verified(json)
         let codable = Result { try data.decodeWithCodable(type) }
         let fast = Result { try data.decode(type) }
         switch (codable, fast) {
-        case (.success(let expected), .success(let actual)): #expect(actual == expected, "\(json)", sourceLocation: sourceLocation)
+        case (.success(let expected), .success(let actual)):
+            #expect(actual == expected, "\(json)", sourceLocation: sourceLocation)
         case (.failure, .failure): break
-        default: Issue.record("readings differ for \(json): JSONDecoder \(codable), decode \(fast)", sourceLocation: sourceLocation)
+        default:
+            Issue.record(
+                "readings differ for \(json): JSONDecoder \(codable), decode \(fast)", sourceLocation: sourceLocation)
         }
     }
 
-    @Test("Apple's real transaction, renewal info and notification are read canonically, equal to JSONDecoder's reading")
+    @Test(
+        "Apple's real transaction, renewal info and notification are read canonically, equal to JSONDecoder's reading")
     func appleFixtures() throws {
         let transaction = try Self.payload(ofFixture: "jws/transaction_consumable_sandbox_goodheart_2025.jws")
         let renewal = try Self.payload(ofFixture: "jws/renewalinfo_sandbox_ringalarm_2023.jws")
@@ -39,8 +46,11 @@ import Testing
         #expect(readTransaction == (try decoder.decode(JWSTransactionDecodedPayload.self, from: Data(transaction))))
         #expect(readRenewal == (try decoder.decode(JWSRenewalInfoDecodedPayload.self, from: Data(renewal))))
         #expect(readNotification == (try decoder.decode(ResponseBodyV2DecodedPayload.self, from: Data(notification))))
-        #expect(readTransaction.price == 230_000 && readTransaction.quantity == 1 && readTransaction.type == .consumable)
-        #expect(readRenewal.autoRenewStatus == .on && readRenewal.recentSubscriptionStartDate == Date(timeIntervalSince1970: 1_684_822_738))
+        #expect(
+            readTransaction.price == 230_000 && readTransaction.quantity == 1 && readTransaction.type == .consumable)
+        #expect(
+            readRenewal.autoRenewStatus == .on
+                && readRenewal.recentSubscriptionStartDate == Date(timeIntervalSince1970: 1_684_822_738))
         #expect(readNotification.notificationType == .test && readNotification.data?.bundleId == "com.Abilities")
     }
 
@@ -48,7 +58,8 @@ import Testing
     func xcodeFractions() throws {
         let transaction = try Self.payload(ofFixture: "jws/xcode_transaction_autorenewable_2023.jws")
         #expect(JWSTransactionDecodedPayload.canonical(transaction) == nil)
-        let read = try Self.verified(String(decoding: transaction, as: UTF8.self)).decode(JWSTransactionDecodedPayload.self)
+        let read = try Self.verified(String(decoding: transaction, as: UTF8.self)).decode(
+            JWSTransactionDecodedPayload.self)
         #expect(abs(read.purchaseDate!.timeIntervalSince1970 - 1_697_679_936.0497297) < 0.000_001)
     }
 
@@ -126,10 +137,18 @@ import Testing
 
     @Test("what the canonical reading declines, it declines rather than guessing")
     func declines() {
-        #expect(JWSTransactionDecodedPayload.canonical(Array(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","quantity":"2"}"#.utf8)) == nil)
-        #expect(ResponseBodyV2DecodedPayload.canonical(Array(#"{"notificationType":"DID_RENEW","notificationUUID":"u","summary":{}}"#.utf8)) == nil)
-        #expect(JWSRenewalInfoDecodedPayload.canonical(Array(#"{"originalTransactionId":"1","autoRenewStatus":"1"}"#.utf8)) == nil)
-        let plain = JWSRenewalInfoDecodedPayload.canonical(Array(#"{"originalTransactionId":"1","autoRenewStatus":1,"unknown":[{}]}"#.utf8))
+        #expect(
+            JWSTransactionDecodedPayload.canonical(
+                Array(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","quantity":"2"}"#.utf8)) == nil
+        )
+        #expect(
+            ResponseBodyV2DecodedPayload.canonical(
+                Array(#"{"notificationType":"DID_RENEW","notificationUUID":"u","summary":{}}"#.utf8)) == nil)
+        #expect(
+            JWSRenewalInfoDecodedPayload.canonical(Array(#"{"originalTransactionId":"1","autoRenewStatus":"1"}"#.utf8))
+                == nil)
+        let plain = JWSRenewalInfoDecodedPayload.canonical(
+            Array(#"{"originalTransactionId":"1","autoRenewStatus":1,"unknown":[{}]}"#.utf8))
         #expect(plain?.autoRenewStatus == .on)
     }
 }

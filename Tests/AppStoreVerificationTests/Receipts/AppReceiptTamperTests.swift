@@ -1,5 +1,5 @@
-import AppStoreVerification
 import AppStoreSigning
+import AppStoreVerification
 import Foundation
 import TestSupport
 import Testing
@@ -9,7 +9,8 @@ import _CryptoExtras
 /// Every way of forging a real receipt is refused with its own error code, and changes nothing.
 @Suite struct AppReceiptTamperTests {
     static let receipts = [
-        "production_ios_pure_2024.b64", "sandbox_ios_nutcall_sha1_2020.b64", "sandbox_ios_revenuecat_sampleapp_2020.b64",
+        "production_ios_pure_2024.b64", "sandbox_ios_nutcall_sha1_2020.b64",
+        "sandbox_ios_revenuecat_sampleapp_2020.b64",
         "sandbox_ios_mindnode_no_iap_2017.b64", "production_terminal_one_subscription_2018.b64",
         "xcode_backyardbirds_with_transaction_2023.b64", "xcode_dailydictionary_empty_2021.b64",
     ]
@@ -20,7 +21,8 @@ import _CryptoExtras
 
     static func replacing(_ needle: [UInt8], in bytes: [UInt8], _ change: (inout [UInt8], Int) -> Void) -> [UInt8] {
         var copy = bytes
-        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle) {
+        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle)
+        {
             change(&copy, start)
             return copy
         }
@@ -74,7 +76,9 @@ import _CryptoExtras
     func foreignLeaf(_ file: String) async throws {
         let message = try PKCS7SignedData(bytes: try Self.der(file))
         let apple = try message.certificates.map { try Certificate(derEncoded: $0) }
-        let intermediate = apple.first { $0.subject.description.contains("Certification Authority") && $0.subject != $0.issuer }!
+        let intermediate = apple.first {
+            $0.subject.description.contains("Certification Authority") && $0.subject != $0.issuer
+        }!
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let leaf = try ReceiptSigner.leafCertificate(
             key: key, issuer: intermediate.subject, issuerKey: try _RSA.Signing.PrivateKey(keySize: .bits2048))
@@ -87,12 +91,18 @@ import _CryptoExtras
     func expectations() async throws {
         let base64 = try Fixtures.text("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
         let wrongBundle = try AppReceiptVerifier(configuration: .init(expectations: .init(bundleID: "com.other")))
-        await #expect(throws: VerificationError(.unexpectedBundleID, "")) { _ = try await wrongBundle.verify(base64: base64) }
+        await #expect(throws: VerificationError(.unexpectedBundleID, "")) {
+            _ = try await wrongBundle.verify(base64: base64)
+        }
         let wrongVersion = try AppReceiptVerifier(configuration: .init(expectations: .init(appVersion: "999")))
-        await #expect(throws: VerificationError(.unexpectedAppVersion, "")) { _ = try await wrongVersion.verify(base64: base64) }
+        await #expect(throws: VerificationError(.unexpectedAppVersion, "")) {
+            _ = try await wrongVersion.verify(base64: base64)
+        }
         let wrongDevice = try AppReceiptVerifier(
             configuration: .init(expectations: .init(deviceIdentifier: [UInt8](repeating: 7, count: 16))))
-        await #expect(throws: VerificationError(.deviceHashMismatch, "")) { _ = try await wrongDevice.verify(base64: base64) }
+        await #expect(throws: VerificationError(.deviceHashMismatch, "")) {
+            _ = try await wrongDevice.verify(base64: base64)
+        }
         let right = try AppReceiptVerifier(
             configuration: .init(expectations: .init(bundleID: "com.revenuecat.sampleapp", appVersion: "4")))
         #expect(try await right.verify(base64: base64).receipt.inAppPurchases.count == 9)
@@ -101,7 +111,9 @@ import _CryptoExtras
     @Test("garbage is a typed error: not base64, empty, huge")
     func garbage() async throws {
         let verifier = try AppReceiptVerifier()
-        await #expect(throws: VerificationError(.malformed, "")) { _ = try await verifier.verify(base64: "not base64!!") }
+        await #expect(throws: VerificationError(.malformed, "")) {
+            _ = try await verifier.verify(base64: "not base64!!")
+        }
         await #expect(throws: VerificationError(.malformed, "")) { _ = try await verifier.verify(base64: "") }
         await #expect(throws: VerificationError(.malformed, "")) { _ = try await verifier.verify(base64: "AAAA") }
         let huge = String(repeating: "A", count: 6 * 1024 * 1024)

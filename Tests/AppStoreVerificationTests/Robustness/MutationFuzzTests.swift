@@ -57,7 +57,8 @@ import Testing
         var generator = SeededGenerator(seed: 0x5EED_0003)
         var accepted = 0
         for iteration in 0..<Self.iterations {
-            let mutated = String(decoding: ByteMutator.mutate(tokens[iteration % tokens.count], using: &generator), as: UTF8.self)
+            let mutated = String(
+                decoding: ByteMutator.mutate(tokens[iteration % tokens.count], using: &generator), as: UTF8.self)
             for verifier in [apple, xcode] as [any SignedDataVerifying] {
                 do {
                     _ = try await verifier.verifyTransaction(mutated)
@@ -71,7 +72,9 @@ import Testing
             if let parts = Optional(mutated.split(separator: ".", omittingEmptySubsequences: false)), parts.count == 3,
                 let payload = Base64.decode(parts[1])
             {
-                for type in [JWSTransactionDecodedPayload.self, JWSRenewalInfoDecodedPayload.self] as [any Decodable.Type] {
+                for type in [JWSTransactionDecodedPayload.self, JWSRenewalInfoDecodedPayload.self]
+                    as [any Decodable.Type]
+                {
                     do { _ = try JSONDecoder().decode(type, from: Data(payload)) } catch is DecodingError {} catch {
                         Issue.record("iteration \(iteration): models threw \(error)")
                     }

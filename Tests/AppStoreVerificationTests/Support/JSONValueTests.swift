@@ -6,12 +6,14 @@ import Testing
 /// `JSONValue` is a strict RFC 8259 parser that never traps: what it accepts it reads as JSONSerialization
 /// does, and what is not JSON is a typed error.
 @Suite struct JSONValueTests {
-    @Test("values read as JSONSerialization reads them", arguments: [
-        #"{"a":"x","b":1,"c":-2.5e3,"d":true,"e":false,"f":null,"g":[1,"2",{"h":[]}]}"#,
-        #"  [ "\u00e9\n\t\"\\\/", "😀", "\ud83d\ude00" ]  "#,
-        #"{"nested":{"deeper":{"deepest":[[[0]]]}}}"#,
-        #""plain""#, "123", "0.5", "true", "null",
-    ])
+    @Test(
+        "values read as JSONSerialization reads them",
+        arguments: [
+            #"{"a":"x","b":1,"c":-2.5e3,"d":true,"e":false,"f":null,"g":[1,"2",{"h":[]}]}"#,
+            #"  [ "\u00e9\n\t\"\\\/", "😀", "\ud83d\ude00" ]  "#,
+            #"{"nested":{"deeper":{"deepest":[[[0]]]}}}"#,
+            #""plain""#, "123", "0.5", "true", "null",
+        ])
     func agreesWithJSONSerialization(_ text: String) throws {
         let ours = try JSONValue.parse(Array(text.utf8))
         let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
@@ -26,10 +28,13 @@ import Testing
         #expect(throws: VerificationError.self) { try JSONValue.parse(Array(#"{"a":1,"a":2}"#.utf8)) }
     }
 
-    @Test("what is not JSON is a typed error, never a trap", arguments: [
-        "", "{", "}", "[1,]", #"{"a" 1}"#, #"{"a":01}"#, "tru", "nul", #""\x""#, #""\u12G4""#, "\"raw\u{1}control\"", "1 2",
-        #"{"a":1}x"#, "+1", ".5", "1.", "1e", "\"unterminated", String(repeating: "[", count: 10_000),
-    ])
+    @Test(
+        "what is not JSON is a typed error, never a trap",
+        arguments: [
+            "", "{", "}", "[1,]", #"{"a" 1}"#, #"{"a":01}"#, "tru", "nul", #""\x""#, #""\u12G4""#,
+            "\"raw\u{1}control\"", "1 2",
+            #"{"a":1}x"#, "+1", ".5", "1.", "1e", "\"unterminated", String(repeating: "[", count: 10_000),
+        ])
     func malformed(_ text: String) {
         #expect(throws: VerificationError.self) { try JSONValue.parse(Array(text.utf8)) }
     }
@@ -42,7 +47,8 @@ import Testing
         case .bool(let flag): "b:\(flag)"
         case .null: "null"
         case .array(let items): "[" + items.map(plain).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.sorted { $0.0 < $1.0 }.map { "\($0.0)=\(plain($0.1))" }.joined(separator: ",") + "}"
+        case .object(let members):
+            "{" + members.sorted { $0.0 < $1.0 }.map { "\($0.0)=\(plain($0.1))" }.joined(separator: ",") + "}"
         }
     }
 
@@ -57,7 +63,9 @@ import Testing
         case is NSNull: return "null"
         case let items as [Any]: return "[" + items.map { plain(from: $0) }.joined(separator: ",") + "]"
         case let members as [String: Any]:
-            return "{" + members.sorted { $0.key < $1.key }.map { "\($0.key)=\(plain(from: $0.value))" }.joined(separator: ",") + "}"
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { "\($0.key)=\(plain(from: $0.value))" }.joined(separator: ",")
+                + "}"
         default: return "?"
         }
     }

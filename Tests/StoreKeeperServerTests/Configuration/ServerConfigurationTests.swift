@@ -30,16 +30,27 @@ import Testing
         #expect(scopes["com.a"]?.id == "com.a" && scopes["com.b"]?.id == "com.b")
     }
 
-    @Test("bad projects, keys and limits are refused, naming what is wrong", arguments: [
-        (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "p", "apps": ["com.z"]}]}"#, "com.z"),
-        (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "p", "apps": ["com.a"]}, {"id": "q", "apps": ["com.a"]}]}"#, "two projects"),
-        (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "has:colon", "apps": ["com.a"]}]}"#, "has:colon"),
-        (#"{"apps": [{"bundleID": "com.a"}], "apiKeys": [{"key": "pk_short", "kind": "public", "bundleID": "com.a"}]}"#, "at least 32"),
-        (#"{"apps": [{"bundleID": "com.a"}], "apiKeys": [{"key": "pk_0123456789012345678901234567890123", "kind": "public", "bundleID": "com.b"}]}"#, "com.b"),
-        (#"{"limits": {"headerTimeoutSeconds": 0}}"#, "limits.headerTimeoutSeconds"),
-        (#"{"limits": {"maximumConnections": 0}}"#, "limits.maximumConnections"),
-        (#"{"appleDeadlineSeconds": -1}"#, "appleDeadlineSeconds"),
-    ])
+    @Test(
+        "bad projects, keys and limits are refused, naming what is wrong",
+        arguments: [
+            (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "p", "apps": ["com.z"]}]}"#, "com.z"),
+            (
+                #"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "p", "apps": ["com.a"]}, {"id": "q", "apps": ["com.a"]}]}"#,
+                "two projects"
+            ),
+            (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "has:colon", "apps": ["com.a"]}]}"#, "has:colon"),
+            (
+                #"{"apps": [{"bundleID": "com.a"}], "apiKeys": [{"key": "pk_short", "kind": "public", "bundleID": "com.a"}]}"#,
+                "at least 32"
+            ),
+            (
+                #"{"apps": [{"bundleID": "com.a"}], "apiKeys": [{"key": "pk_0123456789012345678901234567890123", "kind": "public", "bundleID": "com.b"}]}"#,
+                "com.b"
+            ),
+            (#"{"limits": {"headerTimeoutSeconds": 0}}"#, "limits.headerTimeoutSeconds"),
+            (#"{"limits": {"maximumConnections": 0}}"#, "limits.maximumConnections"),
+            (#"{"appleDeadlineSeconds": -1}"#, "appleDeadlineSeconds"),
+        ])
     func refused(_ json: String, _ named: String) throws {
         let configuration = try Self.decode(json)
         let error = #expect(throws: StorageError.self) { try configuration.validate() }

@@ -52,7 +52,8 @@ import Testing
             let started = Date()
             connection.send("GET /health\r\n")
             let (answer, closed) = await connection.readUntilClosed(within: 10)
-            #expect(closed && answer.hasPrefix("HTTP/1.1 408") && answer.contains(#""code":"header_timeout""#), "\(answer)")
+            #expect(
+                closed && answer.hasPrefix("HTTP/1.1 408") && answer.contains(#""code":"header_timeout""#), "\(answer)")
             #expect(Date().timeIntervalSince(started) >= 0.9)
             #expect(Date().timeIntervalSince(started) < 8)
         }
@@ -62,7 +63,9 @@ import Testing
     func stalledBodyAndIdle() async throws {
         try await TenantServers.with("sqlite", limits: Self.shortLimits) { servers in
             let body = try RawConnection(port: servers.port)
-            body.send("POST /v1/receipts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TenantServers.publicA)\r\nContent-Length: 100\r\n\r\n{\"app")
+            body.send(
+                "POST /v1/receipts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TenantServers.publicA)\r\nContent-Length: 100\r\n\r\n{\"app"
+            )
             let started = Date()
             let bodyClosed = await body.readUntilClosed(within: 10).closed
             #expect(bodyClosed)

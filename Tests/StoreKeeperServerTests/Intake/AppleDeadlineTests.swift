@@ -17,10 +17,12 @@ import Testing
             try await Task.sleep(for: .seconds(60))
             return Response(status: .ok)
         }
-        return try await LiveServer.with({ running in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
-        }, body)
+        return try await LiveServer.with(
+            { running in
+                Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            }, body)
     }
 
     @Test("verifyReceipt that never answers fails with deadline_exceeded at the deadline, retries and all")
@@ -32,7 +34,8 @@ import Testing
             let httpClient = OutboundHTTPClient.make()
             let started = ContinuousClock.now
             let error = await #expect(throws: AppStoreClientError.self) {
-                try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt("AAAA", sharedSecret: nil)
+                try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt(
+                    "AAAA", sharedSecret: nil)
             }
             #expect(error?.code == "deadline_exceeded")
             #expect(ContinuousClock.now - started < .seconds(8))
@@ -49,7 +52,8 @@ import Testing
         let httpClient = OutboundHTTPClient.make()
         let started = ContinuousClock.now
         let error = await #expect(throws: AppStoreClientError.self) {
-            try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt("AAAA", sharedSecret: nil)
+            try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt(
+                "AAAA", sharedSecret: nil)
         }
         #expect(error?.code == "transport")
         // Far below the deadline (the bound leaves room for a loaded machine).
@@ -69,15 +73,18 @@ import Testing
             configuration.appleDeadlineSeconds = 1
             let httpClient = OutboundHTTPClient.make()
             let router = try await StoreKeeperApplication.buildRouter(
-                configuration: configuration, dependencies: .init(store: store, httpClient: httpClient), appleBaseURL: nil)
+                configuration: configuration, dependencies: .init(store: store, httpClient: httpClient),
+                appleBaseURL: nil)
             try await LiveServer.with({ running in
-                Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                            onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
+                Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
             }) { server in
                 let client = ServerEndToEndTests.Client(base: server)
                 let started = ContinuousClock.now
                 let (status, answer) = try await client.call(
-                    .POST, "/v1/receipts", key: TenantServers.publicA, body: client.json(["app_user_id": "u", "receipt": "AAAA"]))
+                    .POST, "/v1/receipts", key: TenantServers.publicA,
+                    body: client.json(["app_user_id": "u", "receipt": "AAAA"]))
                 #expect(status == 504)
                 let error = answer["error"] as? [String: Any]
                 #expect(error?["code"] as? String == "apple_timeout" && error?["retry_after"] as? Int == 30)

@@ -7,11 +7,14 @@ import Testing
 /// One write may name any number of original transactions: locks and lookups have no statement-size cliff
 /// (PostgreSQL refuses a target list over 1,664 entries; SQLite binds at most 32,766 parameters).
 @Suite struct LargeReceiptTests {
-    @Test("a receipt with 5,000 consumable purchases is stored, each purchase its own subscription", arguments: TestDatabases.backends)
+    @Test(
+        "a receipt with 5,000 consumable purchases is stored, each purchase its own subscription",
+        arguments: TestDatabases.backends)
     func fiveThousandOriginals(_ backend: String) async throws {
         try await TenantServers.with(backend, receiptValidation: "local", maximumBodyBytes: 8 << 20) { servers in
             let payload = SyntheticReceipt.consumables(
-                count: 5_000, bundleID: TenantServers.appA, productID: "coins.100", start: Date(timeIntervalSince1970: 1_766_000_000))
+                count: 5_000, bundleID: TenantServers.appA, productID: "coins.100",
+                start: Date(timeIntervalSince1970: 1_766_000_000))
             let receipt = Data(try SimulatorHarness.sharedPKI.receipts.sign(payload)).base64EncodedString()
             let (status, answer) = try await servers.client.call(
                 .POST, "/v1/receipts", key: TenantServers.publicA,
@@ -26,7 +29,9 @@ import Testing
                 .POST, "/v1/receipts", key: TenantServers.publicA,
                 body: servers.client.json(["app_user_id": "heir", "receipt": receipt]))
             #expect(again == 200)
-            #expect(try await servers.store.subscriber("heir", in: TenantServers.projectA)?.evidence.transactions.count == 5_000)
+            #expect(
+                try await servers.store.subscriber("heir", in: TenantServers.projectA)?.evidence.transactions.count
+                    == 5_000)
         }
     }
 }

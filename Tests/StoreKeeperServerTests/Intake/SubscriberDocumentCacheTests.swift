@@ -1,13 +1,15 @@
 import Foundation
-@testable import StoreKeeperServer
 import StoreKeeperStorage
 import Testing
+
+@testable import StoreKeeperServer
 
 /// When an answer may be served without reading the database again.
 @Suite struct SubscriberDocumentCacheTests {
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
     static let row = SubscriberSnapshot(
-        storageKey: "alice", appUserID: "alice", bundleID: "com.example", evidenceJSON: "{}", aliases: ["anon"], createdAt: now)
+        storageKey: "alice", appUserID: "alice", bundleID: "com.example", evidenceJSON: "{}", aliases: ["anon"],
+        createdAt: now)
 
     func remember(_ cache: SubscriberDocumentCache, key: String = "alice", until: Date? = nil) {
         let mark = cache.readMark

@@ -65,17 +65,26 @@ import Testing
         switch route {
         case .postReceipt:
             return [
-                Attack(name: "A's receipt for B's user id", user: "", body: ["app_user_id": "victim", "receipt": ground.attackerReceipt]),
-                Attack(name: "A's receipt for B's alias", user: "", body: ["app_user_id": "victim-device", "receipt": ground.attackerReceipt]),
-                Attack(name: "B's receipt under A's key", user: "", body: ["app_user_id": "victim", "receipt": ground.victimReceipt],
-                       check: { status, _ in status == 422 }),
+                Attack(
+                    name: "A's receipt for B's user id", user: "",
+                    body: ["app_user_id": "victim", "receipt": ground.attackerReceipt]),
+                Attack(
+                    name: "A's receipt for B's alias", user: "",
+                    body: ["app_user_id": "victim-device", "receipt": ground.attackerReceipt]),
+                Attack(
+                    name: "B's receipt under A's key", user: "",
+                    body: ["app_user_id": "victim", "receipt": ground.victimReceipt],
+                    check: { status, _ in status == 422 }),
             ]
         case .postTransaction:
             return [
-                Attack(name: "A's transaction for B's user id", user: "",
-                       body: ["app_user_id": "victim", "signed_transaction": ground.attackerToken]),
-                Attack(name: "B's transaction under A's key", user: "",
-                       body: ["app_user_id": "mallory", "signed_transaction": ground.victimToken], check: { status, _ in status == 422 }),
+                Attack(
+                    name: "A's transaction for B's user id", user: "",
+                    body: ["app_user_id": "victim", "signed_transaction": ground.attackerToken]),
+                Attack(
+                    name: "B's transaction under A's key", user: "",
+                    body: ["app_user_id": "mallory", "signed_transaction": ground.victimToken],
+                    check: { status, _ in status == 422 }),
             ]
         case .postNotification:
             return [Attack(name: "A's notification", user: "", body: ["signedPayload": ground.notification])]
@@ -86,16 +95,22 @@ import Testing
             ]
         case .getEligibility:
             return [
-                Attack(name: "B's user", user: "victim", query: "?product_ids=premium.monthly", check: { status, body in
-                    status != 200 || (body["eligibility"] as? [String: String])?["premium.monthly"] == "eligible"
-                })
+                Attack(
+                    name: "B's user", user: "victim", query: "?product_ids=premium.monthly",
+                    check: { status, body in
+                        status != 200 || (body["eligibility"] as? [String: String])?["premium.monthly"] == "eligible"
+                    })
             ]
         case .postAlias:
             return [
                 Attack(name: "B's user into a new id", user: "victim", body: ["new_app_user_id": "stolen"]),
                 Attack(name: "B's alias into a new id", user: "victim-device", body: ["new_app_user_id": "stolen"]),
-                Attack(name: "A's user into B's id", user: "mallory", body: ["new_app_user_id": "victim"], check: noSubscriptions),
-                Attack(name: "A's user into B's alias", user: "mallory", body: ["new_app_user_id": "victim-device"], check: noSubscriptions),
+                Attack(
+                    name: "A's user into B's id", user: "mallory", body: ["new_app_user_id": "victim"],
+                    check: noSubscriptions),
+                Attack(
+                    name: "A's user into B's alias", user: "mallory", body: ["new_app_user_id": "victim-device"],
+                    check: noSubscriptions),
             ]
         case .getEvents:
             return [
@@ -103,14 +118,19 @@ import Testing
                 Attack(name: "B's alias's history", user: "victim-device", check: noSubscriptions),
             ]
         case .postOfferSignature:
-            return [Attack(name: "an offer signature", user: "", body: ["product_id": "premium.monthly", "offer_id": "winback50"])]
+            return [
+                Attack(
+                    name: "an offer signature", user: "",
+                    body: ["product_id": "premium.monthly", "offer_id": "winback50"])
+            ]
         default:
             return []
         }
     }
 
-    @Test("every /v1 route × A's public and secret key × B's users: refused or A's own, B's rows and answers unchanged",
-          arguments: TestDatabases.backends)
+    @Test(
+        "every /v1 route × A's public and secret key × B's users: refused or A's own, B's rows and answers unchanged",
+        arguments: TestDatabases.backends)
     func matrix(_ backend: String) async throws {
         try await Servers.with(backend) { servers in
             let ground = try await Self.prepare(servers)
@@ -140,26 +160,31 @@ import Testing
         }
     }
 
-    @Test("defect 1: A's public key cannot move B's subscriber by alias, in either direction", arguments: TestDatabases.backends)
+    @Test(
+        "defect 1: A's public key cannot move B's subscriber by alias, in either direction",
+        arguments: TestDatabases.backends)
     func aliasAcrossProjects(_ backend: String) async throws {
         try await Servers.with(backend) { servers in
             _ = try await Self.prepare(servers)
             let view = try await servers.victimView("victim")
             let (moved, _) = try await servers.client.call(
-                .POST, "/v1/subscribers/victim/alias", key: Servers.publicA, body: servers.client.json(["new_app_user_id": "x"]))
+                .POST, "/v1/subscribers/victim/alias", key: Servers.publicA,
+                body: servers.client.json(["new_app_user_id": "x"]))
             #expect(moved == 200)  // A's own (empty) `victim` became A's `x`
             let (_, stolen) = try await servers.client.call(.GET, "/v1/subscribers/x", key: Servers.publicA)
             #expect(((stolen["subscriber"] as? [String: Any])?["subscriptions"] as? [Any])?.isEmpty == true)
             let (_, _) = try await servers.client.call(
-                .POST, "/v1/subscribers/mallory/alias", key: Servers.publicA, body: servers.client.json(["new_app_user_id": "victim"]))
+                .POST, "/v1/subscribers/mallory/alias", key: Servers.publicA,
+                body: servers.client.json(["new_app_user_id": "victim"]))
             #expect(try await servers.victimView("victim") == view)
             let (status, _) = try await servers.client.call(.GET, "/v1/subscribers/victim", key: Servers.publicB)
             #expect(status == 200)
         }
     }
 
-    @Test("defect 2: A's public key cannot write A's evidence into B's subscriber (transactions and receipts)",
-          arguments: TestDatabases.backends)
+    @Test(
+        "defect 2: A's public key cannot write A's evidence into B's subscriber (transactions and receipts)",
+        arguments: TestDatabases.backends)
     func writeAcrossProjects(_ backend: String) async throws {
         try await Servers.with(backend) { servers in
             let ground = try await Self.prepare(servers)
@@ -186,7 +211,8 @@ import Testing
             _ = try await Self.prepare(servers)
             let (own, mine) = try await servers.client.call(.GET, "/v1/subscribers/victim/events", key: Servers.secretB)
             #expect(own == 200 && (mine["events"] as? [Any])?.isEmpty == false)
-            let (status, theirs) = try await servers.client.call(.GET, "/v1/subscribers/victim/events", key: Servers.secretA)
+            let (status, theirs) = try await servers.client.call(
+                .GET, "/v1/subscribers/victim/events", key: Servers.secretA)
             #expect(status == 200 && (theirs["events"] as? [Any])?.isEmpty == true)
         }
     }
@@ -203,7 +229,9 @@ import Testing
         }
     }
 
-    @Test("apps grouped into one project share their customers: either app's key reaches them", arguments: TestDatabases.backends)
+    @Test(
+        "apps grouped into one project share their customers: either app's key reaches them",
+        arguments: TestDatabases.backends)
     func groupedProject(_ backend: String) async throws {
         let family = ServerConfiguration.Project(id: "family", apps: [Servers.appA, Servers.appB])
         try await Servers.with(backend, projects: [family]) { servers in
@@ -211,7 +239,8 @@ import Testing
             let (status, shared) = try await servers.client.call(.GET, "/v1/subscribers/victim", key: Servers.publicA)
             #expect(status == 200)
             #expect(((shared["subscriber"] as? [String: Any])?["subscriptions"] as? [Any])?.count == 1)
-            let (_, history) = try await servers.client.call(.GET, "/v1/subscribers/victim-device/events", key: Servers.secretA)
+            let (_, history) = try await servers.client.call(
+                .GET, "/v1/subscribers/victim-device/events", key: Servers.secretA)
             #expect((history["events"] as? [Any])?.isEmpty == false)
         }
     }

@@ -41,7 +41,9 @@ struct TenantServers: Sendable {
             return
         }
         do {
-            try await run(store, receiptValidation: receiptValidation, maximumBodyBytes: maximumBodyBytes, limits: limits, projects: projects, body)
+            try await run(
+                store, receiptValidation: receiptValidation, maximumBodyBytes: maximumBodyBytes, limits: limits,
+                projects: projects, body)
         } catch {
             try await store.close()
             throw error
@@ -50,13 +52,15 @@ struct TenantServers: Sendable {
     }
 
     static func run(
-        _ store: SQLStore, receiptValidation: String, maximumBodyBytes: Int, limits: ConnectionLimits, projects: [ServerConfiguration.Project],
+        _ store: SQLStore, receiptValidation: String, maximumBodyBytes: Int, limits: ConnectionLimits,
+        projects: [ServerConfiguration.Project],
         _ body: @Sendable (TenantServers) async throws -> Void
     ) async throws {
         let h = try await SimulatorHarness()
         for bundleID in [appA, appB] { try await h.simulator.createApp(SimulatedApp.demo(bundleID: bundleID)) }
         try await LiveServer.with({
-            SimulatorApplication.build(simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+            SimulatorApplication.build(
+                simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
         }) { simulatorBase in
             var configuration = ServerConfiguration()
             configuration.apps = [appA, appB].map { bundleID in
@@ -83,7 +87,8 @@ struct TenantServers: Sendable {
                 configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
             try await LiveServer.with({ running in
                 Application(
-                    router: router, server: .storeKeeper(limits), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    router: router, server: .storeKeeper(limits),
+                    configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                     onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
             }) { base in
                 try await body(TenantServers(h: h, client: ServerEndToEndTests.Client(base: base), store: store))
@@ -92,19 +97,24 @@ struct TenantServers: Sendable {
     }
 
     /// Buys `product` in `bundleID`'s simulated store as `customer`: the receipt and the signed transaction.
-    func buy(_ bundleID: String, customer: String, product: String = "premium.monthly", options: PurchaseOptions = .init())
+    func buy(
+        _ bundleID: String, customer: String, product: String = "premium.monthly", options: PurchaseOptions = .init()
+    )
         async throws -> (receipt: String, token: String, originalTransactionID: String)
     {
-        let bought = try await h.simulator.purchase(bundleID: bundleID, productID: product, customerID: customer, options: options)
+        let bought = try await h.simulator.purchase(
+            bundleID: bundleID, productID: product, customerID: customer, options: options)
         let receipt = try await h.simulator.receipt(bundleID: bundleID, customerID: customer)
         let token = try #require(
-            try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: bundleID).signedTransactionInfo)
+            try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: bundleID)
+                .signedTransactionInfo)
         return (receipt, token, bought.originalTransactionID)
     }
 
     /// Every stored row of project B (the victim), in a stable order.
     func victimDump() async throws -> String {
-        try await store.dump().split(separator: "\n").filter { $0.hasPrefix("#") || $0.contains(Self.appB) }.joined(separator: "\n")
+        try await store.dump().split(separator: "\n").filter { $0.hasPrefix("#") || $0.contains(Self.appB) }.joined(
+            separator: "\n")
     }
 
     /// B's own answer for one of its users, as B's public key reads it (request dates left out).

@@ -16,14 +16,18 @@ import Testing
         for mode in PostgresURL.SSLMode.allCases {
             #expect(try PostgresURL("postgres://h/d?sslmode=\(mode.rawValue)").sslMode == mode)
         }
-        #expect(try PostgresURL("postgresql://h/d?sslmode=verify-full&sslrootcert=/etc/ca.pem").sslRootCertificatePath == "/etc/ca.pem")
+        #expect(
+            try PostgresURL("postgresql://h/d?sslmode=verify-full&sslrootcert=/etc/ca.pem").sslRootCertificatePath
+                == "/etc/ca.pem")
     }
 
-    @Test("a wrong URL is refused naming the part, never the password", arguments: [
-        ("mysql://u:pw@h/d", "postgres://"),
-        ("postgres://u:pw@h/d?sslmode=sometimes", "sometimes"),
-        ("postgres://u:pw@h/d?sslcert=x", "sslcert"),
-    ])
+    @Test(
+        "a wrong URL is refused naming the part, never the password",
+        arguments: [
+            ("mysql://u:pw@h/d", "postgres://"),
+            ("postgres://u:pw@h/d?sslmode=sometimes", "sometimes"),
+            ("postgres://u:pw@h/d?sslcert=x", "sslcert"),
+        ])
     func refused(_ url: String, _ named: String) {
         let error = #expect(throws: StorageError.self) { try PostgresURL(url) }
         #expect(error?.reason.contains(named) == true, "\(error?.reason ?? "")")
@@ -40,16 +44,21 @@ import Testing
     static func usesTLS(_ url: String) async throws -> Bool {
         let store = try await SQLStore.postgres(url: url)
         defer { Task { try? await store.close() } }
-        let row = try await store.database.read("SELECT ssl::text AS ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", [])
+        let row = try await store.database.read(
+            "SELECT ssl::text AS ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", [])
         return row.first?["ssl"]?.string == "true"
     }
 
-    @Test("against the local server's self-signed certificate: require and verify-full with its root use TLS; disable does not; verify-full without the root is refused")
+    @Test(
+        "against the local server's self-signed certificate: require and verify-full with its root use TLS; disable does not; verify-full without the root is refused"
+    )
     func tlsModes() async throws {
         guard let certificate = ProcessInfo.processInfo.environment["STOREKEEPER_TEST_PG_CERT"],
             FileManager.default.fileExists(atPath: certificate)
         else {
-            if TestDatabases.postgresRequired { Issue.record("STOREKEEPER_TEST_PG_CERT must name the test server's certificate") }
+            if TestDatabases.postgresRequired {
+                Issue.record("STOREKEEPER_TEST_PG_CERT must name the test server's certificate")
+            }
             return
         }
         guard let require = try await Self.url("sslmode=require") else { return }

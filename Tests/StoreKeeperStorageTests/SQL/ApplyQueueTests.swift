@@ -18,7 +18,11 @@ import Testing
             return items.map { $0 < 0 ? .failure(Refused(item: $0)) : .success("done \($0)") }
         }
 
-        func releaseAll() { for continuation in gate.withLock({ gate in defer { gate = [] }; return gate }) { continuation.resume() } }
+        func releaseAll() {
+            for continuation in gate.withLock({ gate in
+                defer { gate = [] }; return gate
+            }) { continuation.resume() }
+        }
         var waiting: Int { gate.withLock { $0.count } }
     }
 

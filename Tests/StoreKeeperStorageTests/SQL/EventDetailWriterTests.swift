@@ -1,6 +1,7 @@
 import Foundation
-@testable import StoreKeeperStorage
 import Testing
+
+@testable import StoreKeeperStorage
 
 /// An event's detail is written exactly as `JSONEncoder` with sorted keys writes it, and reads back as written.
 @Suite struct EventDetailWriterTests {
@@ -13,7 +14,10 @@ import Testing
     static let details: [[String: String]] = [
         [:],
         ["notification_type": "DID_RENEW", "transaction_id": "2000000847061981"],
-        ["notification_type": "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "kind": "notification_v2", "transaction_id": "1"],
+        [
+            "notification_type": "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "kind": "notification_v2",
+            "transaction_id": "1",
+        ],
         ["alias": "user/with\\slashes", "app_user_id": "quote\"d"],
         ["control": String((0..<32).map { Character(Unicode.Scalar(UInt8($0))) }) + "\u{7F}"],
         ["unicode": "é日本語🙂\u{2028}\u{2029}\u{FEFF}", "empty": ""],
@@ -27,6 +31,7 @@ import Testing
 
     @Test("written details read back as the same map", arguments: details)
     func roundTrips(_ detail: [String: String]) throws {
-        #expect(try JSONDecoder().decode([String: String].self, from: Data(EventDetailWriter.json(detail).utf8)) == detail)
+        #expect(
+            try JSONDecoder().decode([String: String].self, from: Data(EventDetailWriter.json(detail).utf8)) == detail)
     }
 }

@@ -17,10 +17,14 @@ import Testing
 
     /// Real receipts' evidence: many transactions and pending renewal info, dates with milliseconds.
     static func fixtureEvidence() throws -> [EvidenceSet] {
-        try ["verifyReceipt_sandbox_revenuecat_sampleapp.json", "verifyReceipt_production_redacted_twigano.json",
-             "verifyReceipt_status_21006_legacy_ios6_style.json"].map { file in
+        try [
+            "verifyReceipt_sandbox_revenuecat_sampleapp.json", "verifyReceipt_production_redacted_twigano.json",
+            "verifyReceipt_status_21006_legacy_ios6_style.json",
+        ].map { file in
             var evidence = EvidenceSet()
-            evidence.add(verifyReceiptResponse: try JSONDecoder().decode(VerifyReceiptResponse.self, from: try Fixtures.data("json/\(file)")))
+            evidence.add(
+                verifyReceiptResponse: try JSONDecoder().decode(
+                    VerifyReceiptResponse.self, from: try Fixtures.data("json/\(file)")))
             return evidence
         }
     }
@@ -44,7 +48,8 @@ import Testing
         var evidence = EvidenceSet()
         for index in 0..<8 {
             var transaction = Transaction(
-                transactionID: "t\(index)", originalTransactionID: "o/1", productID: "pro.\"monthly\"", source: .notificationV2)
+                transactionID: "t\(index)", originalTransactionID: "o/1", productID: "pro.\"monthly\"",
+                source: .notificationV2)
             transaction.purchaseDate = Date(timeIntervalSince1970: 1_767_225_600.123 + Double(index) * 2_592_000)
             transaction.expiresAt = transaction.purchaseDate?.addingTimeInterval(2_592_000)
             evidence.insert(transaction)
@@ -63,7 +68,9 @@ import Testing
         for evidence in try Self.fixtureEvidence() {
             // Stored: every other transaction and no renewals; added: everything (half of it already stored).
             var stored = EvidenceSet()
-            for (index, transaction) in evidence.transactions.enumerated() where index % 2 == 0 { stored.insert(transaction) }
+            for (index, transaction) in evidence.transactions.enumerated() where index % 2 == 0 {
+                stored.insert(transaction)
+            }
             let json = try encoder.encode(stored)
             let extended = try encoder.extend(json, of: stored, adding: evidence)
             #expect(extended.evidence == evidence)

@@ -17,13 +17,16 @@ import Testing
     @Test("concurrent notifications commit in groups, each applied exactly once")
     func groups() async throws {
         guard let url = try await TestDatabases.freshPostgresDatabase() else {
-            if TestDatabases.postgresRequired { Issue.record("PostgreSQL is required here but no server is configured") }
+            if TestDatabases.postgresRequired {
+                Issue.record("PostgreSQL is required here but no server is configured")
+            }
             return
         }
         // One worker, so that notifications arriving while it commits must wait and leave together.
         let store = try await SQLStore.postgres(url: url, groupCommit: (workers: 1, largestGroup: 8))
         for user in 0..<6 {
-            _ = try await store.apply(Spec.clientWrite("user-\(user)", "t-\(user)", original: "o\(user)"), policy: .transfer, now: Spec.now)
+            _ = try await store.apply(
+                Spec.clientWrite("user-\(user)", "t-\(user)", original: "o\(user)"), policy: .transfer, now: Spec.now)
         }
         var writes: [EvidenceWrite] = (0..<36).map { Spec.notification("n-\($0)", "r-\($0)", original: "o\($0 % 6)") }
         for index in 0..<6 {
@@ -53,7 +56,10 @@ import Testing
             return outcomes
         }
         #expect(outcomes.filter { if case .applied = $0.1 { true } else { false } }.count == 36)
-        #expect(outcomes.filter { $0.1 == .duplicate }.map(\.0).sorted() == ["n-0", "n-1", "n-2", "n-3", "n-4", "n-5", "n-test"])
+        #expect(
+            outcomes.filter { $0.1 == .duplicate }.map(\.0).sorted() == [
+                "n-0", "n-1", "n-2", "n-3", "n-4", "n-5", "n-test",
+            ])
         #expect(outcomes.filter { $0.1 == .pending }.count == 2)
         #expect(outcomes.filter { $0.1 == .recorded }.count == 1)
         #expect(outcomes.filter { $0.1 == nil }.map(\.0) == ["n-bad"])

@@ -16,7 +16,9 @@ import Testing
         for child in Mirror(reflecting: value).children {
             guard let label = child.label else { continue }
             all.insert(label)
-            if case .some(.none) = (child.value as Any?).map({ Mirror(reflecting: $0).displayStyle == .optional ? Self.unwrap($0) : $0 }) {
+            if case .some(.none) = (child.value as Any?).map({
+                Mirror(reflecting: $0).displayStyle == .optional ? Self.unwrap($0) : $0
+            }) {
                 unset.insert(label)
             }
         }
@@ -39,7 +41,9 @@ import Testing
     func transactionFields() throws {
         let value = ObservationWriterTests.fullTransaction(Date(timeIntervalSince1970: 1_767_225_600))
         let fields = Self.fields(value)
-        #expect(fields.unset.isEmpty, "the full transaction leaves \(fields.unset.sorted()) unset: set them in fullTransaction")
+        #expect(
+            fields.unset.isEmpty,
+            "the full transaction leaves \(fields.unset.sorted()) unset: set them in fullTransaction")
         #expect(try Self.keys(ObservationWriter.json(value)) == fields.all)
     }
 

@@ -1,8 +1,9 @@
 import AppStoreModels
 import Foundation
-@testable import StoreKeeperStorage
 import SubscriptionEngine
 import Testing
+
+@testable import StoreKeeperStorage
 
 /// Observations are written byte for byte as `JSONEncoder` with sorted keys writes them, every field set or
 /// none; a date it cannot be sure to write the same way is left to `JSONEncoder`.
@@ -21,7 +22,9 @@ import Testing
     ]
 
     static func fullTransaction(_ date: Date) -> Transaction {
-        var transaction = Transaction(transactionID: "2000000847061981", originalTransactionID: "o/\"1\"", productID: "pro\n", source: .signedData)
+        var transaction = Transaction(
+            transactionID: "2000000847061981", originalTransactionID: "o/\"1\"", productID: "pro\n", source: .signedData
+        )
         transaction.kind = .autoRenewable
         transaction.subscriptionGroupID = "6F3A93AB"
         transaction.purchaseDate = date
@@ -74,7 +77,8 @@ import Testing
 
     @Test("bare observations are written as JSONEncoder writes them")
     func bareMatch() throws {
-        let transaction = Transaction(transactionID: "1", originalTransactionID: "1", productID: "p", source: .verifyReceipt)
+        let transaction = Transaction(
+            transactionID: "1", originalTransactionID: "1", productID: "p", source: .verifyReceipt)
         let renewal = RenewalState(originalTransactionID: "1", source: .serverAPI)
         #expect(ObservationWriter.json(transaction) == (try Self.reference(transaction)))
         #expect(ObservationWriter.json(renewal) == (try Self.reference(renewal)))
@@ -82,7 +86,8 @@ import Testing
 
     @Test("a date written with an exponent is left to JSONEncoder, and the evidence still encodes as it does")
     func exponentDeclined() throws {
-        var transaction = Transaction(transactionID: "1", originalTransactionID: "1", productID: "p", source: .verifyReceipt)
+        var transaction = Transaction(
+            transactionID: "1", originalTransactionID: "1", productID: "p", source: .verifyReceipt)
         transaction.expiresAt = Date(timeIntervalSinceReferenceDate: 1e17)
         #expect(ObservationWriter.json(transaction) == nil)
         var evidence = EvidenceSet()

@@ -1,7 +1,7 @@
 import Foundation
-import StoreKeeperStorage
-import StoreKeeperSQLite
 import StoreKeeperPostgres
+import StoreKeeperSQLite
+import StoreKeeperStorage
 import SubscriptionEngine
 import TestSupport
 import Testing
@@ -11,8 +11,9 @@ import Testing
     static let example = try! ProjectScope("example")
     static let other = try! ProjectScope("com.other")
 
-    @Test("subscribers, aliases, subscriptions, events and parked notifications move into their app's project",
-          arguments: TestDatabases.backends)
+    @Test(
+        "subscribers, aliases, subscriptions, events and parked notifications move into their app's project",
+        arguments: TestDatabases.backends)
     func migratesIntoProjects(_ backend: String) async throws {
         guard let fresh = try await TestDatabases.makeStore(backend) else {
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
@@ -28,13 +29,17 @@ import Testing
         let parked = try encoder.encode(StoreConformanceTests.evidence("t9", original: "o9"))
         let time = "1767225600.000"
         _ = try await store.database.withTransaction { tx in
-            for (user, bundle, json) in [("alice", "com.example.ios", alice), ("bob", "com.example.mac", bob), ("carol", "com.other", carol)] {
+            for (user, bundle, json) in [
+                ("alice", "com.example.ios", alice), ("bob", "com.example.mac", bob), ("carol", "com.other", carol),
+            ] {
                 try await tx.query(
                     "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
                     [.text(user), .text(bundle), .text(json), .text(time), .text(time)])
             }
             try await tx.query("INSERT INTO aliases (alias, app_user_id) VALUES ('anon', 'alice')", [])
-            for (original, user, bundle) in [("o1", "alice", "com.example.ios"), ("o2", "bob", "com.example.mac"), ("o3", "carol", "com.other")] {
+            for (original, user, bundle) in [
+                ("o1", "alice", "com.example.ios"), ("o2", "bob", "com.example.mac"), ("o3", "carol", "com.other"),
+            ] {
                 try await tx.query(
                     "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?)",
                     [.text(original), .text(user), .text(bundle)])
@@ -48,9 +53,11 @@ import Testing
                 "INSERT INTO notifications (notification_id, bundle_id, type, status, received_at, evidence_id, original_transaction_ids, pending_json) VALUES ('n9', 'com.other', 'DID_RENEW', 'pending', ?, NULL, 'o9,o10', ?)",
                 [.text(time), .text(parked)])
         }
-        #expect(try await store.migrate(projects: ["com.example.ios": Self.example, "com.example.mac": Self.example]) == 5)
+        #expect(
+            try await store.migrate(projects: ["com.example.ios": Self.example, "com.example.mac": Self.example]) == 5)
 
-        #expect(try await store.subscriber("alice", in: Self.example)?.evidence.transactions.map(\.transactionID) == ["t1"])
+        #expect(
+            try await store.subscriber("alice", in: Self.example)?.evidence.transactions.map(\.transactionID) == ["t1"])
         #expect(try await store.subscriber("anon", in: Self.example)?.appUserID == "alice")
         #expect(try await store.snapshot("alice", in: Self.example)?.aliases == ["anon"])
         #expect(try await store.subscriber("bob", in: Self.example) != nil)
@@ -69,7 +76,10 @@ import Testing
         var arrival = StoreConformanceTests.clientWrite("erin", "t8", original: "o9")
         arrival.project = Self.other
         _ = try await store.apply(arrival, policy: .transfer, now: StoreConformanceTests.now)
-        #expect(try await store.subscriber("erin", in: Self.other)?.evidence.transactions.map(\.transactionID).sorted() == ["t8", "t9"])
+        #expect(
+            try await store.subscriber("erin", in: Self.other)?.evidence.transactions.map(\.transactionID).sorted() == [
+                "t8", "t9",
+            ])
         try await store.close()
     }
 
@@ -78,11 +88,13 @@ import Testing
         let store: SQLStore
         switch backend {
         case "sqlite":
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("v4-\(UUID().uuidString).sqlite").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("v4-\(UUID().uuidString).sqlite")
+                .path
             store = SQLStore(database: try await SQLiteStoreDatabase.open(path: path))
         default:
             guard let url = try await TestDatabases.freshPostgresDatabase() else { return nil }
-            store = SQLStore(database: try PostgresStoreDatabase.connect(url: url), groupCommit: (workers: 1, largestGroup: 1))
+            store = SQLStore(
+                database: try PostgresStoreDatabase.connect(url: url), groupCommit: (workers: 1, largestGroup: 1))
         }
         #expect(try await store.migrate(projects: [:], through: 4) == 4)
         return store

@@ -27,19 +27,28 @@ import Testing
             #expect(state.subscriptions.isEmpty, "\(at): expected no subscription")
         }
         if let status = expected.status {
-            guard let subscription = state.subscriptions.first(where: { $0.originalTransactionID == expected.original }) else {
+            guard let subscription = state.subscriptions.first(where: { $0.originalTransactionID == expected.original })
+            else {
                 Issue.record("\(at): no subscription \(expected.original ?? "-")")
                 return
             }
             #expect(subscription.status == status, "\(at): status; explanation: \(subscription.explanation)")
             if let product = expected.product { #expect(subscription.productID == product, "\(at): product") }
-            if let expires = expected.expires { #expect(subscription.expiresAt == Apple.day(expires), "\(at): expiresAt") }
+            if let expires = expected.expires {
+                #expect(subscription.expiresAt == Apple.day(expires), "\(at): expiresAt")
+            }
             if let grace = expected.graceUntil {
                 #expect(subscription.gracePeriodExpiresAt == Apple.day(grace), "\(at): grace")
             }
-            if case .some(let reason) = expected.reason { #expect(subscription.expirationReason == reason, "\(at): reason") }
-            if let renew = expected.willAutoRenew { #expect(subscription.willAutoRenew == renew, "\(at): willAutoRenew") }
-            if let renewsTo = expected.renewsTo { #expect(subscription.autoRenewProductID == renewsTo, "\(at): renewsTo") }
+            if case .some(let reason) = expected.reason {
+                #expect(subscription.expirationReason == reason, "\(at): reason")
+            }
+            if let renew = expected.willAutoRenew {
+                #expect(subscription.willAutoRenew == renew, "\(at): willAutoRenew")
+            }
+            if let renewsTo = expected.renewsTo {
+                #expect(subscription.autoRenewProductID == renewsTo, "\(at): renewsTo")
+            }
             if let offer = expected.offer { #expect(subscription.offer?.kind == offer, "\(at): offer") }
             if let id = expected.offerID { #expect(subscription.offer?.identifier == id, "\(at): offer id") }
             #expect(!subscription.explanation.isEmpty, "\(at): explanation")
@@ -51,6 +60,8 @@ import Testing
                 #expect(actual[identifier] == day.map(Apple.day), "\(at): entitlement \(identifier)")
             }
         }
-        if let check = expected.check { #expect(check(state), "\(at): check; \(state.subscriptions.map(\.explanation))") }
+        if let check = expected.check {
+            #expect(check(state), "\(at): check; \(state.subscriptions.map(\.explanation))")
+        }
     }
 }

@@ -27,7 +27,8 @@ import Testing
             let span = min(next, end).timeIntervalSince(instant)
             for _ in 0..<8 {
                 let probe = instant.addingTimeInterval(Double.random(in: 0..<1, using: &generator) * span)
-                #expect(answer(engine, evidence, probe) == state, "\(scenario.name): \(instant) → \(probe) before \(next)")
+                #expect(
+                    answer(engine, evidence, probe) == state, "\(scenario.name): \(instant) → \(probe) before \(next)")
             }
             instant = next
         }

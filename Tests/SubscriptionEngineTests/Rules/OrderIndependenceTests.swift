@@ -9,14 +9,16 @@ import Testing
     func permutations(_ scenario: Scenario) {
         let engine = SubscriptionEngine(configuration: scenario.configuration)
         let baseline = scenario.evidenceSet()
-        var generator = SeededGenerator(seed: UInt64(truncatingIfNeeded: scenario.name.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) }))
+        var generator = SeededGenerator(
+            seed: UInt64(truncatingIfNeeded: scenario.name.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) }))
         let instants = scenario.expectations.map { Apple.day($0.day) }
         let expected = instants.map { engine.evaluate(baseline, at: $0) }
         for _ in 0..<30 {
             var order = Array(scenario.evidence.indices).shuffled(using: &generator)
             for _ in 0..<Int.random(in: 0...3, using: &generator) {
-                order.insert(order[Int.random(in: 0..<order.count, using: &generator)],
-                             at: Int.random(in: 0...order.count, using: &generator))
+                order.insert(
+                    order[Int.random(in: 0..<order.count, using: &generator)],
+                    at: Int.random(in: 0...order.count, using: &generator))
             }
             let shuffled = scenario.evidenceSet(order: order)
             #expect(shuffled == baseline)

@@ -126,20 +126,25 @@ enum Scenarios {
             ],
             expectations: [
                 .init(day: 36, status: .active),
-                .init(day: 70, status: .expired, check: { state in
-                    state.subscriptions[0].explanation.contains { $0.contains("stale-renewal-info-ignored") }
-                }),
+                .init(
+                    day: 70, status: .expired,
+                    check: { state in
+                        state.subscriptions[0].explanation.contains { $0.contains("stale-renewal-info-ignored") }
+                    }),
             ]),
         Scenario(
             name: "V2 notifications: SUBSCRIBED, DID_RENEW, DID_FAIL_TO_RENEW (GRACE_PERIOD)",
             evidence: [
-                .notificationV2(A.notificationV2("SUBSCRIBED", subtype: "INITIAL_BUY", signed: 0),
-                                A.transaction("1", bought: 0, expires: 30), A.renewal("1", signed: 0)),
-                .notificationV2(A.notificationV2("DID_RENEW", signed: 30),
-                                A.transaction("2", original: "1", bought: 30, expires: 60), A.renewal("1", signed: 30)),
-                .notificationV2(A.notificationV2("DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", signed: 60),
-                                A.transaction("2", original: "1", bought: 30, expires: 60, signed: 60),
-                                A.renewal("1", signed: 60, billingRetry: true, graceUntil: 76)),
+                .notificationV2(
+                    A.notificationV2("SUBSCRIBED", subtype: "INITIAL_BUY", signed: 0),
+                    A.transaction("1", bought: 0, expires: 30), A.renewal("1", signed: 0)),
+                .notificationV2(
+                    A.notificationV2("DID_RENEW", signed: 30),
+                    A.transaction("2", original: "1", bought: 30, expires: 60), A.renewal("1", signed: 30)),
+                .notificationV2(
+                    A.notificationV2("DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", signed: 60),
+                    A.transaction("2", original: "1", bought: 30, expires: 60, signed: 60),
+                    A.renewal("1", signed: 60, billingRetry: true, graceUntil: 76)),
             ],
             expectations: [
                 .init(day: 45, status: .active, expires: 60),
@@ -154,15 +159,19 @@ enum Scenarios {
             evidence: [
                 .transaction(A.transaction("1", bought: 0, expires: 30)),
                 .transaction(A.transaction("2", original: "1", bought: 30, expires: 60)),
-                .transaction(A.transaction("2", original: "1", bought: 30, expires: 60, signed: 45, revoked: 45,
-                                           revocationReason: 1, revocationType: "REFUND_FULL")),
+                .transaction(
+                    A.transaction(
+                        "2", original: "1", bought: 30, expires: 60, signed: 45, revoked: 45,
+                        revocationReason: 1, revocationType: "REFUND_FULL")),
             ],
             expectations: [
                 .init(day: 40, status: .active, expires: 60),
-                .init(day: 46, status: .revoked, expires: 45, entitlements: [:], check: { state in
-                    state.subscriptions[0].revocationReason == .appIssue
-                        && state.subscriptions[0].explanation.contains { $0.contains("reason: app issue") }
-                }),
+                .init(
+                    day: 46, status: .revoked, expires: 45, entitlements: [:],
+                    check: { state in
+                        state.subscriptions[0].revocationReason == .appIssue
+                            && state.subscriptions[0].explanation.contains { $0.contains("reason: app issue") }
+                    }),
             ]),
         Scenario(
             name: "refund of an old renewal leaves the current period",
@@ -186,23 +195,31 @@ enum Scenarios {
             name: "prorated refund of an annual plan",
             evidence: [
                 .transaction(A.transaction("1", product: "annual", bought: 0, expires: 365)),
-                .transaction(A.transaction("1", product: "annual", bought: 0, expires: 365, signed: 100, revoked: 100,
-                                           revocationReason: 0, revocationType: "REFUND_PRORATED")),
+                .transaction(
+                    A.transaction(
+                        "1", product: "annual", bought: 0, expires: 365, signed: 100, revoked: 100,
+                        revocationReason: 0, revocationType: "REFUND_PRORATED")),
             ],
             expectations: [
                 .init(day: 99, status: .active, expires: 365),
-                .init(day: 101, status: .revoked, expires: 100, check: { $0.subscriptions[0].revocationType == .refundProrated }),
+                .init(
+                    day: 101, status: .revoked, expires: 100,
+                    check: { $0.subscriptions[0].revocationType == .refundProrated }),
             ]),
         Scenario(
             name: "family shared, then family sharing revoked",
             evidence: [
                 .transaction(A.transaction("1", bought: 0, expires: 30, ownership: "FAMILY_SHARED")),
-                .transaction(A.transaction("1", bought: 0, expires: 30, signed: 15, revoked: 15,
-                                           revocationType: "FAMILY_REVOKE", ownership: "FAMILY_SHARED")),
+                .transaction(
+                    A.transaction(
+                        "1", bought: 0, expires: 30, signed: 15, revoked: 15,
+                        revocationType: "FAMILY_REVOKE", ownership: "FAMILY_SHARED")),
             ],
             expectations: [
                 .init(day: 10, status: .active, check: { $0.subscriptions[0].ownership == .familyShared }),
-                .init(day: 16, status: .revoked, entitlements: [:], check: { $0.subscriptions[0].revocationType == .familyRevoke }),
+                .init(
+                    day: 16, status: .revoked, entitlements: [:],
+                    check: { $0.subscriptions[0].revocationType == .familyRevoke }),
             ]),
         Scenario(
             name: "a refund's evidence arriving before the purchase still revokes",
@@ -218,12 +235,16 @@ enum Scenarios {
             name: "upgrade takes effect immediately",
             evidence: [
                 .transaction(A.transaction("1", product: "basic", bought: 0, expires: 30)),
-                .transaction(A.transaction("1", product: "basic", bought: 0, expires: 30, signed: 10, revoked: 10, upgraded: true)),
-                .transaction(A.transaction("2", original: "1", product: "premium", bought: 10, expires: 40, reason: "PURCHASE")),
+                .transaction(
+                    A.transaction(
+                        "1", product: "basic", bought: 0, expires: 30, signed: 10, revoked: 10, upgraded: true)),
+                .transaction(
+                    A.transaction("2", original: "1", product: "premium", bought: 10, expires: 40, reason: "PURCHASE")),
             ],
             expectations: [
                 .init(day: 5, status: .active, product: "basic", entitlements: ["basic": 30]),
-                .init(day: 15, status: .active, product: "premium", expires: 40, entitlements: ["pro": 40, "premium": 40]),
+                .init(
+                    day: 15, status: .active, product: "premium", expires: 40, entitlements: ["pro": 40, "premium": 40]),
             ]),
         Scenario(
             name: "downgrade takes effect at the next renewal",
@@ -233,9 +254,11 @@ enum Scenarios {
                 .transaction(A.transaction("2", original: "1", product: "basic", bought: 30, expires: 60)),
             ],
             expectations: [
-                .init(day: 15, status: .active, product: "premium", renewsTo: "basic", check: { state in
-                    state.subscriptions[0].explanation.contains { $0.contains("downgrade-at-renewal") }
-                }),
+                .init(
+                    day: 15, status: .active, product: "premium", renewsTo: "basic",
+                    check: { state in
+                        state.subscriptions[0].explanation.contains { $0.contains("downgrade-at-renewal") }
+                    }),
                 .init(day: 31, status: .active, product: "basic", expires: 60),
             ]),
         Scenario(
@@ -258,7 +281,8 @@ enum Scenarios {
                 .renewal(A.renewal("1", signed: 60)),
             ],
             expectations: [
-                .init(day: 45, status: .expired, reason: .voluntary), .init(day: 61, status: .active, expires: 90, willAutoRenew: true),
+                .init(day: 45, status: .expired, reason: .voluntary),
+                .init(day: 61, status: .active, expires: 90, willAutoRenew: true),
             ]),
         Scenario(
             name: "price increase declined → expires",
@@ -279,9 +303,12 @@ enum Scenarios {
                 .transaction(A.transaction("2", original: "1", bought: 30, expires: 60, price: 12_990)),
             ],
             expectations: [
-                .init(day: 31, status: .active, expires: 60, check: { state in
-                    state.subscriptions[0].priceIncreaseStatus == .consented && state.subscriptions[0].price == 12_990
-                }),
+                .init(
+                    day: 31, status: .active, expires: 60,
+                    check: { state in
+                        state.subscriptions[0].priceIncreaseStatus == .consented
+                            && state.subscriptions[0].price == 12_990
+                    })
             ]),
         Scenario(
             name: "renewal date extended",
@@ -297,7 +324,9 @@ enum Scenarios {
                 .transaction(A.transaction("10", product: "g2_monthly", bought: 5, expires: 35, group: "G2")),
             ],
             expectations: [
-                .init(day: 10, status: .active, entitlements: ["pro": 30, "extras": 35], check: { $0.subscriptions.count == 2 }),
+                .init(
+                    day: 10, status: .active, entitlements: ["pro": 30, "extras": 35],
+                    check: { $0.subscriptions.count == 2 }),
                 .init(day: 32, original: "10", status: .active, entitlements: ["extras": 35]),
             ]),
     ]
@@ -305,28 +334,45 @@ enum Scenarios {
     static let offers: [Scenario] = [
         Scenario(
             name: "offer code redemption",
-            evidence: [.transaction(A.transaction("1", bought: 0, expires: 30, offerType: 3, discount: "PAY_AS_YOU_GO", offerID: "SPRING24"))],
+            evidence: [
+                .transaction(
+                    A.transaction(
+                        "1", bought: 0, expires: 30, offerType: 3, discount: "PAY_AS_YOU_GO", offerID: "SPRING24"))
+            ],
             expectations: [.init(day: 5, status: .active, offer: .offerCode, offerID: "SPRING24")]),
         Scenario(
             name: "promotional offer",
             evidence: [.transaction(A.transaction("1", bought: 0, expires: 30, offerType: 2, offerID: "promo_50"))],
-            expectations: [.init(day: 5, status: .active, offer: .promotional, offerID: "promo_50", check: { state in
-                state.introEligibility["annual"] == .eligible
-            })]),
+            expectations: [
+                .init(
+                    day: 5, status: .active, offer: .promotional, offerID: "promo_50",
+                    check: { state in
+                        state.introEligibility["annual"] == .eligible
+                    })
+            ]),
         Scenario(
             name: "win-back offer",
             evidence: [.transaction(A.transaction("1", bought: 0, expires: 30, offerType: 4, offerID: "winback1"))],
             expectations: [.init(day: 5, status: .active, offer: .winBack, offerID: "winback1")]),
         Scenario(
             name: "introductory pay-as-you-go makes the whole group ineligible",
-            evidence: [.transaction(A.transaction("1", bought: 0, expires: 30, offerType: 1, discount: "PAY_AS_YOU_GO"))],
-            expectations: [.init(day: 5, status: .active, offer: .introPayAsYouGo, check: { state in
-                state.introEligibility["annual"] == .ineligible && state.introEligibility["premium"] == .ineligible
-                    && state.introEligibility["g2_monthly"] == .eligible
-            })]),
+            evidence: [
+                .transaction(A.transaction("1", bought: 0, expires: 30, offerType: 1, discount: "PAY_AS_YOU_GO"))
+            ],
+            expectations: [
+                .init(
+                    day: 5, status: .active, offer: .introPayAsYouGo,
+                    check: { state in
+                        state.introEligibility["annual"] == .ineligible
+                            && state.introEligibility["premium"] == .ineligible
+                            && state.introEligibility["g2_monthly"] == .eligible
+                    })
+            ]),
         Scenario(
             name: "introductory pay-up-front",
-            evidence: [.transaction(A.transaction("1", bought: 0, expires: 90, offerType: 1, discount: "PAY_UP_FRONT"))],
+            evidence: [
+                .transaction(A.transaction("1", bought: 0, expires: 90, offerType: 1, discount: "PAY_UP_FRONT"))
+            ],
             expectations: [.init(day: 5, status: .active, offer: .introPayUpFront)]),
         Scenario(
             name: "intro eligibility: unknown for a product whose group is not configured",
@@ -334,71 +380,108 @@ enum Scenarios {
                 .transaction(A.transaction("1", bought: 0, expires: 30, offerType: 1, discount: "FREE_TRIAL")),
                 .transaction(A.transaction("50", product: "mystery", bought: 1, expires: 31, group: "G9")),
             ],
-            expectations: [.init(day: 5, check: { state in
-                state.introEligibility["mystery"] == .unknown && state.introEligibility["monthly"] == .ineligible
-                    && state.introEligibility["g2_monthly"] == .eligible
-            })]),
+            expectations: [
+                .init(
+                    day: 5,
+                    check: { state in
+                        state.introEligibility["mystery"] == .unknown
+                            && state.introEligibility["monthly"] == .ineligible
+                            && state.introEligibility["g2_monthly"] == .eligible
+                    })
+            ]),
         Scenario(
             name: "nobody has used an intro offer: every configured product eligible",
             evidence: [.transaction(A.transaction("1", bought: 0, expires: 30))],
-            expectations: [.init(day: 5, check: { state in
-                ["monthly", "annual", "premium", "basic", "g2_monthly"].allSatisfy { state.introEligibility[$0] == .eligible }
-            })]),
+            expectations: [
+                .init(
+                    day: 5,
+                    check: { state in
+                        ["monthly", "annual", "premium", "basic", "g2_monthly"].allSatisfy {
+                            state.introEligibility[$0] == .eligible
+                        }
+                    })
+            ]),
     ]
 
     static let sources: [Scenario] = [
         Scenario(
             name: "legacy receipt, then StoreKit 2 JWS for the same subscription",
             evidence: [
-                .verifyReceipt(A.verifyReceipt(requested: 5, items: [A.receiptItem("1", original: "1", bought: 0, expires: 7, trial: true)],
-                                               pending: [A.pendingRenewal("1")])),
+                .verifyReceipt(
+                    A.verifyReceipt(
+                        requested: 5, items: [A.receiptItem("1", original: "1", bought: 0, expires: 7, trial: true)],
+                        pending: [A.pendingRenewal("1")])),
                 .transaction(A.transaction("2", original: "1", bought: 7, expires: 37, signed: 7)),
-                .transaction(A.transaction("1", bought: 0, expires: 7, signed: 8, offerType: 1, discount: "FREE_TRIAL")),
+                .transaction(
+                    A.transaction("1", bought: 0, expires: 7, signed: 8, offerType: 1, discount: "FREE_TRIAL")),
             ],
             expectations: [
                 .init(day: 6, status: .active, expires: 7, willAutoRenew: true, offer: .freeTrial),
-                .init(day: 10, status: .active, expires: 37, check: { state in
-                    state.subscriptions.count == 1 && state.purchases.isEmpty && state.introEligibility["monthly"] == .ineligible
-                }),
+                .init(
+                    day: 10, status: .active, expires: 37,
+                    check: { state in
+                        state.subscriptions.count == 1 && state.purchases.isEmpty
+                            && state.introEligibility["monthly"] == .ineligible
+                    }),
             ]),
         Scenario(
             name: "V1: INITIAL_BUY then CANCEL (refund) by Apple support",
             evidence: [
-                .notificationV1(A.notificationV1("INITIAL_BUY", items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)])),
-                .notificationV1(A.notificationV1("CANCEL", items: [A.receiptItem("1", original: "1", bought: 0, expires: 30, cancelled: 10)])),
+                .notificationV1(
+                    A.notificationV1("INITIAL_BUY", items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)])),
+                .notificationV1(
+                    A.notificationV1(
+                        "CANCEL", items: [A.receiptItem("1", original: "1", bought: 0, expires: 30, cancelled: 10)])),
             ],
             expectations: [.init(day: 5, status: .active), .init(day: 11, status: .revoked, expires: 10)]),
         Scenario(
             name: "V1: DID_RENEW moves the expiry",
             evidence: [
-                .notificationV1(A.notificationV1("INITIAL_BUY", items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)])),
-                .notificationV1(A.notificationV1("DID_RENEW", items: [
-                    A.receiptItem("1", original: "1", bought: 0, expires: 30),
-                    A.receiptItem("2", original: "1", bought: 30, expires: 60),
-                ])),
+                .notificationV1(
+                    A.notificationV1("INITIAL_BUY", items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)])),
+                .notificationV1(
+                    A.notificationV1(
+                        "DID_RENEW",
+                        items: [
+                            A.receiptItem("1", original: "1", bought: 0, expires: 30),
+                            A.receiptItem("2", original: "1", bought: 30, expires: 60),
+                        ])),
             ],
             expectations: [.init(day: 31, status: .active, expires: 60)]),
         Scenario(
             name: "verifyReceipt: an upgrade shown by is_upgraded and cancellation_date",
             evidence: [
-                .verifyReceipt(A.verifyReceipt(requested: 12, items: [
-                    A.receiptItem("1", original: "1", product: "basic", bought: 0, expires: 30, cancelled: 10, upgraded: true),
-                    A.receiptItem("2", original: "1", product: "premium", bought: 10, expires: 40),
-                ])),
+                .verifyReceipt(
+                    A.verifyReceipt(
+                        requested: 12,
+                        items: [
+                            A.receiptItem(
+                                "1", original: "1", product: "basic", bought: 0, expires: 30, cancelled: 10,
+                                upgraded: true),
+                            A.receiptItem("2", original: "1", product: "premium", bought: 10, expires: 40),
+                        ]))
             ],
-            expectations: [.init(day: 15, status: .active, product: "premium", expires: 40, check: { !$0.subscriptions[0].isUpgraded })]),
+            expectations: [
+                .init(
+                    day: 15, status: .active, product: "premium", expires: 40,
+                    check: { !$0.subscriptions[0].isUpgraded })
+            ]),
         Scenario(
             name: "verifyReceipt: grace period from pending_renewal_info",
             evidence: [
-                .verifyReceipt(A.verifyReceipt(requested: 31, items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)],
-                                               pending: [A.pendingRenewal("1", billingRetry: true, graceUntil: 46)])),
+                .verifyReceipt(
+                    A.verifyReceipt(
+                        requested: 31, items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)],
+                        pending: [A.pendingRenewal("1", billingRetry: true, graceUntil: 46)]))
             ],
             expectations: [.init(day: 32, status: .inGracePeriod, graceUntil: 46)]),
         Scenario(
             name: "verifyReceipt: expiration intent from pending_renewal_info",
             evidence: [
-                .verifyReceipt(A.verifyReceipt(requested: 40, items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)],
-                                               pending: [A.pendingRenewal("1", autoRenew: false, intent: 1)])),
+                .verifyReceipt(
+                    A.verifyReceipt(
+                        requested: 40, items: [A.receiptItem("1", original: "1", bought: 0, expires: 30)],
+                        pending: [A.pendingRenewal("1", autoRenew: false, intent: 1)]))
             ],
             expectations: [.init(day: 41, status: .expired, reason: .voluntary, willAutoRenew: false)]),
     ]
@@ -406,16 +489,24 @@ enum Scenarios {
     static let purchases: [Scenario] = [
         Scenario(
             name: "non-consumable grants forever",
-            evidence: [.transaction(A.transaction("100", product: "lifetime", bought: 0, type: "Non-Consumable", group: nil))],
-            expectations: [.init(day: 500, noSubscription: true, check: { state in
-                state.entitlements.first?.identifier == "pro" && state.entitlements.first?.expiresAt == nil
-            })]),
+            evidence: [
+                .transaction(A.transaction("100", product: "lifetime", bought: 0, type: "Non-Consumable", group: nil))
+            ],
+            expectations: [
+                .init(
+                    day: 500, noSubscription: true,
+                    check: { state in
+                        state.entitlements.first?.identifier == "pro" && state.entitlements.first?.expiresAt == nil
+                    })
+            ]),
         Scenario(
             name: "non-consumable refunded",
             evidence: [
                 .transaction(A.transaction("100", product: "lifetime", bought: 0, type: "Non-Consumable", group: nil)),
-                .transaction(A.transaction("100", product: "lifetime", bought: 0, signed: 3, type: "Non-Consumable", group: nil,
-                                           revoked: 3, revocationReason: 1)),
+                .transaction(
+                    A.transaction(
+                        "100", product: "lifetime", bought: 0, signed: 3, type: "Non-Consumable", group: nil,
+                        revoked: 3, revocationReason: 1)),
             ],
             expectations: [
                 .init(day: 2, noSubscription: true, check: { $0.entitlements.count == 1 }),
@@ -424,19 +515,31 @@ enum Scenarios {
         Scenario(
             name: "consumables are recorded, not entitlements",
             evidence: [.transaction(A.transaction("200", product: "coins", bought: 0, type: "Consumable", group: nil))],
-            expectations: [.init(day: 1, entitlements: [:], noSubscription: true, check: { state in
-                state.purchases.count == 1 && state.purchases[0].kind == .consumable
-            })]),
+            expectations: [
+                .init(
+                    day: 1, entitlements: [:], noSubscription: true,
+                    check: { state in
+                        state.purchases.count == 1 && state.purchases[0].kind == .consumable
+                    })
+            ]),
         Scenario(
             name: "non-renewing subscription lasts its configured duration",
-            evidence: [.transaction(A.transaction("300", product: "season_pass", bought: 0, type: "Non-Renewing Subscription", group: nil))],
+            evidence: [
+                .transaction(
+                    A.transaction(
+                        "300", product: "season_pass", bought: 0, type: "Non-Renewing Subscription", group: nil))
+            ],
             expectations: [
                 .init(day: 30, entitlements: ["pass": 90], noSubscription: true),
                 .init(day: 91, entitlements: [:], noSubscription: true),
             ]),
         Scenario(
             name: "non-renewing subscription without a configured duration grants nothing",
-            evidence: [.transaction(A.transaction("301", product: "other_pass", bought: 0, type: "Non-Renewing Subscription", group: nil))],
+            evidence: [
+                .transaction(
+                    A.transaction(
+                        "301", product: "other_pass", bought: 0, type: "Non-Renewing Subscription", group: nil))
+            ],
             expectations: [.init(day: 1, noSubscription: true, check: { !$0.purchases[0].grantsAccess })]),
         Scenario(
             name: "entitlements: the furthest grant wins (lifetime beats monthly)",
@@ -444,10 +547,14 @@ enum Scenarios {
                 .transaction(A.transaction("1", bought: 0, expires: 30)),
                 .transaction(A.transaction("100", product: "lifetime", bought: 1, type: "Non-Consumable", group: nil)),
             ],
-            expectations: [.init(day: 10, status: .active, check: { state in
-                state.entitlements.count == 1 && state.entitlements[0].productID == "lifetime"
-                    && state.entitlements[0].expiresAt == nil
-            })]),
+            expectations: [
+                .init(
+                    day: 10, status: .active,
+                    check: { state in
+                        state.entitlements.count == 1 && state.entitlements[0].productID == "lifetime"
+                            && state.entitlements[0].expiresAt == nil
+                    })
+            ]),
     ]
 
     static let ordering: [Scenario] = [
@@ -459,9 +566,14 @@ enum Scenarios {
                 .transaction(A.transaction("2", original: "1", bought: 30, expires: 60)),
                 .transaction(A.transaction("2", original: "1", bought: 30, expires: 60)),
             ],
-            expectations: [.init(day: 31, status: .active, expires: 60, check: { state in
-                state.subscriptions.count == 1 && state.subscriptions[0].explanation.contains { $0.contains("2 transactions") }
-            })]),
+            expectations: [
+                .init(
+                    day: 31, status: .active, expires: 60,
+                    check: { state in
+                        state.subscriptions.count == 1
+                            && state.subscriptions[0].explanation.contains { $0.contains("2 transactions") }
+                    })
+            ]),
         Scenario(
             name: "renewals arriving newest first converge",
             evidence: [
@@ -469,6 +581,8 @@ enum Scenarios {
                 .transaction(A.transaction("2", original: "1", bought: 30, expires: 60)),
                 .transaction(A.transaction("1", bought: 0, expires: 30)),
             ],
-            expectations: [.init(day: 61, status: .active, expires: 90, check: { $0.subscriptions[0].latestTransactionID == "3" })]),
+            expectations: [
+                .init(day: 61, status: .active, expires: 90, check: { $0.subscriptions[0].latestTransactionID == "3" })
+            ]),
     ]
 }

@@ -66,8 +66,11 @@ enum Apple {
     ) -> [String: Any] {
         func triple(_ key: String, _ days: Double) -> [String: Any] {
             let date = day(days)
-            return [key: AppleDateFormat.etcGMT(date), key + "_ms": String(ms(days)),
-                    key + "_pst": AppleDateFormat.etcGMT(date).replacingOccurrences(of: "Etc/GMT", with: "America/Los_Angeles")]
+            return [
+                key: AppleDateFormat.etcGMT(date), key + "_ms": String(ms(days)),
+                key + "_pst": AppleDateFormat.etcGMT(date).replacingOccurrences(
+                    of: "Etc/GMT", with: "America/Los_Angeles"),
+            ]
         }
         var item: [String: Any] = [
             "quantity": "1", "product_id": product, "transaction_id": id, "original_transaction_id": original,
@@ -104,15 +107,19 @@ enum Apple {
     }
 
     /// A verifyReceipt response made at `requested`.
-    static func verifyReceipt(requested: Double, items: [[String: Any]], pending: [[String: Any]] = []) -> VerifyReceiptResponse {
+    static func verifyReceipt(requested: Double, items: [[String: Any]], pending: [[String: Any]] = [])
+        -> VerifyReceiptResponse
+    {
         let receipt: [String: Any] = [
             "receipt_type": "ProductionSandbox", "bundle_id": "com.example.app", "in_app": items,
             "request_date_ms": String(ms(requested)), "receipt_creation_date_ms": String(ms(requested)),
         ]
         return decode(
             VerifyReceiptResponse.self,
-            ["status": 0, "environment": "Sandbox", "receipt": receipt, "latest_receipt_info": items,
-             "pending_renewal_info": pending])
+            [
+                "status": 0, "environment": "Sandbox", "receipt": receipt, "latest_receipt_info": items,
+                "pending_renewal_info": pending,
+            ])
     }
 
     /// A V1 notification body.
@@ -121,10 +128,14 @@ enum Apple {
     ) -> NotificationV1Body {
         decode(
             NotificationV1Body.self,
-            ["notification_type": type, "password": "secret", "environment": "Sandbox", "bid": "com.example.app",
-             "auto_renew_status": autoRenew ? "true" : "false",
-             "unified_receipt": ["status": 0, "environment": "Sandbox", "latest_receipt_info": items,
-                                 "pending_renewal_info": pending]])
+            [
+                "notification_type": type, "password": "secret", "environment": "Sandbox", "bid": "com.example.app",
+                "auto_renew_status": autoRenew ? "true" : "false",
+                "unified_receipt": [
+                    "status": 0, "environment": "Sandbox", "latest_receipt_info": items,
+                    "pending_renewal_info": pending,
+                ],
+            ])
     }
 
     /// A V2 notification payload.
