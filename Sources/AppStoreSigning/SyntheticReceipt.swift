@@ -8,6 +8,20 @@ public enum SyntheticReceipt {
         DERWriter.sequence([DERWriter.integer(type), DERWriter.integer(1), DERWriter.octetString(value)])
     }
 
+    /// The receipt's own attributes (environment, bundle id and version, opaque value, hash, creation date,
+    /// original version) in Apple's layout.
+    static func header(bundleID: String, created: Date) -> [[UInt8]] {
+        [
+            attribute(0, DERWriter.utf8String("ProductionSandbox")),
+            attribute(2, DERWriter.utf8String(bundleID)),
+            attribute(3, DERWriter.utf8String("1")),
+            attribute(4, Array(repeating: 0xAB, count: 16)),
+            attribute(5, Array(repeating: 0xCD, count: 20)),
+            attribute(12, DERWriter.ia5String(AppleDateFormat.rfc3339(created))),
+            attribute(19, DERWriter.utf8String("1.0")),
+        ]
+    }
+
     /// A payload with `purchases` monthly renewals of one subscription.
     /// - Parameters:
     ///   - purchases: How many in-app entries.
@@ -17,17 +31,7 @@ public enum SyntheticReceipt {
     public static func payload(
         purchases: Int, bundleID: String = "com.example.bench", start: Date = Date(timeIntervalSince1970: 1_600_000_000)
     ) -> [UInt8] {
-        var attributes = [
-            attribute(0, DERWriter.utf8String("ProductionSandbox")),
-            attribute(2, DERWriter.utf8String(bundleID)),
-            attribute(3, DERWriter.utf8String("1")),
-            attribute(4, Array(repeating: 0xAB, count: 16)),
-            attribute(5, Array(repeating: 0xCD, count: 20)),
-            attribute(
-                12,
-                DERWriter.ia5String(AppleDateFormat.rfc3339(start.addingTimeInterval(Double(purchases) * 2_592_000)))),
-            attribute(19, DERWriter.utf8String("1.0")),
-        ]
+        var attributes = header(bundleID: bundleID, created: start.addingTimeInterval(Double(purchases) * 2_592_000))
         for index in 0..<purchases {
             let purchased = start.addingTimeInterval(Double(index) * 2_592_000)
             attributes.append(
@@ -62,15 +66,7 @@ public enum SyntheticReceipt {
     public static func consumables(
         count: Int, bundleID: String, productID: String, start: Date = Date(timeIntervalSince1970: 1_767_225_600)
     ) -> [UInt8] {
-        var attributes = [
-            attribute(0, DERWriter.utf8String("ProductionSandbox")),
-            attribute(2, DERWriter.utf8String(bundleID)),
-            attribute(3, DERWriter.utf8String("1")),
-            attribute(4, Array(repeating: 0xAB, count: 16)),
-            attribute(5, Array(repeating: 0xCD, count: 20)),
-            attribute(12, DERWriter.ia5String(AppleDateFormat.rfc3339(start.addingTimeInterval(Double(count) * 60)))),
-            attribute(19, DERWriter.utf8String("1.0")),
-        ]
+        var attributes = header(bundleID: bundleID, created: start.addingTimeInterval(Double(count) * 60))
         for index in 0..<count {
             let purchased = start.addingTimeInterval(Double(index) * 60)
             let transactionID = String(3_000_000_000_000_000 + index)
