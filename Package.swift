@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "AppStoreSimulatorServer", targets: ["AppStoreSimulatorServer"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
+        .library(name: "StoreKeeperAPI", targets: ["StoreKeeperAPI"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -43,6 +44,10 @@ let package = Package(
         ),
         .target(
             name: "FilePermissions",
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
+            name: "StoreKeeperAPI",
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -131,7 +136,7 @@ let package = Package(
             name: "StoreKeeperServer",
             dependencies: [
                 "AppStoreModels", "AppStoreVerification", "AppStoreClient", "SubscriptionEngine", "StoreKeeperStorage",
-                "FilePermissions",
+                "FilePermissions", "StoreKeeperAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -259,7 +264,7 @@ let package = Package(
             dependencies: [
                 "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer",
                 "AppStoreModels",
-                "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning",
+                "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning", "StoreKeeperAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,6 +1,7 @@
 import AppStoreClient
 import Foundation
 public import Hummingbird
+import StoreKeeperAPI
 
 /// Every error the HTTP API answers: a status and `{"error": {"code", "message"}}`. Messages name the field
 /// and value that failed and never contain secrets.
@@ -24,13 +25,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var error: [String: Any] = ["code": code, "message": message]
         var headers: HTTPFields = [.contentType: "application/json"]
-        if let retryAfter {
-            error["retry_after"] = retryAfter
-            headers[.retryAfter] = String(retryAfter)
-        }
-        let body = try JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys])
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        let body = try APIRoutes.encoder.encode(
+            ErrorBody(error: ErrorDetail(code: APIErrorCode(rawValue: code), message: message, retryAfter: retryAfter)))
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 

@@ -181,13 +181,13 @@ import Testing
             let entitlements = (document["subscriber"] as? [String: Any])?["entitlements"] as? [[String: Any]]
             #expect(entitlements?.first?["identifier"] as? String == "pro")
             #expect(try await client.subscription("alice")?["status"] as? String == "active")
-            let firstExpiry = try await client.subscription("alice")?["expiresAt"] as? String
+            let firstExpiry = try await client.subscription("alice")?["expires_at"] as? String
 
             await h.advance(months: 1.01)
             await delivery.deliverDue()
             let renewed = try await client.subscription("alice")
             #expect(renewed?["status"] as? String == "active")
-            #expect(renewed?["expiresAt"] as? String != firstExpiry)
+            #expect(renewed?["expires_at"] as? String != firstExpiry)
 
             try await h.simulator.failNextRenewal(originalTransactionID: bought.transactionID)
             await h.advance(months: 1.01)
@@ -237,7 +237,7 @@ import Testing
             #expect(
                 ((first["subscriber"] as? [String: Any])?["subscriptions"] as? [[String: Any]])?.first?["status"]
                     as? String == "active")
-            let firstExpiry = try await client.subscription("gus")?["expiresAt"] as? String
+            let firstExpiry = try await client.subscription("gus")?["expires_at"] as? String
 
             // The clock passes the stored expiry before the renewal is delivered: the answer changes with it.
             await h.advance(months: 1.01)
@@ -247,7 +247,7 @@ import Testing
             await delivery.deliverDue()
             let renewed = try await client.subscription("gus")
             #expect(renewed?["status"] as? String == "active")
-            #expect(renewed?["expiresAt"] as? String != firstExpiry)
+            #expect(renewed?["expires_at"] as? String != firstExpiry)
             // request_date is the server's clock on every answer, remembered or not.
             let (_, document) = try await client.call(.GET, "/v1/subscribers/gus")
             #expect(

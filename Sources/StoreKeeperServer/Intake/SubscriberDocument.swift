@@ -1,39 +1,21 @@
 import AppStoreModels
 import Foundation
+import StoreKeeperAPI
 import StoreKeeperStorage
 import SubscriptionEngine
 
-/// The `subscriber` object of `GET /v1/subscribers/{id}` (and of every call that returns a subscriber):
-/// entitlements, subscriptions with their explanations, other purchases, aliases and intro eligibility.
-struct SubscriberDocument: Encodable {
-    var appUserID: String
-    var aliases: [String]
-    var firstSeen: Date?
-    var state: CustomerState
+/// The body of every call that returns a subscriber. The `subscriber` object (``StoreKeeperAPI/Subscriber``) is
+/// encoded once per stored row and engine answer and kept (``SubscriberDocumentCache``); the response wraps those
+/// bytes with the server's clock.
+enum SubscriberDocument {
+    /// The API's JSON (``StoreKeeperAPI/APICoding``).
+    static let encoder = APICoding.encoder()
 
-    enum CodingKeys: String, CodingKey {
-        case appUserID = "app_user_id", aliases, firstSeen = "first_seen", entitlements, subscriptions
-        case nonSubscriptions = "non_subscriptions", introEligibility = "intro_eligibility"
+    /// The encoded `subscriber` object.
+    static func encode(appUserID: String, aliases: [String], firstSeen: Date?, state: CustomerState) throws -> [UInt8] {
+        Array(
+            try encoder.encode(Subscriber(appUserID: appUserID, aliases: aliases, firstSeen: firstSeen, state: state)))
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(appUserID, forKey: .appUserID)
-        try c.encode(aliases, forKey: .aliases)
-        try c.encode(firstSeen, forKey: .firstSeen)
-        try c.encode(state.entitlements, forKey: .entitlements)
-        try c.encode(state.subscriptions, forKey: .subscriptions)
-        try c.encode(state.purchases, forKey: .nonSubscriptions)
-        try c.encode(state.introEligibility, forKey: .introEligibility)
-    }
-
-    /// Our JSON: sorted keys, RFC 3339 dates, unescaped slashes.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = AppleDateFormat.rfc3339Encoding
-        return encoder
-    }()
 
     /// The whole response body: `{"request_date", "request_date_ms", "subscriber"}` around an encoded subscriber.
     /// - Parameters:

@@ -4,6 +4,7 @@ import AppStoreVerification
 import Crypto
 import Foundation
 import Logging
+import StoreKeeperAPI
 import StoreKeeperStorage
 import SubscriptionEngine
 
@@ -310,19 +311,17 @@ public struct SubscriberService: Sendable {
         }
         let readAt = documents.readMark
         guard let snapshot = try await store.snapshot(appUserID, in: project) else {
-            let empty = SubscriberDocument(
+            let empty = try SubscriberDocument.encode(
                 appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
-            return SubscriberDocument.response(
-                subscriber: Array(try SubscriberDocument.encoder.encode(empty)), at: instant)
+            return SubscriberDocument.response(subscriber: empty, at: instant)
         }
         if let body = documents.body(for: snapshot, key: key, readAt: readAt, at: instant) {
             return SubscriberDocument.response(subscriber: body, at: instant)
         }
         let evidence = try store.decodeEvidence(snapshot)
-        let document = SubscriberDocument(
+        let body = try SubscriberDocument.encode(
             appUserID: snapshot.appUserID, aliases: snapshot.aliases, firstSeen: snapshot.createdAt,
             state: engine.evaluate(evidence, at: instant))
-        let body = Array(try SubscriberDocument.encoder.encode(document))
         documents.remember(
             body, for: snapshot, key: key, readAt: readAt, from: instant,
             until: engine.nextChange(evidence, after: instant))
@@ -353,21 +352,20 @@ public struct SubscriberService: Sendable {
     }
 
     /// A subscriber's events, in the caller's project.
-    func events(appUserID: String, bundleID: String) async throws -> [[String: Any]] {
+    func events(appUserID: String, bundleID: String) async throws -> EventsResponse {
         try Self.checkUserID(appUserID)
-        return try await store.events(appUserID, in: try project(bundleID), limit: 1000).map { event in
-            [
-                "id": event.id, "created_at": AppleDateFormat.rfc3339(event.createdAt), "type": event.type,
-                "cause": event.cause.rawValue, "cause_id": event.causeID ?? NSNull(),
-                "evidence_id": event.evidenceID ?? NSNull(),
-                "detail": event.detail,
-            ]
+        let events = try await store.events(appUserID, in: try project(bundleID), limit: 1000).map { event in
+            SubscriberEvent(
+                id: event.id, createdAt: event.createdAt, type: event.type, cause: event.cause.rawValue,
+                causeID: event.causeID,
+                evidenceID: event.evidenceID, detail: event.detail)
         }
+        return EventsResponse(events: events)
     }
 
     /// Signs a promotional offer (StoreKit 1 style): ECDSA P-256 SHA-256 over the U+2063-joined fields.
-    func signOffer(bundleID: String, productID: String, offerID: String, appAccountToken: String?) throws -> [String:
-        Any]
+    func signOffer(bundleID: String, productID: String, offerID: String, appAccountToken: String?) throws
+        -> OfferSignature
     {
         let app = try app(bundleID)
         guard let key = app.offerKey, let keyID = app.configuration.offerKeyID else {
@@ -386,9 +384,8 @@ public struct SubscriberService: Sendable {
         ]
         .joined(separator: "\u{2063}")
         let signature = try key.signature(for: Array(payload.utf8))
-        return [
-            "key_id": keyID, "nonce": nonce, "timestamp": timestamp,
-            "signature": Data(signature.derRepresentation).base64EncodedString(),
-        ]
+        return OfferSignature(
+            keyID: keyID, nonce: nonce, timestamp: timestamp,
+            signature: Data(signature.derRepresentation).base64EncodedString())
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StoreKeeperAPI
 import StoreKeeperStorage
 
 /// The `/v1` HTTP API.
@@ -30,18 +31,18 @@ struct APIRoutes: Sendable {
     {
         switch route {
         case .postReceipt:
-            let body = try await object(request, fields: ["app_user_id", "receipt", "device_id"])
+            let body = try await decode(request, as: ReceiptPost.self)
             return json(
                 try await service.postReceipt(
-                    appUserID: try field(body, "app_user_id"), receipt: try field(body, "receipt"),
-                    deviceID: try optionalField(body, "device_id"),
-                    bundleID: bundleID))
+                    appUserID: try required(body.appUserID, "app_user_id"),
+                    receipt: try required(body.receipt, "receipt"),
+                    deviceID: body.deviceID, bundleID: bundleID))
         case .postTransaction:
-            let body = try await object(request, fields: ["app_user_id", "signed_transaction"])
+            let body = try await decode(request, as: TransactionPost.self)
             return json(
                 try await service.postTransaction(
-                    appUserID: try field(body, "app_user_id"), signedTransaction: try field(body, "signed_transaction"),
-                    bundleID: bundleID))
+                    appUserID: try required(body.appUserID, "app_user_id"),
+                    signedTransaction: try required(body.signedTransaction, "signed_transaction"), bundleID: bundleID))
         case .postNotification:
             return json(Self.notificationAnswer(try await service.ingestNotification(try await body(request))))
         case .getSubscriber:
@@ -56,21 +57,21 @@ struct APIRoutes: Sendable {
             }
             let result = try await service.eligibility(
                 appUserID: try userID(context), bundleID: bundleID, productIDs: products)
-            return json(["eligibility": result])
+            return try json(EligibilityResponse(eligibility: result))
         case .postAlias:
-            let body = try await object(request, fields: ["new_app_user_id"])
+            let body = try await decode(request, as: AliasPost.self)
             return json(
                 try await service.alias(
-                    appUserID: try userID(context), newAppUserID: try field(body, "new_app_user_id"), bundleID: bundleID
-                ))
+                    appUserID: try userID(context), newAppUserID: try required(body.newAppUserID, "new_app_user_id"),
+                    bundleID: bundleID))
         case .getEvents:
-            return json(["events": try await service.events(appUserID: try userID(context), bundleID: bundleID)])
+            return try json(try await service.events(appUserID: try userID(context), bundleID: bundleID))
         case .postOfferSignature:
-            let body = try await object(request, fields: ["product_id", "offer_id", "app_account_token"])
-            return json(
+            let body = try await decode(request, as: OfferSignatureRequest.self)
+            return try json(
                 try service.signOffer(
-                    bundleID: bundleID, productID: try field(body, "product_id"), offerID: try field(body, "offer_id"),
-                    appAccountToken: try optionalField(body, "app_account_token")))
+                    bundleID: bundleID, productID: try required(body.productID, "product_id"),
+                    offerID: try required(body.offerID, "offer_id"), appAccountToken: body.appAccountToken))
         default:
             throw APIError(.notFound, "not_found", "no handler for \(route)")
         }
@@ -89,35 +90,39 @@ struct APIRoutes: Sendable {
         }
     }
 
-    /// The body as a JSON object with only the documented `fields` (an unknown one is a typo or a newer
-    /// client's field this server would silently ignore: refused, naming it).
-    func object(_ request: Request, fields: Set<String>) async throws -> [String: Any] {
+    /// The body as `Body`, with only the fields it defines: an unknown one is a typo or a newer client's field
+    /// this server would silently ignore, so it is refused by name, as are a missing field and one of the wrong type.
+    func decode<Body: RequestBody>(_ request: Request, as type: Body.Type) async throws -> Body {
         let data = try await body(request)
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw APIError.badRequest("invalid_json", "the body is not a JSON object")
         }
+        let fields = Body.Fields.allCases.map(\.stringValue)
         if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {
             throw APIError.badRequest(
                 "unknown_field",
                 "unknown field \"\(unknown.prefix(100))\"; expected \(fields.sorted().joined(separator: ", "))")
         }
-        return object
+        do {
+            return try Self.decoder.decode(Body.self, from: data)
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw APIError.badRequest("missing_field", "\(key.stringValue) is required and must be a non-empty string")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let name = context.codingPath.first?.stringValue ?? "a field"
+            throw APIError.badRequest("invalid_field", "\(name) must be a string")
+        }
     }
 
-    func field(_ object: [String: Any], _ name: String) throws -> String {
-        guard let value = object[name] as? String, !value.isEmpty else {
+    /// `value`, unless it is empty.
+    func required(_ value: String, _ name: String) throws -> String {
+        guard !value.isEmpty else {
             throw APIError.badRequest("missing_field", "\(name) is required and must be a non-empty string")
         }
         return value
     }
 
-    func optionalField(_ object: [String: Any], _ name: String) throws -> String? {
-        guard let value = object[name] else { return nil }
-        guard let text = value as? String else {
-            throw APIError.badRequest("invalid_field", "\(name) must be a string")
-        }
-        return text
-    }
+    static let decoder = APICoding.decoder()
+    static let encoder = APICoding.encoder()
 
     /// The answer to a notification: `{"status":"…"}` (a status is one of four plain words, nothing to escape).
     static func notificationAnswer(_ outcome: ApplyOutcome) -> [UInt8] {
@@ -130,12 +135,20 @@ struct APIRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    func json(_ object: Any) -> Response {
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return Response(
+    func json(_ value: some Encodable) throws -> Response {
+        Response(
             status: .ok, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Self.encoder.encode(value))))
     }
 }
+
+/// A request body of the API: its fields are the only ones the endpoint accepts.
+protocol RequestBody: Decodable {
+    /// The body's wire names.
+    associatedtype Fields: CodingKey & CaseIterable
+}
+
+extension ReceiptPost: RequestBody { typealias Fields = CodingKeys }
+extension TransactionPost: RequestBody { typealias Fields = CodingKeys }
+extension AliasPost: RequestBody { typealias Fields = CodingKeys }
+extension OfferSignatureRequest: RequestBody { typealias Fields = CodingKeys }

@@ -200,8 +200,8 @@ import Testing
             // The same id in two projects is two customers: A's `victim` has A's subscription, B's has B's.
             let (_, theirs) = try await servers.client.call(.GET, "/v1/subscribers/victim", key: Servers.publicA)
             let subscriptions = (theirs["subscriber"] as? [String: Any])?["subscriptions"] as? [[String: Any]] ?? []
-            let original = (view?["subscriptions"] as? [[String: Any]])?.first?["originalTransactionID"] as? String
-            #expect(subscriptions.count == 1 && subscriptions.first?["originalTransactionID"] as? String != original)
+            let original = (view?["subscriptions"] as? [[String: Any]])?.first?["original_transaction_id"] as? String
+            #expect(subscriptions.count == 1 && subscriptions.first?["original_transaction_id"] as? String != original)
         }
     }
 

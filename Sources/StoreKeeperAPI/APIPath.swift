@@ -1,0 +1,37 @@
+public import Foundation
+
+/// The `/v1` paths, built the one way the server routes them (an app user id is percent-encoded as one path
+/// segment).
+public enum APIPath {
+    /// `POST`: an app receipt.
+    public static let receipts = "/v1/receipts"
+    /// `POST`: a StoreKit 2 signed transaction.
+    public static let transactions = "/v1/transactions"
+    /// `POST`: App Store Server Notifications (Apple's).
+    public static let notifications = "/v1/notifications/appstore"
+    /// `POST`: a promotional offer signature.
+    public static let offerSignature = "/v1/offers/sign"
+
+    /// `GET`: a subscriber.
+    public static func subscriber(_ appUserID: String) -> String { "/v1/subscribers/" + segment(appUserID) }
+
+    /// `GET`: intro-offer eligibility for products.
+    public static func eligibility(_ appUserID: String, productIDs: [String]) -> String {
+        let products = productIDs.map(segment).joined(separator: ",")
+        return subscriber(appUserID) + "/eligibility?product_ids=" + products
+    }
+
+    /// `POST`: make another id a name for this subscriber.
+    public static func alias(_ appUserID: String) -> String { subscriber(appUserID) + "/alias" }
+
+    /// `GET`: a subscriber's history (secret key).
+    public static func events(_ appUserID: String) -> String { subscriber(appUserID) + "/events" }
+
+    /// `value` as one path segment or query value: everything but unreserved characters percent-encoded.
+    static func segment(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+
+    static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

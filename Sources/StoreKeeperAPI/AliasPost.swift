@@ -1,0 +1,11 @@
+/// The body of `POST /v1/subscribers/{id}/alias`: the path's id becomes another name for this one.
+public struct AliasPost: Codable, Sendable, Hashable {
+    /// The id that stays the subscriber's (1–256 bytes).
+    public var newAppUserID: String
+
+    /// Makes a request.
+    public init(newAppUserID: String) { self.newAppUserID = newAppUserID }
+
+    /// The wire names: the only fields the endpoint accepts.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case newAppUserID = "new_app_user_id" }
+}

@@ -1,0 +1,24 @@
+/// `POST /v1/offers/sign`: what StoreKit needs to apply a promotional offer.
+public struct OfferSignature: Codable, Sendable, Hashable {
+    /// The offer key's id.
+    public var keyID: String
+    /// A fresh lowercase UUID.
+    public var nonce: String
+    /// Milliseconds since 1970 (the server's clock).
+    public var timestamp: Int64
+    /// Base64 DER ECDSA P-256 signature over Apple's U+2063-joined fields.
+    public var signature: String
+
+    /// Makes a signature.
+    public init(keyID: String, nonce: String, timestamp: Int64, signature: String) {
+        self.keyID = keyID
+        self.nonce = nonce
+        self.timestamp = timestamp
+        self.signature = signature
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case keyID = "key_id", nonce, timestamp, signature
+    }
+}

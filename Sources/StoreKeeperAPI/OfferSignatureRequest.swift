@@ -1,0 +1,21 @@
+/// The body of `POST /v1/offers/sign`: a promotional offer to sign.
+public struct OfferSignatureRequest: Codable, Sendable, Hashable {
+    /// The subscription's product id.
+    public var productID: String
+    /// The promotional offer's id.
+    public var offerID: String
+    /// The UUID the app will pass to StoreKit, if any.
+    public var appAccountToken: String?
+
+    /// Makes a request.
+    public init(productID: String, offerID: String, appAccountToken: String? = nil) {
+        self.productID = productID
+        self.offerID = offerID
+        self.appAccountToken = appAccountToken
+    }
+
+    /// The wire names: the only fields the endpoint accepts.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case productID = "product_id", offerID = "offer_id", appAccountToken = "app_account_token"
+    }
+}

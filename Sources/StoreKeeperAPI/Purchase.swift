@@ -1,0 +1,55 @@
+public import Foundation
+
+/// A purchase that is not an auto-renewable subscription.
+public struct Purchase: Codable, Sendable, Hashable {
+    /// The transaction id.
+    public var transactionID: String
+    /// The product id.
+    public var productID: String
+    /// `consumable`, `nonConsumable`, `nonRenewing` or `unknown`.
+    public var kind: String
+    /// When it was bought.
+    public var purchaseDate: Date?
+    /// When a non-renewing subscription's access ends.
+    public var expiresAt: Date?
+    /// When it was refunded or revoked.
+    public var revokedAt: Date?
+    /// Whether it grants access now.
+    public var grantsAccess: Bool
+    /// Why, in sentences that quote the rules applied.
+    public var explanation: [String]
+
+    /// Makes a purchase.
+    public init(
+        transactionID: String, productID: String, kind: String, purchaseDate: Date?, expiresAt: Date?, revokedAt: Date?,
+        grantsAccess: Bool, explanation: [String]
+    ) {
+        self.transactionID = transactionID
+        self.productID = productID
+        self.kind = kind
+        self.purchaseDate = purchaseDate
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+        self.grantsAccess = grantsAccess
+        self.explanation = explanation
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case transactionID = "transaction_id", productID = "product_id", kind, purchaseDate = "purchase_date"
+        case expiresAt = "expires_at", revokedAt = "revoked_at", grantsAccess = "grants_access", explanation
+    }
+
+    /// Encodes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(transactionID, forKey: .transactionID)
+        try c.encode(productID, forKey: .productID)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(purchaseDate, forKey: .purchaseDate)
+        try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encode(revokedAt, forKey: .revokedAt)
+        try c.encode(grantsAccess, forKey: .grantsAccess)
+        try c.encode(explanation, forKey: .explanation)
+    }
+}

@@ -1,0 +1,53 @@
+public import Foundation
+
+/// What a customer is entitled to, until when, and why: entitlements, subscriptions with their explanations,
+/// other purchases, aliases and intro-offer eligibility. Every key is always present (`null` when unknown).
+public struct Subscriber: Codable, Sendable, Hashable {
+    /// The canonical app user id (an alias asked for resolves to it).
+    public var appUserID: String
+    /// Other ids that name this subscriber, sorted.
+    public var aliases: [String]
+    /// When StoreKeeper first stored evidence for this subscriber; `nil` for one never seen.
+    public var firstSeen: Date?
+    /// What the customer has access to now.
+    public var entitlements: [Entitlement]
+    /// Every auto-renewable subscription, by original transaction id.
+    public var subscriptions: [Subscription]
+    /// Every other purchase (consumables, non-consumables, non-renewing subscriptions).
+    public var nonSubscriptions: [Purchase]
+    /// Intro-offer eligibility by product id: `eligible`, `ineligible` or `unknown`.
+    public var introEligibility: [String: String]
+
+    /// Makes a subscriber.
+    public init(
+        appUserID: String, aliases: [String], firstSeen: Date?, entitlements: [Entitlement],
+        subscriptions: [Subscription],
+        nonSubscriptions: [Purchase], introEligibility: [String: String]
+    ) {
+        self.appUserID = appUserID
+        self.aliases = aliases
+        self.firstSeen = firstSeen
+        self.entitlements = entitlements
+        self.subscriptions = subscriptions
+        self.nonSubscriptions = nonSubscriptions
+        self.introEligibility = introEligibility
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case appUserID = "app_user_id", aliases, firstSeen = "first_seen", entitlements, subscriptions
+        case nonSubscriptions = "non_subscriptions", introEligibility = "intro_eligibility"
+    }
+
+    /// Encodes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(appUserID, forKey: .appUserID)
+        try c.encode(aliases, forKey: .aliases)
+        try c.encode(firstSeen, forKey: .firstSeen)
+        try c.encode(entitlements, forKey: .entitlements)
+        try c.encode(subscriptions, forKey: .subscriptions)
+        try c.encode(nonSubscriptions, forKey: .nonSubscriptions)
+        try c.encode(introEligibility, forKey: .introEligibility)
+    }
+}

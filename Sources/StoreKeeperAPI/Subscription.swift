@@ -1,0 +1,97 @@
+public import Foundation
+
+/// One auto-renewable subscription (all its renewals, by original transaction id) at the server's clock.
+public struct Subscription: Codable, Sendable, Hashable {
+    /// The subscription's original transaction id.
+    public var originalTransactionID: String
+    /// The product of the current (or last) period.
+    public var productID: String
+    /// The subscription group.
+    public var subscriptionGroupID: String?
+    /// `active`, `expired`, `inGracePeriod`, `inBillingRetry` or `revoked`.
+    public var status: String
+    /// When the current period ends (or the last one ended).
+    public var expiresAt: Date?
+    /// When the billing grace period ends, while in it.
+    public var gracePeriodExpiresAt: Date?
+    /// Whether it renews at the end of the period (`nil` when no renewal info is known).
+    public var willAutoRenew: Bool?
+    /// The product it renews to (a pending downgrade or crossgrade).
+    public var autoRenewProductID: String?
+    /// Why it stopped: `voluntary`, `billingError`, `priceIncreaseDeclined`, `productUnavailable` or `other`.
+    public var expirationReason: String?
+    /// The offer applied to the current period.
+    public var offer: SubscriptionOffer?
+    /// `PURCHASED` or `FAMILY_SHARED` (Apple's values, unknown ones as sent).
+    public var ownership: String?
+    /// Apple's price increase status (0 not yet responded, 1 consented).
+    public var priceIncreaseStatus: Int?
+    /// `Production`, `Sandbox` or `Xcode`.
+    public var environment: String?
+    /// The storefront (ISO 3166-1 alpha-3).
+    public var storefront: String?
+    /// The price in milliunits of `currency`.
+    public var price: Int64?
+    /// ISO 4217 currency code.
+    public var currency: String?
+    /// Whether the customer upgraded away from it.
+    public var isUpgraded: Bool
+    /// When it was refunded or revoked.
+    public var revokedAt: Date?
+    /// Apple's revocation reason (0 other, 1 an issue with the app).
+    public var revocationReason: Int?
+    /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE` (Apple's values, unknown ones as sent).
+    public var revocationType: String?
+    /// The latest transaction id.
+    public var latestTransactionID: String
+    /// Why it is in this state, in sentences that quote the rules applied.
+    public var explanation: [String]
+
+    /// Makes a subscription with the required fields; set the rest as needed.
+    public init(originalTransactionID: String, productID: String, status: String, latestTransactionID: String) {
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.status = status
+        self.isUpgraded = false
+        self.latestTransactionID = latestTransactionID
+        self.explanation = []
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case originalTransactionID = "original_transaction_id", productID = "product_id"
+        case subscriptionGroupID = "subscription_group_id", status, expiresAt = "expires_at"
+        case gracePeriodExpiresAt = "grace_period_expires_at", willAutoRenew = "will_auto_renew"
+        case autoRenewProductID = "auto_renew_product_id", expirationReason = "expiration_reason", offer, ownership
+        case priceIncreaseStatus = "price_increase_status", environment, storefront, price, currency
+        case isUpgraded = "is_upgraded", revokedAt = "revoked_at", revocationReason = "revocation_reason"
+        case revocationType = "revocation_type", latestTransactionID = "latest_transaction_id", explanation
+    }
+
+    /// Encodes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(originalTransactionID, forKey: .originalTransactionID)
+        try c.encode(productID, forKey: .productID)
+        try c.encode(subscriptionGroupID, forKey: .subscriptionGroupID)
+        try c.encode(status, forKey: .status)
+        try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encode(gracePeriodExpiresAt, forKey: .gracePeriodExpiresAt)
+        try c.encode(willAutoRenew, forKey: .willAutoRenew)
+        try c.encode(autoRenewProductID, forKey: .autoRenewProductID)
+        try c.encode(expirationReason, forKey: .expirationReason)
+        try c.encode(offer, forKey: .offer)
+        try c.encode(ownership, forKey: .ownership)
+        try c.encode(priceIncreaseStatus, forKey: .priceIncreaseStatus)
+        try c.encode(environment, forKey: .environment)
+        try c.encode(storefront, forKey: .storefront)
+        try c.encode(price, forKey: .price)
+        try c.encode(currency, forKey: .currency)
+        try c.encode(isUpgraded, forKey: .isUpgraded)
+        try c.encode(revokedAt, forKey: .revokedAt)
+        try c.encode(revocationReason, forKey: .revocationReason)
+        try c.encode(revocationType, forKey: .revocationType)
+        try c.encode(latestTransactionID, forKey: .latestTransactionID)
+        try c.encode(explanation, forKey: .explanation)
+    }
+}

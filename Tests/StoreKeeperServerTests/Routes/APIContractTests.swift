@@ -1,0 +1,110 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import StoreKeeperAPI
+import StoreKeeperServer
+import TestSupport
+import Testing
+
+/// `/openapi.json` and the `StoreKeeperAPI` types describe one contract: every schema is a type of the same
+/// name with exactly the same properties, every API type has its schema, and the documented paths are the
+/// router's catalog.
+@Suite struct APIContractTests {
+    /// Each API type's wire names, by type name.
+    static let types: [String: [String]] = [
+        "AliasPost": AliasPost.CodingKeys.allCases.map(\.stringValue),
+        "EligibilityResponse": EligibilityResponse.CodingKeys.allCases.map(\.stringValue),
+        "Entitlement": Entitlement.CodingKeys.allCases.map(\.stringValue),
+        "ErrorBody": ErrorBody.CodingKeys.allCases.map(\.stringValue),
+        "ErrorDetail": ErrorDetail.CodingKeys.allCases.map(\.stringValue),
+        "EventsResponse": EventsResponse.CodingKeys.allCases.map(\.stringValue),
+        "NotificationReceipt": NotificationReceipt.CodingKeys.allCases.map(\.stringValue),
+        "OfferSignature": OfferSignature.CodingKeys.allCases.map(\.stringValue),
+        "OfferSignatureRequest": OfferSignatureRequest.CodingKeys.allCases.map(\.stringValue),
+        "Purchase": Purchase.CodingKeys.allCases.map(\.stringValue),
+        "ReceiptPost": ReceiptPost.CodingKeys.allCases.map(\.stringValue),
+        "Subscriber": Subscriber.CodingKeys.allCases.map(\.stringValue),
+        "SubscriberEvent": SubscriberEvent.CodingKeys.allCases.map(\.stringValue),
+        "SubscriberResponse": SubscriberResponse.CodingKeys.allCases.map(\.stringValue),
+        "Subscription": Subscription.CodingKeys.allCases.map(\.stringValue),
+        "SubscriptionOffer": SubscriptionOffer.CodingKeys.allCases.map(\.stringValue),
+        "TransactionPost": TransactionPost.CodingKeys.allCases.map(\.stringValue),
+    ]
+
+    static func document() throws -> [String: Any] {
+        let url = Fixtures.packageRoot.appendingPathComponent("Sources/StoreKeeperServer/Resources/openapi.json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    @Test("every schema is the API type of its name, property for property, and every type is documented")
+    func schemasAreTypes() throws {
+        let schemas = try #require(
+            (try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        for (name, schema) in schemas {
+            let properties = Set((schema["properties"] as? [String: Any] ?? [:]).keys)
+            let fields = try #require(Self.types[name], "schema \(name) has no StoreKeeperAPI type")
+            #expect(properties == Set(fields), "\(name): documented \(properties.sorted()), type \(fields.sorted())")
+        }
+        for name in Self.types.keys { #expect(schemas[name] != nil, "\(name) is not documented") }
+    }
+
+    @Test("the documented paths are the router's catalog, method for method")
+    func pathsAreRoutes() throws {
+        let paths = try #require(try Self.document()["paths"] as? [String: [String: Any]])
+        let documented = Set(
+            paths.flatMap { path, operations in
+                operations.keys.map {
+                    "\($0.uppercased()) \(path.replacingOccurrences(of: "{app_user_id}", with: ":id"))"
+                }
+            })
+        #expect(documented == Set(APIRoute.all.map(\.description)))
+    }
+
+    @Test("APIPath builds the paths the router serves, one segment per id")
+    func pathsBuilt() {
+        #expect(APIPath.subscriber("a/b c") == "/v1/subscribers/a%2Fb%20c")
+        #expect(
+            APIPath.eligibility("u", productIDs: ["p.1", "p 2"])
+                == "/v1/subscribers/u/eligibility?product_ids=p.1,p%202")
+        #expect(APIPath.alias("u") == "/v1/subscribers/u/alias" && APIPath.events("u") == "/v1/subscribers/u/events")
+        #expect(APIPath.receipts == "/v1/receipts" && APIPath.transactions == "/v1/transactions")
+    }
+
+    /// A raw answer's status and body.
+    static func raw(_ base: String, _ path: String, key: String) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: base + path)
+        request.headers.add(name: "Authorization", value: "Bearer \(key)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return (Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 8 << 20)))
+    }
+
+    @Test("the server's answers decode as the API types, with the values the server meant")
+    func answersDecode() async throws {
+        try await TenantServers.with("sqlite") { servers in
+            _ = try await CrossTenantTests.prepare(servers)
+            let base = servers.client.base
+            let decoder = APICoding.decoder()
+            let (_, subscriberBody) = try await Self.raw(base, APIPath.subscriber("victim"), key: TenantServers.publicB)
+            let subscriber = try decoder.decode(SubscriberResponse.self, from: subscriberBody).subscriber
+            #expect(subscriber.appUserID == "victim" && subscriber.aliases == ["victim-device"])
+            #expect(
+                subscriber.subscriptions.first?.status == "active"
+                    && subscriber.subscriptions.first?.offer?.kind == "freeTrial")
+            #expect(
+                subscriber.entitlements.first?.identifier == "pro" && subscriber.entitlements.first?.expiresAt != nil)
+            let (_, eventsBody) = try await Self.raw(base, APIPath.events("victim"), key: TenantServers.secretB)
+            #expect(
+                try decoder.decode(EventsResponse.self, from: eventsBody).events.contains {
+                    $0.type == "receipt_posted"
+                })
+            let (_, eligibilityBody) = try await Self.raw(
+                base, APIPath.eligibility("victim", productIDs: ["premium.monthly"]), key: TenantServers.publicB)
+            #expect(
+                try decoder.decode(EligibilityResponse.self, from: eligibilityBody).eligibility["premium.monthly"]
+                    == "ineligible")
+            let (status, errorBody) = try await Self.raw(base, APIPath.events("victim"), key: TenantServers.publicB)
+            #expect(status == 403)
+            #expect(try decoder.decode(ErrorBody.self, from: errorBody).error.code == .secretKeyRequired)
+        }
+    }
+}
