@@ -1,4 +1,3 @@
-import AppStoreClient
 import Foundation
 public import Hummingbird
 import StoreKeeperAPI
@@ -32,19 +31,21 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// Apple (or whatever stands in for it) did not answer in time or at all: 504 for a deadline, 502 otherwise,
-    /// each with a `retry_after`.
-    static func appleUnavailable(_ error: AppStoreClientError, call: String) -> APIError {
-        var answer =
-            error.code == "deadline_exceeded"
-            ? APIError(.gatewayTimeout, "apple_timeout", "\(call): \(error.reason)")
-            : APIError(.badGateway, "apple_unavailable", "\(call): \(error)")
-        answer.retryAfter = 30
-        return answer
+    /// The answer to a service failure: the one place a failure's kind becomes an HTTP status.
+    init(_ error: ServiceError) {
+        let status: HTTPResponse.Status =
+            switch error.kind {
+            case .invalidInput: .badRequest
+            case .unknownApp: .forbidden
+            case .unverifiable: .unprocessableContent
+            case .unauthenticated: .unauthorized
+            case .missingConfiguration: .conflict
+            case .appleRefused, .appleUnavailable: .badGateway
+            case .appleTimeout: .gatewayTimeout
+            }
+        self.init(status, error.code, error.message)
+        retryAfter = error.retryAfter
     }
 
     static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code, message) }
-    static func unprocessable(_ code: String, _ message: String) -> APIError {
-        APIError(.unprocessableContent, code, message)
-    }
 }

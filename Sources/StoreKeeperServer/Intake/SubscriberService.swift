@@ -45,25 +45,25 @@ public struct SubscriberService: Sendable {
         documents = SubscriberDocumentCache(changes: store.changes)
     }
 
-    func app(_ bundleID: String) throws(APIError) -> AppRuntime {
+    func app(_ bundleID: String) throws(ServiceError) -> AppRuntime {
         guard let app = apps[bundleID] else {
-            throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured")
+            throw ServiceError(.unknownApp, "unknown_app", "no app \(bundleID) is configured")
         }
         return app
     }
 
     /// The project of a configured app.
-    func project(_ bundleID: String) throws(APIError) -> ProjectScope {
+    func project(_ bundleID: String) throws(ServiceError) -> ProjectScope {
         guard let project = projects[bundleID] else {
-            throw APIError(.forbidden, "unknown_app", "no app \(bundleID) is configured")
+            throw ServiceError(.unknownApp, "unknown_app", "no app \(bundleID) is configured")
         }
         return project
     }
 
-    static func checkUserID(_ id: String) throws(APIError) {
+    static func checkUserID(_ id: String) throws(ServiceError) {
         guard !id.isEmpty, id.utf8.count <= maximumUserIDLength, !id.contains(where: { $0.isNewline || $0 == "\0" })
         else {
-            throw .badRequest(
+            throw .invalid(
                 "invalid_app_user_id", "app_user_id must be 1–\(maximumUserIDLength) bytes without control characters")
         }
     }
@@ -84,14 +84,14 @@ public struct SubscriberService: Sendable {
             guard !deviceID.isEmpty, deviceID.utf8.count <= Self.maximumUserIDLength,
                 !deviceID.contains(where: { $0.isNewline || $0 == "\0" })
             else {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     "invalid_device_id",
                     "device_id must be 1–\(Self.maximumUserIDLength) bytes without control characters")
             }
         }
         let app = try app(bundleID)
         guard let der = Base64.decode(receipt, ignoringWhitespace: true), !der.isEmpty else {
-            throw APIError.badRequest("invalid_receipt", "receipt is not base64")
+            throw ServiceError.invalid("invalid_receipt", "receipt is not base64")
         }
         var evidence = EvidenceSet()
         if localReceipts {
@@ -99,7 +99,7 @@ public struct SubscriberService: Sendable {
                 let verified = try await app.receipts.verify(der: der)
                 evidence.add(receipt: verified.receiptInfo)
             } catch let error as VerificationError {
-                throw APIError.unprocessable(error.code.rawValue, "receipt: \(error.reason)")
+                throw ServiceError.unverifiable(error.code.rawValue, "receipt: \(error.reason)")
             }
         } else {
             let response: VerifyReceiptResponse
@@ -107,17 +107,18 @@ public struct SubscriberService: Sendable {
                 response = try await client.verifyReceipt(receipt, sharedSecret: app.configuration.sharedSecret)
             } catch let error as AppStoreClientError {
                 switch error.status {
-                case 21002?, 21003?: throw APIError.unprocessable("receipt_rejected", "verifyReceipt: \(error.reason)")
+                case 21002?, 21003?:
+                    throw ServiceError.unverifiable("receipt_rejected", "verifyReceipt: \(error.reason)")
                 case 21004?:
-                    throw APIError(
-                        .badGateway, "shared_secret_mismatch",
+                    throw ServiceError(
+                        .appleRefused, "shared_secret_mismatch",
                         "verifyReceipt: the configured shared secret does not match")
-                case 21010?: throw APIError.unprocessable("account_not_found", "verifyReceipt: \(error.reason)")
-                default: throw APIError.appleUnavailable(error, call: "verifyReceipt")
+                case 21010?: throw ServiceError.unverifiable("account_not_found", "verifyReceipt: \(error.reason)")
+                default: throw ServiceError.apple(error, call: "verifyReceipt")
                 }
             }
             guard response.receipt?.bundleId == bundleID else {
-                throw APIError.unprocessable(
+                throw ServiceError.unverifiable(
                     "unexpected_bundle_id",
                     "receipt bundle_id is \"\(response.receipt?.bundleId ?? "absent")\", expected \"\(bundleID)\"")
             }
@@ -142,7 +143,7 @@ public struct SubscriberService: Sendable {
         do {
             transaction = try await app.verifier(for: signedTransaction).verifyTransaction(signedTransaction)
         } catch let error as VerificationError {
-            throw APIError.unprocessable(error.code.rawValue, "signed_transaction: \(error.reason)")
+            throw ServiceError.unverifiable(error.code.rawValue, "signed_transaction: \(error.reason)")
         }
         evidence.add(transaction: transaction)
         var cause = "signed transaction"
@@ -203,11 +204,11 @@ public struct SubscriberService: Sendable {
             return try await ingestV2(signedPayload)
         }
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
-            throw APIError.badRequest("invalid_json", "the body is not a JSON object")
+            throw ServiceError.invalid("invalid_json", "the body is not a JSON object")
         }
         if let signedPayload = object["signedPayload"] as? String { return try await ingestV2(signedPayload) }
         if object["notification_type"] != nil { return try await ingestV1(body, object: object) }
-        throw APIError.badRequest(
+        throw ServiceError.invalid(
             "unrecognized_notification", "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
     }
 
@@ -223,7 +224,7 @@ public struct SubscriberService: Sendable {
             claimed = NotificationRouting.bundleID(token: signedPayload)
         }
         guard let bundleID = claimed else {
-            throw APIError.badRequest("malformed", "signedPayload is not a compact JWS with a notification payload")
+            throw ServiceError.invalid("malformed", "signedPayload is not a compact JWS with a notification payload")
         }
         let app = try app(bundleID)
         let notification: VerifiedNotification
@@ -231,7 +232,7 @@ public struct SubscriberService: Sendable {
             let jws = try split.get()
             notification = try await app.verifier(for: jws).verifyNotification(jws)
         } catch let error as VerificationError {
-            throw APIError.unprocessable(error.code.rawValue, "signedPayload: \(error.reason)")
+            throw ServiceError.unverifiable(error.code.rawValue, "signedPayload: \(error.reason)")
         }
         var evidence = EvidenceSet()
         evidence.add(
@@ -255,19 +256,19 @@ public struct SubscriberService: Sendable {
     func ingestV1(_ body: Data, object: [String: Any]) async throws -> ApplyOutcome {
         let notification: NotificationV1Body
         do { notification = try JSONDecoder().decode(NotificationV1Body.self, from: body) } catch {
-            throw APIError.badRequest("malformed", "V1 notification: \(error)")
+            throw ServiceError.invalid("malformed", "V1 notification: \(error)")
         }
         let app = try app(notification.bid ?? "")
         guard let expected = app.configuration.sharedSecret, let given = notification.password,
             Self.constantTimeEqual(Array(expected.utf8), Array(given.utf8))
         else {
-            throw APIError(
-                .unauthorized, "shared_secret_mismatch",
+            throw ServiceError(
+                .unauthenticated, "shared_secret_mismatch",
                 "V1 notification password does not match the app's shared secret")
         }
         // V1 is frozen (Apple adds types to V2 only): an unknown V1 type is not Apple's.
         if case .unknown(let raw) = notification.notificationType {
-            throw APIError.unprocessable(
+            throw ServiceError.unverifiable(
                 "unknown_notification_type", "V1 notification_type \"\(raw.prefix(100))\" is not one Apple sends")
         }
         var stripped = object
@@ -369,13 +370,14 @@ public struct SubscriberService: Sendable {
     {
         let app = try app(bundleID)
         guard let key = app.offerKey, let keyID = app.configuration.offerKeyID else {
-            throw APIError(.conflict, "offer_key_missing", "no promotional offer key is configured for \(bundleID)")
+            throw ServiceError(
+                .missingConfiguration, "offer_key_missing", "no promotional offer key is configured for \(bundleID)")
         }
         guard !productID.isEmpty, !offerID.isEmpty else {
-            throw APIError.badRequest("invalid_offer", "product_id and offer_id are required")
+            throw ServiceError.invalid("invalid_offer", "product_id and offer_id are required")
         }
         if let token = appAccountToken, UUID(uuidString: token) == nil {
-            throw APIError.badRequest("invalid_app_account_token", "app_account_token must be a UUID")
+            throw ServiceError.invalid("invalid_app_account_token", "app_account_token must be a UUID")
         }
         let nonce = UUID().uuidString.lowercased()
         let timestamp = AppleDateFormat.milliseconds(now())

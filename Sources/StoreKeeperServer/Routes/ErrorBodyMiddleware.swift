@@ -12,6 +12,8 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as ServiceError {
+            throw APIError(error)
         } catch let error as any HTTPResponseError {
             let code =
                 switch error.status {

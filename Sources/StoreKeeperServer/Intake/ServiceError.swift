@@ -1,0 +1,56 @@
+import AppStoreClient
+
+/// Why the subscriber service refused or could not serve a request, in its own terms: what kind of failure, a
+/// stable code and a message naming the field and value. No HTTP here: the routes layer maps a kind to a status
+/// (``APIError/init(_:)``), once.
+struct ServiceError: Error, Hashable, Sendable {
+    /// What kind of failure.
+    enum Kind: Hashable, Sendable {
+        /// The input is malformed or out of bounds.
+        case invalidInput
+        /// The caller's app is not configured.
+        case unknownApp
+        /// The evidence does not verify, or Apple says it is not valid.
+        case unverifiable
+        /// A V1 notification's shared secret does not match.
+        case unauthenticated
+        /// The request needs configuration the app lacks (an offer key).
+        case missingConfiguration
+        /// Apple refused our credentials (a shared secret that does not match).
+        case appleRefused
+        /// Apple could not be reached or kept failing.
+        case appleUnavailable
+        /// Apple did not answer within the deadline.
+        case appleTimeout
+    }
+
+    /// What kind of failure.
+    var kind: Kind
+    /// A stable snake_case code.
+    var code: String
+    /// What was wrong (never a secret).
+    var message: String
+    /// Seconds after which the same request may succeed.
+    var retryAfter: Int?
+
+    init(_ kind: Kind, _ code: String, _ message: String, retryAfter: Int? = nil) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    static func invalid(_ code: String, _ message: String) -> ServiceError {
+        ServiceError(.invalidInput, code, message)
+    }
+    static func unverifiable(_ code: String, _ message: String) -> ServiceError {
+        ServiceError(.unverifiable, code, message)
+    }
+
+    /// Apple (or whatever stands in for it) did not answer in time, or at all.
+    static func apple(_ error: AppStoreClientError, call: String) -> ServiceError {
+        error.code == "deadline_exceeded"
+            ? ServiceError(.appleTimeout, "apple_timeout", "\(call): \(error.reason)", retryAfter: 30)
+            : ServiceError(.appleUnavailable, "apple_unavailable", "\(call): \(error)", retryAfter: 30)
+    }
+}
