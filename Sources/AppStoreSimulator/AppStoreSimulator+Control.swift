@@ -50,7 +50,7 @@ extension AppStoreSimulator {
             throw SimulatorError(
                 "already_subscribed",
                 "customer \(customerID) already has subscription \(existing.originalTransactionID) in group \(group); change plan instead",
-                httpStatus: 409)
+                kind: .conflict)
         }
         var length = configuration.rate.seconds(for: period)
         var introPeriodsLeft = 0
@@ -176,7 +176,7 @@ extension AppStoreSimulator {
         guard subscription.status == .billingRetry || subscription.status == .billingGracePeriod else {
             throw SimulatorError(
                 "not_in_billing_retry", "subscription \(originalTransactionID) is \(subscription.status)",
-                httpStatus: 409)
+                kind: .conflict)
         }
         let transaction = renewalTransaction(&subscription, startingAt: clock.now())
         subscriptions[originalTransactionID] = subscription
@@ -203,7 +203,7 @@ extension AppStoreSimulator {
         }
         guard subscription.status == .active else {
             throw SimulatorError(
-                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", kind: .conflict)
         }
         let now = clock.now()
         let current = app.product(subscription.productID)!
@@ -254,7 +254,7 @@ extension AppStoreSimulator {
         }
         guard transaction.revocationDate == nil || transaction.isUpgraded else {
             throw SimulatorError(
-                "already_refunded", "transaction \(transactionID) is already refunded", httpStatus: 409)
+                "already_refunded", "transaction \(transactionID) is already refunded", kind: .conflict)
         }
         let now = clock.now()
         transaction.revocationDate = now
@@ -281,7 +281,7 @@ extension AppStoreSimulator {
         guard var transaction = transactions[transactionID], transaction.revocationDate != nil, !transaction.isUpgraded
         else {
             throw SimulatorError(
-                "not_refunded", "transaction \(transactionID) has no refund to reverse", httpStatus: 409)
+                "not_refunded", "transaction \(transactionID) has no refund to reverse", kind: .conflict)
         }
         let now = clock.now()
         transaction.revocationDate = nil
@@ -305,7 +305,7 @@ extension AppStoreSimulator {
         advance()
         guard var transaction = transactions[transactionID], transaction.ownership == "FAMILY_SHARED" else {
             throw SimulatorError(
-                "not_family_shared", "transaction \(transactionID) is not family shared", httpStatus: 409)
+                "not_family_shared", "transaction \(transactionID) is not family shared", kind: .conflict)
         }
         let now = clock.now()
         transaction.revocationDate = now
@@ -358,7 +358,7 @@ extension AppStoreSimulator {
         var subscription = try activeSubscription(originalTransactionID)
         guard subscription.priceIncreaseStatus == 0 else {
             throw SimulatorError(
-                "no_price_increase", "subscription \(originalTransactionID) has no pending increase", httpStatus: 409)
+                "no_price_increase", "subscription \(originalTransactionID) has no pending increase", kind: .conflict)
         }
         if accept {
             subscription.priceIncreaseStatus = 1
@@ -375,7 +375,7 @@ extension AppStoreSimulator {
         guard (1...90).contains(days) else { throw SimulatorError("invalid_days", "extendByDays \(days) must be 1–90") }
         guard subscription.status == .active else {
             throw SimulatorError(
-                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", httpStatus: 409)
+                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", kind: .conflict)
         }
         var latest = transactions[subscription.latestTransactionID]!
         let extended = (latest.expiresDate ?? subscription.periodEnd).addingTimeInterval(

@@ -113,10 +113,10 @@ public actor AppStoreSimulator {
     /// - Returns: A bearer token valid for 30 minutes of simulator time.
     public func apiToken(bundleID: String) throws -> String {
         guard let app = apps[bundleID], let key = generatedAPIKeys[bundleID] else {
-            throw SimulatorError("no_generated_key", "the simulator holds no API key for \(bundleID)", httpStatus: 404)
+            throw SimulatorError("no_generated_key", "the simulator holds no API key for \(bundleID)", kind: .notFound)
         }
         do { return try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: clock.now()) } catch {
-            throw SimulatorError("signing_failed", "\(error)", httpStatus: 500)
+            throw SimulatorError("signing_failed", "\(error)", kind: .failed)
         }
     }
 

@@ -1,24 +1,37 @@
-/// Why a control or API request was refused: a code, the HTTP status it maps to, and a reason naming the field.
+/// Why a control or API request was refused: what kind of refusal, a code, and a reason naming the field. No
+/// HTTP here: the simulator's server maps a kind to a status.
 public struct SimulatorError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of refusal.
+    public enum Kind: Hashable, Sendable {
+        /// The request is malformed or out of bounds.
+        case invalid
+        /// What it names does not exist.
+        case notFound
+        /// It cannot be done in the current state (a purchase of an active subscription…).
+        case conflict
+        /// The simulator failed to do it (signing).
+        case failed
+    }
+
     /// A stable snake_case code.
     public var code: String
-    /// The HTTP status for the control API.
-    public var httpStatus: Int
+    /// What kind of refusal.
+    public var kind: Kind
     /// What was wrong, naming the field and value.
     public var reason: String
 
     /// Makes an error.
-    public init(_ code: String, _ reason: String, httpStatus: Int = 400) {
+    public init(_ code: String, _ reason: String, kind: Kind = .invalid) {
         self.code = code
         self.reason = reason
-        self.httpStatus = httpStatus
+        self.kind = kind
     }
 
     /// `code: reason`.
     public var description: String { "\(code): \(reason)" }
 
     static func notFound(_ what: String, _ value: String) -> SimulatorError {
-        SimulatorError("not_found", "\(what) \"\(value)\" does not exist", httpStatus: 404)
+        SimulatorError("not_found", "\(what) \"\(value)\" does not exist", kind: .notFound)
     }
 }
 

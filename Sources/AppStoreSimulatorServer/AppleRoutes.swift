@@ -110,7 +110,7 @@ struct AppleRoutes: Sendable {
             payload.errorMessage = error.errorMessage
             return JSONResponse.encode(payload, status: .init(code: error.httpStatus))
         } catch let error as SimulatorError {
-            return JSONResponse.error(error.code, error.reason, status: .init(code: error.httpStatus))
+            return JSONResponse.error(error.code, error.reason, status: JSONResponse.status(error))
         }
     }
 }

@@ -72,7 +72,7 @@ struct ControlRoutes: Sendable {
                 guard let manualClock else {
                     throw SimulatorError(
                         "clock_not_manual", "this simulator runs on the system clock; start it with --clock manual",
-                        httpStatus: 409)
+                        kind: .conflict)
                 }
                 let body = try await JSONResponse.decode(AdvanceBody.self, request)
                 let seconds =
@@ -89,7 +89,7 @@ struct ControlRoutes: Sendable {
             try await handle {
                 let id = try context.parameters.require("id")
                 guard let subscription = await simulator.subscription(id) else {
-                    throw SimulatorError("not_found", "subscription \(id) does not exist", httpStatus: 404)
+                    throw SimulatorError("not_found", "subscription \(id) does not exist", kind: .notFound)
                 }
                 return JSONResponse.object(Self.describe(subscription))
             }
@@ -98,7 +98,7 @@ struct ControlRoutes: Sendable {
             try await handle {
                 let id = try context.parameters.require("id")
                 guard let transaction = await simulator.transaction(id) else {
-                    throw SimulatorError("not_found", "transaction \(id) does not exist", httpStatus: 404)
+                    throw SimulatorError("not_found", "transaction \(id) does not exist", kind: .notFound)
                 }
                 return JSONResponse.object(Self.describe(transaction))
             }
@@ -232,7 +232,7 @@ struct ControlRoutes: Sendable {
         do {
             return try await body()
         } catch let error as SimulatorError {
-            return JSONResponse.error(error.code, error.reason, status: .init(code: error.httpStatus))
+            return JSONResponse.error(error.code, error.reason, status: JSONResponse.status(error))
         } catch let error as HTTPError {
             return JSONResponse.error("bad_request", error.body ?? "bad request", status: error.status)
         }

@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import Foundation
 import Hummingbird
 import NIOCore
@@ -41,6 +42,16 @@ enum JSONResponse {
             return try JSONDecoder().decode(type, from: data)
         } catch {
             throw HTTPError(.badRequest, message: "body is not a valid \(Value.self): \(error)")
+        }
+    }
+
+    /// The one mapping of a simulator refusal to an HTTP status.
+    static func status(_ error: SimulatorError) -> HTTPResponse.Status {
+        switch error.kind {
+        case .invalid: .badRequest
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .failed: .internalServerError
         }
     }
 }
