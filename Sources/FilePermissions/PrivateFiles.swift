@@ -110,3 +110,39 @@ public struct PrivateFileError: Error, Hashable, Sendable, CustomStringConvertib
     /// `path: reason`.
     public var description: String { "\(path): \(reason)" }
 }
+
+/// An exclusive lock on a file, held until ``release()`` (or the process ends): one process at a time.
+/// The holder's pid is written into the file, so a refused process can name it.
+public final class ExclusiveFileLock: Sendable {
+    let descriptor: Int32
+
+    /// Takes the lock on `path` (created 0600 if missing), or fails at once when another holds it.
+    /// - Parameter path: The lock file.
+    /// - Throws: ``PrivateFileError`` whose reason names the holder's pid when another process holds it.
+    public init(path: String) throws(PrivateFileError) {
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, PrivateFiles.fileMode)
+        guard descriptor >= 0 else {
+            throw PrivateFileError(path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = read(descriptor, &buffer, buffer.count)
+            close(descriptor)
+            let holder =
+                count > 0
+                ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                : "?"
+            throw PrivateFileError(path: path, reason: "held by another process (pid \(holder))")
+        }
+        ftruncate(descriptor, 0)
+        let pid = Array("\(getpid())\n".utf8)
+        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        self.descriptor = descriptor
+    }
+
+    /// Releases the lock.
+    public func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

@@ -43,14 +43,14 @@ struct InspectCommand: AsyncParsableCommand {
                 file == "-"
                 ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+            throw CommandFailure("cannot read \(file): \(FileProblem.describe(file))")
         }
         var configuration = EvidenceInspector.Configuration()
         configuration.allowsXcode = allowXcode
         configuration.validationTime = at.flatMap(AppleDateFormat.parse)
         for path in roots {
             guard let der = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-                throw ValidationError("cannot read --root \(path)")
+                throw CommandFailure("cannot read --root \(path): \(FileProblem.describe(path))")
             }
             configuration.additionalRoots.append(Array(der))
         }

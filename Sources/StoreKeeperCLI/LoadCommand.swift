@@ -215,7 +215,7 @@ struct LoadCommand: AsyncParsableCommand {
             FileHandleOutput.standardError("waiting for \(pending) simulator notification deliveries")
             try await Task.sleep(for: .seconds(2))
         }
-        throw ValidationError("simulator deliveries did not drain within 10 minutes")
+        throw CommandFailure("simulator deliveries did not drain within 10 minutes")
     }
 
     /// Runs `concurrency` keep-alive connections (``LoadConnection``): for `duration` seconds over generated

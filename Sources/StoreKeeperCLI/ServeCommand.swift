@@ -6,6 +6,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 import StoreKeeperPostgres
 import StoreKeeperSQLite
@@ -87,6 +88,11 @@ struct ServeCommand: AsyncParsableCommand {
         do { try await group.run() } catch {
             try? await httpClient.shutdown()
             try? await store.close()
+            if let error = error as? IOError, error.errnoCode == EADDRINUSE {
+                throw CommandFailure(
+                    "port \(finalConfiguration.port) on \(finalConfiguration.hostname) is already in use: stop what listens "
+                        + "there or choose another --port")
+            }
             throw error
         }
         try await httpClient.shutdown()

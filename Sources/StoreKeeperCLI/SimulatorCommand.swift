@@ -111,7 +111,7 @@ struct SimulatorConnection: ParsableArguments {
         do {
             response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         } catch {
-            throw ValidationError("cannot reach the simulator at \(url): \(error)")
+            throw CommandFailure("cannot reach the simulator at \(url): \(error)")
         }
         let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
         guard (200..<300).contains(Int(response.status.code)) else {

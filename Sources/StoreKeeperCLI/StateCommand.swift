@@ -56,7 +56,7 @@ struct StateCommand: AsyncParsableCommand {
         inspection.allowsXcode = allowXcode
         for path in roots {
             guard let der = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-                throw ValidationError("cannot read --root \(path)")
+                throw CommandFailure("cannot read --root \(path): \(FileProblem.describe(path))")
             }
             inspection.additionalRoots.append(Array(der))
         }
@@ -64,7 +64,7 @@ struct StateCommand: AsyncParsableCommand {
         var evidence = EvidenceSet()
         for file in files {
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: file)) else {
-                throw ValidationError("cannot read \(file)")
+                throw CommandFailure("cannot read \(file): \(FileProblem.describe(file))")
             }
             let report = await inspector.inspect(Array(data))
             guard report.valid, let verified = report.evidence else {

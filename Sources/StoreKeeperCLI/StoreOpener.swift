@@ -13,7 +13,7 @@ enum StoreOpener {
         do {
             return try ServerConfiguration.load(path: path, environment: ProcessInfo.processInfo.environment)
         } catch {
-            throw ValidationError("--config: \(error)")
+            throw CommandFailure("\(error)")
         }
     }
 

@@ -13,41 +13,62 @@ public final class SQLiteStoreDatabase: SQLDatabase {
     /// transaction is open on `connection`); absent for in-memory databases, which cannot share.
     let reader: SQLiteConnection?
     let mutex = AsyncMutex()
+    /// The file's exclusive lock: this process is its only writer (``SQLStore``'s remembered answers rely on it).
+    let lock: ExclusiveFileLock?
 
-    init(connection: SQLiteConnection, reader: SQLiteConnection?) {
+    init(connection: SQLiteConnection, reader: SQLiteConnection?, lock: ExclusiveFileLock?) {
         self.connection = connection
         self.reader = reader
+        self.lock = lock
     }
 
     /// Opens (creating when missing) a database file, or an in-memory database for `":memory:"`.
     ///
     /// The file is the owner's alone whatever the umask: a folder it creates is 0700, the database file 0600
-    /// (SQLite gives its `-wal` and `-shm` files the database file's mode).
+    /// (SQLite gives its `-wal` and `-shm` files the database file's mode). One process at a time: a second one
+    /// is refused, naming the folder and the holder's pid (`<file>.lock`).
     /// - Parameter path: The file.
     /// - Returns: The database.
+    /// - Throws: ``StorageError`` when another process has the file open.
     public static func open(path: String) async throws -> SQLiteStoreDatabase {
+        var lock: ExclusiveFileLock?
         if path != ":memory:" {
             try PrivateFiles.createDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
             try PrivateFiles.restrict(path, creating: true)
+            do {
+                lock = try ExclusiveFileLock(path: path + ".lock")
+            } catch {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                throw StorageError(
+                    "data directory \(folder) is in use by another storekeeper: \(URL(fileURLWithPath: path).lastPathComponent).lock is "
+                        + "\(error.reason); SQLite has one writer, so stop that process, choose another dataDirectory, "
+                        + "or use PostgreSQL (DATABASE_URL) for several servers")
+            }
             for suffix in ["-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
                 try PrivateFiles.restrict(path + suffix, creating: false)
             }
         }
-        let connection = try await SQLiteConnection.open(storage: path == ":memory:" ? .memory : .file(path: path))
-        for pragma in [
-            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON",
-        ] {
-            _ = try await connection.query(pragma, [])
-        }
-        var reader: SQLiteConnection?
-        if path != ":memory:" {
-            let connection = try await SQLiteConnection.open(storage: .file(path: path))
-            for pragma in ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1"] {
+        do {
+            let connection = try await SQLiteConnection.open(storage: path == ":memory:" ? .memory : .file(path: path))
+            for pragma in [
+                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA busy_timeout=5000",
+                "PRAGMA foreign_keys=ON",
+            ] {
                 _ = try await connection.query(pragma, [])
             }
-            reader = connection
+            var reader: SQLiteConnection?
+            if path != ":memory:" {
+                let connection = try await SQLiteConnection.open(storage: .file(path: path))
+                for pragma in ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1"] {
+                    _ = try await connection.query(pragma, [])
+                }
+                reader = connection
+            }
+            return SQLiteStoreDatabase(connection: connection, reader: reader, lock: lock)
+        } catch {
+            lock?.release()
+            throw error
         }
-        return SQLiteStoreDatabase(connection: connection, reader: reader)
     }
 
     /// Runs one statement on the read connection (or, in memory, between other transactions).
@@ -89,6 +110,7 @@ public final class SQLiteStoreDatabase: SQLDatabase {
 
     /// Closes the connection.
     public func close() async throws {
+        defer { lock?.release() }
         try await reader?.close()
         try await connection.close()
     }

@@ -45,6 +45,22 @@ public enum JSONValue: Sendable, Hashable {
         return try Array(bytes).withUnsafeBufferPointer { try parse(buffer: $0) }
     }
 
+    /// Where JSON text first goes wrong, for messages a person can act on.
+    /// - Parameter bytes: UTF-8 text.
+    /// - Returns: The byte offset of the first error and what is wrong there, or `nil` when the text is JSON.
+    public static func firstError(in bytes: [UInt8]) -> (offset: Int, reason: String)? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer)
+            do {
+                _ = try parser.value(depth: 0)
+                parser.skipWhitespace()
+                return parser.index == buffer.count ? nil : (parser.index, "trailing characters")
+            } catch {
+                return (min(parser.index, buffer.count), (error as? VerificationError)?.reason ?? "\(error)")
+            }
+        }
+    }
+
     static func parse(buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var parser = Parser(bytes: buffer)
         let value = try parser.value(depth: 0)

@@ -35,7 +35,7 @@ public struct ServerConfiguration: Sendable, Codable {
         /// Makes an app entry.
         public init(bundleID: String) { self.bundleID = bundleID }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case bundleID, appAppleID, sharedSecret, environment, issuerID, keyID, privateKeyPath, privateKeyPEM
             case offerKeyID, offerPrivateKeyPEM, extraRootPaths, allowXcode
         }
@@ -130,7 +130,7 @@ public struct ServerConfiguration: Sendable, Codable {
     /// The defaults.
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
             receiptValidation
         case maximumBodyBytes, limits, appleDeadlineSeconds, simulator, verifyReceiptProductionURL,
@@ -159,22 +159,18 @@ public struct ServerConfiguration: Sendable, Codable {
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
     }
 
-    /// Reads a configuration file (when given) and applies the environment overrides.
+    /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over
+    /// `databaseURL`, `STOREKEEPER_PORT` over `port`, `STOREKEEPER_HOSTNAME` over `hostname`).
     /// - Parameters:
     ///   - path: A JSON file, or `nil` for the defaults.
     ///   - environment: Process environment (`DATABASE_URL`…).
     /// - Returns: The configuration.
-    /// - Throws: ``StorageError`` naming the file and what is wrong with it.
+    /// - Throws: ``StorageError`` with one line a person can act on, naming the file: it does not exist or cannot
+    ///   be read, it is not JSON (with the line and column), a key is unknown (with where it is), a value has the
+    ///   wrong type.
     public static func load(path: String?, environment: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
-        if let path {
-            do {
-                configuration = try JSONDecoder().decode(
-                    ServerConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            } catch {
-                throw StorageError("configuration \(path): \(error)")
-            }
-        }
+        if let path { configuration = try ConfigurationFile.read(path) }
         configuration.applyEnvironment(environment)
         return configuration
     }

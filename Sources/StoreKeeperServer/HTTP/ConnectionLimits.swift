@@ -14,7 +14,7 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
     /// The defaults.
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case idleTimeoutSeconds, headerTimeoutSeconds, bodyTimeoutSeconds, maximumConnections
     }
 

@@ -14,7 +14,8 @@ public struct EngineConfiguration: Sendable, Hashable, Codable {
     /// The defaults: no entitlements, groups, durations or consumables.
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    /// The configuration file's keys.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case entitlements, subscriptionGroups, nonRenewingDurations, consumables
     }
 
