@@ -1,8 +1,9 @@
 import Foundation
-import StoreKeeperServer
 import StoreKeeperStorage
 import TestSupport
 import Testing
+
+@testable import StoreKeeperServer
 
 /// The configuration file: the shipped example loads and validates; projects, keys and limits are checked
 /// before the server starts, each error naming what is wrong.
@@ -21,6 +22,19 @@ import Testing
         #expect(configuration.limits.headerTimeoutSeconds == 10 && configuration.limits.maximumConnections == 4_096)
         #expect(configuration.appleDeadlineSeconds == 10)
         #expect(configuration.apps[1].extraRootPaths.isEmpty)
+    }
+
+    @Test("examples/server-config.json shows every key the server reads")
+    func exampleShowsEveryKey() throws {
+        let path = Fixtures.packageRoot.appendingPathComponent("examples/server-config.json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        #expect(Set(object.keys) == ConfigurationFile.topLevel)
+        let apps = object["apps"] as? [[String: Any]] ?? []
+        #expect(Set(apps.flatMap(\.keys)) == ConfigurationFile.app)
+        #expect(Set((object["limits"] as? [String: Any] ?? [:]).keys) == ConfigurationFile.limits)
+        #expect(Set((object["engine"] as? [String: Any] ?? [:]).keys) == ConfigurationFile.engine)
+        #expect(Set((object["projects"] as? [[String: Any]] ?? []).flatMap(\.keys)) == ConfigurationFile.project)
+        #expect(Set((object["apiKeys"] as? [[String: Any]] ?? []).flatMap(\.keys)) == ConfigurationFile.apiKey)
     }
 
     @Test("every app is a project of its own unless a project lists it")
