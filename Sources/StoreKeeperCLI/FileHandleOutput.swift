@@ -1,12 +1,25 @@
 import Foundation
 
-/// Writes lines to standard output and standard error.
-enum FileHandleOutput {
-    static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
-    }
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-    static func standardOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+/// Writes lines to standard output and standard error. When the reader has gone away (`storekeeper … | head`)
+/// the command stops quietly, as Unix tools do, instead of trapping on the broken pipe.
+enum FileHandleOutput {
+    static func standardError(_ text: String) { write(FileHandle.standardError, text) }
+
+    static func standardOutput(_ text: String) { write(FileHandle.standardOutput, text) }
+
+    static func write(_ handle: FileHandle, _ text: String) {
+        do {
+            try handle.write(contentsOf: Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        } catch {
+            let error = error as NSError
+            // A closed pipe ends the output, not the world; any other failure to write is a failure.
+            exit(error.domain == NSPOSIXErrorDomain && error.code == Int(EPIPE) ? 0 : 1)
+        }
     }
 }

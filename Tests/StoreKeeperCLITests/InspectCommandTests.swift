@@ -89,3 +89,30 @@ import Testing
         #expect(results.allSatisfy { ($0["ops_per_sec"] as? Double ?? 0) > 0 && ($0["us_per_op"] as? Double ?? 0) > 0 })
     }
 }
+
+/// Output into a pipe whose reader is gone (`storekeeper … | head -c 10`) stops the command quietly.
+@Suite struct ClosedPipeTests {
+    @Test(
+        "a closed pipe on standard output: no crash, no backtrace",
+        arguments: [
+            ["inspect", "--json", "receipts/sandbox_ios_revenuecat_sampleapp_2020.b64"],
+            ["state", "--json", "receipts/sandbox_ios_revenuecat_sampleapp_2020.b64"],
+        ])
+    func closedPipe(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments.map {
+            $0.hasPrefix("receipts/") ? Fixtures.directory.appendingPathComponent($0).path : $0
+        }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try output.fileHandleForReading.close()  // the reader is gone before anything is written
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit || process.terminationStatus == SIGPIPE, "\(stderr.prefix(300))")
+        #expect(!stderr.contains("crashed") && !stderr.contains("Fatal error"), "\(stderr.prefix(300))")
+    }
+}
