@@ -23,6 +23,6 @@ struct NewKeyCommand: ParsableCommand {
     @Argument(help: "public (for the app, the SDK) or secret (for your backend).") var kind: Kind
 
     func run() throws {
-        print(APIKeyGenerator.key(kind == .public ? .public : .secret))
+        FileHandleOutput.standardOutput(APIKeyGenerator.key(kind == .public ? .public : .secret))
     }
 }
