@@ -17,9 +17,14 @@ enum FileHandleOutput {
         do {
             try handle.write(contentsOf: Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
         } catch {
-            let error = error as NSError
             // A closed pipe ends the output, not the world; any other failure to write is a failure.
-            exit(error.domain == NSPOSIXErrorDomain && error.code == Int(EPIPE) ? 0 : 1)
+            exit(isBrokenPipe(error as NSError) ? 0 : 1)
         }
+    }
+
+    /// Whether a write failed because the reader is gone: EPIPE, itself or under Foundation's file error.
+    static func isBrokenPipe(_ error: NSError) -> Bool {
+        if error.domain == NSPOSIXErrorDomain, error.code == Int(EPIPE) { return true }
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(isBrokenPipe) ?? false
     }
 }

@@ -26,9 +26,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let body = try APIRoutes.encoder.encode(
-            ErrorBody(error: ErrorDetail(code: APIErrorCode(rawValue: code), message: message, retryAfter: retryAfter)))
+        let body = Self.body(code: code, message: message, retryAfter: retryAfter)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The error body every answer uses, the HTTP edges' raw answers included.
+    static func body(code: String, message: String, retryAfter: Int? = nil) -> Data {
+        let body = ErrorBody(
+            error: ErrorDetail(code: APIErrorCode(rawValue: code), message: message, retryAfter: retryAfter))
+        // Strings, an optional integer: encoding cannot fail.
+        return (try? APIRoutes.encoder.encode(body)) ?? Data()
     }
 
     /// The answer to a service failure: the one place a failure's kind becomes an HTTP status.

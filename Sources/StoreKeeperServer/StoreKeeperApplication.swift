@@ -57,9 +57,11 @@ public enum StoreKeeperApplication {
             try await dependencies.store.registerAPIKey(
                 hash: Authenticator.hash(key.key), kind: key.kind, bundleID: key.bundleID)
         }
+        let projects = try configuration.projectScopes()
         var apps: [String: AppRuntime] = [:]
         for app in configuration.apps {
-            apps[app.bundleID] = try AppRuntime(app, extraRoots: dependencies.extraRoots)
+            apps[app.bundleID] = try AppRuntime(
+                app, project: projects[app.bundleID] ?? ProjectScope(app.bundleID), extraRoots: dependencies.extraRoots)
         }
         var clientConfiguration = AppStoreClient.Configuration()
         clientConfiguration.totalDeadline = .milliseconds(Int64(configuration.appleDeadlineSeconds * 1000))
@@ -72,7 +74,7 @@ public enum StoreKeeperApplication {
         if let url = configuration.verifyReceiptSandboxURL { clientConfiguration.verifyReceiptSandboxURL = url }
         if let url = configuration.serverAPIBaseURL { clientConfiguration.serverAPIBaseURL = url }
         let service = SubscriberService(
-            store: dependencies.store, apps: apps, projects: try configuration.projectScopes(),
+            store: dependencies.store, apps: apps,
             engine: SubscriptionEngine(configuration: configuration.engine),
             policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),

@@ -154,15 +154,7 @@ import Testing
             .init(key: productionKey, kind: .public, bundleID: productionBundleID),
         ]
         configuration.engine = ServerConfiguration.demoEngine
-        configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
-        configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
-        configuration.serverAPIBaseURL = simulatorBase
-        let dependencies = StoreKeeperApplication.Dependencies(
-            store: store, httpClient: HTTPClient.shared,
-            extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
-            now: { h.clock.now() })
-        return try await StoreKeeperApplication.buildRouter(
-            configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
+        return try await SimulatorAsApple.router(configuration, store: store, harness: h, simulatorBase: simulatorBase)
     }
 
     @Test(

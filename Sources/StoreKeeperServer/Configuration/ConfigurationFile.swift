@@ -10,8 +10,8 @@ enum ConfigurationFile {
     /// The keys each part of the file may hold.
     static let topLevel = Set(ServerConfiguration.CodingKeys.allCases.map(\.stringValue))
     static let app = Set(ServerConfiguration.App.CodingKeys.allCases.map(\.stringValue))
-    static let project: Set = ["id", "apps"]
-    static let apiKey: Set = ["key", "kind", "bundleID"]
+    static let project = Set(ServerConfiguration.Project.CodingKeys.allCases.map(\.stringValue))
+    static let apiKey = Set(ServerConfiguration.APIKey.CodingKeys.allCases.map(\.stringValue))
     static let limits = Set(ConnectionLimits.CodingKeys.allCases.map(\.stringValue))
     static let engine = Set(EngineConfiguration.CodingKeys.allCases.map(\.stringValue))
 

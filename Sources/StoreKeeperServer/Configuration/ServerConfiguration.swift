@@ -73,6 +73,9 @@ public struct ServerConfiguration: Sendable, Codable {
             self.kind = kind
             self.bundleID = bundleID
         }
+
+        /// The keys of an API key entry.
+        enum CodingKeys: String, CodingKey, CaseIterable { case key, kind, bundleID }
     }
 
     /// Apps that share subscribers: one project, one set of customers and entitlements (an iOS and a Mac app).
@@ -88,6 +91,9 @@ public struct ServerConfiguration: Sendable, Codable {
             self.id = id
             self.apps = apps
         }
+
+        /// The keys of a project entry.
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, apps }
     }
 
     /// Address to listen on. Default 127.0.0.1.

@@ -85,10 +85,13 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Writes a whole JSON error response as raw bytes and closes the connection.
     static func answer(_ context: ChannelHandlerContext, status: String, code: String, message: String) {
-        let body = #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#
-        let text =
-            "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: text))).whenComplete { _ in
+        let body = APIError.body(code: code, message: message)
+        var buffer = context.channel.allocator.buffer(
+            string:
+                "HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        )
+        buffer.writeBytes(body)
+        context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in
             context.close(promise: nil)
         }
     }
@@ -148,7 +151,7 @@ final class RequestPhaseGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !answeredParseError else { return }
         answeredParseError = true
         state.cancelDeadline()
-        let body = Data(#"{"error":{"code":"malformed_request","message":"the request is not valid HTTP/1.1"}}"#.utf8)
+        let body = APIError.body(code: "malformed_request", message: "the request is not valid HTTP/1.1")
         var head = HTTPResponse(status: .badRequest)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(body.count)

@@ -4,19 +4,23 @@ import AppStoreVerification
 import Crypto
 import FilePermissions
 import Foundation
+import StoreKeeperStorage
 
-/// One configured app, ready to verify evidence: its verifiers (sharing chain caches across requests) and its
-/// App Store Server API credentials.
+/// One configured app, ready to verify evidence: its project, its verifiers (sharing chain caches across requests)
+/// and its App Store Server API credentials.
 struct AppRuntime: Sendable {
     let configuration: ServerConfiguration.App
+    /// The project its subscribers belong to.
+    let project: ProjectScope
     let signedData: AppStoreSignedDataVerifier
     let xcode: XcodeSignedDataVerifier?
     let receipts: AppReceiptVerifier
     let credentials: AppStoreClient.Credentials?
     let offerKey: P256.Signing.PrivateKey?
 
-    init(_ app: ServerConfiguration.App, extraRoots: [[UInt8]]) throws {
+    init(_ app: ServerConfiguration.App, project: ProjectScope, extraRoots: [[UInt8]]) throws {
         configuration = app
+        self.project = project
         var roots = extraRoots
         for path in app.extraRootPaths { roots.append(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) }
         let environment = app.environment.map(AppStoreEnvironmentName.parse)

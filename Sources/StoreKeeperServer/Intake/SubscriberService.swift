@@ -13,8 +13,6 @@ import SubscriptionEngine
 public struct SubscriberService: Sendable {
     let store: any Store
     let apps: [String: AppRuntime]
-    /// The project of each configured app (bundle id → project): the boundary no read or write crosses.
-    let projects: [String: ProjectScope]
     let engine: SubscriptionEngine
     let policy: TransferPolicy
     let client: AppStoreClient
@@ -29,13 +27,12 @@ public struct SubscriberService: Sendable {
     static let maximumUserIDLength = 256
 
     init(
-        store: any Store, apps: [String: AppRuntime], projects: [String: ProjectScope], engine: SubscriptionEngine,
+        store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine,
         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.apps = apps
-        self.projects = projects
         self.engine = engine
         self.policy = policy
         self.client = client
@@ -52,13 +49,8 @@ public struct SubscriberService: Sendable {
         return app
     }
 
-    /// The project of a configured app.
-    func project(_ bundleID: String) throws(ServiceError) -> ProjectScope {
-        guard let project = projects[bundleID] else {
-            throw ServiceError(.unknownApp, "unknown_app", "no app \(bundleID) is configured")
-        }
-        return project
-    }
+    /// The project of a configured app: the boundary no read or write crosses.
+    func project(_ bundleID: String) throws(ServiceError) -> ProjectScope { try app(bundleID).project }
 
     static func checkUserID(_ id: String) throws(ServiceError) {
         guard !id.isEmpty, id.utf8.count <= maximumUserIDLength, !id.contains(where: { $0.isNewline || $0 == "\0" })
@@ -125,7 +117,7 @@ public struct SubscriberService: Sendable {
             evidence.add(verifyReceiptResponse: response)
         }
         let write = EvidenceWrite(
-            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt,
+            project: app.project, bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt,
             evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "receipt_posted",
             detail: ["transactions": String(evidence.transactions.count)].merging(
@@ -184,7 +176,7 @@ public struct SubscriberService: Sendable {
             }
         }
         let write = EvidenceWrite(
-            project: try project(bundleID), bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction",
+            project: app.project, bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction",
             rawBody: signedTransaction, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "transaction_posted",
             detail: ["transaction_id": transaction.transactionId, "product_id": transaction.productId, "source": cause])
@@ -244,7 +236,7 @@ public struct SubscriberService: Sendable {
         var detail = ["notification_type": type]
         if let id = notification.transaction?.transactionId { detail["transaction_id"] = id }
         let write = EvidenceWrite(
-            project: try project(bundleID), bundleID: bundleID, appUserID: nil, kind: "notification_v2",
+            project: app.project, bundleID: bundleID, appUserID: nil, kind: "notification_v2",
             rawBody: signedPayload, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification,
             notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
@@ -282,7 +274,7 @@ public struct SubscriberService: Sendable {
         evidence.add(notificationV1: withoutSecret)
         let digest = HexDigest.sha256(raw)
         let write = EvidenceWrite(
-            project: try project(app.configuration.bundleID), bundleID: app.configuration.bundleID, appUserID: nil,
+            project: app.project, bundleID: app.configuration.bundleID, appUserID: nil,
             kind: "notification_v1", rawBody: raw, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification, notificationID: "v1-\(digest)",
             eventType: "V1/" + notification.notificationType.rawValue)

@@ -92,24 +92,23 @@ struct APIRoutes: Sendable {
 
     /// The body as `Body`, with only the fields it defines: an unknown one is a typo or a newer client's field
     /// this server would silently ignore, so it is refused by name, as are a missing field and one of the wrong type.
+    /// The JSON is parsed once: the field check and the decoding read the same decoder.
     func decode<Body: RequestBody>(_ request: Request, as type: Body.Type) async throws -> Body {
         let data = try await body(request)
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw APIError.badRequest("invalid_json", "the body is not a JSON object")
-        }
-        let fields = Body.Fields.allCases.map(\.stringValue)
-        if let unknown = object.keys.filter({ !fields.contains($0) }).sorted().first {
+        do {
+            return try Self.decoder.decode(StrictBody<Body>.self, from: data).body
+        } catch let unknown as UnknownField {
             throw APIError.badRequest(
                 "unknown_field",
-                "unknown field \"\(unknown.prefix(100))\"; expected \(fields.sorted().joined(separator: ", "))")
-        }
-        do {
-            return try Self.decoder.decode(Body.self, from: data)
+                "unknown field \"\(unknown.name.prefix(100))\"; expected \(unknown.expected.joined(separator: ", "))")
         } catch DecodingError.keyNotFound(let key, _) {
             throw APIError.badRequest("missing_field", "\(key.stringValue) is required and must be a non-empty string")
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
-            let name = context.codingPath.first?.stringValue ?? "a field"
-            throw APIError.badRequest("invalid_field", "\(name) must be a string")
+        } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest("invalid_field", "\(context.codingPath[0].stringValue) must be a string")
+        } catch DecodingError.valueNotFound(_, let context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest("invalid_field", "\(context.codingPath[0].stringValue) must be a string")
+        } catch is DecodingError {
+            throw APIError.badRequest("invalid_json", "the body is not a JSON object")
         }
     }
 
@@ -152,3 +151,32 @@ extension ReceiptPost: RequestBody { typealias Fields = CodingKeys }
 extension TransactionPost: RequestBody { typealias Fields = CodingKeys }
 extension AliasPost: RequestBody { typealias Fields = CodingKeys }
 extension OfferSignatureRequest: RequestBody { typealias Fields = CodingKeys }
+
+/// A request body decoded strictly: its keys are checked against the body's fields before the body itself is
+/// decoded from the same decoder.
+struct StrictBody<Body: RequestBody>: Decodable {
+    let body: Body
+
+    init(from decoder: any Decoder) throws {
+        let fields = Body.Fields.allCases.map(\.stringValue)
+        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        if let unknown = keys.filter({ !fields.contains($0) }).sorted().first {
+            throw UnknownField(name: unknown, expected: fields.sorted())
+        }
+        body = try Body(from: decoder)
+    }
+
+    /// Any key, to list what the object holds.
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// A request field the endpoint does not define.
+struct UnknownField: Error {
+    let name: String
+    let expected: [String]
+}

@@ -91,7 +91,7 @@ extension SQLStore {
         }
         var incoming = write.evidence
         var events: [(String, String, EventCause, String?, [String: String])] = []
-        var newlyOwned: [String] = []
+        var newlyOwned = Set<String>()
         // Subscriptions another subscriber owns, by owner: each owner's evidence is read and rewritten once
         // however many of its subscriptions this write names.
         var moving: [String: Set<String>] = [:]
@@ -100,7 +100,7 @@ extension SQLStore {
                 try await tx.query(
                     "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?) ON CONFLICT (original_transaction_id) DO NOTHING",
                     [.text(original), .text(user), .text(write.bundleID)])
-                newlyOwned.append(original)
+                newlyOwned.insert(original)
                 continue
             }
             guard owner != user else { continue }

@@ -10,11 +10,10 @@ extension SQLStore {
     /// - Parameters:
     ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
     ///     projects existed (migration 5); an app not listed is a project of its own, named by its bundle id.
-    ///   - version: Stop after this version (tests of one migration start from the schema before it).
+    ///   - last: Stop after this version (tests of one migration start from the schema before it).
     /// - Returns: The schema version now in place.
     @discardableResult
-    public func migrate(projects: [String: ProjectScope], through version: Int = .max) async throws -> Int {
-        let last = version
+    public func migrate(projects: [String: ProjectScope], through last: Int = .max) async throws -> Int {
         let autoIncrement = database.dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
         let migrations: [[String]] = [
             [
@@ -69,17 +68,15 @@ extension SQLStore {
         var version = 0
         for (index, statements) in migrations.enumerated() where index < last {
             let number = Int64(index + 1)
-            let applied: Bool = try await database.withTransaction { tx in
+            try await database.withTransaction { tx in
                 let rows = try await tx.query(
                     "SELECT version FROM schema_migrations WHERE version = ?", [.integer(number)])
-                if !rows.isEmpty { return false }
+                guard rows.isEmpty else { return }
                 for statement in statements { try await tx.query(statement, []) }
                 try await tx.query(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                     [.integer(number), .text(Self.timestamp(Date()))])
-                return true
             }
-            _ = applied
             version = Int(number)
         }
         return version
@@ -97,6 +94,10 @@ extension SQLStore {
             "COALESCE((SELECT \(project(ofBundle: "s.bundle_id")) FROM subscribers s WHERE s.app_user_id = \(user)), \(fallback))"
         }
         let ownerBundle = "(SELECT o.bundle_id FROM ownership o WHERE o.app_user_id = events.app_user_id LIMIT 1)"
+        let aliasProject = project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")
+        let ownershipProject = project(
+            ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id"))
+        let notificationProject = project(ofBundle: "notifications.bundle_id")
         return ["CREATE TABLE migration_projects (bundle_id TEXT PRIMARY KEY, project_id TEXT NOT NULL)"]
             + rows.map {
                 "INSERT INTO migration_projects (bundle_id, project_id) VALUES ('\($0.key)', '\($0.value.id)')"
@@ -107,17 +108,11 @@ extension SQLStore {
                         ofUser: "events.app_user_id",
                         orBundle: "COALESCE(\(project(ofBundle: ownerBundle)), 'unassigned')")
                     + " || ':' || app_user_id",
-                "UPDATE aliases SET alias = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || alias, "
-                    + "app_user_id = \(project(ofUser: "aliases.app_user_id", orBundle: "'unassigned'")) || ':' || app_user_id",
-                "UPDATE ownership SET original_transaction_id = "
-                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id"))
-                    + " || ':' || original_transaction_id, app_user_id = "
-                    + project(ofUser: "ownership.app_user_id", orBundle: project(ofBundle: "ownership.bundle_id"))
-                    + " || ':' || app_user_id",
-                "UPDATE notifications SET original_transaction_ids = "
-                    + project(ofBundle: "notifications.bundle_id")
-                    + " || ':' || REPLACE(original_transaction_ids, ',', ',' || "
-                    + project(ofBundle: "notifications.bundle_id") + " || ':') WHERE original_transaction_ids <> ''",
+                "UPDATE aliases SET alias = \(aliasProject) || ':' || alias, app_user_id = \(aliasProject) || ':' || app_user_id",
+                "UPDATE ownership SET original_transaction_id = \(ownershipProject) || ':' || original_transaction_id, "
+                    + "app_user_id = \(ownershipProject) || ':' || app_user_id",
+                "UPDATE notifications SET original_transaction_ids = \(notificationProject) || ':' || "
+                    + "REPLACE(original_transaction_ids, ',', ',' || \(notificationProject) || ':') WHERE original_transaction_ids <> ''",
                 "UPDATE subscribers SET app_user_id = " + project(ofBundle: "subscribers.bundle_id")
                     + " || ':' || app_user_id",
                 "DROP TABLE migration_projects",

@@ -17,15 +17,16 @@ extension SQLStore {
             \.key)
         // One statement per chunk (a target list holds at most 1,664 entries); the locks are taken left to right,
         // in sorted order, chunk after chunk.
-        for start in stride(from: 0, to: sorted.count, by: lockChunk) {
-            let chunk = sorted[start..<min(start + lockChunk, sorted.count)]
+        for start in stride(from: 0, to: sorted.count, by: statementChunk) {
+            let chunk = sorted[start..<min(start + statementChunk, sorted.count)]
             let calls = chunk.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
             try await tx.query("SELECT \(calls)", chunk.map(SQLValue.text))
         }
     }
 
-    /// The most advisory locks one statement takes (PostgreSQL refuses target lists over 1,664 entries).
-    static let lockChunk = 1_000
+    /// The most items one statement carries: advisory locks (PostgreSQL refuses target lists over 1,664 entries)
+    /// and SQLite's `IN` lists (at most 32,766 bound parameters).
+    static let statementChunk = 1_000
 
     static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws
         -> Int64
@@ -52,8 +53,8 @@ extension SQLStore {
             rows = try await tx.query(ownedSQL, [.texts(originals)])
         } else {
             // SQLite binds at most 32,766 parameters a statement: chunks keep any number of ids in bounds.
-            for start in stride(from: 0, to: originals.count, by: lockChunk) {
-                let chunk = originals[start..<min(start + lockChunk, originals.count)]
+            for start in stride(from: 0, to: originals.count, by: statementChunk) {
+                let chunk = originals[start..<min(start + statementChunk, originals.count)]
                 rows += try await tx.query(
                     "SELECT original_transaction_id AS id, app_user_id FROM ownership WHERE original_transaction_id IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
                     chunk.map(SQLValue.text))

@@ -76,15 +76,8 @@ struct TenantServers: Sendable {
             configuration.projects = projects
             configuration.receiptValidation = receiptValidation
             configuration.maximumBodyBytes = maximumBodyBytes
-            configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
-            configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
-            configuration.serverAPIBaseURL = simulatorBase
-            let dependencies = StoreKeeperApplication.Dependencies(
-                store: store, httpClient: HTTPClient.shared,
-                extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
-                now: { h.clock.now() })
-            let router = try await StoreKeeperApplication.buildRouter(
-                configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
+            let router = try await SimulatorAsApple.router(
+                configuration, store: store, harness: h, simulatorBase: simulatorBase)
             try await LiveServer.with({ running in
                 Application(
                     router: router, server: .storeKeeper(limits),
