@@ -199,12 +199,12 @@ extension SQLStore {
     /// A store on PostgreSQL.
     /// - Parameters:
     ///   - url: `postgres://user:password@host:port/database`.
-    ///   - groupCommit: How many notification groups may commit at once, and the most notifications in one.
+    ///   - groupCommit: How notifications that arrive together commit.
     ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
     ///     projects existed.
     /// - Returns: The migrated store.
     public static func postgres(
-        url: String, groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32),
+        url: String, groupCommit: GroupCommit = .standard,
         projects: [String: ProjectScope] = [:]
     ) async throws -> SQLStore {
         let database = try PostgresStoreDatabase.connect(url: url)

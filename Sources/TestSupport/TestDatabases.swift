@@ -11,6 +11,10 @@ public enum TestDatabases {
     /// The backends to run a conformance test against.
     public static let backends = ["sqlite", "postgres"]
 
+    /// The write executors the store conformance suite holds to the same results: SQLite, PostgreSQL one write at
+    /// a time (the production setting: a notification that arrives alone commits alone), and PostgreSQL group commit taking even a lone notification through the group's transaction.
+    public static let executors = ["sqlite", "postgres", "postgres-group"]
+
     /// The PostgreSQL server URL for tests, if one is available.
     public static var postgresURL: String? { ProcessInfo.processInfo.environment["STOREKEEPER_TEST_DATABASE_URL"] }
 
@@ -25,6 +29,10 @@ public enum TestDatabases {
                 "storekeeper-\(UUID().uuidString).sqlite"
             ).path
             return try await SQLStore.sqlite(path: path)
+        case "postgres-group":
+            guard let url = try await freshPostgresDatabase() else { return nil }
+            return try await SQLStore.postgres(
+                url: url, groupCommit: GroupCommit(workers: 1, largestGroup: 8, smallestGroup: 1))
         default:
             guard let url = try await freshPostgresDatabase() else { return nil }
             return try await SQLStore.postgres(url: url)

@@ -4,7 +4,8 @@ import SubscriptionEngine
 import TestSupport
 import Testing
 
-/// One suite, every backend: SQLite and PostgreSQL must behave identically.
+/// One suite, every write executor: SQLite, PostgreSQL one write at a time and PostgreSQL group commit must
+/// behave identically. Each case runs on a fresh store of each, and the stores' dumps must be equal.
 @Suite struct StoreConformanceTests {
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
     /// The project every write of this suite belongs to.
@@ -18,6 +19,24 @@ import Testing
             }
         }
         return store
+    }
+
+    /// Runs `body` on a fresh store of every executor (``TestDatabases/executors``; PostgreSQL's only when a
+    /// server is configured), then expects the same dump from each unless `sameDump` is false (a case whose
+    /// writes race).
+    func onEveryExecutor(sameDump: Bool = true, _ body: (SQLStore) async throws -> Void) async throws {
+        var dumps: [(String, String)] = []
+        for executor in TestDatabases.executors {
+            guard let store = try await store(executor) else { continue }
+            try await body(store)
+            dumps.append((executor, try await store.dump()))
+            try await store.close()
+        }
+        guard sameDump, let (first, expected) = dumps.first else { return }
+        for (executor, dump) in dumps.dropFirst() where dump != expected {
+            let difference = zip(expected.split(separator: "\n"), dump.split(separator: "\n")).first { $0 != $1 }
+            Issue.record("\(executor) left other rows than \(first): \(difference.map { "\($0.0)\n≠ \($0.1)" } ?? "")")
+        }
     }
 
     static func evidence(_ transactionID: String, original: String, product: String = "monthly") -> EvidenceSet {
@@ -48,154 +67,213 @@ import Testing
             notificationID: uuid, eventType: "DID_RENEW")
     }
 
-    @Test("migrations are versioned and idempotent", arguments: TestDatabases.backends)
-    func migrations(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        #expect(try await store.migrate() == 5)
-        #expect(try await store.migrate() == 5)
-        try await store.close()
-    }
-
-    @Test("a client write stores evidence, state and an event together", arguments: TestDatabases.backends)
-    func clientWrite(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        let outcome = try await store.apply(
-            Self.clientWrite("alice", "t1", original: "o1"), policy: .transfer, now: Self.now)
-        #expect(outcome == .applied(appUserID: "alice"))
-        let subscriber = try #require(try await store.subscriber("alice", in: StoreConformanceTests.project))
-        #expect(subscriber.evidence.transactions.map(\.transactionID) == ["t1"])
-        let events = try await store.events("alice", in: StoreConformanceTests.project, limit: 100)
-        #expect(events.map(\.type) == ["transaction_posted"])
-        #expect(events[0].cause == .client && events[0].evidenceID != nil)
-        #expect(try await store.subscriber("nobody", in: StoreConformanceTests.project) == nil)
-        try await store.close()
-    }
-
-    @Test("a duplicate notification is acknowledged and applied once", arguments: TestDatabases.backends)
-    func duplicates(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        _ = try await store.apply(Self.clientWrite("bob", "t1", original: "o1"), policy: .transfer, now: Self.now)
-        #expect(
-            try await store.apply(Self.notification("n-1", "t2", original: "o1"), policy: .transfer, now: Self.now)
-                == .applied(appUserID: "bob"))
-        let dump = try await store.dump()
-        #expect(
-            try await store.apply(Self.notification("n-1", "t2", original: "o1"), policy: .transfer, now: Self.now)
-                == .duplicate)
-        #expect(try await store.dump() == dump)
-        #expect(try await store.events("bob", in: StoreConformanceTests.project, limit: 100).count == 2)
-        try await store.close()
-    }
-
-    @Test(
-        "a notification for an unknown subscription waits, then applies when the transaction arrives",
-        arguments: TestDatabases.backends)
-    func pendingNotifications(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        #expect(
-            try await store.apply(Self.notification("n-early", "t2", original: "o9"), policy: .transfer, now: Self.now)
-                == .pending)
-        #expect(
-            try await store.apply(Self.notification("n-early", "t2", original: "o9"), policy: .transfer, now: Self.now)
-                == .duplicate)
-        _ = try await store.apply(Self.clientWrite("carol", "t1", original: "o9"), policy: .transfer, now: Self.now)
-        let subscriber = try #require(try await store.subscriber("carol", in: StoreConformanceTests.project))
-        #expect(Set(subscriber.evidence.transactions.map(\.transactionID)) == ["t1", "t2"])
-        #expect(
-            try await store.events("carol", in: StoreConformanceTests.project, limit: 100).contains {
-                $0.detail["applied"] == "late"
-            })
-        try await store.close()
-    }
-
-    @Test(
-        "transfer policy: transfer moves the subscription; keep-first refuses, both recorded",
-        arguments: TestDatabases.backends)
-    func transfers(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        _ = try await store.apply(Self.clientWrite("dan", "t1", original: "o1"), policy: .transfer, now: Self.now)
-        _ = try await store.apply(Self.clientWrite("eve", "t1", original: "o1"), policy: .keepFirst, now: Self.now)
-        #expect(
-            try await store.subscriber("eve", in: StoreConformanceTests.project)?.evidence.transactions.isEmpty == true)
-        #expect(
-            try await store.events("eve", in: StoreConformanceTests.project, limit: 10).contains {
-                $0.type == "transfer_refused" && $0.detail["owner"] == "dan"
-            })
-        _ = try await store.apply(Self.clientWrite("eve", "t1", original: "o1"), policy: .transfer, now: Self.now)
-        #expect(
-            try await store.subscriber("eve", in: StoreConformanceTests.project)?.evidence.transactions.map(
-                \.transactionID) == ["t1"])
-        #expect(
-            try await store.subscriber("dan", in: StoreConformanceTests.project)?.evidence.transactions.isEmpty == true)
-        let out = try await store.events("dan", in: StoreConformanceTests.project, limit: 10).first {
-            $0.type == "subscription_transferred_out"
+    @Test("migrations are versioned and idempotent")
+    func migrations() async throws {
+        try await onEveryExecutor { store async throws in
+            #expect(try await store.migrate() == 5)
+            #expect(try await store.migrate() == 5)
         }
-        #expect(out?.detail["from"] == "dan" && out?.detail["to"] == "eve")
-        try await store.close()
     }
 
-    @Test("aliases merge identities", arguments: TestDatabases.backends)
-    func aliases(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        _ = try await store.apply(Self.clientWrite("anon-1", "t1", original: "o1"), policy: .transfer, now: Self.now)
-        _ = try await store.apply(Self.clientWrite("fred", "t5", original: "o5"), policy: .transfer, now: Self.now)
-        try await store.alias(
-            "anon-1", to: "fred", in: StoreConformanceTests.project, bundleID: "com.example", now: Self.now)
-        let fred = try #require(try await store.subscriber("anon-1", in: StoreConformanceTests.project))
-        #expect(fred.appUserID == "fred" && fred.aliases == ["anon-1"])
-        #expect(Set(fred.evidence.transactions.map(\.transactionID)) == ["t1", "t5"])
-        // Later evidence for the alias lands on the merged subscriber.
-        _ = try await store.apply(Self.clientWrite("anon-1", "t6", original: "o1"), policy: .transfer, now: Self.now)
-        #expect(try await store.subscriber("fred", in: StoreConformanceTests.project)?.evidence.transactions.count == 3)
-        try await store.close()
+    @Test("a client write stores evidence, state and an event together")
+    func clientWrite() async throws {
+        try await onEveryExecutor { store async throws in
+            let outcome = try await store.apply(
+                Self.clientWrite("alice", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(outcome == .applied(appUserID: "alice"))
+            let subscriber = try #require(try await store.subscriber("alice", in: StoreConformanceTests.project))
+            #expect(subscriber.evidence.transactions.map(\.transactionID) == ["t1"])
+            let events = try await store.events("alice", in: StoreConformanceTests.project, limit: 100)
+            #expect(events.map(\.type) == ["transaction_posted"])
+            #expect(events[0].cause == .client && events[0].evidenceID != nil)
+            #expect(try await store.subscriber("nobody", in: StoreConformanceTests.project) == nil)
+        }
     }
 
-    @Test("API keys are found by hash", arguments: TestDatabases.backends)
-    func apiKeys(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        try await store.registerAPIKey(hash: "abc", kind: .public, bundleID: "com.example")
-        #expect(try await store.apiKey(hash: "abc") == APIKeyRecord(kind: .public, bundleID: "com.example"))
-        #expect(try await store.apiKey(hash: "nope") == nil)
-        try await store.close()
+    @Test("a duplicate notification is acknowledged and applied once")
+    func duplicates() async throws {
+        try await onEveryExecutor { store async throws in
+            _ = try await store.apply(Self.clientWrite("bob", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(
+                try await store.apply(Self.notification("n-1", "t2", original: "o1"), policy: .transfer, now: Self.now)
+                    == .applied(appUserID: "bob"))
+            let dump = try await store.dump()
+            #expect(
+                try await store.apply(Self.notification("n-1", "t2", original: "o1"), policy: .transfer, now: Self.now)
+                    == .duplicate)
+            #expect(try await store.dump() == dump)
+            #expect(try await store.events("bob", in: StoreConformanceTests.project, limit: 100).count == 2)
+        }
     }
 
-    @Test("a transaction that fails midway leaves nothing behind", arguments: TestDatabases.backends)
-    func rollback(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        _ = try await store.apply(Self.clientWrite("gil", "t1", original: "o1"), policy: .transfer, now: Self.now)
-        let before = try await store.dump()
-        struct Boom: Error {}
-        await #expect(throws: Boom.self) {
-            try await store.database.withTransaction { tx in
-                try await tx.query(
-                    "INSERT INTO aliases (alias, app_user_id) VALUES (?, ?)", [.text("x"), .text("gil")])
-                throw Boom()
+    @Test(
+        "a notification for an unknown subscription waits, then applies when the transaction arrives")
+    func pendingNotifications() async throws {
+        try await onEveryExecutor { store async throws in
+            #expect(
+                try await store.apply(
+                    Self.notification("n-early", "t2", original: "o9"), policy: .transfer, now: Self.now)
+                    == .pending)
+            #expect(
+                try await store.apply(
+                    Self.notification("n-early", "t2", original: "o9"), policy: .transfer, now: Self.now)
+                    == .duplicate)
+            _ = try await store.apply(Self.clientWrite("carol", "t1", original: "o9"), policy: .transfer, now: Self.now)
+            let subscriber = try #require(try await store.subscriber("carol", in: StoreConformanceTests.project))
+            #expect(Set(subscriber.evidence.transactions.map(\.transactionID)) == ["t1", "t2"])
+            #expect(
+                try await store.events("carol", in: StoreConformanceTests.project, limit: 100).contains {
+                    $0.detail["applied"] == "late"
+                })
+        }
+    }
+
+    @Test(
+        "transfer policy: transfer moves the subscription; keep-first refuses, both recorded")
+    func transfers() async throws {
+        try await onEveryExecutor { store async throws in
+            _ = try await store.apply(Self.clientWrite("dan", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            _ = try await store.apply(Self.clientWrite("eve", "t1", original: "o1"), policy: .keepFirst, now: Self.now)
+            #expect(
+                try await store.subscriber("eve", in: StoreConformanceTests.project)?.evidence.transactions.isEmpty
+                    == true)
+            #expect(
+                try await store.events("eve", in: StoreConformanceTests.project, limit: 10).contains {
+                    $0.type == "transfer_refused" && $0.detail["owner"] == "dan"
+                })
+            _ = try await store.apply(Self.clientWrite("eve", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(
+                try await store.subscriber("eve", in: StoreConformanceTests.project)?.evidence.transactions.map(
+                    \.transactionID) == ["t1"])
+            #expect(
+                try await store.subscriber("dan", in: StoreConformanceTests.project)?.evidence.transactions.isEmpty
+                    == true)
+            let out = try await store.events("dan", in: StoreConformanceTests.project, limit: 10).first {
+                $0.type == "subscription_transferred_out"
             }
+            #expect(out?.detail["from"] == "dan" && out?.detail["to"] == "eve")
         }
-        #expect(try await store.dump() == before)
-        try await store.close()
     }
 
-    @Test("concurrent writes all commit", arguments: TestDatabases.backends)
-    func concurrency(_ backend: String) async throws {
-        guard let store = try await store(backend) else { return }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<24 {
-                group.addTask {
-                    _ = try await store.apply(
-                        Self.clientWrite("user-\(index % 6)", "t\(index)", original: "o\(index)"),
-                        policy: .transfer, now: Self.now)
+    @Test("aliases merge identities")
+    func aliases() async throws {
+        try await onEveryExecutor { store async throws in
+            _ = try await store.apply(
+                Self.clientWrite("anon-1", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            _ = try await store.apply(Self.clientWrite("fred", "t5", original: "o5"), policy: .transfer, now: Self.now)
+            try await store.alias(
+                "anon-1", to: "fred", in: StoreConformanceTests.project, bundleID: "com.example", now: Self.now)
+            let fred = try #require(try await store.subscriber("anon-1", in: StoreConformanceTests.project))
+            #expect(fred.appUserID == "fred" && fred.aliases == ["anon-1"])
+            #expect(Set(fred.evidence.transactions.map(\.transactionID)) == ["t1", "t5"])
+            // Later evidence for the alias lands on the merged subscriber.
+            _ = try await store.apply(
+                Self.clientWrite("anon-1", "t6", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(
+                try await store.subscriber("fred", in: StoreConformanceTests.project)?.evidence.transactions.count == 3)
+        }
+    }
+
+    @Test("API keys are found by hash")
+    func apiKeys() async throws {
+        try await onEveryExecutor { store async throws in
+            try await store.registerAPIKey(hash: "abc", kind: .public, bundleID: "com.example")
+            #expect(try await store.apiKey(hash: "abc") == APIKeyRecord(kind: .public, bundleID: "com.example"))
+            #expect(try await store.apiKey(hash: "nope") == nil)
+        }
+    }
+
+    @Test("a transaction that fails midway leaves nothing behind")
+    func rollback() async throws {
+        try await onEveryExecutor { store async throws in
+            _ = try await store.apply(Self.clientWrite("gil", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            let before = try await store.dump()
+            struct Boom: Error {}
+            await #expect(throws: Boom.self) {
+                try await store.database.withTransaction { tx in
+                    try await tx.query(
+                        "INSERT INTO aliases (alias, app_user_id) VALUES (?, ?)", [.text("x"), .text("gil")])
+                    throw Boom()
                 }
             }
-            try await group.waitForAll()
+            #expect(try await store.dump() == before)
         }
-        var total = 0
-        for user in 0..<6 {
-            total +=
-                try await store.subscriber("user-\(user)", in: StoreConformanceTests.project)?.evidence.transactions
-                .count ?? 0
+    }
+
+    @Test("a notification about no subscription is recorded, once")
+    func recorded() async throws {
+        try await onEveryExecutor { store async throws in
+            var test = Self.notification("n-test", "x", original: "x")
+            test.originalTransactionIDs = []
+            test.evidence = EvidenceSet()
+            #expect(try await store.apply(test, policy: .transfer, now: Self.now) == .recorded)
+            #expect(try await store.apply(test, policy: .transfer, now: Self.now) == .duplicate)
         }
-        #expect(total == 24)
-        try await store.close()
+    }
+
+    @Test("notifications follow a transferred subscription, and one about two owners' subscriptions reaches both")
+    func notificationsAfterTransfer() async throws {
+        try await onEveryExecutor { store async throws in
+            _ = try await store.apply(Self.clientWrite("hal", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            _ = try await store.apply(Self.clientWrite("ida", "t2", original: "o2"), policy: .transfer, now: Self.now)
+            _ = try await store.apply(Self.clientWrite("ida", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(
+                try await store.apply(Self.notification("n-1", "t3", original: "o1"), policy: .transfer, now: Self.now)
+                    == .applied(appUserID: "ida"))
+            // A notification naming subscriptions of two subscribers (hal buys o3; o1 is ida's now).
+            _ = try await store.apply(Self.clientWrite("hal", "t4", original: "o3"), policy: .transfer, now: Self.now)
+            var both = Self.notification("n-2", "t5", original: "o3")
+            both.originalTransactionIDs = ["o3", "o1"]
+            both.evidence.formUnion(Self.evidence("t6", original: "o1"))
+            #expect(try await store.apply(both, policy: .keepFirst, now: Self.now) == .applied(appUserID: "hal"))
+            let hal = try #require(try await store.subscriber("hal", in: Self.project))
+            let ida = try #require(try await store.subscriber("ida", in: Self.project))
+            #expect(Set(hal.evidence.transactions.map(\.transactionID)) == ["t4", "t5"])
+            #expect(Set(ida.evidence.transactions.map(\.transactionID)) == ["t1", "t2", "t3", "t6"])
+        }
+    }
+
+    @Test("several parked notifications apply, oldest first, when their subscription is bought")
+    func severalParked() async throws {
+        try await onEveryExecutor { store async throws in
+            for (index, id) in ["n-a", "n-b", "n-c"].enumerated() {
+                #expect(
+                    try await store.apply(
+                        Self.notification(id, "r\(index)", original: "o7"), policy: .transfer,
+                        now: Self.now.addingTimeInterval(Double(index))) == .pending)
+            }
+            _ = try await store.apply(
+                Self.notification("n-other", "r9", original: "o8"), policy: .transfer, now: Self.now)
+            _ = try await store.apply(Self.clientWrite("jo", "t0", original: "o7"), policy: .transfer, now: Self.now)
+            let late = try await store.events("jo", in: Self.project, limit: 10).filter {
+                $0.detail["applied"] == "late"
+            }
+            #expect(late.map(\.causeID) == ["n-a", "n-b", "n-c"])
+            let jo = try #require(try await store.subscriber("jo", in: Self.project))
+            #expect(Set(jo.evidence.transactions.map(\.transactionID)) == ["t0", "r0", "r1", "r2"])
+        }
+    }
+
+    @Test("concurrent writes all commit")
+    func concurrency() async throws {
+        try await onEveryExecutor(sameDump: false) { store async throws in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        _ = try await store.apply(
+                            Self.clientWrite("user-\(index % 6)", "t\(index)", original: "o\(index)"),
+                            policy: .transfer, now: Self.now)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var total = 0
+            for user in 0..<6 {
+                total +=
+                    try await store.subscriber("user-\(user)", in: StoreConformanceTests.project)?.evidence.transactions
+                    .count ?? 0
+            }
+            #expect(total == 24)
+        }
     }
 }

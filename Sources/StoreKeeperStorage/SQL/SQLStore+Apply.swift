@@ -36,7 +36,6 @@ extension SQLStore {
         async throws
         -> (ApplyOutcome, Set<String>)
     {
-        let cache = evidenceCache
         let originals = write.originalTransactionIDs
         // Serialise work on the same subscriptions, then on the same subscribers (always in this order, each
         // sorted, so two writers cannot deadlock). SQLite transactions are serial already.
@@ -78,119 +77,88 @@ extension SQLStore {
                 locked.formUnion(now)
             }
         }
-        guard let user else {
-            if originals.isEmpty {
-                try await Self.recordNotification(
-                    tx, write, notificationID, evidenceID, status: "recorded", pending: nil, now: now)
-                return (.recorded, [])
+        let reading = try await read(tx, write, owners: owners, user: user, preloaded: preloaded)
+        let plan = WritePlanner.plan(write, policy: policy, reading: reading)
+        try await execute(plan, tx, write, notificationID: notificationID, evidenceID: evidenceID, now: now)
+        return (plan.outcome, plan.changed)
+    }
+
+    /// What the planner needs, read under the write's locks: the stored evidence of its subscriber and of the
+    /// owners of its subscriptions, and the parked notifications when one of its subscriptions has no owner.
+    /// - Parameter preloaded: A subscriber's row already read (and locked) by the claim, if any.
+    func read(
+        _ tx: any SQLTransaction, _ write: EvidenceWrite, owners: [String: String], user: String?,
+        preloaded: (user: String, json: String?)?
+    ) async throws -> WriteReading {
+        var reading = WriteReading(owners: owners, user: user, stored: [:], parked: [])
+        guard let user else { return reading }
+        for subscriber in Set([user]).union(owners.values).sorted() {
+            if let preloaded, preloaded.user == subscriber {
+                reading.stored[subscriber] = try preloaded.json.map {
+                    StoredEvidence(json: $0, evidence: try evidenceCache.evidence($0, for: subscriber))
+                }
+            } else {
+                reading.stored[subscriber] = try await Self.loadEvidence(tx, subscriber, evidenceCache)
             }
-            let parked = try evidenceEncoder.encode(write.evidence)
+        }
+        let unowned = Set(write.originalTransactionIDs.filter { owners[$0] == nil })
+        if !unowned.isEmpty { reading.parked = try await Self.parkedNotifications(tx, about: unowned) }
+        return reading
+    }
+
+    /// The notifications parked about any of these subscriptions, oldest first.
+    static func parkedNotifications(_ tx: any SQLTransaction, about originals: Set<String>) async throws
+        -> [ParkedNotification]
+    {
+        let rows = try await tx.query(
+            "SELECT notification_id, type, original_transaction_ids, pending_json FROM notifications WHERE status = 'pending' ORDER BY received_at, notification_id",
+            [])
+        var parked: [ParkedNotification] = []
+        for row in rows {
+            let ids = (row["original_transaction_ids"]?.string ?? "").split(separator: ",").map(String.init)
+            guard ids.contains(where: originals.contains) else { continue }
+            let id = row["notification_id"]?.string ?? ""
+            guard let json = row["pending_json"]?.string,
+                let evidence = try? JSONDecoder().decode(EvidenceSet.self, from: Data(json.utf8))
+            else { throw StorageError("notification \(id) is pending but its parked evidence cannot be read") }
+            parked.append(
+                ParkedNotification(
+                    id: id, type: row["type"]?.string ?? "notification", originalTransactionIDs: ids,
+                    evidence: evidence))
+        }
+        return parked
+    }
+
+    /// Writes what `plan` says, in the write's transaction (SQLite, and PostgreSQL one write at a time).
+    func execute(
+        _ plan: WritePlan, _ tx: any SQLTransaction, _ write: EvidenceWrite, notificationID: String,
+        evidenceID: Int64, now: Date
+    ) async throws {
+        if let mark = plan.notification {
             try await Self.recordNotification(
-                tx, write, notificationID, evidenceID, status: "pending", pending: parked, now: now)
-            return (.pending, [])
+                tx, write, notificationID, evidenceID, status: mark.status,
+                pending: try mark.parked.map(evidenceEncoder.encode), now: now)
         }
-        var incoming = write.evidence
-        var events: [(String, String, EventCause, String?, [String: String])] = []
-        var newlyOwned = Set<String>()
-        // Subscriptions another subscriber owns, by owner: each owner's evidence is read and rewritten once
-        // however many of its subscriptions this write names.
-        var moving: [String: Set<String>] = [:]
-        for original in originals {
-            guard let owner = owners[original] else {
-                try await tx.query(
-                    "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?) ON CONFLICT (original_transaction_id) DO NOTHING",
-                    [.text(original), .text(user), .text(write.bundleID)])
-                newlyOwned.insert(original)
-                continue
-            }
-            guard owner != user else { continue }
-            moving[owner, default: []].insert(ProjectScope.value(ofKey: original))
-            switch policy {
-            case .transfer:
-                try await tx.query(
-                    "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?",
-                    [.text(user), .text(original)])
-                let detail = [
-                    "original_transaction_id": ProjectScope.value(ofKey: original),
-                    "from": ProjectScope.value(ofKey: owner),
-                    "to": ProjectScope.value(ofKey: user),
-                ]
-                events.append((owner, "subscription_transferred_out", .identity, nil, detail))
-                events.append((user, "subscription_transferred_in", .identity, nil, detail))
-            case .keepFirst:
-                events.append(
-                    (
-                        user, "transfer_refused", .identity, nil,
-                        [
-                            "original_transaction_id": ProjectScope.value(ofKey: original),
-                            "owner": ProjectScope.value(ofKey: owner),
-                            "requester": ProjectScope.value(ofKey: user),
-                        ]
-                    ))
-            }
+        for (original, owner) in plan.newOwners {
+            try await tx.query(
+                "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?) ON CONFLICT (original_transaction_id) DO NOTHING",
+                [.text(original), .text(owner), .text(write.bundleID)])
         }
-        for (owner, subscriptions) in moving.sorted(by: { $0.key < $1.key }) {
-            switch policy {
-            case .transfer:
-                // The subscriptions move with everything observed about them.
-                if var previous = try await Self.loadEvidence(tx, owner, cache) {
-                    incoming.formUnion(previous.removeSubscriptions(subscriptions))
-                    try await saveEvidence(tx, owner, write.bundleID, previous, now: now)
-                }
-            case .keepFirst:
-                // The first owner keeps them, and what this write observed about them.
-                let kept = incoming.removeSubscriptions(subscriptions)
-                if var existing = try await Self.loadEvidence(tx, owner, cache) {
-                    existing.formUnion(kept)
-                    try await saveEvidence(tx, owner, write.bundleID, existing, now: now)
-                }
-            }
+        for (original, owner) in plan.movedOwners {
+            try await tx.query(
+                "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?",
+                [.text(owner), .text(original)])
         }
-        var evidence: EvidenceSet
-        if let preloaded, preloaded.user == user {
-            evidence = try preloaded.json.map { try cache.evidence($0, for: user) } ?? EvidenceSet()
-        } else {
-            evidence = try await Self.loadEvidence(tx, user, cache) ?? EvidenceSet()
+        for id in plan.appliedLate {
+            try await tx.query(
+                "UPDATE notifications SET status = 'applied', pending_json = NULL WHERE notification_id = ?",
+                [.text(id)])
         }
-        evidence.formUnion(incoming)
-        // Notifications parked because nobody owned their subscriptions apply once somebody does.
-        if !newlyOwned.isEmpty {
-            let pending = try await tx.query(
-                "SELECT notification_id, type, original_transaction_ids, pending_json, evidence_id FROM notifications WHERE status = 'pending' ORDER BY received_at, notification_id",
-                [])
-            for row in pending {
-                let ids = (row["original_transaction_ids"]?.string ?? "").split(separator: ",").map(String.init)
-                guard ids.contains(where: newlyOwned.contains), let json = row["pending_json"]?.string,
-                    let parked = try? JSONDecoder().decode(EvidenceSet.self, from: Data(json.utf8))
-                else { continue }
-                evidence.formUnion(parked)
-                try await tx.query(
-                    "UPDATE notifications SET status = 'applied', pending_json = NULL WHERE notification_id = ?",
-                    [row["notification_id"] ?? .null])
-                events.append(
-                    (
-                        user, row["type"]?.string ?? "notification", .notification, row["notification_id"]?.string,
-                        [
-                            "notification_id": row["notification_id"]?.string ?? "", "applied": "late",
-                        ]
-                    ))
-            }
+        for save in plan.saves.dropLast() { try await saveEvidence(tx, save, now: now) }
+        // The write's own subscriber last, with every event (one statement on PostgreSQL).
+        if let last = plan.saves.last {
+            try await self.save(tx, last, events: plan.events, evidenceID: evidenceID, now: now)
         }
-        var detail = write.detail
-        detail["kind"] = write.kind
-        var pending = [
-            PendingEvent(
-                appUserID: user, type: write.eventType, cause: write.cause, causeID: write.notificationID,
-                detail: detail)
-        ]
-        for (who, type, cause, causeID, facts) in events {
-            pending.append(
-                PendingEvent(
-                    appUserID: who, type: type, cause: cause, causeID: causeID ?? write.notificationID, detail: facts))
-        }
-        try await save(tx, user, write.bundleID, evidence, events: pending, evidenceID: evidenceID, now: now)
-        // Rows written: the subscriber's, and the other party's in a transfer or refused transfer.
-        return (.applied(appUserID: ProjectScope.value(ofKey: user)), Set([user] + events.map { $0.0 }))
     }
 
     /// Marks a claimed notification `recorded` or `pending` (or inserts the row for evidence without one).

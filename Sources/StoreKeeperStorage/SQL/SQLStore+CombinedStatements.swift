@@ -113,46 +113,31 @@ extension SQLStore {
         return (decodeOwners(row?["owners"]), row?["evidence"]?.string)
     }
 
-    /// One event to write.
-    struct PendingEvent {
-        var appUserID: String
-        var type: String
-        var cause: EventCause
-        var causeID: String?
-        var detail: [String: String]
-    }
-
-    /// Saves `user`'s evidence and writes the events, in one statement on PostgreSQL.
+    /// Saves a subscriber row and appends the events, in one statement on PostgreSQL.
     func save(
-        _ tx: any SQLTransaction, _ user: String, _ bundleID: String, _ evidence: EvidenceSet,
-        events: [PendingEvent], evidenceID: Int64, now: Date
+        _ tx: any SQLTransaction, _ save: EvidenceSave, events: [PlannedEvent], evidenceID: Int64, now: Date
     ) async throws {
         guard tx.dialect == .postgres else {
-            try await saveEvidence(tx, user, bundleID, evidence, now: now)
+            try await saveEvidence(tx, save, now: now)
             for event in events {
                 try await Self.insertEvent(
                     tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)
             }
             return
         }
-        let json = try evidenceEncoder.encode(evidence)
+        guard !events.isEmpty else { return try await saveEvidence(tx, save, now: now) }
+        let row = try encoded(save)
         let time = Self.timestamp(now)
-        let binds: [SQLValue] = [.text(user), .text(bundleID), .text(json), .text(time), .text(time)]
-        let upsert =
-            "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at"
-        if events.isEmpty {
-            try await tx.query(upsert, binds)
-        } else {
-            // The events as arrays (one bind each, whatever their number: a receipt that transfers thousands of
-            // subscriptions writes two events per subscription); an absent cause id is stored as NULL.
-            try await tx.query(
-                "WITH saved AS (\(upsert) RETURNING 1) INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) SELECT u, ?, t, c, NULLIF(ci, ''), ?, d FROM unnest(?, ?, ?, ?, ?) WITH ORDINALITY AS e(u, t, c, ci, d, position) ORDER BY position",
-                binds + [
-                    .text(time), .integer(evidenceID), .texts(events.map(\.appUserID)), .texts(events.map(\.type)),
-                    .texts(events.map(\.cause.rawValue)), .texts(events.map { $0.causeID ?? "" }),
-                    .texts(events.map { EventDetailWriter.json($0.detail) }),
-                ])
-        }
-        evidenceCache.remember(json, evidence, for: user)
+        // The events as arrays (one bind each, whatever their number: a receipt that transfers thousands of
+        // subscriptions writes two events per subscription); an absent cause id is stored as NULL.
+        try await tx.query(
+            "WITH saved AS (\(Self.subscriberUpsert) RETURNING 1) INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) SELECT u, ?, t, c, NULLIF(ci, ''), ?, d FROM unnest(?, ?, ?, ?, ?) WITH ORDINALITY AS e(u, t, c, ci, d, position) ORDER BY position",
+            [
+                .text(save.user), .text(save.bundleID), .text(row.json), .text(time), .text(time), .text(time),
+                .integer(evidenceID), .texts(events.map(\.appUserID)), .texts(events.map(\.type)),
+                .texts(events.map(\.cause.rawValue)), .texts(events.map { $0.causeID ?? "" }),
+                .texts(events.map { EventDetailWriter.json($0.detail) }),
+            ])
+        evidenceCache.remember(row.json, row.evidence, for: save.user)
     }
 }

@@ -31,7 +31,7 @@ extension SQLStore {
     /// - Parameter writes: Notifications (no posted app user id, a notification id).
     /// - Returns: Each write's outcome and the subscribers it changed, or its error.
     func applyGroup(_ writes: [QueuedWrite]) async -> [Result<(ApplyOutcome, Set<String>), any Error>] {
-        if writes.count > 1 {
+        if writes.count >= smallestGroup {
             do {
                 let results = try await applyTogether(writes)
                 groupTally.count(together: writes.count)
@@ -67,9 +67,12 @@ extension SQLStore {
             let claimed = try await claimAll(tx, writes, originals: originals, users: users)
             guard claimed.owners == owners else { throw GroupConflict() }
 
-            var evidence: [String: (bundleID: String, json: String, stored: EvidenceSet, added: EvidenceSet)] = [:]
-            var events: [(PendingEvent, Int64)] = []
-            var parked: [(id: String, status: String, pending: String)] = []
+            // Each write is planned against the group's rows as the writes before it left them, and the plans
+            // are written together: the group carries out only plans that add to one owner's row.
+            var rows: [String: StoredEvidence] = [:]
+            var saves: [(user: String, bundleID: String)] = []
+            var events: [(PlannedEvent, Int64)] = []
+            var marks: [(id: String, status: String, pending: String)] = []
             var results: [(ApplyOutcome, Set<String>)] = []
             var seen = Set<String>()
             for queued in writes {
@@ -79,42 +82,47 @@ extension SQLStore {
                     results.append((.duplicate, []))
                     continue
                 }
-                let subscriptionOwners = Set(write.originalTransactionIDs.compactMap { owners[$0] })
-                if write.originalTransactionIDs.isEmpty {
-                    parked.append((id, "recorded", ""))
-                    results.append((.recorded, []))
-                    continue
-                }
-                if subscriptionOwners.isEmpty {
-                    parked.append((id, "pending", try evidenceEncoder.encode(write.evidence)))
-                    results.append((.pending, []))
-                    continue
-                }
-                guard subscriptionOwners.count == 1, let user = subscriptionOwners.first,
-                    write.originalTransactionIDs.allSatisfy({ owners[$0] != nil })
+                let plan = WritePlanner.plan(
+                    write, policy: queued.policy,
+                    reading: try reading(write, owners: owners, claimed: claimed, rows: &rows))
+                guard plan.newOwners.isEmpty, plan.movedOwners.isEmpty, plan.appliedLate.isEmpty, plan.saves.count <= 1
                 else { throw GroupConflict() }
-                if evidence[user] == nil {
-                    guard let json = claimed.rows[user] else { throw GroupConflict() }
-                    evidence[user] = (write.bundleID, json, try evidenceCache.evidence(json, for: user), EvidenceSet())
+                if let mark = plan.notification {
+                    marks.append((id, mark.status, try mark.parked.map(evidenceEncoder.encode) ?? ""))
                 }
-                evidence[user]?.added.formUnion(write.evidence)
-                var detail = write.detail
-                detail["kind"] = write.kind
-                events.append(
-                    (
-                        PendingEvent(
-                            appUserID: user, type: write.eventType, cause: write.cause, causeID: id, detail: detail),
-                        evidenceID
-                    ))
-                results.append((.applied(appUserID: ProjectScope.value(ofKey: user)), [user]))
+                for save in plan.saves {
+                    if rows[save.user] == nil { throw GroupConflict() }
+                    if !saves.contains(where: { $0.user == save.user }) { saves.append((save.user, save.bundleID)) }
+                    rows[save.user] = try encoded(save)
+                }
+                events += plan.events.map { ($0, evidenceID) }
+                results.append((plan.outcome, plan.changed))
             }
-            let saves = try evidence.map { user, row in
-                let extended = try evidenceEncoder.extend(row.json, of: row.stored, adding: row.added)
-                return (user: user, bundleID: row.bundleID, evidence: extended.evidence, json: extended.json)
-            }
-            try await saveAll(tx, saves, events: events, parked: parked, now: writes[0].now)
+            try await saveAll(
+                tx, saves.compactMap { save in rows[save.user].map { (save.user, save.bundleID, $0) } }, events: events,
+                parked: marks, now: writes[0].now)
             return results
         }
+    }
+
+    /// One write's ``WriteReading`` inside a group: the rows the group claimed, as the writes before it left them.
+    /// Throws ``GroupConflict`` for what the group does not read: a subscription nobody owns beside owned ones (the
+    /// parked notifications), or an owner whose row the claim did not lock.
+    func reading(
+        _ write: EvidenceWrite, owners: [String: String], claimed: GroupClaim, rows: inout [String: StoredEvidence]
+    ) throws -> WriteReading {
+        let originals = write.originalTransactionIDs
+        let user = originals.lazy.compactMap { owners[$0] }.first
+        guard user == nil || originals.allSatisfy({ owners[$0] != nil }) else { throw GroupConflict() }
+        var stored: [String: StoredEvidence] = [:]
+        for owner in Set(originals.compactMap { owners[$0] }) {
+            if rows[owner] == nil {
+                guard let json = claimed.rows[owner] else { throw GroupConflict() }
+                rows[owner] = StoredEvidence(json: json, evidence: try evidenceCache.evidence(json, for: owner))
+            }
+            stored[owner] = rows[owner]
+        }
+        return WriteReading(owners: owners, user: user, stored: stored, parked: [])
     }
 
     /// What ``claimAll(_:_:originals:users:)`` read.
@@ -186,10 +194,10 @@ extension SQLStore {
 
     /// One statement: every changed subscriber row, every event (in order) and every parked notification.
     func saveAll(
-        _ tx: any SQLTransaction, _ saves: [(user: String, bundleID: String, evidence: EvidenceSet, json: String)],
-        events: [(PendingEvent, Int64)], parked: [(id: String, status: String, pending: String)], now: Date
+        _ tx: any SQLTransaction, _ saves: [(user: String, bundleID: String, row: StoredEvidence)],
+        events: [(PlannedEvent, Int64)], parked: [(id: String, status: String, pending: String)], now: Date
     ) async throws {
-        let jsons = saves.map(\.json)
+        let jsons = saves.map(\.row.json)
         let time = Self.timestamp(now)
         // Parked notifications are rare: without any, the statement leaves out their update (whose join the
         // planner, not knowing the array is empty, may plan as a scan of every notification).
@@ -225,6 +233,6 @@ extension SQLStore {
                     .texts(events.map { $0.0.causeID ?? "" }), .integers(events.map(\.1)),
                     .texts(events.map { EventDetailWriter.json($0.0.detail) }),
                 ])
-        for (save, json) in zip(saves, jsons) { evidenceCache.remember(json, save.evidence, for: save.user) }
+        for save in saves { evidenceCache.remember(save.row.json, save.row.evidence, for: save.user) }
     }
 }

@@ -13,9 +13,11 @@ extension SQLStore {
             let source = try await Self.canonical(tx, project.key(alias))
             try await Self.lock(tx, ["user:\(target)", "user:\(source)"])
             guard source != target else { return [] }
-            var evidence = try await Self.loadEvidence(tx, target, cache) ?? EvidenceSet()
-            if let merged = try await Self.loadEvidence(tx, source, cache) { evidence.formUnion(merged) }
-            try await saveEvidence(tx, target, bundleID, evidence, now: now)
+            let stored = try await Self.loadEvidence(tx, target, cache)
+            let merged = try await Self.loadEvidence(tx, source, cache)?.evidence ?? EvidenceSet()
+            try await saveEvidence(
+                tx, EvidenceSave(user: target, bundleID: bundleID, change: .union(stored: stored, added: merged)),
+                now: now)
             try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
             try await tx.query(
                 "UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])

@@ -56,10 +56,13 @@ extension SQLStore {
         }
     }
 
-    /// Every table in a stable order.
+    /// Every table in a stable order, the same on every backend for the same writes: row ids (which
+    /// PostgreSQL's sequences skip on a conflict) are replaced by each row's position, and stored evidence is
+    /// written with its observations sorted (its stored array order depends on how it was written).
     public func dump() async throws -> String {
         try await database.withReadTransaction { tx in
             var lines: [String] = []
+            var evidencePositions: [Int64: Int] = [:]
             let tables: [(String, String, String)] = [
                 ("subscribers", "app_user_id, bundle_id, evidence_json", "app_user_id"),
                 ("aliases", "alias, app_user_id", "alias"),
@@ -74,13 +77,31 @@ extension SQLStore {
             ]
             for (table, columns, order) in tables {
                 lines.append("# \(table)")
-                for row in try await tx.query("SELECT \(columns) FROM \(table) ORDER BY \(order)", []) {
-                    lines.append(
-                        row.keys.sorted().map { "\($0)=\(row[$0].map(String.init(describing:)) ?? "")" }.joined(
-                            separator: " | "))
+                for (position, row) in try await tx.query("SELECT \(columns) FROM \(table) ORDER BY \(order)", [])
+                    .enumerated()
+                {
+                    var fields: [String: String] = [:]
+                    for (column, value) in row { fields[column] = String(describing: value) }
+                    if table == "evidence", let id = row["id"]?.int { evidencePositions[id] = position + 1 }
+                    if row["id"] != nil { fields["id"] = "#\(position + 1)" }
+                    if let id = row["evidence_id"]?.int { fields["evidence_id"] = "#\(evidencePositions[id] ?? 0)" }
+                    for column in ["evidence_json", "pending_json"] {
+                        if let json = row[column]?.string { fields[column] = try Self.sortedEvidence(json) }
+                    }
+                    lines.append(fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")" }.joined(separator: " | "))
                 }
             }
             return lines.joined(separator: "\n")
         }
+    }
+
+    /// Stored evidence JSON with its observations' JSON sorted, for ``dump()``.
+    static func sortedEvidence(_ json: String) throws -> String {
+        let evidence = try JSONDecoder().decode(EvidenceSet.self, from: Data(json.utf8))
+        let encoder = EvidenceEncoder.elementEncoder
+        let renewals = try evidence.renewals.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.sorted()
+        let transactions = try evidence.transactions.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+            .sorted()
+        return "renewals=[\(renewals.joined(separator: ","))] transactions=[\(transactions.joined(separator: ","))]"
     }
 }

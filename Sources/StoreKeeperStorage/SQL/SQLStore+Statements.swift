@@ -69,7 +69,7 @@ extension SQLStore {
 
     /// A subscriber's evidence, for rewriting: on PostgreSQL its row is locked (`FOR UPDATE`) until the commit.
     static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ cache: EvidenceCache) async throws
-        -> EvidenceSet?
+        -> StoredEvidence?
     {
         let lock = tx.dialect == .postgres ? " FOR UPDATE" : ""
         guard
@@ -78,17 +78,34 @@ extension SQLStore {
             )
             .first?["evidence_json"]?.string
         else { return nil }
-        return try cache.evidence(json, for: appUserID)
+        return StoredEvidence(json: json, evidence: try cache.evidence(json, for: appUserID))
     }
 
-    func saveEvidence(
-        _ tx: any SQLTransaction, _ appUserID: String, _ bundleID: String, _ evidence: EvidenceSet, now: Date
-    ) async throws {
-        let json = try evidenceEncoder.encode(evidence)
+    /// The JSON to store for `save`, and the evidence it holds: an addition extends the stored JSON (only the
+    /// new observations are encoded), a replacement is encoded whole.
+    func encoded(_ save: EvidenceSave) throws -> StoredEvidence {
+        switch save.change {
+        case .whole(let evidence):
+            return StoredEvidence(json: try evidenceEncoder.encode(evidence), evidence: evidence)
+        case .union(let stored?, let added):
+            let extended = try evidenceEncoder.extend(stored.json, of: stored.evidence, adding: added)
+            return StoredEvidence(json: extended.json, evidence: extended.evidence)
+        case .union(nil, let added):
+            return StoredEvidence(json: try evidenceEncoder.encode(added), evidence: added)
+        }
+    }
+
+    /// The upsert of one subscriber row: `(app_user_id, bundle_id, evidence_json, created_at, updated_at)`.
+    static let subscriberUpsert =
+        "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at"
+
+    /// Writes one subscriber row and remembers its decoded evidence.
+    func saveEvidence(_ tx: any SQLTransaction, _ save: EvidenceSave, now: Date) async throws {
+        let row = try encoded(save)
+        let time = Self.timestamp(now)
         try await tx.query(
-            "INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at",
-            [.text(appUserID), .text(bundleID), .text(json), .text(Self.timestamp(now)), .text(Self.timestamp(now))])
-        evidenceCache.remember(json, evidence, for: appUserID)
+            Self.subscriberUpsert, [.text(save.user), .text(save.bundleID), .text(row.json), .text(time), .text(time)])
+        evidenceCache.remember(row.json, row.evidence, for: save.user)
     }
 
     static func insertEvent(

@@ -16,27 +16,28 @@ public struct SQLStore: Store {
     public let notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
     /// How group commit went.
     public let groupTally: GroupTally
+    /// The fewest notifications applied in one shared transaction (``GroupCommit/smallestGroup``).
+    let smallestGroup: Int
 
     /// Wraps a database.
     /// - Parameters:
     ///   - database: SQLite or PostgreSQL.
     ///   - evidenceCache: Where decoded evidence is remembered.
     ///   - evidenceEncoder: Encodes evidence for storing.
-    ///   - groupCommit: PostgreSQL: how many notification groups may commit at once, and the most
-    ///     notifications one group carries (`largestGroup` 1 commits each on its own).
+    ///   - groupCommit: PostgreSQL: how notifications that arrive together commit.
     public init(
         database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(),
         evidenceEncoder: EvidenceEncoder = EvidenceEncoder(),
-        groupCommit: (workers: Int, largestGroup: Int) = (workers: 2, largestGroup: 32)
+        groupCommit: GroupCommit = .standard
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
         let tally = GroupTally()
         var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
-        if database.dialect == .postgres, groupCommit.largestGroup > 1 {
+        if database.dialect == .postgres, groupCommit.isOn {
             let plain = SQLStore(
                 database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
                 groupTally: tally,
-                notificationQueue: nil)
+                notificationQueue: nil, smallestGroup: groupCommit.smallestGroup)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
                 await plain.applyGroup(writes)
             }
@@ -44,14 +45,16 @@ public struct SQLStore: Store {
         self.init(
             database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
             groupTally: tally,
-            notificationQueue: queue)
+            notificationQueue: queue, smallestGroup: groupCommit.smallestGroup)
     }
 
     private init(
         database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder,
         changes: SubscriberChanges,
-        groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
+        groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?,
+        smallestGroup: Int
     ) {
+        self.smallestGroup = smallestGroup
         self.database = database
         self.evidenceCache = evidenceCache
         self.evidenceEncoder = evidenceEncoder

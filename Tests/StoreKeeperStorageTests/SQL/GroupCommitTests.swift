@@ -23,7 +23,7 @@ import Testing
             return
         }
         // One worker, so that notifications arriving while it commits must wait and leave together.
-        let store = try await SQLStore.postgres(url: url, groupCommit: (workers: 1, largestGroup: 8))
+        let store = try await SQLStore.postgres(url: url, groupCommit: GroupCommit(workers: 1, largestGroup: 8))
         for user in 0..<6 {
             _ = try await store.apply(
                 Spec.clientWrite("user-\(user)", "t-\(user)", original: "o\(user)"), policy: .transfer, now: Spec.now)
@@ -78,6 +78,22 @@ import Testing
         let tally = store.groupTally.current
         #expect(tally.together > 0, "\(tally)")
         #expect(tally.together + tally.alone <= writes.count)
+        try await store.close()
+    }
+
+    @Test("with smallestGroup 1 a lone notification commits through the group's transaction")
+    func loneGroup() async throws {
+        guard let store = try await TestDatabases.makeStore("postgres-group") else {
+            if TestDatabases.postgresRequired {
+                Issue.record("PostgreSQL is required here but no server is configured")
+            }
+            return
+        }
+        _ = try await store.apply(Spec.clientWrite("liv", "t1", original: "o1"), policy: .transfer, now: Spec.now)
+        #expect(
+            try await store.apply(Spec.notification("n-1", "t2", original: "o1"), policy: .transfer, now: Spec.now)
+                == .applied(appUserID: "liv"))
+        #expect(store.groupTally.current.together == 1 && store.groupTally.current.alone == 0)
         try await store.close()
     }
 }

@@ -94,7 +94,7 @@ import Testing
         default:
             guard let url = try await TestDatabases.freshPostgresDatabase() else { return nil }
             store = SQLStore(
-                database: try PostgresStoreDatabase.connect(url: url), groupCommit: (workers: 1, largestGroup: 1))
+                database: try PostgresStoreDatabase.connect(url: url), groupCommit: .off)
         }
         #expect(try await store.migrate(projects: [:], through: 4) == 4)
         return store

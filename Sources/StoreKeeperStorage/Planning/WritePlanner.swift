@@ -1,0 +1,100 @@
+import SubscriptionEngine
+
+/// Decides what one write changes — the one place that does. Pure: from the write, the transfer policy and what
+/// was read under the write's locks (``WriteReading``) to a ``WritePlan``; every executor only carries plans out.
+enum WritePlanner {
+    /// The plan for `write`.
+    /// - Parameters:
+    ///   - write: The evidence, its keys already the project's stored keys (``EvidenceWrite/keyed``).
+    ///   - policy: What happens to a subscription another subscriber owns.
+    ///   - reading: What the write found.
+    /// - Returns: The rows to write, the events, the notification marks and the outcome.
+    static func plan(_ write: EvidenceWrite, policy: TransferPolicy, reading: WriteReading) -> WritePlan {
+        let originals = write.originalTransactionIDs
+        guard let user = reading.user else {
+            // Nobody to apply it to: a notification about no subscription is recorded; one about subscriptions
+            // nobody owns yet waits for its owner.
+            if originals.isEmpty {
+                return WritePlan(outcome: .recorded, notification: NotificationMark(status: "recorded", parked: nil))
+            }
+            return WritePlan(
+                outcome: .pending, notification: NotificationMark(status: "pending", parked: write.evidence))
+        }
+        var plan = WritePlan(outcome: .applied(appUserID: ProjectScope.value(ofKey: user)))
+        var incoming = write.evidence
+        var identityEvents: [PlannedEvent] = []
+        var newlyOwned = Set<String>()
+        // Subscriptions another subscriber owns, by owner: each owner's row is rewritten once however many of
+        // its subscriptions this write names.
+        var moving: [String: Set<String>] = [:]
+        for original in originals {
+            guard let owner = reading.owners[original] else {
+                if newlyOwned.insert(original).inserted { plan.newOwners.append((original, user)) }
+                continue
+            }
+            guard owner != user else { continue }
+            moving[owner, default: []].insert(ProjectScope.value(ofKey: original))
+            let subscription = ProjectScope.value(ofKey: original)
+            switch policy {
+            case .transfer:
+                plan.movedOwners.append((original, user))
+                let detail = [
+                    "original_transaction_id": subscription, "from": ProjectScope.value(ofKey: owner),
+                    "to": ProjectScope.value(ofKey: user),
+                ]
+                identityEvents.append(identityEvent(owner, "subscription_transferred_out", detail, write))
+                identityEvents.append(identityEvent(user, "subscription_transferred_in", detail, write))
+            case .keepFirst:
+                let detail = [
+                    "original_transaction_id": subscription, "owner": ProjectScope.value(ofKey: owner),
+                    "requester": ProjectScope.value(ofKey: user),
+                ]
+                identityEvents.append(identityEvent(user, "transfer_refused", detail, write))
+            }
+        }
+        for (owner, subscriptions) in moving.sorted(by: { $0.key < $1.key }) {
+            switch policy {
+            case .transfer:
+                // The subscriptions move with everything observed about them.
+                guard var previous = reading.stored[owner]?.evidence else { continue }
+                incoming.formUnion(previous.removeSubscriptions(subscriptions))
+                plan.saves.append(EvidenceSave(user: owner, bundleID: write.bundleID, change: .whole(previous)))
+            case .keepFirst:
+                // The first owner keeps them, and what this write observed about them.
+                let kept = incoming.removeSubscriptions(subscriptions)
+                guard let existing = reading.stored[owner] else { continue }
+                plan.saves.append(
+                    EvidenceSave(user: owner, bundleID: write.bundleID, change: .union(stored: existing, added: kept)))
+            }
+        }
+        // Notifications parked because nobody owned their subscriptions apply once somebody does.
+        var lateEvents: [PlannedEvent] = []
+        for parked in reading.parked where parked.originalTransactionIDs.contains(where: newlyOwned.contains) {
+            incoming.formUnion(parked.evidence)
+            plan.appliedLate.append(parked.id)
+            lateEvents.append(
+                PlannedEvent(
+                    appUserID: user, type: parked.type, cause: .notification, causeID: parked.id,
+                    detail: ["notification_id": parked.id, "applied": "late"]))
+        }
+        plan.saves.append(
+            EvidenceSave(
+                user: user, bundleID: write.bundleID, change: .union(stored: reading.stored[user], added: incoming)))
+        var detail = write.detail
+        detail["kind"] = write.kind
+        plan.events =
+            [
+                PlannedEvent(
+                    appUserID: user, type: write.eventType, cause: write.cause, causeID: write.notificationID,
+                    detail: detail)
+            ] + identityEvents + lateEvents
+        return plan
+    }
+
+    /// An event of a transfer or a refused one, caused by `write`'s notification if it has one.
+    static func identityEvent(_ user: String, _ type: String, _ detail: [String: String], _ write: EvidenceWrite)
+        -> PlannedEvent
+    {
+        PlannedEvent(appUserID: user, type: type, cause: .identity, causeID: write.notificationID, detail: detail)
+    }
+}
