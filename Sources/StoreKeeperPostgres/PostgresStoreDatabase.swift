@@ -12,7 +12,6 @@ public final class PostgresStoreDatabase: SQLDatabase {
     let client: PostgresClient
     let runner: Task<Void, Never>
     let logger: Logger
-    let statements = PreparedStatements()
     /// Where a dedicated connection listening for change notifications connects.
     let listenerConfiguration: PostgresConnection.Configuration
     let listener = Mutex<Task<Void, Never>?>(nil)
@@ -95,7 +94,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
     /// Runs one statement on a pooled connection, outside a transaction.
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await client.withConnection { connection in
-            try await PostgresStoreTransaction(connection: connection, logger: logger, statements: statements).query(
+            try await PostgresStoreTransaction(connection: connection, logger: logger).query(
                 sql, binds)
         }
     }
@@ -107,7 +106,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
             _ = try await connection.query(begin, logger: logger)
             do {
                 let result = try await body(
-                    PostgresStoreTransaction(connection: connection, logger: logger, statements: statements))
+                    PostgresStoreTransaction(connection: connection, logger: logger))
                 _ = try await connection.query("COMMIT", logger: logger)
                 return result
             } catch {
@@ -128,32 +127,19 @@ struct PostgresStoreTransaction: SQLTransaction {
     var dialect: SQLDialect { .postgres }
     let connection: PostgresConnection
     let logger: Logger
-    let statements: PreparedStatements
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         var rows: [PostgresRow] = []
-        var prepared = false
-        if PreparedStatements.isPreparable(sql), let result = try await statements.run(sql, binds, on: connection) {
-            rows = result
-            prepared = true
+        if let prepared = try await PreparedStatements.run(sql, binds, on: connection, logger: logger) {
+            rows = prepared
         } else {
-            var bindings = PostgresBindings()
-            for value in binds {
-                switch value {
-                case .text(let text): bindings.append(text)
-                case .integer(let number): bindings.append(number)
-                case .texts(let texts): bindings.append(texts)
-                case .integers(let numbers): bindings.append(numbers)
-                case .null: bindings.appendNull()
-                }
-            }
-            var collected: [PostgresRow] = []
             for try await row in try await connection.query(
-                PostgresQuery(unsafeSQL: PreparedStatements.numbered(sql), binds: bindings), logger: logger)
+                PostgresQuery(
+                    unsafeSQL: PreparedStatements.numbered(sql), binds: try PreparedStatements.bindings(binds)),
+                logger: logger)
             {
-                collected.append(row)
+                rows.append(row)
             }
-            rows = collected
         }
         var result: [SQLRow] = []
         for row in rows {
@@ -163,9 +149,8 @@ struct PostgresStoreTransaction: SQLTransaction {
                     converted[cell.columnName] = .null
                     continue
                 }
-                if prepared, let bytes = cell.bytes {
-                    // Prepared results arrive in binary whatever the row description says: integers big-endian,
-                    // text (and json cast to text) as UTF-8.
+                if cell.format == .binary, let bytes = cell.bytes {
+                    // Prepared results arrive in binary: integers big-endian, text (and json cast to text) as UTF-8.
                     converted[cell.columnName] = Self.binary(bytes, cell.dataType)
                     continue
                 }

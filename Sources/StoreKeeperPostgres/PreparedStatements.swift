@@ -4,21 +4,32 @@ import PostgresNIO
 import StoreKeeperStorage
 import Synchronization
 
-/// Named server-side prepared statements, per pooled connection: PostgreSQL parses and plans each statement
-/// once per connection instead of on every execution (parsing and planning were a large share of its CPU per
-/// notification).
+/// Named server-side prepared statements through postgres-nio's `PostgresPreparedStatement`: PostgreSQL parses
+/// and plans each statement once per connection instead of on every execution (parsing and planning were a large
+/// share of its CPU per notification); postgres-nio prepares a statement on a connection the first time it runs
+/// there and remembers it.
 ///
-/// Each placeholder is prepared with the type of the value bound to it (text or int8), so the binary values
-/// always match what PostgreSQL expects; the same SQL with other value types is another statement.
-final class PreparedStatements: Sendable {
-    /// Statements prepared on each connection, by SQL.
-    let prepared = Mutex<[PostgresConnection.ID: [String: PreparedQuery]]>([:])
-    /// The most statements kept per connection (the store uses a few dozen distinct ones).
-    let limit = 256
+/// That API names a statement and its SQL by a type (`static var sql`), and our SQL is text built at run time.
+/// So each distinct statement (SQL text and the types of its values) is given a numbered slot, and each slot is
+/// a type, ``SlotStatement``, whose name and SQL are the slot's: ``slots`` is the one table from slots to SQL,
+/// for the whole process, because the types it serves are (it is append-only, so a slot's SQL never changes
+/// once a connection has prepared it). Past ``capacity`` statements, or for statements not worth a slot
+/// (``isPreparable(_:)``), a query runs unprepared.
+///
+/// Each placeholder is prepared with the type of the value bound to it (text, int8, their arrays), so the
+/// binary values always match what PostgreSQL expects; the same SQL with other value types is another slot.
+enum PreparedStatements {
+    /// The most statements given a slot (the store uses a few dozen distinct ones).
+    static let capacity = digits.count * digits.count
 
-    /// Whether a statement is worth preparing: queries and data changes (not DDL, BEGIN or COMMIT).
+    /// Every slot's SQL, in slot order, and each statement's slot by its key (SQL and value types).
+    static let slots = Mutex<(sql: [String], byKey: [String: Int])>(([], [:]))
+
+    /// Whether a statement is worth a slot: queries and data changes (not DDL, BEGIN or COMMIT), except the
+    /// advisory locks, whose text changes with the number of keys and which PostgreSQL parses in no time.
     static func isPreparable(_ sql: String) -> Bool {
         ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains { sql.utf8.starts(with: $0.utf8) }
+            && !sql.utf8.starts(with: "SELECT pg_advisory_xact_lock".utf8)
     }
 
     /// `?` placeholders numbered `$1`, `$2`, … (our statements never contain `?` inside literals); with
@@ -47,77 +58,136 @@ final class PreparedStatements: Sendable {
         return numbered
     }
 
-    /// Runs `sql` (with `?` placeholders) as a prepared statement on `connection`, preparing it first when
-    /// this connection has not yet (one statement per SQL text and value types).
-    /// - Returns: The rows, or `nil` when this connection already holds `limit` statements (run it unprepared).
-    func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection) async throws -> [PostgresRow]? {
-        let key =
-            sql + "\u{0}"
-            + String(
-                binds.map { value -> Character in
-                    switch value {
-                    case .text: "t"
-                    case .integer: "i"
-                    case .null: "n"
-                    case .texts: "T"
-                    case .integers: "I"
-                    }
-                })
-        let known = prepared.withLock { $0[connection.id]?[key] }
-        let statement: PreparedQuery
-        if let known {
-            statement = known
-        } else {
-            guard prepared.withLock({ $0[connection.id]?.count ?? 0 }) < limit else { return nil }
-            statement = try await connection.prepare(query: Self.numbered(sql, binds: binds)).get()
-            prepared.withLock { all in
-                if all[connection.id, default: [:]].count < limit { all[connection.id, default: [:]][key] = statement }
+    /// The slot of `sql` with values of these types, given one if it has none and one is free.
+    static func slot(_ sql: String, _ binds: [SQLValue]) -> Int? {
+        let types = binds.map { value -> Character in
+            switch value {
+            case .text: "t"
+            case .integer: "i"
+            case .null: "n"
+            case .texts: "T"
+            case .integers: "I"
             }
         }
-        return try await statement.execute(binds.map(Self.data)).get()
-    }
-
-    /// A value in PostgreSQL's binary format, matching the placeholder types of ``numbered(_:binds:)``.
-    static func data(_ value: SQLValue) -> PostgresData {
-        switch value {
-        case .null: .null
-        case .text(let text): PostgresData(string: text)
-        case .integer(let number): PostgresData(int64: number)
-        case .texts(let texts):
-            array(of: .text, as: .textArray, texts.count, bytes: texts.reduce(0) { $0 + $1.utf8.count }) {
-                buffer, index in
-                buffer.writeInteger(Int32(texts[index].utf8.count))
-                buffer.writeString(texts[index])
-            }
-        case .integers(let numbers):
-            array(of: .int8, as: .int8Array, numbers.count, bytes: numbers.count * 8) { buffer, index in
-                buffer.writeInteger(Int32(8))
-                buffer.writeInteger(numbers[index])
-            }
+        let key = sql + "\u{0}" + String(types)
+        return slots.withLock { slots in
+            if let slot = slots.byKey[key] { return slot }
+            guard slots.sql.count < capacity else { return nil }
+            slots.sql.append(numbered(sql, binds: binds))
+            slots.byKey[key] = slots.sql.count - 1
+            return slots.sql.count - 1
         }
     }
 
-    /// A one-dimensional array in PostgreSQL's binary format, written straight into one buffer (header, then
-    /// each element as its length and bytes) rather than through one `PostgresData` per element: the raw
-    /// notifications of a group, several kilobytes each, are bound this way.
-    static func array(
-        of element: PostgresDataType, as type: PostgresDataType, _ count: Int, bytes: Int,
-        _ write: (inout ByteBuffer, Int) -> Void
-    ) -> PostgresData {
-        var buffer = ByteBufferAllocator().buffer(capacity: 20 + count * 4 + bytes)
-        buffer.writeInteger(Int32(count == 0 ? 0 : 1))  // dimensions
+    /// Runs `sql` (with `?` placeholders) as a prepared statement on `connection`.
+    /// - Returns: The rows, or `nil` when it has no slot (run it unprepared).
+    static func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection, logger: Logger)
+        async throws -> [PostgresRow]?
+    {
+        guard isPreparable(sql), let slot = slot(sql, binds) else { return nil }
+        let bindings = try bindings(binds)
+        // The slot's digits as values (an element read straight from the array is not opened as a generic argument).
+        let high = digits[slot / digits.count]
+        let low = digits[slot % digits.count]
+        return try await execute(high, low, bindings, connection, logger)
+    }
+
+    /// Runs the statement of the slot whose digits are `high` and `low`, `SlotStatement<High, Low>`.
+    static func execute<High: SlotDigit, Low: SlotDigit>(
+        _ high: High, _ low: Low, _ bindings: PostgresBindings, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        let statement = SlotStatement<High, Low>(bindings: bindings)
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+        return rows
+    }
+
+    /// The values in PostgreSQL's binary format, matching the placeholder types of ``numbered(_:binds:)``.
+    static func bindings(_ binds: [SQLValue]) throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds {
+            switch value {
+            case .null: bindings.appendNull()
+            case .text(let text): bindings.append(text)
+            case .integer(let number): bindings.append(number)
+            case .texts(let texts): try bindings.append(TextArray(texts))
+            case .integers(let numbers): bindings.append(numbers)
+            }
+        }
+        return bindings
+    }
+}
+
+/// The statement of one slot of ``PreparedStatements``: `High` and `Low` are the slot number's two digits.
+struct SlotStatement<High: SlotDigit, Low: SlotDigit>: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+
+    /// The bound values.
+    var bindings: PostgresBindings
+
+    static var slot: Int { High.value * PreparedStatements.digits.count + Low.value }
+    static var name: String { "storekeeper_\(slot)" }
+    static var sql: String { PreparedStatements.slots.withLock { $0.sql[slot] } }
+
+    func makeBindings() throws -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+/// One digit (0–15) of a slot number, as a type.
+protocol SlotDigit: Sendable { static var value: Int { get } }
+
+extension PreparedStatements {
+    /// The sixteen digits of a slot number, in order.
+    static let digits: [any SlotDigit] =
+        [
+            Digit0(), Digit1(), Digit2(), Digit3(), Digit4(), Digit5(), Digit6(), Digit7(),
+            Digit8(), Digit9(), Digit10(), Digit11(), Digit12(), Digit13(), Digit14(),
+            Digit15(),
+        ]
+}
+
+struct Digit0: SlotDigit { static let value = 0 }
+struct Digit1: SlotDigit { static let value = 1 }
+struct Digit2: SlotDigit { static let value = 2 }
+struct Digit3: SlotDigit { static let value = 3 }
+struct Digit4: SlotDigit { static let value = 4 }
+struct Digit5: SlotDigit { static let value = 5 }
+struct Digit6: SlotDigit { static let value = 6 }
+struct Digit7: SlotDigit { static let value = 7 }
+struct Digit8: SlotDigit { static let value = 8 }
+struct Digit9: SlotDigit { static let value = 9 }
+struct Digit10: SlotDigit { static let value = 10 }
+struct Digit11: SlotDigit { static let value = 11 }
+struct Digit12: SlotDigit { static let value = 12 }
+struct Digit13: SlotDigit { static let value = 13 }
+struct Digit14: SlotDigit { static let value = 14 }
+struct Digit15: SlotDigit { static let value = 15 }
+
+/// A `text[]` value written straight into the binding's buffer (header, then each element's length and bytes)
+/// rather than element by element through the generic array encoding: the raw notifications of a group,
+/// several kilobytes each, are bound this way.
+struct TextArray: PostgresEncodable {
+    /// The elements.
+    var texts: [String]
+
+    init(_ texts: [String]) { self.texts = texts }
+
+    static var psqlType: PostgresDataType { .textArray }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(
+        into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) throws {
+        buffer.reserveCapacity(minimumWritableBytes: 20 + texts.count * 4 + texts.reduce(0) { $0 + $1.utf8.count })
+        buffer.writeInteger(Int32(texts.isEmpty ? 0 : 1))  // dimensions
         buffer.writeInteger(Int32(0))  // no NULL elements
-        buffer.writeInteger(element.rawValue)
-        if count > 0 {
-            buffer.writeInteger(Int32(count))  // length of the one dimension
-            buffer.writeInteger(Int32(1))  // its lower bound
-            for index in 0..<count { write(&buffer, index) }
+        buffer.writeInteger(PostgresDataType.text.rawValue)
+        guard !texts.isEmpty else { return }
+        buffer.writeInteger(Int32(texts.count))  // length of the one dimension
+        buffer.writeInteger(Int32(1))  // its lower bound
+        for text in texts {
+            buffer.writeInteger(Int32(text.utf8.count))
+            buffer.writeString(text)
         }
-        return PostgresData(type: type, formatCode: .binary, value: buffer)
-    }
-
-    /// Forgets a connection's statements (it was closed).
-    func forget(_ connection: PostgresConnection.ID) {
-        prepared.withLock { $0[connection] = nil }
     }
 }
