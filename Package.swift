@@ -164,7 +164,7 @@ let package = Package(
                 "SubscriptionEngine",
                 "AppStoreSimulator",
                 "AppStoreSimulatorServer",
-                "StoreKeeperServer", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
+                "StoreKeeperServer", "StoreKeeperAPI", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
                 "FilePermissions",
                 "AppStoreClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -277,6 +277,7 @@ let package = Package(
             name: "StoreKeeperCLITests",
             dependencies: [
                 "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage",
+                "StoreKeeperAPI",
                 "AppStoreSimulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

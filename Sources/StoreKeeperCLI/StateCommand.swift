@@ -17,7 +17,10 @@ struct StateCommand: AsyncParsableCommand {
             """
     )
 
-    @Flag(help: "Print one JSON object {subscriptions, purchases, entitlements, introEligibility}.")
+    @Flag(
+        help:
+            "Print one JSON object {evaluated_at, entitlements, subscriptions, non_subscriptions, intro_eligibility}, in the API's shapes."
+    )
     var json = false
 
     @Option(name: .customLong("at"), help: "The instant to evaluate at (ISO 8601); default: now.")
@@ -78,10 +81,7 @@ struct StateCommand: AsyncParsableCommand {
         let now = at.flatMap(AppleDateFormat.parse) ?? Date()
         let state = SubscriptionEngine(configuration: engineConfiguration).evaluate(evidence, at: now)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = AppleDateFormat.rfc3339Encoding
-            FileHandleOutput.standardOutput(String(decoding: try encoder.encode(state), as: UTF8.self))
+            FileHandleOutput.standardOutput(try StateDocument(state).json())
         } else {
             FileHandleOutput.standardOutput(Self.summary(state))
         }

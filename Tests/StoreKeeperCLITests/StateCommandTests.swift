@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperAPI
 import TestSupport
 import Testing
 
@@ -13,7 +14,9 @@ import Testing
 
     static var config: String { Fixtures.packageRoot.appendingPathComponent("examples/engine-config.json").path }
 
-    @Test("--json: subscriptions with status and explanation, entitlements, intro eligibility")
+    @Test(
+        "--json: the API's shapes and names — subscriptions with status and explanation, entitlements, intro eligibility"
+    )
     func json() throws {
         let result = try CommandRunner.run(
             ["state", "--json", "--at", "2020-07-22T18:00:00Z", "--config", Self.config] + Self.files)
@@ -22,11 +25,15 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let subscriptions = try #require(object["subscriptions"] as? [[String: Any]])
         let revenueCat = try #require(
-            subscriptions.first { $0["originalTransactionID"] as? String == "1000000692878476" })
+            subscriptions.first { $0["original_transaction_id"] as? String == "1000000692878476" })
         #expect(revenueCat["status"] as? String == "active")
-        #expect(revenueCat["productID"] as? String == "com.revenuecat.annual_39.99.2_week_intro")
-        #expect(revenueCat["expiresAt"] as? String == "2020-07-22T18:39:06Z")
-        #expect(revenueCat.keys.contains("willAutoRenew") && revenueCat.keys.contains("expirationReason"))
+        #expect(revenueCat["product_id"] as? String == "com.revenuecat.annual_39.99.2_week_intro")
+        #expect(revenueCat["expires_at"] as? String == "2020-07-22T18:39:06Z")
+        #expect(revenueCat.keys.contains("will_auto_renew") && revenueCat.keys.contains("expiration_reason"))
+        // Every key of the API's Subscription, and no other.
+        #expect(Set(revenueCat.keys) == Set(Subscription.CodingKeys.allCases.map(\.stringValue)))
+        #expect(object["evaluated_at"] as? String == "2020-07-22T18:00:00Z")
+        #expect(object["non_subscriptions"] is [[String: Any]])
         #expect((revenueCat["explanation"] as? [String])?.isEmpty == false)
         for subscription in subscriptions {
             #expect(
@@ -35,7 +42,7 @@ import Testing
         }
         let entitlements = try #require(object["entitlements"] as? [[String: Any]])
         #expect(entitlements.map { $0["identifier"] as? String } == ["pro"])
-        let eligibility = try #require(object["introEligibility"] as? [String: String])
+        let eligibility = try #require(object["intro_eligibility"] as? [String: String])
         #expect(eligibility["com.revenuecat.monthly_4.99.1_week_intro"] == "ineligible")
         #expect(
             eligibility["co.ringalarm.swtich.quarterly2"] == nil

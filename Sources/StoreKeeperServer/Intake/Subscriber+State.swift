@@ -1,9 +1,9 @@
-import Foundation
-import StoreKeeperAPI
-import SubscriptionEngine
+public import Foundation
+public import StoreKeeperAPI
+public import SubscriptionEngine
 
 /// The engine's state as the API's `Subscriber`: the one place that decides what a subscriber looks like on the
-/// wire.
+/// wire (the server's answers and `storekeeper state --json`).
 extension Subscriber {
     /// A subscriber from the engine's answer.
     /// - Parameters:
@@ -11,7 +11,7 @@ extension Subscriber {
     ///   - aliases: Its aliases, sorted.
     ///   - firstSeen: When it was first stored (`nil` for one never seen).
     ///   - state: The engine's answer at the server's clock.
-    init(appUserID: String, aliases: [String], firstSeen: Date?, state: CustomerState) {
+    public init(appUserID: String, aliases: [String], firstSeen: Date?, state: CustomerState) {
         self.init(
             appUserID: appUserID, aliases: aliases, firstSeen: firstSeen,
             // (The engine's `Entitlement` cannot be named here: its module has a type of the module's name.)
@@ -28,7 +28,7 @@ extension Subscriber {
 
 extension Subscription {
     /// A subscription from the engine's state of it.
-    init(_ state: SubscriptionState) {
+    public init(_ state: SubscriptionState) {
         self.init(
             originalTransactionID: state.originalTransactionID, productID: state.productID,
             status: state.status.rawValue,
@@ -56,7 +56,7 @@ extension Subscription {
 
 extension Purchase {
     /// A purchase from the engine's state of it.
-    init(_ state: PurchaseState) {
+    public init(_ state: PurchaseState) {
         self.init(
             transactionID: state.transactionID, productID: state.productID, kind: state.kind.rawValue,
             purchaseDate: state.purchaseDate, expiresAt: state.expiresAt, revokedAt: state.revokedAt,

@@ -78,7 +78,7 @@ extension SQLStore {
         if let user = row?["locked_user"]?.string, let json = row?["locked_evidence"]?.string { locked = (user, json) }
         return Claim(
             evidenceID: row?["id"]?.int ?? 0, claimed: write.notificationID == nil || (row?["claimed"]?.int ?? 0) > 0,
-            owners: decodeOwners(row?["owners"]), locked: locked)
+            owners: try decodeOwners(row?["owners"]), locked: locked)
     }
 
     /// PostgreSQL: `(id, app_user_id)` for each owned subscription among the ids in the `text[]` bound here, one
@@ -89,9 +89,10 @@ extension SQLStore {
             CROSS JOIN LATERAL (SELECT app_user_id FROM ownership WHERE original_transaction_id = o.id LIMIT 1) AS owner
         """
 
-    static func decodeOwners(_ value: SQLValue?) -> [String: String] {
-        guard let json = value?.string, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))
-        else { return [:] }
+    /// The owners `json_agg` returned: `[[id, app_user_id], …]`, or NULL for none.
+    static func decodeOwners(_ value: SQLValue?) throws -> [String: String] {
+        guard value?.string != nil else { return [:] }
+        let pairs = try decodeStored([[String]].self, value, empty: "[]", what: "owners list")
         var owners: [String: String] = [:]
         for pair in pairs where pair.count == 2 { owners[pair[0]] = pair[1] }
         return owners
@@ -110,7 +111,7 @@ extension SQLStore {
             """,
             [.texts(originals), user.map(SQLValue.text) ?? .null]
         ).first
-        return (decodeOwners(row?["owners"]), row?["evidence"]?.string)
+        return (try decodeOwners(row?["owners"]), row?["evidence"]?.string)
     }
 
     /// Saves a subscriber row and appends the events, in one statement on PostgreSQL.

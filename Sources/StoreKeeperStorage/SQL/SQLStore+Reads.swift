@@ -29,8 +29,8 @@ extension SQLStore {
             ).first,
             let user = row["app_user_id"]?.string, let json = row["evidence_json"]?.string
         else { return nil }
-        let aliasList =
-            (try? JSONDecoder().decode([String].self, from: Data((row["aliases_json"]?.string ?? "[]").utf8))) ?? []
+        let aliasList = try Self.decodeStored(
+            [String].self, row["aliases_json"], empty: "[]", what: "aliases of \(user)")
         return SubscriberSnapshot(
             storageKey: user, appUserID: ProjectScope.value(ofKey: user), bundleID: row["bundle_id"]?.string ?? "",
             evidenceJSON: json,
@@ -50,8 +50,9 @@ extension SQLStore {
                     createdAt: Self.date(row["created_at"]),
                     type: row["type"]?.string ?? "", cause: EventCause(rawValue: row["cause"]?.string ?? "") ?? .client,
                     causeID: row["cause_id"]?.string, evidenceID: row["evidence_id"]?.int,
-                    detail: (try? JSONDecoder().decode(
-                        [String: String].self, from: Data((row["detail_json"]?.string ?? "{}").utf8))) ?? [:])
+                    detail: try Self.decodeStored(
+                        [String: String].self, row["detail_json"], empty: "{}",
+                        what: "event \(row["id"]?.int ?? 0)'s detail"))
             }
         }
     }
@@ -86,12 +87,28 @@ extension SQLStore {
                     if row["id"] != nil { fields["id"] = "#\(position + 1)" }
                     if let id = row["evidence_id"]?.int { fields["evidence_id"] = "#\(evidencePositions[id] ?? 0)" }
                     for column in ["evidence_json", "pending_json"] {
-                        if let json = row[column]?.string { fields[column] = try Self.sortedEvidence(json) }
+                        // (JSON that is not evidence is shown as stored.)
+                        if let json = row[column]?.string, let sorted = try? Self.sortedEvidence(json) {
+                            fields[column] = sorted
+                        }
                     }
                     lines.append(fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")" }.joined(separator: " | "))
                 }
             }
             return lines.joined(separator: "\n")
+        }
+    }
+
+    /// A JSON column as `type` (`empty` when NULL).
+    /// - Throws: ``StorageError`` naming `what` when the stored JSON does not decode: stored data is never silently
+    ///   read as empty.
+    static func decodeStored<Value: Decodable>(_ type: Value.Type, _ value: SQLValue?, empty: String, what: String)
+        throws -> Value
+    {
+        do {
+            return try JSONDecoder().decode(type, from: Data((value?.string ?? empty).utf8))
+        } catch {
+            throw StorageError("the stored \(what) cannot be read: \(error)")
         }
     }
 
