@@ -155,8 +155,22 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .target(
+            name: "StoreKeeperBench",
+            dependencies: [
+                "AppStoreVerification", "AppStoreSigning",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
             name: "StoreKeeperCLI",
             dependencies: [
+                "StoreKeeperBench",
                 "AppStoreModels",
                 "AppStoreVerification",
                 "EvidenceInspection",
@@ -271,6 +285,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreKeeperBenchTests",
+            dependencies: ["StoreKeeperBench"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import AppStoreVerification
 import ArgumentParser
 import Crypto
 import Foundation
+import StoreKeeperBench
 
 /// `storekeeper bench [--json] [--seconds S] [FILE…]`: a speed report like `openssl speed`.
 ///
@@ -95,59 +96,5 @@ struct BenchCommand: AsyncParsableCommand {
                             result.microsecondsPerOp / floor))
             }
         }
-    }
-}
-
-/// One measured operation.
-struct BenchResult {
-    let name: String
-    let opsPerSecond: Double
-    var microsecondsPerOp: Double { 1_000_000 / opsPerSecond }
-}
-
-/// Runs an operation repeatedly for a fixed time, after a warm-up, and reports its rate.
-struct BenchRunner {
-    let seconds: Double
-
-    func measure(_ name: String, _ body: () -> Void) -> BenchResult {
-        // Swift closures cannot be both throwing-generic and cheap here; the non-throwing path stays direct.
-        for _ in 0..<50 { body() }
-        let clock = ContinuousClock()
-        let start = clock.now
-        var count = 0
-        var elapsed: Duration = .zero
-        repeat {
-            for _ in 0..<32 { body() }
-            count += 32
-            elapsed = clock.now - start
-        } while elapsed < .milliseconds(Int(seconds * 1000))
-        return BenchResult(name: name, opsPerSecond: Double(count) / Self.seconds(elapsed))
-    }
-
-    func measureThrowing(_ name: String, _ body: () throws -> Void) throws -> BenchResult {
-        var failure: (any Error)?
-        let result = measure(name) {
-            do { try body() } catch { failure = error }
-        }
-        if let failure { throw failure }
-        return result
-    }
-
-    func measureAsync(_ name: String, _ body: () async throws -> Void) async throws -> BenchResult {
-        for _ in 0..<50 { try await body() }
-        let clock = ContinuousClock()
-        let start = clock.now
-        var count = 0
-        var elapsed: Duration = .zero
-        repeat {
-            for _ in 0..<32 { try await body() }
-            count += 32
-            elapsed = clock.now - start
-        } while elapsed < .milliseconds(Int(seconds * 1000))
-        return BenchResult(name: name, opsPerSecond: Double(count) / Self.seconds(elapsed))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import StoreKeeperBench
 
 /// `storekeeper load --url U --data DIR`: a load generator for a running `storekeeper serve` with the
 /// in-process simulator. Seeds subscribers, then measures subscriber reads, a bare route, and verified V2

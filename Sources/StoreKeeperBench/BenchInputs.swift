@@ -1,20 +1,28 @@
 import AppStoreSigning
-import AppStoreVerification
+public import AppStoreVerification
 import Crypto
 import Foundation
 import X509
 import _CryptoExtras
 
 /// What `storekeeper bench` measures: a token and a receipt, from files or signed on the spot.
-struct BenchInputs {
-    var token: String
-    var leafSPKI: [UInt8]
-    var jwsConfiguration: AppStoreSignedDataVerifier.Configuration
-    var receipt: [UInt8]
-    var receiptConfiguration: AppReceiptVerifier.Configuration
-    var description: String
+public struct BenchInputs {
+    /// A compact JWS (signed transaction).
+    public var token: String
+    /// Its leaf certificate's public key (SubjectPublicKeyInfo DER).
+    public var leafSPKI: [UInt8]
+    /// What verifies the token (its root).
+    public var jwsConfiguration: AppStoreSignedDataVerifier.Configuration
+    /// A receipt (PKCS#7 DER).
+    public var receipt: [UInt8]
+    /// What verifies the receipt (its root).
+    public var receiptConfiguration: AppReceiptVerifier.Configuration
+    /// Where the inputs came from, for the report.
+    public var description: String
 
-    static func load(_ files: [String]) throws -> BenchInputs {
+    /// The inputs from `files` (a JWS and/or a base64 receipt); what is missing is signed on the spot.
+    /// - Throws: ``BenchInputError`` naming a file that is neither.
+    public static func load(_ files: [String]) throws -> BenchInputs {
         var token: String?
         var receipt: [UInt8]?
         var names: [String] = []
@@ -60,7 +68,10 @@ struct BenchInputs {
     }
 }
 
-struct BenchInputError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+/// A bench input that cannot be used.
+public struct BenchInputError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let message: String
+    /// The message.
+    public var description: String { message }
 }

@@ -1,20 +1,24 @@
 import Foundation
-import NIOCore
-import NIOHTTP1
+public import NIOCore
+public import NIOHTTP1
 import NIOPosix
 import Synchronization
 
 /// One keep-alive HTTP/1.1 connection of the load generator: sends a request, waits for the whole response,
 /// records its latency and sends the next, all on its event loop (no task hops per request, so the generator
 /// takes as little of the cores it shares with the server as it can).
-final class LoadConnection: ChannelInboundHandler {
-    typealias InboundIn = HTTPClientResponsePart
-    typealias OutboundOut = HTTPClientRequestPart
+public final class LoadConnection: ChannelInboundHandler {
+    /// HTTP response parts.
+    public typealias InboundIn = HTTPClientResponsePart
+    /// HTTP request parts.
+    public typealias OutboundOut = HTTPClientRequestPart
 
     /// What one connection measured.
-    struct Result: Sendable {
-        var latencies: [Double] = []
-        var failures = 0
+    public struct Result: Sendable {
+        /// Each request's latency, in seconds.
+        public var latencies: [Double] = []
+        /// Requests answered with an error status or not answered.
+        public var failures = 0
     }
 
     let source: LoadSource
@@ -34,7 +38,7 @@ final class LoadConnection: ChannelInboundHandler {
     }
 
     /// Opens `count` connections to `host:port` and runs them until `source` is exhausted.
-    static func run(host: String, port: Int, count: Int, headers: HTTPHeaders, source: LoadSource) async throws
+    public static func run(host: String, port: Int, count: Int, headers: HTTPHeaders, source: LoadSource) async throws
         -> Result
     {
         try await withThrowingTaskGroup(of: Result.self) { group in
@@ -72,11 +76,13 @@ final class LoadConnection: ChannelInboundHandler {
         }
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    /// Sends the first request.
+    public func channelActive(context: ChannelHandlerContext) {
         sendNext(context)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    /// Records a response part; a whole response sends the next request.
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
             status = head.status
@@ -90,12 +96,14 @@ final class LoadConnection: ChannelInboundHandler {
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    /// Ends the connection's run with the error, and closes it.
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         done(.failure(error))
         context.close(promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    /// A connection closed before its source ran out: the run fails (after a normal end, nothing happens).
+    public func channelInactive(context: ChannelHandlerContext) {
         done(.failure(ChannelError.ioOnClosedChannel))
     }
 

@@ -1,6 +1,5 @@
+import StoreKeeperBench
 import Testing
-
-@testable import StoreKeeperCLI
 
 /// The load report's machine context: how much CPU the host took away during a measurement.
 @Suite struct HostCPUTests {
