@@ -163,8 +163,14 @@ extension AppStoreSimulator {
     }
 
     /// Makes verifyReceipt answer with a status (21005, 21009, 21100…) until cleared with `nil`.
-    public func forceVerifyReceiptStatus(_ status: Int?) { forcedVerifyReceiptStatus = status }
+    public func forceVerifyReceiptStatus(_ status: Int?) {
+        forcedVerifyReceiptStatus = status
+        revision &+= 1
+    }
 
     /// Deletes a customer's account: verifyReceipt then answers 21010.
-    public func deleteCustomer(_ customerID: String) { deletedCustomers.insert(customerID) }
+    public func deleteCustomer(_ customerID: String) {
+        deletedCustomers.insert(customerID)
+        revision &+= 1
+    }
 }

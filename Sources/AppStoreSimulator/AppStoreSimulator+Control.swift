@@ -164,6 +164,7 @@ extension AppStoreSimulator {
     public func failNextRenewal(originalTransactionID: String) throws {
         var subscription = try activeSubscription(originalTransactionID)
         subscription.nextRenewalFails = true
+        revision &+= 1
         subscriptions[originalTransactionID] = subscription
     }
 

@@ -104,6 +104,7 @@ extension AppStoreSimulator {
         guard let index = notificationIndex[notificationUUID] else { return }
         let now = clock.now()
         notificationLog[index].attempts.append(.init(date: now, result: result))
+        revision &+= 1
         let retries = [1.0, 12, 24, 48, 72]
         let failures = notificationLog[index].attempts.filter { $0.result != "SUCCESS" }.count
         if result == "SUCCESS" || failures > retries.count {

@@ -187,5 +187,6 @@ extension AppStoreSimulator {
         _ = try customerTransaction(transactionID, bundleID: bundleID)
         guard (try? JSONDecoder().decode(ConsumptionRequest.self, from: body)) != nil else { throw .invalidRequest }
         consumptionInfo[transactionID] = body
+        revision &+= 1
     }
 }

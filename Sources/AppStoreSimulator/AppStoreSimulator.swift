@@ -60,6 +60,10 @@ public actor AppStoreSimulator {
     var deletedCustomers: Set<String> = []
     var consumptionInfo: [String: Data] = [:]
     var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
+    /// How many times the world was restored from disk.
+    var restores = 0
+    /// Moves on with every change to the world (see ``revision``); whoever saves the world compares it.
+    var revision: UInt64 = 0
 
     /// Makes a simulator.
     /// - Parameters:
@@ -104,6 +108,7 @@ public actor AppStoreSimulator {
                 "invalid_grace_period", "gracePeriodDays \(app.gracePeriodDays) must be 0, 3, 16 or 28")
         }
         apps[app.bundleID] = app
+        revision &+= 1
         return generatedKey
     }
 
@@ -175,6 +180,7 @@ public actor AppStoreSimulator {
         var queue = Heap(subscriptions.keys.compactMap(dueEvent))
         while let event = queue.popMin() {
             process(event.originalTransactionID, at: event.due)
+            revision &+= 1
             if let next = dueEvent(event.originalTransactionID) { queue.insert(next) }
         }
     }

@@ -1,5 +1,5 @@
 /// SplitMix64: the simulator's only source of randomness, so a seed reproduces a run.
-struct SeededRandom: RandomNumberGenerator, Sendable {
+struct SeededRandom: RandomNumberGenerator, Sendable, Codable {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -37,8 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
         let store = try await StoreOpener.open(configuration)
         let simulator: AppStoreSimulator?
         let extraRoots: [[UInt8]]
+        let worldFile: SimulatorWorldFile?
         do {
-            (simulator, extraRoots) = try await Self.simulatorAsApple(&configuration)
+            (simulator, extraRoots, worldFile) = try await Self.simulatorAsApple(&configuration)
         } catch {
             try? await store.close()
             throw error
@@ -83,6 +84,9 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = [application]
         if let simulator {
             services.append(NotificationDeliveryService(simulator: simulator, httpClient: httpClient))
+            if let worldFile {
+                services.append(SimulatorWorldKeeper(simulator: simulator, file: worldFile, logger: logger))
+            }
         }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         do { try await group.run() } catch {
@@ -103,19 +107,25 @@ struct ServeCommand: AsyncParsableCommand {
     /// configured — the demo app and keys put into `configuration`.
     /// - Returns: The simulator and the roots to trust, or `nil` and none.
     static func simulatorAsApple(_ configuration: inout ServerConfiguration) async throws -> (
-        AppStoreSimulator?, [[UInt8]]
+        AppStoreSimulator?, [[UInt8]], SimulatorWorldFile?
     ) {
         var simulator: AppStoreSimulator?
         var extraRoots: [[UInt8]] = []
+        var worldFile: SimulatorWorldFile?
         if configuration.usesSimulator {
-            let pki = try SimulatorPKI.loadOrCreate(
-                in: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator/pki"))
+            let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator")
+            let pki = try SimulatorPKI.loadOrCreate(in: directory.appendingPathComponent("pki"))
             let sim = AppStoreSimulator(pki: pki, clock: SystemClock())
+            // The world the last run saved: its customers keep their subscriptions and no id is handed out again.
+            let file = SimulatorWorldFile(directory: directory.path)
+            if let saved = try file.load() { try await sim.restore(saved) }
             simulator = sim
+            worldFile = file
             extraRoots = [pki.signedDataRootDER, pki.receiptRootDER]
             if configuration.apps.isEmpty {
-                let demo = SimulatedApp.demo()
-                let key = try await sim.createApp(demo)
+                let demo = await sim.app(SimulatedApp.demo().bundleID) ?? SimulatedApp.demo()
+                var key = await sim.generatedAPIKey(bundleID: demo.bundleID)
+                if key == nil { key = try await sim.createApp(demo) }
                 var app = ServerConfiguration.App(bundleID: demo.bundleID)
                 app.appAppleID = demo.appAppleID
                 app.sharedSecret = demo.sharedSecret
@@ -131,7 +141,7 @@ struct ServeCommand: AsyncParsableCommand {
                 ]
             }
         }
-        return (simulator, extraRoots)
+        return (simulator, extraRoots, worldFile)
     }
 
     static func pointDemoNotifications(_ simulator: AppStoreSimulator, port: Int) async {

@@ -28,7 +28,8 @@ struct SimulatorServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var hostname = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 8090
-    @Option(help: "Where the simulator keeps its certificate authorities.") var data = "data/simulator"
+    @Option(help: "Where the simulator keeps its certificate authorities and its world (kept across restarts).")
+    var data = "data/simulator"
     @Option(help: "Seed for ids and UUIDs.") var seed: UInt64 = 1
     @Option(help: "Sandbox rate: 3m, 5m, 15m, 30m, 1h or real.") var rate = "5m"
     @Option(help: "system (real time, accelerated periods) or manual (moved by POST /simulator/v1/clock/advance).")
@@ -50,17 +51,23 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         configuration.seed = seed
         configuration.rate = SandboxRate(rawValue: rate)!
         configuration.maximumRenewals = maxRenewals
-        let manualClock = clock == "manual" ? ManualClock(start: Date()) : nil
+        // The world saved by the last run, if any: the simulator continues it (customers, ids, history, clock).
+        let worldFile = SimulatorWorldFile(directory: data)
+        let saved = try worldFile.load()
+        let manualClock = clock == "manual" ? ManualClock(start: saved?.clock ?? Date()) : nil
         let pkiDirectory = URL(fileURLWithPath: data).appendingPathComponent("pki")
         let pki = try SimulatorPKI.loadOrCreate(in: pkiDirectory)
         let simulator = AppStoreSimulator(configuration: configuration, pki: pki, clock: manualClock ?? SystemClock())
-        var demoKey: String?
+        if let saved { try await simulator.restore(saved) }
         if demo {
-            demoKey = try await simulator.createApp(SimulatedApp.demo(notificationURL: notificationURL))
+            var app = await simulator.app(SimulatedApp.demo().bundleID) ?? SimulatedApp.demo()
+            if let notificationURL { app.notificationURL = notificationURL }
+            try await simulator.createApp(app)
         }
         let host = hostname
         let rateName = configuration.rate.rawValue
-        let hasDemo = demoKey != nil
+        let hasDemo = demo
+        let continued = saved.map { "  world:           continued from \(worldFile.path) (\($0.summary))" }
         let application = SimulatorApplication.build(
             simulator: simulator, manualClock: manualClock, hostname: hostname, port: port
         ) { bound in
@@ -72,6 +79,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
                 "  control API:     \(base)/simulator/v1/…",
                 "  trust its roots: \(pkiDirectory.appendingPathComponent("jws-root.der").path), \(pkiDirectory.appendingPathComponent("receipt-root.der").path)",
             ]
+            if let continued { lines.append(continued) }
             if hasDemo {
                 lines.append("  demo app:        com.example.storekeeper.demo (shared secret demo-shared-secret); try:")
                 lines.append(
@@ -84,8 +92,9 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         let delivery = NotificationDeliveryService(simulator: simulator, httpClient: httpClient)
         var logger = Logger(label: "storekeeper.simulator")
         logger.logLevel = .warning
+        let keeper = SimulatorWorldKeeper(simulator: simulator, file: worldFile, logger: logger)
         let group = ServiceGroup(
-            services: [application, delivery], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: [application, delivery, keeper], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         do {
             try await group.run()
         } catch {

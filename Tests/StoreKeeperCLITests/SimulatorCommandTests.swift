@@ -34,6 +34,16 @@ import Testing
         #expect(try CommandRunner.run(["inspect", "--root", root, file.path]).status == 0)
         #expect(try CommandRunner.run(["inspect", file.path]).status == 1)
         #expect(try CommandRunner.run(["simulator", "do", "refund", "999"] + url).status == 1)
+        // Stopped and started on the same data folder: the same world, the manual clock where it stood.
+        server.stop()
+        let again = try BackgroundCommand(["simulator", "--port", "0", "--clock", "manual", "--data", data.path])
+        defer { again.stop() }
+        let continued = try CommandRunner.run(["simulator", "notifications", "--url", again.baseURL])
+        #expect(continued.standardOutput == notifications.standardOutput)
+        let next = try CommandRunner.run(
+            ["simulator", "purchase", "--product", "premium.monthly", "--customer", "cli2", "--url", again.baseURL])
+        let nextTransaction = try JSONSerialization.jsonObject(with: Data(next.standardOutput.utf8)) as? [String: Any]
+        #expect(nextTransaction?["originalTransactionId"] as? String != original)
     }
 }
 

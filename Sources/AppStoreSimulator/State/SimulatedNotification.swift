@@ -1,9 +1,9 @@
 public import Foundation
 
 /// A notification the simulated App Store sent (or will send), with its delivery attempts.
-public struct SimulatedNotification: Sendable, Hashable {
+public struct SimulatedNotification: Sendable, Hashable, Codable {
     /// One delivery attempt.
-    public struct Attempt: Sendable, Hashable {
+    public struct Attempt: Sendable, Hashable, Codable {
         /// When.
         public var date: Date
         /// `SUCCESS` or Apple's failure reason (`UNSUCCESSFUL_HTTP_RESPONSE_CODE`, `NO_RESPONSE`, …).

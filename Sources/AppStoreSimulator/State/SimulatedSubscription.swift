@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The simulated App Store's view of one subscription (an original transaction id).
-public struct SimulatedSubscription: Sendable, Hashable {
+public struct SimulatedSubscription: Sendable, Hashable, Codable {
     /// Where it stands, as Get All Subscription Statuses reports it (1–5).
     public enum Status: Int, Sendable, Hashable, Codable {
         /// Active.

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// One transaction the simulated App Store made: a purchase or a renewal.
-public struct SimulatedTransaction: Sendable, Hashable {
+public struct SimulatedTransaction: Sendable, Hashable, Codable {
     /// The transaction id.
     public var transactionID: String
     /// The original transaction id (the subscription, or the purchase itself).
