@@ -18,21 +18,7 @@ import Testing
         let base = server.baseURL
         func call(_ method: String, _ path: String, key: String? = "pk_demo_storekeeper_public", body: String? = nil)
             throws -> (Int, String)
-        {
-            var arguments = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, base + path]
-            if let key { arguments += ["-H", "Authorization: Bearer \(key)"] }
-            if let body { arguments += ["-d", body] }
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = arguments
-            let pipe = Pipe()
-            curl.standardOutput = pipe
-            try curl.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            curl.waitUntilExit()
-            let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-            return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
-        }
+        { try ServeRestartTests.call(base, method, path, key: key, body: body) }
         let (bought, _) = try call(
             "POST", "/simulator/v1/purchases", key: nil,
             body: #"{"bundleID":"com.example.storekeeper.demo","productID":"premium.monthly","customerID":"newcomer"}"#)

@@ -11,7 +11,8 @@ import Testing
     /// The project every write of this suite belongs to.
     static let project = try! ProjectScope("com.example")
 
-    func store(_ backend: String) async throws -> SQLStore? {
+    /// A fresh store of `backend`, or `nil` (an issue recorded when PostgreSQL is required) without a server.
+    static func store(_ backend: String) async throws -> SQLStore? {
         let store = try await TestDatabases.makeStore(backend)
         if store == nil {
             if TestDatabases.postgresRequired {
@@ -27,7 +28,7 @@ import Testing
     func onEveryExecutor(sameDump: Bool = true, _ body: (SQLStore) async throws -> Void) async throws {
         var dumps: [(String, String)] = []
         for executor in TestDatabases.executors {
-            guard let store = try await store(executor) else { continue }
+            guard let store = try await Self.store(executor) else { continue }
             try await body(store)
             dumps.append((executor, try await store.dump()))
             try await store.close()

@@ -45,12 +45,7 @@ import Testing
 
     @Test("on PostgreSQL: prepared on the connection under its slot's name, and every value type round-trips")
     func onPostgres() async throws {
-        guard let store = try await TestDatabases.makeStore("postgres") else {
-            if TestDatabases.postgresRequired {
-                Issue.record("PostgreSQL is required here but no server is configured")
-            }
-            return
-        }
+        guard let store = try await StoreConformanceTests.store("postgres") else { return }
         let texts = (0..<300).map { "notification \($0) " + String(repeating: "é", count: $0) }
         let sql =
             "SELECT ?::text AS a, ?::int8 AS b, array_length(?::text[], 1) AS n, (?::text[])[300] AS last, cardinality(?::text[]) AS empty, (?::int8[])[2] AS second, COALESCE(?::text, 'absent') AS missing"

@@ -83,12 +83,7 @@ import Testing
 
     @Test("with smallestGroup 1 a lone notification commits through the group's transaction")
     func loneGroup() async throws {
-        guard let store = try await TestDatabases.makeStore("postgres-group") else {
-            if TestDatabases.postgresRequired {
-                Issue.record("PostgreSQL is required here but no server is configured")
-            }
-            return
-        }
+        guard let store = try await StoreConformanceTests.store("postgres-group") else { return }
         _ = try await store.apply(Spec.clientWrite("liv", "t1", original: "o1"), policy: .transfer, now: Spec.now)
         #expect(
             try await store.apply(Spec.notification("n-1", "t2", original: "o1"), policy: .transfer, now: Spec.now)

@@ -12,12 +12,7 @@ import Testing
         "an event whose stored detail is not JSON: reading the events fails naming the event",
         arguments: TestDatabases.backends)
     func eventDetail(_ backend: String) async throws {
-        guard let store = try await TestDatabases.makeStore(backend) else {
-            if TestDatabases.postgresRequired {
-                Issue.record("PostgreSQL is required here but no server is configured")
-            }
-            return
-        }
+        guard let store = try await StoreConformanceTests.store(backend) else { return }
         _ = try await store.apply(Spec.clientWrite("amy", "t1", original: "o1"), policy: .transfer, now: Spec.now)
         _ = try await store.database.withTransaction { tx in
             try await tx.query("UPDATE events SET detail_json = ?", [.text("{not json")])
@@ -33,12 +28,7 @@ import Testing
         "a parked notification whose evidence cannot be read: the purchase that would apply it fails naming it, and stores nothing",
         arguments: TestDatabases.backends)
     func parkedEvidence(_ backend: String) async throws {
-        guard let store = try await TestDatabases.makeStore(backend) else {
-            if TestDatabases.postgresRequired {
-                Issue.record("PostgreSQL is required here but no server is configured")
-            }
-            return
-        }
+        guard let store = try await StoreConformanceTests.store(backend) else { return }
         #expect(
             try await store.apply(Spec.notification("n-early", "t2", original: "o9"), policy: .transfer, now: Spec.now)
                 == .pending)
