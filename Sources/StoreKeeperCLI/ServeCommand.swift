@@ -8,6 +8,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import StoreKeeperAPI
 import StoreKeeperPostgres
 import StoreKeeperSQLite
 import StoreKeeperServer
@@ -27,8 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (default 127.0.0.1).") var hostname: String?
     @Option(help: "Port to listen on (default 8080; 0 picks a free one).") var port: Int?
     @Option(help: "Configuration file (JSON).") var config: String?
+    @OptionGroup var logging: LogOptions
 
     func run() async throws {
+        let logger = logging.bootstrap()
         var configuration = try StoreOpener.configuration(path: config)
         if let hostname { configuration.hostname = hostname }
         if let port { configuration.port = port }
@@ -46,13 +49,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let boundPort = Port()
         let httpClient = OutboundHTTPClient.make()
-        let dependencies = StoreKeeperApplication.Dependencies(
+        var dependencies = StoreKeeperApplication.Dependencies(
             store: store, httpClient: httpClient,
             extraRoutes: { router in
                 // The composition root mounts the in-process simulator as Apple on the same server.
                 if let simulator { SimulatorApplication.addRoutes(to: router, simulator: simulator, manualClock: nil) }
             },
             extraRoots: extraRoots)
+        dependencies.logger = logger
         let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
         let finalConfiguration = configuration
         let inProcess = simulator
@@ -65,8 +69,6 @@ struct ServeCommand: AsyncParsableCommand {
             try? await store.close()
             throw error
         }
-        var logger = Logger(label: "storekeeper")
-        logger.logLevel = .warning
         let application = Application(
             router: router, server: .storeKeeper(configuration.limits),
             configuration: .init(
@@ -79,6 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 FileHandleOutput.standardOutput(
                     Self.banner(finalConfiguration, port: port, simulator: inProcess != nil))
+                for (bundleID, facts) in Self.appFacts(finalConfiguration, port: port, simulator: inProcess != nil) {
+                    logger.info("app \(bundleID) ready", metadata: facts)
+                }
             },
             logger: logger)
         var services: [any Service] = [application]
@@ -88,7 +93,11 @@ struct ServeCommand: AsyncParsableCommand {
                 services.append(SimulatorWorldKeeper(simulator: simulator, file: worldFile, logger: logger))
             }
         }
-        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // The service group's own messages only when something is wrong.
+        var groupLogger = logger
+        groupLogger.logLevel = max(logger.logLevel, .warning)
+        let group = ServiceGroup(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger)
         do { try await group.run() } catch {
             try? await httpClient.shutdown()
             try? await store.close()
@@ -101,6 +110,30 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await httpClient.shutdown()
         try await store.close()
+        logger.info("StoreKeeper stopped")
+    }
+
+    /// What the startup log says of each app: its environment, how Apple is reached, and the URL to paste into
+    /// App Store Connect for App Store Server Notifications (V2).
+    static func appFacts(_ configuration: ServerConfiguration, port: Int, simulator: Bool) -> [(
+        String, Logger.Metadata
+    )] {
+        let base = "http://\(configuration.hostname):\(port)"
+        return configuration.apps.map { app in
+            var facts: Logger.Metadata = [
+                "environment": "\(app.environment ?? "Production and Sandbox")",
+                "notification_url": "\(base)\(APIPath.notifications)",
+            ]
+            if simulator {
+                facts["apple"] = "the in-process simulator (\(base)/simulator/v1)"
+            } else {
+                facts["apple"] =
+                    "verifyReceipt \(configuration.verifyReceiptProductionURL ?? AppStoreClient.Configuration().verifyReceiptProductionURL) (then sandbox)"
+                facts["server_api"] =
+                    "\(app.keyID.map { "key \($0), issuer \(app.issuerID ?? "?")" } ?? "not configured (no status fetches)")"
+            }
+            return (app.bundleID, facts)
+        }
     }
 
     /// With the simulator on: its PKI (loaded or made under the data folder), the simulator, and — with no app

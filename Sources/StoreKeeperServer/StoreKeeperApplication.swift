@@ -81,6 +81,7 @@ public enum StoreKeeperApplication {
             localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger,
             now: dependencies.now)
         let router = Router()
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorBodyMiddleware())
         router.get("health") { _, _ in "ok" }
         router.get("openapi.json") { _, _ in

@@ -66,7 +66,11 @@ public final class BackgroundCommand: @unchecked Sendable {
     ///   - arguments: e.g. `["simulator", "--port", "0"]`.
     ///   - directory: The working directory (default: the test's).
     ///   - environment: Variables to set for the process on top of this one's (e.g. `DATABASE_URL`).
-    public init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws {
+    ///   - standardError: A file that receives the process's standard error (default: discarded).
+    public init(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        standardError: URL? = nil
+    ) throws {
         process.executableURL = CommandRunner.executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -74,7 +78,12 @@ public final class BackgroundCommand: @unchecked Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let standardError {
+            FileManager.default.createFile(atPath: standardError.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: standardError)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         var buffer = Data()
         let deadline = Date().addingTimeInterval(60)

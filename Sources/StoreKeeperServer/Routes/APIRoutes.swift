@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import StoreKeeperAPI
 import StoreKeeperStorage
 
@@ -44,7 +45,11 @@ struct APIRoutes: Sendable {
                     appUserID: try required(body.appUserID, "app_user_id"),
                     signedTransaction: try required(body.signedTransaction, "signed_transaction"), bundleID: bundleID))
         case .postNotification:
-            return json(Self.notificationAnswer(try await service.ingestNotification(try await body(request))))
+            let outcome = try await service.ingestNotification(try await body(request))
+            var metadata: Logger.Metadata = ["outcome": "\(outcome.status)"]
+            if case .applied(let appUserID) = outcome { metadata["app_user_id"] = "\(appUserID)" }
+            context.logger.info("notification received", metadata: metadata)
+            return json(Self.notificationAnswer(outcome))
         case .getSubscriber:
             return json(
                 try await service.subscriberDocument(
