@@ -104,41 +104,43 @@ struct ControlRoutes: Sendable {
             }
         }
         subscriptionVerb(control, "auto-renew") { id, body in
-            try await simulator.setAutoRenew(originalTransactionID: id, enabled: body["enabled"] as? Bool ?? false)
+            try await simulator.setAutoRenew(
+                originalTransactionID: id, enabled: try body.required("enabled", Bool.self))
         }
         subscriptionVerb(control, "fail-next-renewal") { id, _ in
             try await simulator.failNextRenewal(originalTransactionID: id)
         }
         subscriptionVerb(control, "recover") { id, _ in try await simulator.recoverBilling(originalTransactionID: id) }
         subscriptionVerb(control, "change-plan") { id, body in
-            try await simulator.changePlan(originalTransactionID: id, to: body["productID"] as? String ?? "")
+            try await simulator.changePlan(originalTransactionID: id, to: try body.required("productID", String.self))
         }
         subscriptionVerb(control, "extend") { id, body in
-            try await simulator.extendRenewalDate(originalTransactionID: id, days: body["days"] as? Int ?? 0)
+            try await simulator.extendRenewalDate(originalTransactionID: id, days: try body.required("days", Int.self))
         }
         subscriptionVerb(control, "price-increase-response") { id, body in
             try await simulator.respondToPriceIncrease(
-                originalTransactionID: id, accept: body["accept"] as? Bool ?? false)
+                originalTransactionID: id, accept: try body.required("accept", Bool.self))
         }
         transactionVerb(control, "refund") { id, body in
             try await simulator.refund(
-                transactionID: id, reason: body["reason"] as? Int ?? 0,
-                proratedPercentage: body["proratedPercentage"] as? Int)
+                transactionID: id, reason: try body.optional("reason", Int.self) ?? 0,
+                proratedPercentage: try body.optional("proratedPercentage", Int.self))
         }
         transactionVerb(control, "reverse-refund") { id, _ in try await simulator.reverseRefund(transactionID: id) }
         transactionVerb(control, "revoke-family") { id, _ in try await simulator.revokeFamilySharing(transactionID: id)
         }
         transactionVerb(control, "consumption-request") { id, body in
             try await simulator.requestConsumption(
-                transactionID: id, reason: body["reason"] as? String ?? "UNINTENDED_PURCHASE")
+                transactionID: id, reason: try body.optional("reason", String.self) ?? "UNINTENDED_PURCHASE")
         }
         control.post("apps/:bundleID/price-increase") { request, context in
             try await handle {
                 let body = try await Self.object(request)
                 try await simulator.increasePrice(
-                    bundleID: try context.parameters.require("bundleID"), productID: body["productID"] as? String ?? "",
-                    newPrice: (body["newPrice"] as? NSNumber)?.int64Value ?? 0,
-                    requiresConsent: body["requiresConsent"] as? Bool ?? true)
+                    bundleID: try context.parameters.require("bundleID"),
+                    productID: try body.required("productID", String.self),
+                    newPrice: try body.required("newPrice", Int64.self),
+                    requiresConsent: try body.optional("requiresConsent", Bool.self) ?? true)
                 return JSONResponse.object(["ok": true])
             }
         }
@@ -193,7 +195,7 @@ struct ControlRoutes: Sendable {
 
     func subscriptionVerb(
         _ group: RouterGroup<BasicRequestContext>, _ verb: String,
-        _ action: @escaping @Sendable (String, [String: Any]) async throws -> some Any
+        _ action: @escaping @Sendable (String, ControlBody) async throws -> some Any
     ) {
         group.post("subscriptions/:id/\(verb)") { request, context in
             try await handle {
@@ -207,7 +209,7 @@ struct ControlRoutes: Sendable {
 
     func transactionVerb(
         _ group: RouterGroup<BasicRequestContext>, _ verb: String,
-        _ action: @escaping @Sendable (String, [String: Any]) async throws -> Void
+        _ action: @escaping @Sendable (String, ControlBody) async throws -> Void
     ) {
         group.post("transactions/:id/\(verb)") { request, context in
             try await handle {
@@ -219,13 +221,14 @@ struct ControlRoutes: Sendable {
         }
     }
 
-    static func object(_ request: Request) async throws -> [String: Any] {
+    /// The request's JSON body (an empty body is an empty object).
+    static func object(_ request: Request) async throws -> ControlBody {
         let data = try await JSONResponse.body(request)
-        if data.isEmpty { return [:] }
+        if data.isEmpty { return ControlBody(object: [:]) }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw SimulatorError("invalid_json", "the body is not a JSON object")
         }
-        return object
+        return ControlBody(object: object)
     }
 
     func handle(_ body: () async throws -> Response) async throws -> Response {

@@ -196,11 +196,12 @@ struct ServeCommand: AsyncParsableCommand {
             lines += [
                 "  Apple: the App Store simulator, in-process at \(base)/verifyReceipt, \(base)/inApps, \(base)/simulator/v1",
                 "  demo app: com.example.storekeeper.demo; public key \(DemoKeys.publicKey), secret key \(DemoKeys.secretKey)",
-                "  try it:",
-                "    curl -s -X POST \(base)/simulator/v1/purchases -d '{\"bundleID\":\"com.example.storekeeper.demo\",\"productID\":\"premium.monthly\",\"customerID\":\"alice\"}'",
-                "    curl -s \(base)/simulator/v1/apps/com.example.storekeeper.demo/receipt?customerID=alice   # then POST it:",
-                "    curl -s -X POST \(base)/v1/receipts -H 'Authorization: Bearer \(DemoKeys.publicKey)' -d '{\"app_user_id\":\"alice\",\"receipt\":\"<receipt>\"}'",
-                "    curl -s \(base)/v1/subscribers/alice -H 'Authorization: Bearer \(DemoKeys.publicKey)'",
+                "  try it (paste these lines in order; the last prints alice's subscription):",
+                "    B=\(base) PK='Authorization: Bearer \(DemoKeys.publicKey)'",
+                "    curl -s -X POST $B/simulator/v1/purchases -d '{\"bundleID\":\"com.example.storekeeper.demo\",\"productID\":\"premium.monthly\",\"customerID\":\"alice\"}'; echo",
+                "    RECEIPT=$(curl -s \"$B/simulator/v1/apps/com.example.storekeeper.demo/receipt?customerID=alice\" | sed -E 's/.*\"receipt\":\"([^\"]*)\".*/\\1/')",
+                "    curl -s -X POST $B/v1/receipts -H \"$PK\" -d \"{\\\"app_user_id\\\":\\\"alice\\\",\\\"receipt\\\":\\\"$RECEIPT\\\"}\"; echo",
+                "    curl -s $B/v1/subscribers/alice -H \"$PK\"; echo",
             ]
         }
         return lines.joined(separator: "\n")

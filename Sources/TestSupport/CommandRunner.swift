@@ -60,6 +60,9 @@ public final class BackgroundCommand: @unchecked Sendable {
     let output = Pipe()
     /// The first line the process printed that contains "http://".
     public private(set) var baseURL: String = ""
+    /// What the process had printed to standard output when its URL appeared (a banner printed in one write is
+    /// all there).
+    public private(set) var printed: String = ""
 
     /// Starts `storekeeper` with arguments and waits until it prints a URL.
     /// - Parameters:
@@ -94,6 +97,7 @@ public final class BackgroundCommand: @unchecked Sendable {
             let text = String(decoding: buffer, as: UTF8.self)
             if let range = text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
                 baseURL = String(text[range])
+                printed = text
                 return
             }
         }

@@ -92,6 +92,40 @@ import Testing
         }
     }
 
+    @Test(
+        "control verbs: a required field missing or of the wrong type is a 400 naming it, and changes nothing",
+        arguments: [
+            ("auto-renew", "", "missing_field", "enabled"),
+            ("auto-renew", #"{"enabled":1}"#, "invalid_field", "enabled"),
+            ("auto-renew", #"{"enable":false}"#, "missing_field", "enabled"),
+            ("extend", #"{"days":"3"}"#, "invalid_field", "days"),
+            ("change-plan", "{}", "missing_field", "productID"),
+            ("price-increase-response", #"{"accept":"yes"}"#, "invalid_field", "accept"),
+        ])
+    func requiredFields(_ verb: String, _ body: String, _ code: String, _ field: String) async throws {
+        let h = try await SimulatorHarness()
+        let bought = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "strict")
+        let before = await h.simulator.subscription(bought.originalTransactionID)
+        try await LiveServer.with({
+            SimulatorApplication.build(
+                simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+        }) { base in
+            let (status, answer) = try await request(
+                .POST, "\(base)/simulator/v1/subscriptions/\(bought.originalTransactionID)/\(verb)",
+                body: Data(body.utf8))
+            let error = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["error"] as? [String: Any]
+            #expect(status == 400 && error?["code"] as? String == code, "\(String(decoding: answer, as: UTF8.self))")
+            #expect((error?["message"] as? String)?.hasPrefix(field) == true)
+            #expect(await h.simulator.subscription(bought.originalTransactionID) == before)
+            let (valid, _) = try await request(
+                .POST, "\(base)/simulator/v1/subscriptions/\(bought.originalTransactionID)/auto-renew",
+                body: Data(#"{"enabled":false}"#.utf8))
+            #expect(valid == 200)
+        }
+        #expect(await h.simulator.subscription(bought.originalTransactionID)?.autoRenewEnabled == false)
+    }
+
     @Test("notifications are POSTed to the app's URL and retried after a failure, attempts in history")
     func delivery() async throws {
         let receiver = NotificationReceiver(statuses: [500])

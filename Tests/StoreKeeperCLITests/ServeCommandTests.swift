@@ -120,6 +120,65 @@ import Testing
     }
 }
 
+/// The banner's tour runs as printed: its lines, pasted in order into a shell, buy, post the receipt and read an
+/// active subscriber.
+@Suite struct BannerTourTests {
+    /// Runs `commands` with `bash -euo pipefail`; returns the status and standard output.
+    static func bash(_ commands: String, in directory: URL) throws -> (Int32, String) {
+        let script = directory.appendingPathComponent("tour-\(UUID().uuidString).sh")
+        try commands.write(to: script, atomically: true, encoding: .utf8)
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-euo", "pipefail", script.path]
+        let output = Pipe()
+        bash.standardOutput = output
+        try bash.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        return (bash.terminationStatus, printed)
+    }
+
+    @Test("the README's five-minute tour runs as written against a fresh server")
+    func readme() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try BackgroundCommand(["serve", "--port", "0"], in: directory)
+        defer { server.stop() }
+        let readme = try String(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Five minutes with it"))
+        let after = readme[section.upperBound...]
+        let open = try #require(after.range(of: "```sh\n"))
+        let close = try #require(after[open.upperBound...].range(of: "```"))
+        let tour = after[open.upperBound..<close.lowerBound].replacingOccurrences(
+            of: "B=http://127.0.0.1:8080", with: "B=\(server.baseURL)")
+        #expect(tour.contains("B=\(server.baseURL)"))
+        let (status, printed) = try Self.bash(tour, in: directory)
+        #expect(status == 0)
+        #expect(printed.contains(#""identifier":"pro""#) && printed.contains(#""status":"active""#))
+        #expect(printed.contains(#""type":"receipt_posted""#), "\(printed.suffix(400))")
+    }
+
+    @Test("the banner's commands, run in order by bash, end with alice's active subscription")
+    func tour() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try BackgroundCommand(["serve", "--port", "0"], in: directory)
+        defer { server.stop() }
+        let banner = server.printed.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(banner.firstIndex { $0.contains("try it") }, "\(server.printed)")
+        let commands = banner[(start + 1)...].filter { $0.hasPrefix("    ") }.map { $0.dropFirst(4) }
+        #expect(commands.count == 5)
+        let (status, printed) = try Self.bash(commands.joined(separator: "\n"), in: directory)
+        #expect(status == 0)
+        let last = try #require(printed.split(separator: "\n").last)
+        #expect(last.contains(#""app_user_id":"alice""#) && last.contains(#""identifier":"pro""#))
+        #expect(last.contains(#""status":"active""#), "\(last)")
+    }
+}
+
 /// `storekeeper migrate`.
 @Suite struct MigrateCommandTests {
     @Test("migrate creates the SQLite schema and is idempotent")
