@@ -175,6 +175,21 @@ import Testing
         }
     }
 
+    @Test("an alias merge keeps the earlier first sighting, whichever side it was on")
+    func firstSeenAcrossAliases() async throws {
+        try await onEveryExecutor { store async throws in
+            let early = Self.now, late = Self.now.addingTimeInterval(86_400)
+            _ = try await store.apply(Self.clientWrite("anon-7", "t1", original: "o1"), policy: .transfer, now: early)
+            _ = try await store.apply(Self.clientWrite("gus", "t2", original: "o2"), policy: .transfer, now: late)
+            try await store.alias("anon-7", to: "gus", in: Self.project, bundleID: "com.example", now: late)
+            #expect(try await store.subscriber("gus", in: Self.project)?.createdAt == early)
+            // Merged into a subscriber never stored before: still the alias's first sighting.
+            _ = try await store.apply(Self.clientWrite("anon-8", "t3", original: "o3"), policy: .transfer, now: early)
+            try await store.alias("anon-8", to: "hanna", in: Self.project, bundleID: "com.example", now: late)
+            #expect(try await store.subscriber("hanna", in: Self.project)?.createdAt == early)
+        }
+    }
+
     @Test("API keys are found by hash")
     func apiKeys() async throws {
         try await onEveryExecutor { store async throws in

@@ -15,9 +15,18 @@ extension SQLStore {
             guard source != target else { return [] }
             let stored = try await Self.loadEvidence(tx, target, cache)
             let merged = try await Self.loadEvidence(tx, source, cache)?.evidence ?? EvidenceSet()
+            // The merged subscriber was first seen when either of the two was.
+            let firstSeen = try await tx.query(
+                "SELECT created_at FROM subscribers WHERE app_user_id IN (?, ?)", [.text(target), .text(source)]
+            ).map { Self.date($0["created_at"]) }.min()
             try await saveEvidence(
                 tx, EvidenceSave(user: target, bundleID: bundleID, change: .union(stored: stored, added: merged)),
                 now: now)
+            if let firstSeen, firstSeen < now {
+                try await tx.query(
+                    "UPDATE subscribers SET created_at = ? WHERE app_user_id = ?",
+                    [.text(Self.timestamp(firstSeen)), .text(target)])
+            }
             try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
             try await tx.query(
                 "UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
