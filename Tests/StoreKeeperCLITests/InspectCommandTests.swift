@@ -93,17 +93,15 @@ import Testing
 /// Output into a pipe whose reader is gone (`storekeeper … | head -c 10`) stops the command quietly — also when
 /// SIGPIPE is ignored, as it is in a process that has started SwiftNIO, where every write then fails with EPIPE.
 @Suite struct ClosedPipeTests {
-    @Test(
-        "a closed pipe on standard output with SIGPIPE ignored: exit 0, no crash, no backtrace",
-        arguments: [["inspect", "--json"], ["state", "--json"]])
-    func closedPipe(_ arguments: [String]) throws {
-        let receipt = Fixtures.directory.appendingPathComponent("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
-            .path
+    static let receipt = Fixtures.directory.appendingPathComponent("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
+        .path
+
+    /// Runs `storekeeper arguments` with SIGPIPE ignored and standard output a pipe nobody reads.
+    static func intoClosedPipe(_ arguments: [String]) throws -> (Process, String) {
         let process = Process()
         // The shell ignores SIGPIPE and `exec`s the command, which keeps that disposition.
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments =
-            ["-c", #"trap "" PIPE; exec "$0" "$@""#, CommandRunner.executable.path] + arguments + [receipt]
+        process.arguments = ["-c", #"trap "" PIPE; exec "$0" "$@""#, CommandRunner.executable.path] + arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -112,7 +110,40 @@ import Testing
         try process.run()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        return (process, stderr)
+    }
+
+    @Test(
+        "a closed pipe on standard output with SIGPIPE ignored: exit 0, no crash, no backtrace",
+        arguments: [
+            ["inspect", "--json", receipt], ["inspect", receipt], ["state", "--json", receipt], ["state", receipt],
+            ["keys", "new", "public"], ["keys", "new", "secret"], ["bench", "--seconds", "0.05"],
+            ["bench", "--json", "--seconds", "0.05"],
+        ])
+    func closedPipe(_ arguments: [String]) throws {
+        let (process, stderr) = try Self.intoClosedPipe(arguments)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(stderr.prefix(300))")
         #expect(!stderr.contains("crashed") && !stderr.contains("Fatal error"), "\(stderr.prefix(300))")
+    }
+
+    @Test("the simulator's printing verbs into a closed pipe: exit 0 each")
+    func simulatorVerbs() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try BackgroundCommand(["simulator", "--port", "0", "--clock", "manual", "--data", data.path])
+        defer { server.stop() }
+        let url = ["--url", server.baseURL]
+        #expect(
+            try CommandRunner.run(["simulator", "purchase", "--product", "premium.monthly", "--customer", "p"] + url)
+                .status == 0)
+        for verb in [
+            ["simulator", "notifications"], ["simulator", "receipt", "--customer", "p"],
+            ["simulator", "purchase", "--product", "premium.monthly", "--customer", "q"],
+            ["simulator", "advance", "--months", "0.1"],
+        ] {
+            let (process, stderr) = try Self.intoClosedPipe(verb + url)
+            #expect(process.terminationStatus == 0, "\(verb): \(stderr.prefix(300))")
+            #expect(!stderr.contains("crashed") && !stderr.contains("Fatal error"), "\(verb): \(stderr.prefix(300))")
+        }
     }
 }
