@@ -111,7 +111,10 @@ let package = Package(
         ),
         .target(
             name: "StoreKeeperStorage",
-            dependencies: ["SubscriptionEngine", "AppStoreModels", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "StoreKeeperAPI", "SubscriptionEngine", "AppStoreModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .target(

@@ -15,13 +15,14 @@ public struct SubscriberEvent: Codable, Sendable, Hashable {
     public var causeID: String?
     /// The stored raw evidence it came from.
     public var evidenceID: Int64?
-    /// Facts about it (transaction id, notification type, device id…).
-    public var detail: [String: String]
+    /// Facts about it (transaction id, notification type, device id, how many transactions…), each a string,
+    /// an integer or a boolean.
+    public var detail: [String: EventDetailValue]
 
     /// Makes an event.
     public init(
         id: Int64, createdAt: Date, type: String, cause: String, causeID: String?, evidenceID: Int64?,
-        detail: [String: String]
+        detail: [String: EventDetailValue]
     ) {
         self.id = id
         self.createdAt = createdAt

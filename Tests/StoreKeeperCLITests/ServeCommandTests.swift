@@ -158,6 +158,9 @@ import Testing
         #expect(status == 0)
         #expect(printed.contains(#""identifier":"pro""#) && printed.contains(#""status":"active""#))
         #expect(printed.contains(#""type":"receipt_posted""#), "\(printed.suffix(400))")
+        // Event details carry their JSON types: a count is a number.
+        #expect(
+            printed.range(of: #""transactions":[0-9]+"#, options: .regularExpression) != nil, "\(printed.suffix(400))")
     }
 
     @Test("the banner's commands, run in order by bash, end with alice's active subscription")

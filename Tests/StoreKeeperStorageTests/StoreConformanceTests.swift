@@ -56,7 +56,7 @@ import Testing
             project: Self.project, bundleID: "com.example", appUserID: user, kind: "signed_transaction",
             rawBody: "jws-\(transactionID)",
             evidence: evidence(transactionID, original: original), originalTransactionIDs: [original], cause: .client,
-            eventType: "transaction_posted", detail: ["transaction_id": transactionID])
+            eventType: "transaction_posted", detail: ["transaction_id": .string(transactionID)])
     }
 
     static func notification(_ uuid: String, _ transactionID: String, original: String) -> EvidenceWrite {

@@ -120,8 +120,8 @@ public struct SubscriberService: Sendable {
             project: app.project, bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt,
             evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "receipt_posted",
-            detail: ["transactions": String(evidence.transactions.count)].merging(
-                deviceID.map { ["device_id": $0] } ?? [:]
+            detail: ["transactions": .integer(Int64(evidence.transactions.count))].merging(
+                deviceID.map { ["device_id": .string($0)] } ?? [:]
             ) { $1 })
         return try await apply(write, answerFor: appUserID)
     }
@@ -179,7 +179,10 @@ public struct SubscriberService: Sendable {
             project: app.project, bundleID: bundleID, appUserID: appUserID, kind: "signed_transaction",
             rawBody: signedTransaction, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "transaction_posted",
-            detail: ["transaction_id": transaction.transactionId, "product_id": transaction.productId, "source": cause])
+            detail: [
+                "transaction_id": .string(transaction.transactionId), "product_id": .string(transaction.productId),
+                "source": .string(cause),
+            ])
         return try await apply(write, answerFor: appUserID)
     }
 
@@ -233,8 +236,8 @@ public struct SubscriberService: Sendable {
         let type =
             notification.payload.notificationType.rawValue
             + (notification.payload.subtype.map { "/\($0.rawValue)" } ?? "")
-        var detail = ["notification_type": type]
-        if let id = notification.transaction?.transactionId { detail["transaction_id"] = id }
+        var detail: [String: EventValue] = ["notification_type": .string(type)]
+        if let id = notification.transaction?.transactionId { detail["transaction_id"] = .string(id) }
         let write = EvidenceWrite(
             project: app.project, bundleID: bundleID, appUserID: nil, kind: "notification_v2",
             rawBody: signedPayload, evidence: evidence,

@@ -63,7 +63,7 @@ struct PlannedEvent: Equatable {
     /// The notification id, if one caused it.
     var causeID: String?
     /// Its facts.
-    var detail: [String: String]
+    var detail: [String: EventValue]
 }
 
 /// The status a write gives its own notification row when it applies to nobody.

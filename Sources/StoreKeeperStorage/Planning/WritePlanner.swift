@@ -75,13 +75,13 @@ enum WritePlanner {
             lateEvents.append(
                 PlannedEvent(
                     appUserID: user, type: parked.type, cause: .notification, causeID: parked.id,
-                    detail: ["notification_id": parked.id, "applied": "late"]))
+                    detail: ["notification_id": .string(parked.id), "applied": "late"]))
         }
         plan.saves.append(
             EvidenceSave(
                 user: user, bundleID: write.bundleID, change: .union(stored: reading.stored[user], added: incoming)))
         var detail = write.detail
-        detail["kind"] = write.kind
+        detail["kind"] = .string(write.kind)
         plan.events =
             [
                 PlannedEvent(
@@ -95,6 +95,8 @@ enum WritePlanner {
     static func identityEvent(_ user: String, _ type: String, _ detail: [String: String], _ write: EvidenceWrite)
         -> PlannedEvent
     {
-        PlannedEvent(appUserID: user, type: type, cause: .identity, causeID: write.notificationID, detail: detail)
+        PlannedEvent(
+            appUserID: user, type: type, cause: .identity, causeID: write.notificationID,
+            detail: detail.mapValues(EventValue.string))
     }
 }

@@ -36,14 +36,14 @@ public struct EvidenceWrite: Sendable {
     /// The event type to record (e.g. `transaction_posted`, `DID_RENEW`).
     public var eventType: String
     /// Extra facts for the event (notification subtype, transaction id…).
-    public var detail: [String: String]
+    public var detail: [String: EventValue]
 
     /// Makes a write.
     public init(
         project: ProjectScope, bundleID: String, appUserID: String?, kind: String, rawBody: String,
         evidence: EvidenceSet,
         originalTransactionIDs: [String], cause: EventCause, notificationID: String? = nil, eventType: String,
-        detail: [String: String] = [:]
+        detail: [String: EventValue] = [:]
     ) {
         self.project = project
         self.bundleID = bundleID

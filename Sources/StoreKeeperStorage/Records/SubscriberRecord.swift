@@ -32,7 +32,7 @@ public struct EventRecord: Sendable, Hashable, Codable {
     /// The raw evidence row it came from.
     public var evidenceID: Int64?
     /// Facts about the event.
-    public var detail: [String: String]
+    public var detail: [String: EventValue]
 }
 
 /// A stored API key (only its hash).

@@ -39,7 +39,10 @@ extension SQLStore {
                 [.text(source), .text(target)])
             try await Self.insertEvent(
                 tx, target, "alias_added", .identity, nil, nil,
-                ["alias": ProjectScope.value(ofKey: source), "app_user_id": ProjectScope.value(ofKey: target)], now)
+                [
+                    "alias": .string(ProjectScope.value(ofKey: source)),
+                    "app_user_id": .string(ProjectScope.value(ofKey: target)),
+                ], now)
             return [target, source]
         }
         changes.publish(.changed(changed))

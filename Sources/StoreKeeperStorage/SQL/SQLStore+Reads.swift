@@ -51,7 +51,7 @@ extension SQLStore {
                     type: row["type"]?.string ?? "", cause: EventCause(rawValue: row["cause"]?.string ?? "") ?? .client,
                     causeID: row["cause_id"]?.string, evidenceID: row["evidence_id"]?.int,
                     detail: try Self.decodeStored(
-                        [String: String].self, row["detail_json"], empty: "{}",
+                        [String: EventValue].self, row["detail_json"], empty: "{}",
                         what: "event \(row["id"]?.int ?? 0)'s detail"))
             }
         }

@@ -110,7 +110,7 @@ extension SQLStore {
 
     static func insertEvent(
         _ tx: any SQLTransaction, _ appUserID: String, _ type: String, _ cause: EventCause, _ causeID: String?,
-        _ evidenceID: Int64?, _ detail: [String: String], _ now: Date
+        _ evidenceID: Int64?, _ detail: [String: EventValue], _ now: Date
     ) async throws {
         let json = EventDetailWriter.json(detail)
         try await tx.query(
