@@ -254,6 +254,7 @@ let package = Package(
             dependencies: [
                 "AppStoreSimulator", "AppStoreModels", "AppStoreVerification", "EvidenceInspection", "TestSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -52,16 +52,24 @@ public struct ReceiptSigner: Sendable {
         let intermediateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let leafKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let notAfter = Date(timeIntervalSince1970: 2_200_000_000)
+        let rootIdentifier = SubjectKeyIdentifier(hash: .init(rootKey.publicKey))
         let root = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey), notValidBefore: notBefore,
             notValidAfter: notAfter, issuer: rootName, subject: rootName, signatureAlgorithm: .sha256WithRSAEncryption,
-            extensions: try .init { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil)) },
+            extensions: try .init {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                rootIdentifier
+            },
             issuerPrivateKey: .init(rootKey))
         let intermediate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey), notValidBefore: notBefore,
             notValidAfter: notAfter, issuer: rootName, subject: intermediateName,
             signatureAlgorithm: .sha256WithRSAEncryption,
-            extensions: try .init { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0)) },
+            extensions: try .init {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                AuthorityKeyIdentifier(keyIdentifier: rootIdentifier.keyIdentifier)
+                SubjectKeyIdentifier(hash: .init(intermediateKey.publicKey))
+            },
             issuerPrivateKey: .init(rootKey))
         let leaf = try leafCertificate(
             key: leafKey, issuer: intermediateName, issuerKey: intermediateKey, notBefore: notBefore)
@@ -82,7 +90,12 @@ public struct ReceiptSigner: Sendable {
             version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: notBefore,
             notValidAfter: Date(timeIntervalSince1970: 2_200_000_000), issuer: issuer, subject: leafName,
             signatureAlgorithm: .sha256WithRSAEncryption,
-            extensions: try .init { Critical(BasicConstraints.notCertificateAuthority) },
+            extensions: try .init {
+                Critical(BasicConstraints.notCertificateAuthority)
+                AuthorityKeyIdentifier(
+                    keyIdentifier: SubjectKeyIdentifier(hash: .init(issuerKey.publicKey)).keyIdentifier)
+                SubjectKeyIdentifier(hash: .init(key.publicKey))
+            },
             issuerPrivateKey: .init(issuerKey))
     }
 

@@ -72,6 +72,10 @@ public struct SigningAuthority: Sendable {
         let rootKey = P384.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
         let leafKey = P256.Signing.PrivateKey()
+        // Key identifiers as Apple's chain carries them: a subject key identifier on every certificate, an
+        // authority key identifier (the issuer's) below the root. Strict verifiers (Apple's own library) need them.
+        let rootIdentifier = SubjectKeyIdentifier(hash: .init(rootKey.publicKey))
+        let intermediateIdentifier = SubjectKeyIdentifier(hash: .init(intermediateKey.publicKey))
         root = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
             notValidBefore: notBefore, notValidAfter: notAfter,
@@ -79,6 +83,7 @@ public struct SigningAuthority: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                rootIdentifier
             },
             issuerPrivateKey: .init(rootKey))
         intermediate = try Certificate(
@@ -88,6 +93,8 @@ public struct SigningAuthority: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                AuthorityKeyIdentifier(keyIdentifier: rootIdentifier.keyIdentifier)
+                intermediateIdentifier
                 if withAppleExtensions {
                     Certificate.Extension(
                         oid: [1, 2, 840, 113635, 100, 6, 2, 1], critical: false, value: [0x05, 0x00])
@@ -122,6 +129,8 @@ public struct SigningAuthority: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
+                AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: issuerKey.publicKey).keyIdentifier)
+                SubjectKeyIdentifier(hash: .init(key.publicKey))
                 if withAppleExtension {
                     Certificate.Extension(
                         oid: [1, 2, 840, 113635, 100, 6, 11, 1], critical: false, value: [0x05, 0x00])

@@ -117,12 +117,13 @@ extension AppStoreSimulator {
         response.originalTransactionId = originalTransactionID
         response.webOrderLineItemId = transactions[subscription.latestTransactionID]?.webOrderLineItemID
         do {
-            response.effectiveDate = try extendRenewalDate(
-                originalTransactionID: originalTransactionID, days: days, reasonCode: request.extendReasonCode ?? 0)
+            response.effectiveDate = Self.wireDate(
+                try extendRenewalDate(
+                    originalTransactionID: originalTransactionID, days: days, reasonCode: request.extendReasonCode ?? 0))
             response.success = true
         } catch {
             response.success = false
-            response.effectiveDate = subscription.periodEnd
+            response.effectiveDate = Self.wireDate(subscription.periodEnd)
         }
         return response
     }
@@ -175,7 +176,7 @@ extension AppStoreSimulator {
     static func sendAttempts(_ record: SimulatedNotification) -> [SendAttemptItem] {
         record.attempts.map { attempt in
             var sent = SendAttemptItem()
-            sent.attemptDate = attempt.date
+            sent.attemptDate = Self.wireDate(attempt.date)
             sent.sendAttemptResult = SendAttemptResult(rawValue: attempt.result)
             return sent
         }

@@ -5,6 +5,9 @@ import Foundation
 extension AppStoreSimulator {
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
+    /// `date` at a whole millisecond, as every date Apple puts on the wire is (JSON or signed).
+    static func wireDate(_ date: Date) -> Date { Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000) }
+
     /// Canonical JSON (sorted keys) so equal inputs give equal bytes.
     static func json(_ object: [String: Any]) -> Data {
         (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))

@@ -115,12 +115,12 @@ public actor AppStoreSimulator {
     /// A fresh Server API token for an app whose key the simulator generated (a convenience for curl sessions:
     /// real clients sign their own).
     /// - Parameter bundleID: The app.
-    /// - Returns: A bearer token valid for 30 minutes of simulator time.
+    /// - Returns: A bearer token valid for 30 minutes of wall-clock time (token lifetimes are real time).
     public func apiToken(bundleID: String) throws -> String {
         guard let app = apps[bundleID], let key = generatedAPIKeys[bundleID] else {
             throw SimulatorError("no_generated_key", "the simulator holds no API key for \(bundleID)", kind: .notFound)
         }
-        do { return try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: clock.now()) } catch {
+        do { return try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: Date()) } catch {
             throw SimulatorError("signing_failed", "\(error)", kind: .failed)
         }
     }

@@ -4,7 +4,9 @@ public import Foundation
 
 /// Checks App Store Server API bearer tokens the way Apple does: an ES256 JWT whose header names a known key
 /// id (`kid`) and `typ` JWT, whose claims carry the issuer, `aud` "appstoreconnect-v1", the bundle id (`bid`),
-/// `iat` not in the future and `exp` at most an hour after `iat` and not past, signed by that key.
+/// and `exp` not past and at most an hour ahead, signed by that key. `iat` is optional, as at Apple (Apple's own
+/// server library sends none); when present it must not be in the future and `exp` at most an hour after it.
+/// Lifetimes are checked against the wall clock a client signs with, never the simulator's (manual) clock.
 public struct ServerAPIAuthenticator: Sendable {
     /// Largest accepted clock skew, in seconds.
     public var allowedSkew: TimeInterval = 60
@@ -16,7 +18,7 @@ public struct ServerAPIAuthenticator: Sendable {
     /// - Parameters:
     ///   - authorization: The `Authorization` header value.
     ///   - apps: The registered apps.
-    ///   - now: The simulator's clock.
+    ///   - now: The wall clock (clients sign with theirs, whatever time the simulated world is at).
     /// - Returns: The app the token is for.
     /// - Throws: ``AppStoreAPIError`` 401 with a reason in the message.
     public func authenticate(_ authorization: String?, apps: [SimulatedApp], now: Date) throws(AppStoreAPIError)
@@ -44,14 +46,15 @@ public struct ServerAPIAuthenticator: Sendable {
         else { throw refuse("unknown key id") }
         guard claims["iss"] as? String == app.issuerID else { throw refuse("wrong iss") }
         guard claims["aud"] as? String == "appstoreconnect-v1" else { throw refuse("aud must be appstoreconnect-v1") }
-        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue
-        else {
-            throw refuse("missing iat or exp")
-        }
+        guard let exp = (claims["exp"] as? NSNumber)?.doubleValue else { throw refuse("missing exp") }
         let current = now.timeIntervalSince1970
-        guard iat <= current + allowedSkew else { throw refuse("iat is in the future") }
         guard exp > current - allowedSkew else { throw refuse("token expired") }
-        guard exp - iat <= 3600 else { throw refuse("exp more than 60 minutes after iat") }
+        if let iat = (claims["iat"] as? NSNumber)?.doubleValue {
+            guard iat <= current + allowedSkew else { throw refuse("iat is in the future") }
+            guard exp - iat <= 3600 else { throw refuse("exp more than 60 minutes after iat") }
+        } else {
+            guard exp <= current + 3600 + allowedSkew else { throw refuse("exp more than 60 minutes ahead") }
+        }
         guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
             key.isValidSignature(ecdsa, for: SHA256.hash(data: Array("\(parts[0]).\(parts[1])".utf8)))
         else { throw refuse("bad signature") }
@@ -62,18 +65,21 @@ public struct ServerAPIAuthenticator: Sendable {
     /// - Parameters:
     ///   - app: The app (its key id, issuer and bundle id).
     ///   - key: The private key matching `app.apiPublicKeyPEM`.
-    ///   - issuedAt: `iat`.
+    ///   - issuedAt: `iat` (and the start of the lifetime).
     ///   - lifetime: Seconds until `exp`.
+    ///   - includesIssuedAt: Whether `iat` is sent (Apple's server library sends none).
     /// - Returns: The JWT.
     public static func token(
-        for app: SimulatedApp, key: P256.Signing.PrivateKey, issuedAt: Date, lifetime: TimeInterval = 1800
+        for app: SimulatedApp, key: P256.Signing.PrivateKey, issuedAt: Date, lifetime: TimeInterval = 1800,
+        includesIssuedAt: Bool = true
     )
         throws -> String
     {
         let header = #"{"alg":"ES256","kid":"\#(app.apiKeyID)","typ":"JWT"}"#
         let iat = Int64(issuedAt.timeIntervalSince1970)
+        let issued = includesIssuedAt ? #""iat":\#(iat),"# : ""
         let claims =
-            #"{"iss":"\#(app.issuerID)","iat":\#(iat),"exp":\#(iat + Int64(lifetime)),"aud":"appstoreconnect-v1","bid":"\#(app.bundleID)"}"#
+            #"{"iss":"\#(app.issuerID)",\#(issued)"exp":\#(iat + Int64(lifetime)),"aud":"appstoreconnect-v1","bid":"\#(app.bundleID)"}"#
         let input = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(Array(claims.utf8))
         let signature = try key.signature(for: Array(input.utf8))
         return input + "." + Base64.urlEncode(signature.rawRepresentation)

@@ -102,7 +102,7 @@ struct AppleRoutes: Sendable {
     func authorized(_ request: Request, _ body: (String) async throws -> Response) async throws -> Response {
         do {
             let app = try authenticator.authenticate(
-                request.headers[.authorization], apps: await simulator.allApps(), now: simulator.clock.now())
+                request.headers[.authorization], apps: await simulator.allApps(), now: Date())
             return try await body(app.bundleID)
         } catch let error as AppStoreAPIError {
             var payload = APIErrorResponse()

@@ -56,7 +56,9 @@ import Testing
             let decoded = try JSONDecoder().decode(VerifyReceiptResponse.self, from: sandbox)
             #expect(decoded.status == 0 && decoded.latestReceiptInfo?.count == 2)
 
-            let token = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now())
+            // Clients sign with their wall clock, whatever time the simulated world is at.
+            let now = Date()
+            let token = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: now)
             let (ok, statuses) = try await request(
                 .GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: token)
             #expect(ok == 200)
@@ -64,16 +66,28 @@ import Testing
             #expect(status.data?.first?.lastTransactions?.first?.status == .active)
             let signed = try #require(status.data?.first?.lastTransactions?.first?.signedTransactionInfo)
             #expect(try await h.verifier.verifyTransaction(signed).originalTransactionId == transactionID)
+            // Apple's own server library sends no iat: accepted, as Apple accepts it.
+            let withoutIAT = try ServerAPIAuthenticator.token(
+                for: app, key: key, issuedAt: now, includesIssuedAt: false)
+            let (accepted, _) = try await request(
+                .GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: withoutIAT)
+            #expect(accepted == 200)
+            // The manual clock moves a year: the client's token still works.
+            h.clock.advance(by: 365 * 86_400)
+            let (afterMove, _) = try await request(
+                .GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: token)
+            #expect(afterMove == 200)
 
-            let wrongKey = try ServerAPIAuthenticator.token(
-                for: app, key: P256.Signing.PrivateKey(), issuedAt: h.clock.now())
-            let stale = try ServerAPIAuthenticator.token(
-                for: app, key: key, issuedAt: h.clock.now().addingTimeInterval(-7200))
-            let tooLong = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: h.clock.now(), lifetime: 7200)
+            let wrongKey = try ServerAPIAuthenticator.token(for: app, key: P256.Signing.PrivateKey(), issuedAt: now)
+            let stale = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: now.addingTimeInterval(-7200))
+            let tooLong = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: now, lifetime: 7200)
+            let tooLongWithoutIAT = try ServerAPIAuthenticator.token(
+                for: app, key: key, issuedAt: now, lifetime: 7200, includesIssuedAt: false)
+            let future = try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: now.addingTimeInterval(600))
             var otherKeyID = app
             otherKeyID.apiKeyID = "OTHERKEY"
-            let unknownKid = try ServerAPIAuthenticator.token(for: otherKeyID, key: key, issuedAt: h.clock.now())
-            for bad in [nil, "garbage", wrongKey, stale, tooLong, unknownKid] {
+            let unknownKid = try ServerAPIAuthenticator.token(for: otherKeyID, key: key, issuedAt: now)
+            for bad in [nil, "garbage", wrongKey, stale, tooLong, tooLongWithoutIAT, future, unknownKid] {
                 let (code, errorBody) = try await request(
                     .GET, "\(base)/inApps/v1/subscriptions/\(transactionID)", token: bad)
                 #expect(code == 401)
