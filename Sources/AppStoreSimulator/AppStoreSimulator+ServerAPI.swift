@@ -119,7 +119,8 @@ extension AppStoreSimulator {
         do {
             response.effectiveDate = Self.wireDate(
                 try extendRenewalDate(
-                    originalTransactionID: originalTransactionID, days: days, reasonCode: request.extendReasonCode ?? 0))
+                    originalTransactionID: originalTransactionID, days: days, reasonCode: request.extendReasonCode ?? 0)
+            )
             response.success = true
         } catch {
             response.success = false
