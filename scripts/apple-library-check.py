@@ -1,0 +1,79 @@
+"""The Python half of scripts/apple-library-check: drives the simulator's control API and judges what it
+produces with Apple's own library. Arguments: the simulator's base URL and its data folder."""
+import json, sys, time, urllib.request
+from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+base, data = sys.argv[1], sys.argv[2]
+bundle = "com.example.storekeeper.demo"
+
+def call(method, path, body=None):
+    request = urllib.request.Request(base + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"{}")
+
+bought = call("POST", "/simulator/v1/purchases",
+              {"bundleID": bundle, "productID": "premium.monthly", "customerID": "apple-check"})
+original = bought["originalTransactionId"]
+call("POST", "/simulator/v1/clock/advance", {"months": 1.05})
+call("POST", f"/simulator/v1/subscriptions/{original}/auto-renew", {"enabled": False})
+latest = call("GET", f"/simulator/v1/subscriptions/{original}")["latestTransactionId"]
+call("POST", f"/simulator/v1/transactions/{latest}/refund", {"reason": 1})
+
+verifier = SignedDataVerifier([open(f"{data}/pki/jws-root.der", "rb").read()], False, Environment.SANDBOX,
+                              bundle, 1234567890)
+notifications = call("GET", f"/simulator/v1/apps/{bundle}/notifications")["notifications"]
+kinds = []
+for record in notifications:
+    decoded = verifier.verify_and_decode_notification(record["signedPayload"])
+    kinds.append(f"{decoded.notificationType.value}/{decoded.subtype.value if decoded.subtype else ''}")
+    if decoded.data and decoded.data.signedTransactionInfo:
+        verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
+    if decoded.data and decoded.data.signedRenewalInfo:
+        verifier.verify_and_decode_renewal_info(decoded.data.signedRenewalInfo)
+expected = ["SUBSCRIBED/INITIAL_BUY", "DID_RENEW/", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "REFUND/"]
+if kinds != expected:
+    sys.exit(f"apple-library-check: notifications {kinds}, expected {expected}")
+
+# The simulator saves its world (with the API key it generated for the demo app) within two seconds.
+for _ in range(50):
+    try:
+        key = json.load(open(f"{data}/world.json"))["generatedAPIKeys"][bundle].encode()
+        break
+    except (OSError, KeyError, ValueError):
+        time.sleep(0.1)
+client = AppStoreServerAPIClient(key, "SIMKEY0001", "57246542-96fe-1a63-e053-0824d011072a", bundle,
+                                 Environment.SANDBOX)
+client._base_url = base  # the one change: where Apple is
+
+def server_api():
+    statuses = client.get_all_subscription_statuses(original)
+    for group in statuses.data:
+        for item in group.lastTransactions:
+            verifier.verify_and_decode_signed_transaction(item.signedTransactionInfo)
+            verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+    history = client.get_transaction_history(original, None, TransactionHistoryRequest(),
+                                             GetTransactionHistoryVersion.V2)
+    for signed in history.signedTransactions:
+        verifier.verify_and_decode_signed_transaction(signed)
+    verifier.verify_and_decode_signed_transaction(client.get_transaction_info(original).signedTransactionInfo)
+    client.get_refund_history(latest, None)
+    client.look_up_order_id(bought["orderId"])
+    client.extend_subscription_renewal_date(original, ExtendRenewalDateRequest(
+        extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="check"))
+    now = int(time.time() * 1000)
+    client.get_notification_history(None, NotificationHistoryRequest(startDate=now - 90 * 86_400_000,
+                                                                     endDate=now + 400 * 86_400_000))
+    return len(history.signedTransactions)
+
+before = server_api()
+call("POST", "/simulator/v1/clock/advance", {"months": 13})
+after = server_api()
+print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
+      f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions)")
