@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 
 /// Taking the simulated world as a value and restoring it, so a simulator survives restarts.
 extension AppStoreSimulator {

@@ -1,5 +1,5 @@
 import FilePermissions
-public import Foundation
+import Foundation
 
 /// Where a simulator keeps its world between runs: `world.json` in its data folder, private (it holds the App
 /// Store Server API keys the simulator generated), replaced atomically on every save.

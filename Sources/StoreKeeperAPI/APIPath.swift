@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The `/v1` paths, built the one way the server routes them (an app user id is percent-encoded as one path
 /// segment).

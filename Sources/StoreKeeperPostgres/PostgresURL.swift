@@ -1,7 +1,7 @@
-public import Foundation
-public import NIOSSL
+import Foundation
+import NIOSSL
 public import PostgresNIO
-public import StoreKeeperStorage
+import StoreKeeperStorage
 
 /// A `DATABASE_URL` read the way libpq reads it: `postgres://user:password@host:port/database?sslmode=…&sslrootcert=…`.
 ///

@@ -82,7 +82,7 @@ public final class BackgroundCommand: @unchecked Sendable {
         }
         process.standardOutput = output
         if let standardError {
-            FileManager.default.createFile(atPath: standardError.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: standardError.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: standardError)
         } else {
             process.standardError = FileHandle.nullDevice

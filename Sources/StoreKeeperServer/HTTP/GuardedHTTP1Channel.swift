@@ -1,4 +1,4 @@
-public import Hummingbird
+import Hummingbird
 public import HummingbirdCore
 public import Logging
 public import NIOCore
