@@ -4,7 +4,10 @@ import json, sys, time, urllib.request
 from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
@@ -63,7 +66,17 @@ def server_api():
     for signed in history.signedTransactions:
         verifier.verify_and_decode_signed_transaction(signed)
     verifier.verify_and_decode_signed_transaction(client.get_transaction_info(original).signedTransactionInfo)
+    for version in (GetTransactionHistoryVersion.V1, GetTransactionHistoryVersion.V2):
+        client.get_transaction_history(original, None, TransactionHistoryRequest(), version)
     client.get_refund_history(latest, None)
+    client.send_consumption_information(latest, ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
+    token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+    client.set_app_account_token(original, UpdateAppAccountTokenRequest(appAccountToken=token))
+    info = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(original).signedTransactionInfo)
+    if str(info.appAccountToken) != token:
+        sys.exit(f"apple-library-check: appAccountToken {info.appAccountToken}, expected {token}")
+    client.finish_transaction(latest)
     client.look_up_order_id(bought["orderId"])
     client.extend_subscription_renewal_date(original, ExtendRenewalDateRequest(
         extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="check"))

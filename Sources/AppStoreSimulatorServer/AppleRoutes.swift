@@ -29,13 +29,10 @@ struct AppleRoutes: Sendable {
                         transactionID: try context.parameters.require("transactionId"), bundleID: bundleID))
             }
         }
-        api.get("v2/history/:transactionId") { request, context in
-            try await authorized(request) { bundleID in
-                JSONResponse.encode(
-                    try await simulator.transactionHistory(
-                        transactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
-                        revision: request.uri.queryParameters.get("revision"),
-                        descending: request.uri.queryParameters.get("sort") == "DESCENDING"))
+        // Get Transaction History v1 (deprecated by Apple, still served) answers as v2 does.
+        for version in ["v1", "v2"] {
+            api.get("\(version)/history/:transactionId") { request, context in
+                try await history(request, context)
             }
         }
         api.get("v2/refund/lookup/:transactionId") { request, context in
@@ -83,13 +80,45 @@ struct AppleRoutes: Sendable {
                         token: try context.parameters.require("token"), bundleID: bundleID))
             }
         }
-        api.put("v1/transactions/consumption/:transactionId") { request, context in
-            try await authorized(request) { bundleID in
-                try await simulator.sendConsumptionInformation(
-                    transactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
-                    body: try await JSONResponse.body(request))
-                return Response(status: .accepted)
+        // Send Consumption Information, v1 and v2 (the body is kept as sent).
+        for version in ["v1", "v2"] {
+            api.put("\(version)/transactions/consumption/:transactionId") { request, context in
+                try await authorized(request) { bundleID in
+                    try await simulator.sendConsumptionInformation(
+                        transactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
+                        body: try await JSONResponse.body(request), version: version == "v2" ? 2 : 1)
+                    return Response(status: .accepted)
+                }
             }
+        }
+        // (Hummingbird needs one parameter name per path position: `transactionId` is the original one here.)
+        api.put("v1/transactions/:transactionId/appAccountToken") { request, context in
+            try await authorized(request) { bundleID in
+                let body =
+                    try? JSONSerialization.jsonObject(with: try await JSONResponse.body(request)) as? [String: Any]
+                try await simulator.setAppAccountToken(
+                    originalTransactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
+                    token: body?["appAccountToken"] as? String)
+                return Response(status: .ok)
+            }
+        }
+        api.post("v1/transactions/:transactionId/finish") { request, context in
+            try await authorized(request) { bundleID in
+                try await simulator.finishTransaction(
+                    transactionID: try context.parameters.require("transactionId"), bundleID: bundleID)
+                return Response(status: .ok)
+            }
+        }
+    }
+
+    /// Get Transaction History (v1 and v2).
+    func history(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try await authorized(request) { bundleID in
+            JSONResponse.encode(
+                try await simulator.transactionHistory(
+                    transactionID: try context.parameters.require("transactionId"), bundleID: bundleID,
+                    revision: request.uri.queryParameters.get("revision"),
+                    descending: request.uri.queryParameters.get("sort") == "DESCENDING"))
         }
     }
 
