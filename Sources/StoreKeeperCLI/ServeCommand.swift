@@ -148,7 +148,9 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.usesSimulator {
             let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator")
             let pki = try SimulatorPKI.loadOrCreate(in: directory.appendingPathComponent("pki"))
-            let sim = AppStoreSimulator(pki: pki, clock: SystemClock())
+            var simulatorConfiguration = AppStoreSimulator.Configuration()
+            simulatorConfiguration.environment = configuration.simulatorEnvironment
+            let sim = AppStoreSimulator(configuration: simulatorConfiguration, pki: pki, clock: SystemClock())
             // The world the last run saved: its customers keep their subscriptions and no id is handed out again.
             let file = SimulatorWorldFile(directory: directory.path)
             if let saved = try file.load() { try await sim.restore(saved) }

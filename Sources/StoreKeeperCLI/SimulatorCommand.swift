@@ -35,6 +35,8 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     @Option(help: "system (real time, accelerated periods) or manual (moved by POST /simulator/v1/clock/advance).")
     var clock = "system"
     @Option(help: "Renewals before the sandbox stops a subscription.") var maxRenewals = 12
+    @Option(help: "Sandbox or Production: the environment its evidence carries and verifyReceipt answers for.")
+    var environment = "Sandbox"
     @Flag(inversion: .prefixedNo, help: "Create the demo app com.example.storekeeper.demo.") var demo = true
     @Option(help: "Where the demo app's V2 notifications go.") var notificationURL: String?
 
@@ -43,6 +45,9 @@ struct SimulatorServeCommand: AsyncParsableCommand {
             throw ValidationError("--rate \(rate) must be one of 3m, 5m, 15m, 30m, 1h, real")
         }
         guard ["system", "manual"].contains(clock) else { throw ValidationError("--clock must be system or manual") }
+        guard ["Sandbox", "Production"].contains(environment) else {
+            throw ValidationError("--environment \"\(environment)\" is not Sandbox or Production")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is out of range") }
     }
 
@@ -51,6 +56,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         configuration.seed = seed
         configuration.rate = SandboxRate(rawValue: rate)!
         configuration.maximumRenewals = maxRenewals
+        configuration.environment = environment
         // The world saved by the last run, if any: the simulator continues it (customers, ids, history, clock).
         let worldFile = SimulatorWorldFile(directory: data)
         let saved = try worldFile.load()
@@ -66,6 +72,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         }
         let host = hostname
         let rateName = configuration.rate.rawValue
+        let environmentName = configuration.environment
         let hasDemo = demo
         let continued = saved.map { "  world:           continued from \(worldFile.path) (\($0.summary))" }
         let application = SimulatorApplication.build(
@@ -73,7 +80,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         ) { bound in
             let base = "http://\(host):\(bound)"
             var lines = [
-                "StoreKeeper App Store simulator listening on \(base)  (rate \(rateName), clock \(manualClock == nil ? "system" : "manual"))",
+                "StoreKeeper App Store simulator listening on \(base)  (\(environmentName), rate \(rateName), clock \(manualClock == nil ? "system" : "manual"))",
                 "  verifyReceipt:   \(base)/verifyReceipt  and  \(base)/sandbox/verifyReceipt",
                 "  Server API:      \(base)/inApps/…",
                 "  control API:     \(base)/simulator/v1/…",

@@ -47,6 +47,59 @@ import Testing
     }
 }
 
+/// `--environment Production`: production-shaped evidence, and verifyReceipt answering at the production URL.
+@Suite struct SimulatorEnvironmentTests {
+    @Test("--environment Production: the production verifyReceipt answers 0 and says Production; Sandbox answers 21007")
+    func production() throws {
+        for (environment, status) in [("Production", 0), ("Sandbox", 21_007)] {
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: data) }
+            let server = try BackgroundCommand([
+                "simulator", "--port", "0", "--clock", "manual", "--data", data.path, "--environment", environment,
+            ])
+            defer { server.stop() }
+            #expect(server.printed.contains("(\(environment), rate"))
+            let url = ["--url", server.baseURL]
+            #expect(
+                try CommandRunner.run(
+                    ["simulator", "purchase", "--product", "premium.monthly", "--customer", "e"] + url
+                )
+                .status == 0)
+            let receipt = try CommandRunner.run(["simulator", "receipt", "--customer", "e"] + url).standardOutput
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let (_, answer) = try ServeRestartTests.call(
+                server.baseURL, "POST", "/verifyReceipt", key: nil,
+                body: #"{"receipt-data":"\#(receipt)","password":"demo-shared-secret"}"#)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            #expect(object["status"] as? Int == status, "\(environment): \(answer.prefix(200))")
+            if status == 0 { #expect(object["environment"] as? String == "Production") }
+        }
+        #expect(try CommandRunner.run(["simulator", "--environment", "Staging"]).status == 2)
+    }
+
+    @Test("serve's in-process simulator takes simulatorEnvironment from the configuration")
+    func inProcess() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("envs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.json")
+        try #"{"simulatorEnvironment": "Production"}"#.write(to: config, atomically: true, encoding: .utf8)
+        let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+        defer { server.stop() }
+        _ = try ServeRestartTests.subscribe(server.baseURL, "prod")
+        let (_, receiptJSON) = try ServeRestartTests.call(
+            server.baseURL, "GET", "/simulator/v1/apps/com.example.storekeeper.demo/receipt?customerID=prod", key: nil)
+        let receipt = try #require(
+            (try JSONSerialization.jsonObject(with: Data(receiptJSON.utf8)) as? [String: Any])?["receipt"] as? String)
+        let (_, answer) = try ServeRestartTests.call(
+            server.baseURL, "POST", "/verifyReceipt", key: nil,
+            body: #"{"receipt-data":"\#(receipt)","password":"demo-shared-secret"}"#)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        #expect(
+            object["status"] as? Int == 0 && object["environment"] as? String == "Production", "\(answer.prefix(200))")
+    }
+}
+
 /// The standalone simulator stops promptly even while its notification URL never answers.
 @Suite struct SimulatorShutdownTests {
     @Test("SIGTERM stops the simulator within seconds while deliveries hang on a silent notification URL")

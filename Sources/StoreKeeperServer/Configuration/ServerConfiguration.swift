@@ -126,6 +126,9 @@ public struct ServerConfiguration: Sendable, Codable {
     public var appleDeadlineSeconds: Double = 10
     /// Run the App Store simulator in-process and use it as Apple. Default true when no apps are configured.
     public var simulator: Bool?
+    /// The in-process simulator's environment: `Sandbox` (default) or `Production` (production-shaped evidence:
+    /// receipts of type `Production`, verifyReceipt answering at the production URL).
+    public var simulatorEnvironment = "Sandbox"
     /// Apple's URLs (default Apple's; the in-process simulator overrides them).
     public var verifyReceiptProductionURL: String?
     /// Sandbox verifyReceipt URL.
@@ -139,8 +142,8 @@ public struct ServerConfiguration: Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
             receiptValidation
-        case maximumBodyBytes, limits, appleDeadlineSeconds, simulator, verifyReceiptProductionURL,
-            verifyReceiptSandboxURL, serverAPIBaseURL
+        case maximumBodyBytes, limits, appleDeadlineSeconds, simulator, simulatorEnvironment,
+            verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -160,6 +163,8 @@ public struct ServerConfiguration: Sendable, Codable {
         limits = try c.decodeIfPresent(ConnectionLimits.self, forKey: .limits) ?? limits
         appleDeadlineSeconds = try c.decodeIfPresent(Double.self, forKey: .appleDeadlineSeconds) ?? appleDeadlineSeconds
         simulator = try c.decodeIfPresent(Bool.self, forKey: .simulator)
+        simulatorEnvironment =
+            try c.decodeIfPresent(String.self, forKey: .simulatorEnvironment) ?? simulatorEnvironment
         verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
         verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
@@ -236,6 +241,9 @@ public struct ServerConfiguration: Sendable, Codable {
     public func validate() throws {
         _ = try projectScopes()
         if let problem = limits.problem { throw StorageError(problem) }
+        guard ["Sandbox", "Production"].contains(simulatorEnvironment) else {
+            throw StorageError("simulatorEnvironment is \"\(simulatorEnvironment)\"; it must be Sandbox or Production")
+        }
         guard appleDeadlineSeconds > 0, appleDeadlineSeconds <= 300 else {
             throw StorageError(
                 "appleDeadlineSeconds is \(appleDeadlineSeconds); it must be more than 0 and at most 300")
