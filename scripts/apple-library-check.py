@@ -77,6 +77,10 @@ def server_api():
     if str(info.appAccountToken) != token:
         sys.exit(f"apple-library-check: appAccountToken {info.appAccountToken}, expected {token}")
     client.finish_transaction(latest)
+    app = verifier.verify_and_decode_app_transaction(
+        client.get_app_transaction_info(original).signedAppTransactionInfo)
+    if app.bundleId != bundle or not app.appTransactionId:
+        sys.exit(f"apple-library-check: app transaction {app}")
     client.look_up_order_id(bought["orderId"])
     client.extend_subscription_renewal_date(original, ExtendRenewalDateRequest(
         extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="check"))

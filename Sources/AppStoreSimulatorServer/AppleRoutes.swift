@@ -102,6 +102,14 @@ struct AppleRoutes: Sendable {
                 return Response(status: .ok)
             }
         }
+        api.get("v1/transactions/appTransactions/:transactionId") { request, context in
+            try await authorized(request) { bundleID in
+                JSONResponse.object([
+                    "signedAppTransactionInfo": try await simulator.appTransactionInfo(
+                        transactionID: try context.parameters.require("transactionId"), bundleID: bundleID)
+                ])
+            }
+        }
         api.post("v1/transactions/:transactionId/finish") { request, context in
             try await authorized(request) { bundleID in
                 try await simulator.finishTransaction(

@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import AppStoreVerification
 import Foundation
 import TestSupport
 import Testing
@@ -41,5 +42,27 @@ import Testing
         await #expect(throws: AppStoreAPIError.self) {
             try await h.simulator.finishTransaction(transactionID: "999", bundleID: h.bundleID)
         }
+    }
+
+    @Test("the signed app transaction verifies, and its id is the customer's, the same for each of their purchases")
+    func appTransaction() async throws {
+        let h = try await SimulatorHarness()
+        let first = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "app-tx")
+        let second = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "coins.100", customerID: "app-tx")
+        let other = try await h.simulator.purchase(
+            bundleID: h.bundleID, productID: "premium.monthly", customerID: "someone-else")
+        func payload(_ id: String) async throws -> [String: Any] {
+            let token = try await h.simulator.appTransactionInfo(transactionID: id, bundleID: h.bundleID)
+            let verified = try await h.verifier.verify(try CompactJWS(token))
+            return try #require(try JSONSerialization.jsonObject(with: Data(verified.payload)) as? [String: Any])
+        }
+        let a = try await payload(first.transactionID), b = try await payload(second.transactionID)
+        let c = try await payload(other.transactionID)
+        #expect(a["bundleId"] as? String == h.bundleID && a["receiptType"] as? String == "Sandbox")
+        #expect(a["appTransactionId"] as? String == b["appTransactionId"] as? String)
+        #expect(a["appTransactionId"] as? String != c["appTransactionId"] as? String)
+        #expect((a["originalPurchaseDate"] as? Int64) == (b["originalPurchaseDate"] as? Int64))
     }
 }
