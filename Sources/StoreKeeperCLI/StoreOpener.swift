@@ -19,9 +19,12 @@ enum StoreOpener {
 
     static func open(_ configuration: ServerConfiguration) async throws -> SQLStore {
         let projects = try configuration.projectScopes()
-        if let url = configuration.databaseURL { return try await SQLStore.postgres(url: url, projects: projects) }
+        let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
+        if let url = configuration.databaseURL {
+            return try await SQLStore.postgres(url: url, projects: projects, cacheBudget: budget)
+        }
         return try await SQLStore.sqlite(
             path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path,
-            projects: projects)
+            projects: projects, cacheBudget: budget)
     }
 }

@@ -187,13 +187,16 @@ extension SQLStore {
     ///   - groupCommit: How notifications that arrive together commit.
     ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
     ///     projects existed.
+    ///   - cacheBudget: The memory its caches of decoded evidence and encoded observations may use.
     /// - Returns: The migrated store.
     public static func postgres(
         url: String, groupCommit: GroupCommit = .standard,
-        projects: [String: ProjectScope] = [:]
+        projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard
     ) async throws -> SQLStore {
         let database = try PostgresStoreDatabase.connect(url: url)
-        let store = SQLStore(database: database, groupCommit: groupCommit)
+        let store = SQLStore(
+            database: database, evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
+            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), groupCommit: groupCommit)
         try await store.migrate(projects: projects)
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
         return store

@@ -150,9 +150,15 @@ extension SQLStore {
     ///   - path: The database file (`":memory:"` for a throwaway one).
     ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
     ///     projects existed.
+    ///   - cacheBudget: The memory its caches of decoded evidence and encoded observations may use.
     /// - Returns: The migrated store.
-    public static func sqlite(path: String, projects: [String: ProjectScope] = [:]) async throws -> SQLStore {
-        let store = SQLStore(database: try await SQLiteStoreDatabase.open(path: path))
+    public static func sqlite(
+        path: String, projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard
+    ) async throws -> SQLStore {
+        let store = SQLStore(
+            database: try await SQLiteStoreDatabase.open(path: path),
+            evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
+            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings))
         try await store.migrate(projects: projects)
         return store
     }

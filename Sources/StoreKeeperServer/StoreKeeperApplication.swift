@@ -79,7 +79,7 @@ public enum StoreKeeperApplication {
             policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger,
-            now: dependencies.now)
+            answerCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).answers, now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorBodyMiddleware())

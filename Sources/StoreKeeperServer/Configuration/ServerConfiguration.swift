@@ -126,6 +126,9 @@ public struct ServerConfiguration: Sendable, Codable {
     public var appleDeadlineSeconds: Double = 10
     /// Run the App Store simulator in-process and use it as Apple. Default true when no apps are configured.
     public var simulator: Bool?
+    /// The memory the caches may use together, in MiB (answers, decoded evidence, encoded observations; each
+    /// forgets its least recently used entries past its share). Default 256.
+    public var cacheMegabytes = 256
     /// The in-process simulator's environment: `Sandbox` (default) or `Production` (production-shaped evidence:
     /// receipts of type `Production`, verifyReceipt answering at the production URL).
     public var simulatorEnvironment = "Sandbox"
@@ -142,7 +145,7 @@ public struct ServerConfiguration: Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
             receiptValidation
-        case maximumBodyBytes, limits, appleDeadlineSeconds, simulator, simulatorEnvironment,
+        case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
             verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
     }
 
@@ -163,6 +166,7 @@ public struct ServerConfiguration: Sendable, Codable {
         limits = try c.decodeIfPresent(ConnectionLimits.self, forKey: .limits) ?? limits
         appleDeadlineSeconds = try c.decodeIfPresent(Double.self, forKey: .appleDeadlineSeconds) ?? appleDeadlineSeconds
         simulator = try c.decodeIfPresent(Bool.self, forKey: .simulator)
+        cacheMegabytes = try c.decodeIfPresent(Int.self, forKey: .cacheMegabytes) ?? cacheMegabytes
         simulatorEnvironment =
             try c.decodeIfPresent(String.self, forKey: .simulatorEnvironment) ?? simulatorEnvironment
         verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
@@ -241,6 +245,9 @@ public struct ServerConfiguration: Sendable, Codable {
     public func validate() throws {
         _ = try projectScopes()
         if let problem = limits.problem { throw StorageError(problem) }
+        guard (1...1_048_576).contains(cacheMegabytes) else {
+            throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 1 to 1048576")
+        }
         guard ["Sandbox", "Production"].contains(simulatorEnvironment) else {
             throw StorageError("simulatorEnvironment is \"\(simulatorEnvironment)\"; it must be Sandbox or Production")
         }

@@ -14,7 +14,9 @@ import Synchronization
 ///   PostgreSQL while the listener hears every server's commits). Another server's commit reaches this one
 ///   within PostgreSQL's notification latency; this server's own writes are published before they return.
 ///
-/// Bounded: past `capacity` entries everything is forgotten.
+/// Bounded by bytes: past its budget the least recently used answers are forgotten, one at a time (each counted at
+/// its encoded answer plus the stored row it keeps). The record of which subscribers changed when is bounded by
+/// count: past `changeMemory` of them it starts again, and entries read before then are read again once.
 final class SubscriberDocumentCache: Sendable {
     struct Entry {
         var snapshot: SubscriberSnapshot
@@ -25,7 +27,7 @@ final class SubscriberDocumentCache: Sendable {
     }
 
     struct State {
-        var entries: [String: Entry] = [:]
+        var entries: LRUCache<String, Entry>
         /// Counts published changes; an entry remembers its value when its row was read.
         var counter: UInt64 = 0
         /// The counter when each subscriber's row last changed.
@@ -37,11 +39,11 @@ final class SubscriberDocumentCache: Sendable {
     }
 
     let state: Mutex<State>
-    let capacity: Int
+    let changeMemory: Int
 
-    init(changes: SubscriberChanges, capacity: Int = 50_000) {
-        self.capacity = capacity
-        state = Mutex(State(liveSince: nil))
+    init(changes: SubscriberChanges, budget: Int = CacheBudget.standard.answers, changeMemory: Int = 1_000_000) {
+        self.changeMemory = changeMemory
+        state = Mutex(State(entries: LRUCache(budget: budget), liveSince: nil))
         let live = changes.observe { [weak self] event in self?.apply(event) }
         // Live when registered, unless a later liveness event already said otherwise.
         if live { state.withLock { if !$0.heardLiveness { $0.liveSince = 0 } } }
@@ -53,10 +55,10 @@ final class SubscriberDocumentCache: Sendable {
             switch event {
             case .changed(let users):
                 for user in users { state.changedAt[user] = state.counter }
-                if state.changedAt.count > capacity {
-                    state = State(
-                        counter: state.counter, liveSince: state.liveSince.map { _ in state.counter },
-                        heardLiveness: state.heardLiveness)
+                if state.changedAt.count > changeMemory {
+                    // Forgetting when rows changed makes every entry read before now unusable without a read.
+                    state.changedAt = [:]
+                    state.liveSince = state.liveSince.map { _ in state.counter }
                 }
             case .live:
                 state.liveSince = state.counter
@@ -77,7 +79,7 @@ final class SubscriberDocumentCache: Sendable {
     /// another project.
     func fresh(_ key: String, at instant: Date) -> [UInt8]? {
         state.withLock { state in
-            guard let liveSince = state.liveSince, let entry = state.entries[key], entry.readAt >= liveSince,
+            guard let liveSince = state.liveSince, let entry = state.entries.value(for: key), entry.readAt >= liveSince,
                 state.changedAt[entry.snapshot.storageKey, default: 0] <= entry.readAt,
                 state.changedAt[key, default: 0] <= entry.readAt, Self.holds(entry, at: instant)
             else { return nil }
@@ -89,12 +91,11 @@ final class SubscriberDocumentCache: Sendable {
     /// again at `readAt`.
     func body(for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, at instant: Date) -> [UInt8]? {
         state.withLock { state in
-            guard var entry = state.entries[key], entry.snapshot == snapshot, Self.holds(entry, at: instant) else {
-                return nil
-            }
+            guard var entry = state.entries.value(for: key), entry.snapshot == snapshot, Self.holds(entry, at: instant)
+            else { return nil }
             if entry.readAt < readAt {
                 entry.readAt = readAt
-                state.entries[key] = entry
+                state.entries.set(entry, for: key, cost: Self.cost(entry, key))
             }
             return entry.body
         }
@@ -110,12 +111,15 @@ final class SubscriberDocumentCache: Sendable {
         _ body: [UInt8], for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, from validFrom: Date,
         until validUntil: Date?
     ) {
-        state.withLock { state in
-            if state.entries.count >= capacity, state.entries[key] == nil {
-                state.entries.removeAll(keepingCapacity: true)
-            }
-            state.entries[key] = Entry(
-                snapshot: snapshot, readAt: readAt, validFrom: validFrom, validUntil: validUntil, body: body)
-        }
+        let entry = Entry(snapshot: snapshot, readAt: readAt, validFrom: validFrom, validUntil: validUntil, body: body)
+        state.withLock { $0.entries.set(entry, for: key, cost: Self.cost(entry, key)) }
     }
+
+    /// What an entry costs: its answer, the stored row it keeps (to compare), and its keys.
+    static func cost(_ entry: Entry, _ key: String) -> Int {
+        entry.body.count + entry.snapshot.evidenceJSON.utf8.count + key.utf8.count * 2 + 128
+    }
+
+    /// Its size and hit rate so far.
+    var usage: CacheUsage { state.withLock { $0.entries.usage } }
 }

@@ -29,7 +29,7 @@ public struct SubscriberService: Sendable {
     init(
         store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine,
         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger,
-        now: @escaping @Sendable () -> Date
+        answerCacheBudget: Int = CacheBudget.standard.answers, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.apps = apps
@@ -39,7 +39,7 @@ public struct SubscriberService: Sendable {
         self.localReceipts = localReceipts
         self.now = now
         self.logger = logger
-        documents = SubscriberDocumentCache(changes: store.changes)
+        documents = SubscriberDocumentCache(changes: store.changes, budget: answerCacheBudget)
     }
 
     func app(_ bundleID: String) throws(ServiceError) -> AppRuntime {

@@ -7,17 +7,26 @@ import Synchronization
 ///
 /// A subscriber's evidence is rewritten whole on every change, but a change adds one or two observations to
 /// the many already stored: with the others' JSON remembered, a save encodes only what is new. Observations
-/// are values, so a remembered encoding can never be stale. Bounded: past `capacity` remembered
-/// observations the memory starts empty again.
+/// are values, so a remembered encoding can never be stale. Bounded by bytes: past its budget the least recently
+/// used encodings are forgotten (each counted at its JSON and as much again for the observation it is keyed by).
 public final class EvidenceEncoder: Sendable {
-    let transactions = Mutex<[Transaction: [UInt8]]>([:])
-    let renewals = Mutex<[RenewalState: [UInt8]]>([:])
-    let capacity: Int
+    let transactions: Mutex<LRUCache<Transaction, [UInt8]>>
+    let renewals: Mutex<LRUCache<RenewalState, [UInt8]>>
 
     /// Makes an encoder with nothing remembered.
-    /// - Parameter capacity: The most observations of each kind remembered.
-    public init(capacity: Int = 100_000) {
-        self.capacity = capacity
+    /// - Parameter budget: The most bytes its remembered encodings may take (half for each kind).
+    public init(budget: Int = CacheBudget.standard.encodings) {
+        transactions = Mutex(LRUCache(budget: budget / 2))
+        renewals = Mutex(LRUCache(budget: budget - budget / 2))
+    }
+
+    /// The size and use of its memory of encodings (both kinds together).
+    public var usage: CacheUsage {
+        let (first, second) = (transactions.withLock { $0.usage }, renewals.withLock { $0.usage })
+        return CacheUsage(
+            bytes: first.bytes + second.bytes, budget: first.budget + second.budget,
+            entries: first.entries + second.entries, hits: first.hits + second.hits,
+            misses: first.misses + second.misses, evictions: first.evictions + second.evictions)
     }
 
     /// The JSON of `evidence`.
@@ -87,21 +96,18 @@ public final class EvidenceEncoder: Sendable {
     }
 
     private func append<Element: Encodable & Hashable & Sendable>(
-        _ elements: Set<Element>, to json: inout [UInt8], memory: borrowing Mutex<[Element: [UInt8]]>
+        _ elements: Set<Element>, to json: inout [UInt8], memory: borrowing Mutex<LRUCache<Element, [UInt8]>>
     ) throws {
         var first = true
         for element in elements {
             if !first { json.append(UInt8(ascii: ",")) }
             first = false
-            if let known = memory.withLock({ $0[element] }) {
+            if let known = memory.withLock({ $0.value(for: element) }) {
                 json += known
                 continue
             }
             let encoded = try Self.encoded(element)
-            memory.withLock { memory in
-                if memory.count >= capacity { memory.removeAll(keepingCapacity: true) }
-                memory[element] = encoded
-            }
+            memory.withLock { $0.set(encoded, for: element, cost: encoded.count * 2) }
             json += encoded
         }
     }

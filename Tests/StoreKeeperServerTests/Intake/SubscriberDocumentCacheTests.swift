@@ -75,4 +75,19 @@ import Testing
         remember(cache)
         #expect(cache.fresh("alice", at: Self.now) != nil)
     }
+
+    @Test("bounded by bytes: past the budget the least recently used answers go, one at a time, never all")
+    func byteBudget() {
+        let cost = SubscriberDocumentCache.cost(
+            .init(snapshot: Self.row, readAt: 0, validFrom: Self.now, validUntil: nil, body: [1, 2, 3]), "user-00")
+        let cache = SubscriberDocumentCache(changes: SubscriberChanges(liveFromStart: true), budget: cost * 10)
+        for index in 0..<10 { remember(cache, key: "user-0\(index)") }
+        #expect(cache.fresh("user-00", at: Self.now) != nil)  // read: now the most recent
+        for index in 10..<15 { remember(cache, key: "user-\(index)") }
+        let usage = cache.usage
+        #expect(usage.bytes <= cost * 10 && usage.entries == 10 && usage.evictions == 5)
+        #expect(cache.fresh("user-00", at: Self.now) != nil && cache.fresh("user-14", at: Self.now) != nil)
+        #expect(cache.fresh("user-01", at: Self.now) == nil && cache.fresh("user-05", at: Self.now) == nil)
+        #expect(cache.fresh("user-06", at: Self.now) != nil)
+    }
 }

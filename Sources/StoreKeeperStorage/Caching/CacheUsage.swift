@@ -1,0 +1,15 @@
+/// One cache's size and use: what `/metrics` will report for it.
+public struct CacheUsage: Sendable, Hashable {
+    /// What its entries cost now, in bytes.
+    public var bytes: Int
+    /// The most they may cost.
+    public var budget: Int
+    /// How many entries it holds.
+    public var entries: Int
+    /// Lookups that found their entry.
+    public var hits: Int
+    /// Lookups that did not.
+    public var misses: Int
+    /// Entries forgotten to stay within the budget.
+    public var evictions: Int
+}
