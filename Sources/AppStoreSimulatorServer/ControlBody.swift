@@ -2,7 +2,8 @@ import AppStoreSimulator
 import Foundation
 
 /// A control verb's JSON body, read field by field with its type checked: a required field that is missing, or
-/// any field of the wrong type, is a 400 naming it (an empty body never means "false" or "0").
+/// any field of the wrong type, is a 400 naming it (an empty body never means "false" or "0"). Sendable by hand:
+/// the object is never changed after parsing, and JSONSerialization's values are immutable.
 struct ControlBody: @unchecked Sendable {
     /// The parsed object (values from `JSONSerialization`).
     let object: [String: Any]

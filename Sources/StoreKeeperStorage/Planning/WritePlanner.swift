@@ -33,8 +33,8 @@ enum WritePlanner {
                 continue
             }
             guard owner != user else { continue }
-            moving[owner, default: []].insert(ProjectScope.value(ofKey: original))
             let subscription = ProjectScope.value(ofKey: original)
+            moving[owner, default: []].insert(subscription)
             switch policy {
             case .transfer:
                 plan.movedOwners.append((original, user))
