@@ -4,6 +4,7 @@ import json, sys, time, urllib.request
 from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
@@ -88,6 +89,22 @@ def server_api():
     client.get_notification_history(None, NotificationHistoryRequest(startDate=now - 90 * 86_400_000,
                                                                      endDate=now + 400 * 86_400_000))
     return len(history.signedTransactions)
+
+# Extend Subscription Renewal Dates for All Active Subscribers: a second customer's active subscription is
+# extended (RENEWAL_EXTENDED), then the SUMMARY arrives with the counts, verified like every notification.
+call("POST", "/simulator/v1/purchases", {"bundleID": bundle, "productID": "premium.monthly", "customerID": "mass"})
+client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+    extendByDays=3, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="mass-1",
+    productId="premium.monthly"))
+status = client.get_status_of_subscription_renewal_date_extensions("mass-1", "premium.monthly")
+if not status.complete or status.succeededCount != 1:
+    sys.exit(f"apple-library-check: mass extension status {status}")
+latest_notes = call("GET", f"/simulator/v1/apps/{bundle}/notifications")["notifications"][-2:]
+decoded = [verifier.verify_and_decode_notification(n["signedPayload"]) for n in latest_notes]
+if [d.notificationType.value for d in decoded] != ["RENEWAL_EXTENDED", "RENEWAL_EXTENSION"] \
+        or decoded[1].subtype.value != "SUMMARY" or decoded[1].summary.succeededCount != 1:
+    sys.exit(f"apple-library-check: mass extension notifications {decoded}")
+kinds += [f"{d.notificationType.value}/{d.subtype.value if d.subtype else ''}" for d in decoded]
 
 before = server_api()
 call("POST", "/simulator/v1/clock/advance", {"months": 13})

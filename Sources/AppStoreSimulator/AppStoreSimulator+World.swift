@@ -17,7 +17,7 @@ extension AppStoreSimulator {
             counter: counter, introUsed: introUsed.sorted(), forcedVerifyReceiptStatus: forcedVerifyReceiptStatus,
             deletedCustomers: deletedCustomers.sorted(), consumptionInfo: consumptionInfo,
             generatedAPIKeys: generatedAPIKeys.mapValues(\.pemRepresentation), clock: clock.now(),
-            restores: restores)
+            massExtensions: massExtensions, restores: restores)
     }
 
     /// Replaces everything the simulator knows with `world`. Ids continue past any the world could have handed
@@ -59,6 +59,7 @@ extension AppStoreSimulator {
         deletedCustomers = Set(world.deletedCustomers)
         consumptionInfo = world.consumptionInfo
         generatedAPIKeys = keys
+        massExtensions = world.massExtensions ?? []
         revision &+= 1
     }
 

@@ -60,6 +60,8 @@ public actor AppStoreSimulator {
     var deletedCustomers: Set<String> = []
     var consumptionInfo: [String: Data] = [:]
     var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
+    /// Completed mass renewal-date extensions, for their status endpoint.
+    var massExtensions: [MassExtension] = []
     /// How many times the world was restored from disk.
     var restores = 0
     /// Moves on with every change to the world (see ``revision``); whoever saves the world compares it.

@@ -57,6 +57,26 @@ struct AppleRoutes: Sendable {
                         bundleID: bundleID, request: body))
             }
         }
+        api.post("v1/subscriptions/extend/mass") { request, _ in
+            try await authorized(request) { bundleID in
+                let body = try await JSONResponse.decode(MassExtendBody.self, request)
+                let identifier = try await simulator.massExtendRenewalDate(
+                    bundleID: bundleID,
+                    request: .init(
+                        extendByDays: body.extendByDays, extendReasonCode: body.extendReasonCode,
+                        requestIdentifier: body.requestIdentifier, productID: body.productId,
+                        storefrontCountryCodes: body.storefrontCountryCodes))
+                return JSONResponse.object(["requestIdentifier": identifier])
+            }
+        }
+        api.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { request, context in
+            try await authorized(request) { bundleID in
+                JSONResponse.encode(
+                    try await simulator.massExtensionStatus(
+                        bundleID: bundleID, productID: try context.parameters.require("productId"),
+                        requestIdentifier: try context.parameters.require("requestIdentifier")))
+            }
+        }
         api.post("v1/notifications/history") { request, _ in
             try await authorized(request) { bundleID in
                 let body = try await JSONResponse.decode(NotificationHistoryRequest.self, request)
@@ -117,6 +137,15 @@ struct AppleRoutes: Sendable {
                 return Response(status: .ok)
             }
         }
+    }
+
+    /// The body of Extend Subscription Renewal Dates for All Active Subscribers.
+    struct MassExtendBody: Decodable {
+        var extendByDays: Int?
+        var extendReasonCode: Int?
+        var requestIdentifier: String?
+        var storefrontCountryCodes: [String]?
+        var productId: String?
     }
 
     /// Get Transaction History (v1 and v2).

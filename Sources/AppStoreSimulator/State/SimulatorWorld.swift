@@ -35,6 +35,8 @@ public struct SimulatorWorld: Codable, Sendable {
     var generatedAPIKeys: [String: String]
     /// The simulator's clock when the world was taken (a manual clock resumes from it).
     public var clock: Date
+    /// Completed mass renewal-date extensions (absent in worlds saved before they existed).
+    var massExtensions: [MassExtension]?
     /// How many times this world has been restored (each restore moves ids and random numbers on).
     var restores: Int
 
