@@ -78,7 +78,11 @@ extension AppStoreSimulator {
             "failedCount": failed,
         ]
         if let storefronts = request.storefrontCountryCodes { summary["storefrontCountryCodes"] = storefronts }
-        emitSummary(summary, bundleID: bundleID, app: app, at: now)
+        var notification = signedNotification(
+            "RENEWAL_EXTENSION", "SUMMARY", bundleID: bundleID, content: ("summary", summary), transactionID: nil,
+            at: now)
+        notification.nextAttemptAt = app.notificationURL != nil ? now : nil
+        log(notification)
         massExtensions.append(
             MassExtension(
                 bundleID: bundleID, productID: productID, requestIdentifier: identifier, completedAt: now,
@@ -119,20 +123,6 @@ extension AppStoreSimulator {
             requestIdentifier: done.requestIdentifier, complete: true,
             completeDate: Self.milliseconds(done.completedAt),
             succeededCount: done.succeeded, failedCount: done.failed)
-    }
-
-    /// RENEWAL_EXTENSION / SUMMARY: a notification whose payload carries `summary` instead of `data`.
-    func emitSummary(_ summary: [String: Any], bundleID: String, app: SimulatedApp, at date: Date) {
-        let uuid = random.uuid()
-        let payload: [String: Any] = [
-            "notificationType": "RENEWAL_EXTENSION", "subtype": "SUMMARY", "notificationUUID": uuid, "version": "2.0",
-            "signedDate": Self.milliseconds(date), "summary": summary,
-        ]
-        var notification = SimulatedNotification(
-            notificationUUID: uuid, bundleID: bundleID, notificationType: "RENEWAL_EXTENSION", subtype: "SUMMARY",
-            signedPayload: sign(payload), v1Body: nil, v1Type: nil, signedDate: date, transactionID: nil)
-        notification.nextAttemptAt = app.notificationURL != nil ? date : nil
-        log(notification)
     }
 }
 

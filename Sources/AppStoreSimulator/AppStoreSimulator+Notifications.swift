@@ -24,22 +24,33 @@ extension AppStoreSimulator {
             data["status"] = subscription.status.rawValue
         }
         if let consumptionReason { data["consumptionRequestReason"] = consumptionReason }
-        let uuid = random.uuid()
-        var payload: [String: Any] = [
-            "notificationType": type, "notificationUUID": uuid, "version": "2.0",
-            "signedDate": Self.milliseconds(date), "data": data,
-        ]
-        if let subtype { payload["subtype"] = subtype }
-        var notification = SimulatedNotification(
-            notificationUUID: uuid, bundleID: bundleID, notificationType: type, subtype: subtype,
-            signedPayload: sign(payload), v1Body: nil, v1Type: v1, signedDate: date,
-            transactionID: transactionRecord?.transactionID)
+        var notification = signedNotification(
+            type, subtype, bundleID: bundleID, content: ("data", data), transactionID: transactionRecord?.transactionID,
+            at: date)
+        notification.v1Type = v1
         if let v1 {
             notification.v1Body = v1Body(
                 v1, app: app, transaction: transactionRecord, subscription: subscription, at: date)
         }
         notification.nextAttemptAt = app.notificationURL != nil || app.notificationV1URL != nil ? date : nil
         log(notification)
+    }
+
+    /// A V2 notification signed at `date`, with a fresh UUID and `content` (`data`, or `summary` for a mass
+    /// extension's) as its payload's member; not yet scheduled for delivery nor logged.
+    func signedNotification(
+        _ type: String, _ subtype: String?, bundleID: String, content: (key: String, value: [String: Any]),
+        transactionID: String?, at date: Date
+    ) -> SimulatedNotification {
+        let uuid = random.uuid()
+        var payload: [String: Any] = [
+            "notificationType": type, "notificationUUID": uuid, "version": "2.0",
+            "signedDate": Self.milliseconds(date), content.key: content.value,
+        ]
+        if let subtype { payload["subtype"] = subtype }
+        return SimulatedNotification(
+            notificationUUID: uuid, bundleID: bundleID, notificationType: type, subtype: subtype,
+            signedPayload: sign(payload), v1Body: nil, v1Type: nil, signedDate: date, transactionID: transactionID)
     }
 
     /// Appends to the log, keeping the UUID index and the delivery queue in step.
@@ -120,15 +131,10 @@ extension AppStoreSimulator {
     public func requestTestNotification(bundleID: String) throws -> String {
         guard apps[bundleID] != nil else { throw SimulatorError.notFound("app", bundleID) }
         let token = random.uuid() + "_" + String(Self.milliseconds(clock.now()))
-        let uuid = random.uuid()
-        let payload: [String: Any] = [
-            "notificationType": "TEST", "notificationUUID": uuid, "version": "2.0",
-            "signedDate": Self.milliseconds(clock.now()),
-            "data": ["bundleId": bundleID, "environment": configuration.environment],
-        ]
-        var notification = SimulatedNotification(
-            notificationUUID: uuid, bundleID: bundleID, notificationType: "TEST", subtype: nil,
-            signedPayload: sign(payload), v1Body: nil, v1Type: nil, signedDate: clock.now(), transactionID: nil)
+        var notification = signedNotification(
+            "TEST", nil, bundleID: bundleID,
+            content: ("data", ["bundleId": bundleID, "environment": configuration.environment]), transactionID: nil,
+            at: clock.now())
         notification.testNotificationToken = token
         let app = apps[bundleID]!
         notification.nextAttemptAt = app.notificationURL != nil ? clock.now() : nil

@@ -1,12 +1,12 @@
 import AppStoreSimulator
-import Foundation
+import AppStoreVerification
 
 /// A control verb's JSON body, read field by field with its type checked: a required field that is missing, or
-/// any field of the wrong type, is a 400 naming it (an empty body never means "false" or "0"). Sendable by hand:
-/// the object is never changed after parsing, and JSONSerialization's values are immutable.
-struct ControlBody: @unchecked Sendable {
-    /// The parsed object (values from `JSONSerialization`).
-    let object: [String: Any]
+/// any field of the wrong type, is a 400 naming it (an empty body never means "false" or "0"). Parsed by the
+/// project's own `JSONValue`, which keeps JSON's booleans and numbers apart.
+struct ControlBody: Sendable {
+    /// The parsed object (an empty body is an empty object).
+    let object: JSONValue
 
     /// A field that must be present.
     func required<Value>(_ key: String, _ type: Value.Type) throws -> Value {
@@ -18,25 +18,19 @@ struct ControlBody: @unchecked Sendable {
 
     /// A field that may be absent (or null).
     func optional<Value>(_ key: String, _ type: Value.Type) throws -> Value? {
-        guard let raw = object[key], !(raw is NSNull) else { return nil }
-        let value: Any?
-        switch type {
-        case is Bool.Type: value = Self.isBoolean(raw) ? (raw as? Bool) : nil
-        case is Int.Type: value = Self.isBoolean(raw) ? nil : raw as? Int
-        case is Int64.Type: value = Self.isBoolean(raw) ? nil : (raw as? Int).map { Int64($0) }
-        default: value = raw
-        }
+        guard let raw = object[key], raw != .null else { return nil }
+        let value: Any? =
+            switch (raw, type) {
+            case (.bool(let flag), is Bool.Type): flag
+            case (.number(let text), is Int.Type): Int(text)
+            case (.number(let text), is Int64.Type): Int64(text)
+            case (.string(let text), is String.Type): text
+            default: nil
+            }
         guard let typed = value as? Value else {
-            throw SimulatorError(
-                "invalid_field", "\(key) must be \(Self.name(of: type)), not \(String(describing: raw).prefix(40))")
+            throw SimulatorError("invalid_field", "\(key) must be \(Self.name(of: type)), not \(Self.describe(raw))")
         }
         return typed
-    }
-
-    /// Whether a JSON value is `true` or `false` (JSONSerialization gives numbers and booleans one type).
-    static func isBoolean(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
     }
 
     static func name<Value>(of type: Value.Type) -> String {
@@ -45,6 +39,18 @@ struct ControlBody: @unchecked Sendable {
         case is Int.Type, is Int64.Type: "an integer"
         case is String.Type: "a string"
         default: "\(type)"
+        }
+    }
+
+    /// A short, printable account of a JSON value for an error message.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): "\"\(text.prefix(40))\""
+        case .number(let text): String(text.prefix(40))
+        case .bool(let flag): String(flag)
+        case .null: "null"
+        case .array: "an array"
+        case .object: "an object"
         }
     }
 }

@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import AppStoreVerification
 import Foundation
 import Hummingbird
 
@@ -224,8 +225,8 @@ struct ControlRoutes: Sendable {
     /// The request's JSON body (an empty body is an empty object).
     static func object(_ request: Request) async throws -> ControlBody {
         let data = try await JSONResponse.body(request)
-        if data.isEmpty { return ControlBody(object: [:]) }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        if data.isEmpty { return ControlBody(object: .object([])) }
+        guard let object = try? JSONValue.parse(data), case .object = object else {
             throw SimulatorError("invalid_json", "the body is not a JSON object")
         }
         return ControlBody(object: object)

@@ -91,12 +91,9 @@ final class SubscriberDocumentCache: Sendable {
     /// again at `readAt`.
     func body(for snapshot: SubscriberSnapshot, key: String, readAt: UInt64, at instant: Date) -> [UInt8]? {
         state.withLock { state in
-            guard var entry = state.entries.value(for: key), entry.snapshot == snapshot, Self.holds(entry, at: instant)
+            guard let entry = state.entries.value(for: key), entry.snapshot == snapshot, Self.holds(entry, at: instant)
             else { return nil }
-            if entry.readAt < readAt {
-                entry.readAt = readAt
-                state.entries.set(entry, for: key, cost: Self.cost(entry, key))
-            }
+            if entry.readAt < readAt { state.entries.update(key) { $0.readAt = readAt } }
             return entry.body
         }
     }

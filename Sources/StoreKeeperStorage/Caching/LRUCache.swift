@@ -83,6 +83,12 @@ public struct LRUCache<Key: Hashable, Value> {
         }
     }
 
+    /// Changes the value for `key` in place, keeping its cost and its place in the order (no lookup is counted).
+    public mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
+        guard let slot = index[key], nodes[slot] != nil else { return }
+        change(&nodes[slot]!.value)
+    }
+
     /// Forgets the entry for `key`, if any.
     public mutating func remove(_ key: Key) {
         if let slot = index[key] { remove(at: slot) }

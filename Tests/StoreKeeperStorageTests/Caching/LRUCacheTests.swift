@@ -29,9 +29,12 @@ import Testing
         #expect(cache.bytes == 20 && cache.count == 1 && cache.value(for: "k") == "y")
         cache.set("big", for: "other", cost: 101)
         #expect(cache.value(for: "other") == nil && cache.value(for: "k") == "y" && cache.bytes == 20)
+        cache.update("k") { $0 += "!" }
+        cache.update("absent") { $0 = "never" }
+        #expect(cache.value(for: "k") == "y!" && cache.bytes == 20 && cache.value(for: "absent") == nil)
         cache.remove("k")
         #expect(cache.count == 0 && cache.bytes == 0)
-        #expect(cache.statistics.hits == 2 && cache.statistics.misses == 1)
+        #expect(cache.statistics.hits == 3 && cache.statistics.misses == 2)
     }
 
     @Test("random operations agree with a plain list model, and stay within the budget", arguments: [1, 2, 3])
