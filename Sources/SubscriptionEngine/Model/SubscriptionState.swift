@@ -64,4 +64,6 @@ public struct SubscriptionState: Sendable, Hashable {
     public var latestTransactionID: String
     /// The facts that decided this state, in order, in plain English.
     public var explanation: [String]
+    /// When the current period's transaction was bought (a renewal's purchase date is its period's start).
+    public var purchasedAt: Date? = nil
 }

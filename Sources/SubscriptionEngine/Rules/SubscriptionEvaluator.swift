@@ -73,7 +73,7 @@ enum SubscriptionEvaluator {
             priceIncreaseStatus: renewal?.priceIncreaseStatus, environment: latest.environment ?? renewal?.environment,
             storefront: latest.storefront, price: latest.price, currency: latest.currency,
             isUpgraded: latest.isUpgraded == true, revokedAt: nil, revocationReason: nil, revocationType: nil,
-            latestTransactionID: latest.transactionID, explanation: [])
+            latestTransactionID: latest.transactionID, explanation: [], purchasedAt: latest.purchaseDate)
 
         if let revoked = latest.revokedAt, revoked <= now, latest.isUpgraded != true {
             state.status = .revoked
