@@ -52,4 +52,14 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let appleTimeout: APIErrorCode = "apple_timeout"
     /// 503: the server has its maximum of connections open.
     public static let tooManyConnections: APIErrorCode = "too_many_connections"
+    /// 400: a webhook URL that is not an absolute `http(s)` URL with a host.
+    public static let invalidURL: APIErrorCode = "invalid_url"
+    /// 400: an event type StoreKeeper does not send.
+    public static let invalidEventType: APIErrorCode = "invalid_event_type"
+    /// 400: a delivery status filter other than `pending`, `delivered` or `failed`.
+    public static let invalidStatus: APIErrorCode = "invalid_status"
+    /// 404: no webhook endpoint of that id in the caller's project.
+    public static let webhookNotFound: APIErrorCode = "webhook_not_found"
+    /// 404: no webhook delivery of that id in the caller's project.
+    public static let deliveryNotFound: APIErrorCode = "delivery_not_found"
 }

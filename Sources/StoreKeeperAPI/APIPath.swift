@@ -27,6 +27,28 @@ public enum APIPath {
     /// `GET`: a subscriber's history (secret key).
     public static func events(_ appUserID: String) -> String { subscriber(appUserID) + "/events" }
 
+    /// `GET`: the webhook deliveries of the events about a subscriber (secret key).
+    public static func subscriberDeliveries(_ appUserID: String) -> String {
+        subscriber(appUserID) + "/webhook_deliveries"
+    }
+
+    /// `POST` a new webhook endpoint, `GET` the project's endpoints (secret key).
+    public static let webhooks = "/v1/webhooks"
+
+    /// `DELETE`: a webhook endpoint (secret key).
+    public static func webhook(_ id: String) -> String { webhooks + "/" + segment(id) }
+
+    /// `GET`: an endpoint's delivery log, optionally of one status (secret key).
+    public static func deliveries(_ endpointID: String, status: String? = nil) -> String {
+        webhook(endpointID) + "/deliveries" + (status.map { "?status=" + segment($0) } ?? "")
+    }
+
+    /// `POST`: a `test` event to one endpoint (secret key).
+    public static func webhookTest(_ endpointID: String) -> String { webhook(endpointID) + "/test" }
+
+    /// `POST`: deliver an event again (secret key).
+    public static func redeliver(_ deliveryID: Int64) -> String { webhooks + "/deliveries/\(deliveryID)/redeliver" }
+
     /// `value` as one path segment or query value: everything but unreserved characters percent-encoded.
     static func segment(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value

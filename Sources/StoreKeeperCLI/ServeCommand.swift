@@ -86,7 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             },
             logger: logger)
-        var services: [any Service] = [application]
+        var dispatch = WebhookDispatcher.Options()
+        dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookRetrySeconds)
+        var services: [any Service] = [
+            application,
+            WebhookDispatcher(store: store, httpClient: httpClient, options: dispatch, logger: logger),
+        ]
         if let simulator {
             services.append(NotificationDeliveryService(simulator: simulator, httpClient: httpClient))
             if let worldFile {

@@ -4,6 +4,7 @@ import StoreKeeperPostgres
 import StoreKeeperSQLite
 import StoreKeeperServer
 import StoreKeeperStorage
+import SubscriptionEngine
 
 /// Loads the command line's configuration and opens the configured store (PostgreSQL when a database URL is
 /// set, SQLite under the data folder otherwise), migrated.
@@ -20,11 +21,14 @@ enum StoreOpener {
     static func open(_ configuration: ServerConfiguration) async throws -> SQLStore {
         let projects = try configuration.projectScopes()
         let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
+        // Every write announces its changes with the engine the server answers with (the webhooks' outbox).
+        let announcer = WebhookAnnouncer(engine: SubscriptionEngine(configuration: configuration.engine))
         if let url = configuration.databaseURL {
-            return try await SQLStore.postgres(url: url, projects: projects, cacheBudget: budget)
+            return try await SQLStore.postgres(
+                url: url, projects: projects, cacheBudget: budget, announcer: announcer)
         }
         return try await SQLStore.sqlite(
             path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path,
-            projects: projects, cacheBudget: budget)
+            projects: projects, cacheBudget: budget, announcer: announcer)
     }
 }

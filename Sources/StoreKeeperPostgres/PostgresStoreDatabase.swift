@@ -188,15 +188,18 @@ extension SQLStore {
     ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
     ///     projects existed.
     ///   - cacheBudget: The memory its caches of decoded evidence and encoded observations may use.
+    ///   - announcer: Decides what each write announces (the webhooks' outbox); `nil` announces nothing.
     /// - Returns: The migrated store.
     public static func postgres(
         url: String, groupCommit: GroupCommit = .standard,
-        projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard
+        projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
+        announcer: (any ChangeAnnouncer)? = nil
     ) async throws -> SQLStore {
         let database = try PostgresStoreDatabase.connect(url: url)
         let store = SQLStore(
             database: database, evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
-            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), groupCommit: groupCommit)
+            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), groupCommit: groupCommit,
+            announcer: announcer)
         try await store.migrate(projects: projects)
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
         return store

@@ -151,14 +151,16 @@ extension SQLStore {
     ///   - projects: The project of each app that groups apps (bundle id → project), for rows written before
     ///     projects existed.
     ///   - cacheBudget: The memory its caches of decoded evidence and encoded observations may use.
+    ///   - announcer: Decides what each write announces (the webhooks' outbox); `nil` announces nothing.
     /// - Returns: The migrated store.
     public static func sqlite(
-        path: String, projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard
+        path: String, projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
+        announcer: (any ChangeAnnouncer)? = nil
     ) async throws -> SQLStore {
         let store = SQLStore(
             database: try await SQLiteStoreDatabase.open(path: path),
             evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
-            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings))
+            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), announcer: announcer)
         try await store.migrate(projects: projects)
         return store
     }

@@ -90,7 +90,9 @@ public enum StoreKeeperApplication {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
         APIRoutes(
-            service: service, authenticator: Authenticator(store: dependencies.store),
+            service: service,
+            webhooks: WebhookService(store: dependencies.store, subscribers: service, now: dependencies.now),
+            authenticator: Authenticator(store: dependencies.store),
             maximumBodyBytes: configuration.maximumBodyBytes
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)

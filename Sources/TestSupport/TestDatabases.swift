@@ -22,20 +22,23 @@ public enum TestDatabases {
     public static var postgresRequired: Bool { ProcessInfo.processInfo.environment["CI"] != nil || postgresURL != nil }
 
     /// A fresh store, or `nil` when the backend is PostgreSQL and no server is configured (local `swift test`).
-    public static func makeStore(_ backend: String) async throws -> SQLStore? {
+    public static func makeStore(_ backend: String, announcer: (any ChangeAnnouncer)? = nil) async throws
+        -> SQLStore?
+    {
         switch backend {
         case "sqlite":
             let path = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "storekeeper-\(UUID().uuidString).sqlite"
             ).path
-            return try await SQLStore.sqlite(path: path)
+            return try await SQLStore.sqlite(path: path, announcer: announcer)
         case "postgres-group":
             guard let url = try await freshPostgresDatabase() else { return nil }
             return try await SQLStore.postgres(
-                url: url, groupCommit: GroupCommit(workers: 1, largestGroup: 8, smallestGroup: 1))
+                url: url, groupCommit: GroupCommit(workers: 1, largestGroup: 8, smallestGroup: 1),
+                announcer: announcer)
         default:
             guard let url = try await freshPostgresDatabase() else { return nil }
-            return try await SQLStore.postgres(url: url)
+            return try await SQLStore.postgres(url: url, announcer: announcer)
         }
     }
 

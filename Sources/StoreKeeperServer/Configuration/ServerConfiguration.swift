@@ -132,6 +132,9 @@ public struct ServerConfiguration: Sendable, Codable {
     /// The in-process simulator's environment: `Sandbox` (default) or `Production` (production-shaped evidence:
     /// receipts of type `Production`, verifyReceipt answering at the production URL).
     public var simulatorEnvironment = "Sandbox"
+    /// How long a failed webhook delivery waits before each next attempt, in seconds; after the last, the
+    /// delivery is `failed` (redeliverable). Each wait varies by ±20 %. Default about three days in ten attempts.
+    public var webhookRetrySeconds: [Double] = WebhookRetrySchedule.standard.delays
     /// Apple's URLs (default Apple's; the in-process simulator overrides them).
     public var verifyReceiptProductionURL: String?
     /// Sandbox verifyReceipt URL.
@@ -146,7 +149,7 @@ public struct ServerConfiguration: Sendable, Codable {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
             receiptValidation
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
-            verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL
+            verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, webhookRetrySeconds
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -172,6 +175,7 @@ public struct ServerConfiguration: Sendable, Codable {
         verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
         verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
+        webhookRetrySeconds = try c.decodeIfPresent([Double].self, forKey: .webhookRetrySeconds) ?? webhookRetrySeconds
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over
@@ -247,6 +251,9 @@ public struct ServerConfiguration: Sendable, Codable {
         if let problem = limits.problem { throw StorageError(problem) }
         guard (1...1_048_576).contains(cacheMegabytes) else {
             throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 1 to 1048576")
+        }
+        if let problem = WebhookRetrySchedule.problem(webhookRetrySeconds) {
+            throw StorageError("webhookRetrySeconds: \(problem)")
         }
         guard ["Sandbox", "Production"].contains(simulatorEnvironment) else {
             throw StorageError("simulatorEnvironment is \"\(simulatorEnvironment)\"; it must be Sandbox or Production")

@@ -15,7 +15,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// The HTTP method.
     public let method: HTTPRequest.Method
-    /// The path pattern below the server's root, with `:id` for an app user id (e.g. `v1/subscribers/:id`).
+    /// The path pattern below the server's root, with `:id` for an app user id, an endpoint id or a delivery id (e.g. `v1/subscribers/:id`).
     public let path: String
     /// Who may call it.
     public let access: Access
@@ -38,10 +38,29 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// `POST /v1/offers/sign`: a promotional offer signature.
     public static let postOfferSignature = APIRoute(method: .post, path: "v1/offers/sign", access: .secretKey)
 
+    /// `GET /v1/subscribers/{id}/webhook_deliveries`: the deliveries of the events about a subscriber.
+    public static let getSubscriberDeliveries = APIRoute(
+        method: .get, path: "v1/subscribers/:id/webhook_deliveries", access: .secretKey)
+    /// `POST /v1/webhooks`: a new webhook endpoint (its secret is in this answer only).
+    public static let postWebhook = APIRoute(method: .post, path: "v1/webhooks", access: .secretKey)
+    /// `GET /v1/webhooks`: the project's webhook endpoints.
+    public static let getWebhooks = APIRoute(method: .get, path: "v1/webhooks", access: .secretKey)
+    /// `DELETE /v1/webhooks/{id}`: remove an endpoint.
+    public static let deleteWebhook = APIRoute(method: .delete, path: "v1/webhooks/:id", access: .secretKey)
+    /// `GET /v1/webhooks/{id}/deliveries`: an endpoint's delivery log.
+    public static let getWebhookDeliveries = APIRoute(
+        method: .get, path: "v1/webhooks/:id/deliveries", access: .secretKey)
+    /// `POST /v1/webhooks/{id}/test`: send a `test` event to one endpoint.
+    public static let postWebhookTest = APIRoute(method: .post, path: "v1/webhooks/:id/test", access: .secretKey)
+    /// `POST /v1/webhooks/deliveries/{id}/redeliver`: deliver an event again.
+    public static let postRedeliver = APIRoute(
+        method: .post, path: "v1/webhooks/deliveries/:id/redeliver", access: .secretKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
-        postOfferSignature,
+        postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
+        postWebhookTest, postRedeliver,
     ]
 
     /// `METHOD /path`.

@@ -7,6 +7,7 @@ import StoreKeeperStorage
 /// The `/v1` HTTP API.
 struct APIRoutes: Sendable {
     let service: SubscriberService
+    let webhooks: WebhookService
     let authenticator: Authenticator
     let maximumBodyBytes: Int
 
@@ -77,11 +78,36 @@ struct APIRoutes: Sendable {
                 try service.signOffer(
                     bundleID: bundleID, productID: try required(body.productID, "product_id"),
                     offerID: try required(body.offerID, "offer_id"), appAccountToken: body.appAccountToken))
+        case .getSubscriberDeliveries:
+            return try json(
+                try await webhooks.deliveries(
+                    appUserID: try userID(context), status: request.uri.queryParameters.get("status"),
+                    bundleID: bundleID))
+        case .postWebhook:
+            let body = try await decode(request, as: WebhookEndpointPost.self)
+            return try json(try await webhooks.create(body, bundleID: bundleID), status: .created)
+        case .getWebhooks:
+            return try json(try await webhooks.list(bundleID: bundleID))
+        case .deleteWebhook:
+            try await webhooks.delete(id: try userID(context), bundleID: bundleID)
+            return Response(status: .noContent)
+        case .getWebhookDeliveries:
+            return try json(
+                try await webhooks.deliveries(
+                    endpointID: try userID(context), status: request.uri.queryParameters.get("status"),
+                    bundleID: bundleID))
+        case .postWebhookTest:
+            return try json(
+                try await webhooks.test(endpointID: try userID(context), bundleID: bundleID), status: .accepted)
+        case .postRedeliver:
+            try await webhooks.redeliver(deliveryID: try userID(context), bundleID: bundleID)
+            return Response(status: .accepted)
         default:
             throw APIError(.notFound, "not_found", "no handler for \(route)")
         }
     }
 
+    /// The path's `:id` (an app user id, an endpoint id or a delivery id), percent-decoded.
     func userID(_ context: BasicRequestContext) throws -> String {
         let raw = try context.parameters.require("id")
         return raw.removingPercentEncoding ?? raw
@@ -108,13 +134,21 @@ struct APIRoutes: Sendable {
                 "unknown field \"\(unknown.name.prefix(100))\"; expected \(unknown.expected.joined(separator: ", "))")
         } catch DecodingError.keyNotFound(let key, _) {
             throw APIError.badRequest("missing_field", "\(key.stringValue) is required and must be a non-empty string")
-        } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest("invalid_field", "\(context.codingPath[0].stringValue) must be a string")
-        } catch DecodingError.valueNotFound(_, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest("invalid_field", "\(context.codingPath[0].stringValue) must be a string")
+        } catch DecodingError.typeMismatch(let type, let context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest("invalid_field", Self.wrongType(type, context))
+        } catch DecodingError.valueNotFound(let type, let context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest("invalid_field", Self.wrongType(type, context))
         } catch is DecodingError {
             throw APIError.badRequest("invalid_json", "the body is not a JSON object")
         }
+    }
+
+    /// What a field of the wrong type should have been: `url must be a string`, `event_types must be an array of
+    /// strings`.
+    static func wrongType(_ type: Any.Type, _ context: DecodingError.Context) -> String {
+        let field = context.codingPath[0].stringValue
+        return context.codingPath.count > 1 || type is [String].Type
+            ? "\(field) must be an array of strings" : "\(field) must be a string"
     }
 
     /// `value`, unless it is empty.
@@ -139,9 +173,9 @@ struct APIRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    func json(_ value: some Encodable) throws -> Response {
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(
-            status: .ok, headers: [.contentType: "application/json"],
+            status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Self.encoder.encode(value))))
     }
 }
@@ -156,6 +190,7 @@ extension ReceiptPost: RequestBody { typealias Fields = CodingKeys }
 extension TransactionPost: RequestBody { typealias Fields = CodingKeys }
 extension AliasPost: RequestBody { typealias Fields = CodingKeys }
 extension OfferSignatureRequest: RequestBody { typealias Fields = CodingKeys }
+extension WebhookEndpointPost: RequestBody { typealias Fields = CodingKeys }
 
 /// A request body decoded strictly: its keys are checked against the body's fields before the body itself is
 /// decoded from the same decoder.

@@ -18,6 +18,8 @@ struct WritePlan {
     var notification: NotificationMark?
     /// Parked notifications this write applies (marked `applied`), oldest first.
     var appliedLate: [String] = []
+    /// With an announcer: what is announced about each saved subscriber, in the order of ``saves``.
+    var announcements: [PlannedAnnouncement] = []
 
     /// The subscribers whose rows this plan writes (their changes are published after the commit).
     var changed: Set<String> { Set(saves.map(\.user) + events.map(\.appUserID)) }
@@ -64,6 +66,14 @@ struct PlannedEvent: Equatable {
     var causeID: String?
     /// Its facts.
     var detail: [String: EventValue]
+}
+
+/// What one write announces about one subscriber: the state to remember and the events for the outbox.
+struct PlannedAnnouncement {
+    /// The subscriber (stored key).
+    var user: String
+    /// The announcer's answer.
+    var announcement: Announcement
 }
 
 /// The status a write gives its own notification row when it applies to nobody.

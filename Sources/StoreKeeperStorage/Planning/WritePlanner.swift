@@ -1,3 +1,4 @@
+import Foundation
 import SubscriptionEngine
 
 /// Decides what one write changes — the one place that does. Pure: from the write, the transfer policy and what
@@ -8,7 +9,31 @@ enum WritePlanner {
     ///   - write: The evidence, its keys already the project's stored keys (``EvidenceWrite/keyed``).
     ///   - policy: What happens to a subscription another subscriber owns.
     ///   - reading: What the write found.
-    /// - Returns: The rows to write, the events, the notification marks and the outcome.
+    ///   - announcer: Decides the events announced about each saved subscriber (none without one).
+    ///   - now: The server's clock.
+    /// - Returns: The rows to write, the events, the announcements, the notification marks and the outcome.
+    static func plan(
+        _ write: EvidenceWrite, policy: TransferPolicy, reading: WriteReading,
+        announcer: (any ChangeAnnouncer)?, now: Date
+    ) throws -> WritePlan {
+        var plan = plan(write, policy: policy, reading: reading)
+        guard let announcer else { return plan }
+        for save in plan.saves {
+            let row = reading.announced[save.user]
+            let moved = plan.movedOwners.filter { $0.owner == save.user }.map { ProjectScope.value(ofKey: $0.original) }
+            let announcement = try announcer.announce(
+                SubscriberChange(
+                    appUserID: ProjectScope.value(ofKey: save.user), projectID: write.project.id,
+                    bundleID: write.bundleID, aliases: (row?.aliases ?? []).map(ProjectScope.value(ofKey:)).sorted(),
+                    firstSeen: row?.firstSeen, announced: row?.state, evidence: save.evidence,
+                    transferredIn: Set(moved), cause: write.cause, causeID: write.notificationID,
+                    listening: row?.listening ?? false, now: now))
+            plan.announcements.append(PlannedAnnouncement(user: save.user, announcement: announcement))
+        }
+        return plan
+    }
+
+    /// The plan's rows, events and marks: everything but the announcements.
     static func plan(_ write: EvidenceWrite, policy: TransferPolicy, reading: WriteReading) -> WritePlan {
         let originals = write.originalTransactionIDs
         guard let user = reading.user else {

@@ -1,3 +1,4 @@
+import Foundation
 import SubscriptionEngine
 
 /// What a write found in the database, read under its locks: everything ``WritePlanner`` decides from.
@@ -16,6 +17,21 @@ struct WriteReading {
     /// Parked notifications about any of the write's subscriptions, oldest first (read only when one of them
     /// has no owner).
     var parked: [ParkedNotification]
+    /// With an announcer: what was announced about each subscriber in ``stored`` (and ``user``), read under the
+    /// same locks; empty without one.
+    var announced: [String: AnnouncedRow] = [:]
+}
+
+/// What a write reads to announce a subscriber's changes.
+struct AnnouncedRow {
+    /// What was announced before (`nil`: nothing yet).
+    var state: AnnouncedState?
+    /// The subscriber's aliases (stored keys).
+    var aliases: [String]
+    /// When its row was first stored.
+    var firstSeen: Date?
+    /// Whether its project has a webhook endpoint.
+    var listening: Bool
 }
 
 /// A subscriber's stored evidence: the JSON as stored, and its decoded value.

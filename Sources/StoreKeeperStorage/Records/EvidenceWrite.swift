@@ -11,6 +11,8 @@ public enum EventCause: String, Sendable, Hashable, Codable {
     case poll
     /// An identity change (alias, transfer).
     case identity
+    /// The clock passed a date in the evidence (a period's end, a grace period's end).
+    case clock
 }
 
 /// Verified evidence to store for a subscriber, with everything needed to apply it atomically.

@@ -78,7 +78,7 @@ extension SQLStore {
             }
         }
         let reading = try await read(tx, write, owners: owners, user: user, preloaded: preloaded)
-        let plan = WritePlanner.plan(write, policy: policy, reading: reading)
+        let plan = try WritePlanner.plan(write, policy: policy, reading: reading, announcer: announcer, now: now)
         try await execute(plan, tx, write, notificationID: notificationID, evidenceID: evidenceID, now: now)
         return (plan.outcome, plan.changed)
     }
@@ -103,6 +103,9 @@ extension SQLStore {
         }
         let unowned = Set(write.originalTransactionIDs.filter { owners[$0] == nil })
         if !unowned.isEmpty { reading.parked = try await Self.parkedNotifications(tx, about: unowned) }
+        if announcer != nil {
+            reading.announced = try await Self.announcedRows(tx, users: Set([user]).union(owners.values).sorted())
+        }
         return reading
     }
 
@@ -159,6 +162,7 @@ extension SQLStore {
         if let last = plan.saves.last {
             try await self.save(tx, last, events: plan.events, evidenceID: evidenceID, now: now)
         }
+        try await Self.writeAnnouncements(tx, plan.announcements, now: now)
     }
 
     /// Marks a claimed notification `recorded` or `pending` (or inserts the row for evidence without one).

@@ -75,6 +75,8 @@ extension SQLStore {
             var marks: [(id: String, status: String, pending: String)] = []
             var results: [(ApplyOutcome, Set<String>)] = []
             var seen = Set<String>()
+            var announced = announcer == nil ? [:] : try await Self.announcedRows(tx, users: users)
+            var announcements: [PlannedAnnouncement] = []
             for queued in writes {
                 let write = queued.write
                 let id = write.notificationID ?? ""
@@ -82,9 +84,12 @@ extension SQLStore {
                     results.append((.duplicate, []))
                     continue
                 }
-                let plan = WritePlanner.plan(
-                    write, policy: queued.policy,
-                    reading: try reading(write, owners: owners, claimed: claimed, rows: &rows))
+                var groupReading = try reading(write, owners: owners, claimed: claimed, rows: &rows)
+                groupReading.announced = announced
+                let plan = try WritePlanner.plan(
+                    write, policy: queued.policy, reading: groupReading, announcer: announcer, now: queued.now)
+                for item in plan.announcements { announced[item.user]?.state = item.announcement.announced }
+                announcements += plan.announcements
                 guard plan.newOwners.isEmpty, plan.movedOwners.isEmpty, plan.appliedLate.isEmpty, plan.saves.count <= 1
                 else { throw GroupConflict() }
                 if let mark = plan.notification {
@@ -101,6 +106,7 @@ extension SQLStore {
             try await saveAll(
                 tx, saves.compactMap { save in rows[save.user].map { (save.user, save.bundleID, $0) } }, events: events,
                 parked: marks, now: writes[0].now)
+            try await Self.writeAnnouncements(tx, announcements, now: writes[0].now)
             return results
         }
     }

@@ -59,6 +59,20 @@ extension SQLStore {
             // 5: Tenants. Every subscriber, alias, subscription and event moves into the project of the app that
             // wrote it: keys become `project:id` (see ProjectScope).
             Self.projectMigration(projects),
+            // 6: The outbox. What was last announced about each subscriber (and when the clock may change it), the
+            // owner's webhook endpoints, the announced events and one delivery per endpoint and event.
+            [
+                "CREATE TABLE announced (app_user_id TEXT PRIMARY KEY, state_json TEXT NOT NULL, due_at TEXT)",
+                "CREATE INDEX announced_due ON announced (due_at) WHERE due_at IS NOT NULL",
+                "CREATE TABLE webhook_endpoints (id TEXT PRIMARY KEY, project TEXT NOT NULL, url TEXT NOT NULL, event_types TEXT NOT NULL, secret TEXT NOT NULL, created_at TEXT NOT NULL)",
+                "CREATE INDEX webhook_endpoints_project ON webhook_endpoints (project)",
+                "CREATE TABLE webhook_events (id TEXT PRIMARY KEY, project TEXT NOT NULL, app_user_id TEXT NOT NULL, type TEXT NOT NULL, created_at TEXT NOT NULL, body TEXT NOT NULL)",
+                "CREATE INDEX webhook_events_user ON webhook_events (app_user_id, created_at)",
+                "CREATE TABLE webhook_deliveries (id \(autoIncrement), event_id TEXT NOT NULL, endpoint_id TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_at TEXT NOT NULL, lease_until TEXT, last_attempt_at TEXT, last_result TEXT, delivered_at TEXT)",
+                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'",
+                "CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id)",
+                "CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

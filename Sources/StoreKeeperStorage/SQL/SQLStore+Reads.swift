@@ -75,6 +75,8 @@ extension SQLStore {
                 ),
                 ("events", "id, app_user_id, type, cause, cause_id, evidence_id, detail_json", "id"),
                 ("api_keys", "key_hash, kind, bundle_id", "key_hash"),
+                ("announced", "app_user_id, state_json, due_at", "app_user_id"),
+                ("webhook_events", "project, app_user_id, type", "app_user_id, created_at, type"),
             ]
             for (table, columns, order) in tables {
                 lines.append("# \(table)")

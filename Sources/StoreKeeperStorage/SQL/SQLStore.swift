@@ -18,6 +18,8 @@ public struct SQLStore: Store {
     public let groupTally: GroupTally
     /// The fewest notifications applied in one shared transaction (``GroupCommit/smallestGroup``).
     let smallestGroup: Int
+    /// Decides what each write announces (the webhooks' outbox); `nil`: nothing is announced.
+    public let announcer: (any ChangeAnnouncer)?
 
     /// Wraps a database.
     /// - Parameters:
@@ -25,10 +27,11 @@ public struct SQLStore: Store {
     ///   - evidenceCache: Where decoded evidence is remembered.
     ///   - evidenceEncoder: Encodes evidence for storing.
     ///   - groupCommit: PostgreSQL: how notifications that arrive together commit.
+    ///   - announcer: Decides what each write announces; `nil` announces nothing.
     public init(
         database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(),
         evidenceEncoder: EvidenceEncoder = EvidenceEncoder(),
-        groupCommit: GroupCommit = .standard
+        groupCommit: GroupCommit = .standard, announcer: (any ChangeAnnouncer)? = nil
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
         let tally = GroupTally()
@@ -37,7 +40,7 @@ public struct SQLStore: Store {
             let plain = SQLStore(
                 database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
                 groupTally: tally,
-                notificationQueue: nil, smallestGroup: groupCommit.smallestGroup)
+                notificationQueue: nil, smallestGroup: groupCommit.smallestGroup, announcer: announcer)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
                 await plain.applyGroup(writes)
             }
@@ -45,16 +48,17 @@ public struct SQLStore: Store {
         self.init(
             database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
             groupTally: tally,
-            notificationQueue: queue, smallestGroup: groupCommit.smallestGroup)
+            notificationQueue: queue, smallestGroup: groupCommit.smallestGroup, announcer: announcer)
     }
 
     private init(
         database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder,
         changes: SubscriberChanges,
         groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?,
-        smallestGroup: Int
+        smallestGroup: Int, announcer: (any ChangeAnnouncer)?
     ) {
         self.smallestGroup = smallestGroup
+        self.announcer = announcer
         self.database = database
         self.evidenceCache = evidenceCache
         self.evidenceEncoder = evidenceEncoder

@@ -29,6 +29,12 @@ import Testing
         "Subscription": Subscription.CodingKeys.allCases.map(\.stringValue),
         "SubscriptionOffer": SubscriptionOffer.CodingKeys.allCases.map(\.stringValue),
         "TransactionPost": TransactionPost.CodingKeys.allCases.map(\.stringValue),
+        "WebhookDeliveriesResponse": WebhookDeliveriesResponse.CodingKeys.allCases.map(\.stringValue),
+        "WebhookDelivery": WebhookDelivery.CodingKeys.allCases.map(\.stringValue),
+        "WebhookEndpoint": WebhookEndpoint.CodingKeys.allCases.map(\.stringValue),
+        "WebhookEndpointPost": WebhookEndpointPost.CodingKeys.allCases.map(\.stringValue),
+        "WebhookEndpointsResponse": WebhookEndpointsResponse.CodingKeys.allCases.map(\.stringValue),
+        "WebhookEvent": WebhookEvent.CodingKeys.allCases.map(\.stringValue),
     ]
 
     static func document() throws -> [String: Any] {
@@ -54,7 +60,7 @@ import Testing
         let documented = Set(
             paths.flatMap { path, operations in
                 operations.keys.map {
-                    "\($0.uppercased()) \(path.replacingOccurrences(of: "{app_user_id}", with: ":id"))"
+                    "\($0.uppercased()) \(path.replacingOccurrences(of: "{app_user_id}", with: ":id").replacingOccurrences(of: "{id}", with: ":id"))"
                 }
             })
         #expect(documented == Set(APIRoute.all.map(\.description)))

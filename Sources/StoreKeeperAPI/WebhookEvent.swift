@@ -1,0 +1,106 @@
+public import Foundation
+
+/// One change of a subscriber's state, as delivered to the owner's webhook endpoints (`POST` with the
+/// `StoreKeeper-Signature` header). Receivers deduplicate by ``id``: delivery is at least once.
+public struct WebhookEvent: Codable, Sendable, Hashable {
+    /// The event's id, the same in every delivery of it.
+    public var id: String
+    /// What changed: `initial_purchase`, `renewal`, `product_change`, `cancellation`, `uncancellation`,
+    /// `billing_issue`, `billing_recovery`, `grace_period_expired`, `expiration`, `refund`, `refund_reversed`,
+    /// `subscription_extended`, `transfer`, `non_renewing_purchase` or `test`.
+    public var type: String
+    /// When StoreKeeper learned of it (the server's clock).
+    public var createdAt: Date
+    /// `Production` or `Sandbox`, when the evidence says.
+    public var environment: String?
+    /// The app (bundle id) whose write or clock found it.
+    public var app: String
+    /// The subscriber.
+    public var appUserID: String
+    /// The subscriber's other ids.
+    public var aliases: [String]
+    /// The subscription (`nil` for a purchase that is not an auto-renewable subscription).
+    public var originalTransactionID: String?
+    /// The transaction that decided the new state.
+    public var transactionID: String?
+    /// The product.
+    public var productID: String
+    /// The entitlements the product grants.
+    public var entitlements: [String]
+    /// `trial`, `intro`, `promotional`, `offer_code`, `win_back` or `normal`.
+    public var periodType: String?
+    /// When the current period (or the purchase) was bought.
+    public var purchasedAt: Date?
+    /// When the current period ends.
+    public var expiresAt: Date?
+    /// The price in milliunits of ``currency``, when known.
+    public var price: Int64?
+    /// ISO 4217 currency code, when known.
+    public var currency: String?
+    /// When the App Store says the change happened, when the evidence tells.
+    public var storeTimestamp: Date?
+    /// What made StoreKeeper notice: `client`, `notification`, `poll`, `identity`, `clock` or `test`.
+    public var cause: String
+    /// The `GET /v1/subscribers/{id}` subscriber document at that moment.
+    public var subscriber: Subscriber
+
+    /// Makes an event.
+    public init(
+        id: String, type: String, createdAt: Date, environment: String?, app: String, appUserID: String,
+        aliases: [String], originalTransactionID: String?, transactionID: String?, productID: String,
+        entitlements: [String], periodType: String?, purchasedAt: Date?, expiresAt: Date?, price: Int64?,
+        currency: String?, storeTimestamp: Date?, cause: String, subscriber: Subscriber
+    ) {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
+        self.environment = environment
+        self.app = app
+        self.appUserID = appUserID
+        self.aliases = aliases
+        self.originalTransactionID = originalTransactionID
+        self.transactionID = transactionID
+        self.productID = productID
+        self.entitlements = entitlements
+        self.periodType = periodType
+        self.purchasedAt = purchasedAt
+        self.expiresAt = expiresAt
+        self.price = price
+        self.currency = currency
+        self.storeTimestamp = storeTimestamp
+        self.cause = cause
+        self.subscriber = subscriber
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, type, createdAt = "created_at", environment, app, appUserID = "app_user_id", aliases
+        case originalTransactionID = "original_transaction_id", transactionID = "transaction_id"
+        case productID = "product_id", entitlements, periodType = "period_type", purchasedAt = "purchased_at"
+        case expiresAt = "expires_at", price, currency, storeTimestamp = "store_timestamp", cause, subscriber
+    }
+
+    /// Every key is written, `null` when unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(app, forKey: .app)
+        try container.encode(appUserID, forKey: .appUserID)
+        try container.encode(aliases, forKey: .aliases)
+        try container.encode(originalTransactionID, forKey: .originalTransactionID)
+        try container.encode(transactionID, forKey: .transactionID)
+        try container.encode(productID, forKey: .productID)
+        try container.encode(entitlements, forKey: .entitlements)
+        try container.encode(periodType, forKey: .periodType)
+        try container.encode(purchasedAt, forKey: .purchasedAt)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(price, forKey: .price)
+        try container.encode(currency, forKey: .currency)
+        try container.encode(storeTimestamp, forKey: .storeTimestamp)
+        try container.encode(cause, forKey: .cause)
+        try container.encode(subscriber, forKey: .subscriber)
+    }
+}

@@ -1,0 +1,79 @@
+public import Foundation
+import StoreKeeperAPI
+public import StoreKeeperStorage
+public import SubscriptionEngine
+
+/// The server's ``ChangeAnnouncer``: evaluates the subscriber with the engine at the server's clock, finds what
+/// changed since the last announcement (``ChangeDetector``) and writes each change as a ``WebhookEvent`` with the
+/// subscriber document of that moment.
+public struct WebhookAnnouncer: ChangeAnnouncer {
+    /// The engine (the configured products and entitlements).
+    public let engine: SubscriptionEngine
+    /// Makes event ids (random UUIDs; tests pass a counter).
+    let makeID: @Sendable () -> String
+
+    /// An announcer.
+    /// - Parameter engine: The engine the server answers with.
+    public init(engine: SubscriptionEngine) {
+        self.init(engine: engine) { UUID().uuidString.lowercased() }
+    }
+
+    init(engine: SubscriptionEngine, makeID: @escaping @Sendable () -> String) {
+        self.engine = engine
+        self.makeID = makeID
+    }
+
+    /// The events for one subscriber after a write or at a due instant.
+    public func announce(_ change: SubscriberChange) throws -> Announcement {
+        let state = engine.evaluate(change.evidence, at: change.now)
+        let found = ChangeDetector.changes(from: change.announced, to: state, transferredIn: change.transferredIn)
+        let due = engine.nextChange(change.evidence, after: change.now)
+        guard change.listening, !found.changes.isEmpty else {
+            return Announcement(announced: found.announced, events: [], dueAt: due)
+        }
+        let subscriber = Subscriber(
+            appUserID: change.appUserID, aliases: change.aliases, firstSeen: change.firstSeen ?? change.now,
+            state: state)
+        let events = try found.changes.map { found in
+            let event = webhookEvent(found, state: state, subscriber: subscriber, change: change)
+            return OutboxEvent(
+                id: event.id, type: event.type,
+                body: String(decoding: try Self.encoder.encode(event), as: UTF8.self))
+        }
+        return Announcement(announced: found.announced, events: events, dueAt: due)
+    }
+
+    /// How event bodies are written (the API's JSON).
+    static let encoder = APICoding.encoder()
+
+    /// One change as the event delivered.
+    func webhookEvent(_ found: StateChange, state: CustomerState, subscriber: Subscriber, change: SubscriberChange)
+        -> WebhookEvent
+    {
+        let subscription = state.subscriptions.first { $0.originalTransactionID == found.originalTransactionID }
+        let purchase = state.purchases.first { $0.transactionID == found.transactionID }
+        return WebhookEvent(
+            id: makeID(), type: found.kind.rawValue, createdAt: change.now,
+            environment: subscription?.environment?.rawValue, app: change.bundleID, appUserID: change.appUserID,
+            aliases: change.aliases, originalTransactionID: found.originalTransactionID,
+            transactionID: found.transactionID, productID: found.productID,
+            entitlements: engine.configuration.entitlements[found.productID] ?? [],
+            periodType: subscription.map { Self.periodType($0.offer) },
+            purchasedAt: subscription?.purchasedAt ?? purchase?.purchaseDate,
+            expiresAt: subscription?.expiresAt ?? purchase?.expiresAt, price: subscription?.price,
+            currency: subscription?.currency, storeTimestamp: found.storeTimestamp, cause: change.cause.rawValue,
+            subscriber: subscriber)
+    }
+
+    /// The period type of a subscription's current offer.
+    static func periodType(_ offer: Offer?) -> String {
+        switch offer?.kind {
+        case nil: "normal"
+        case .freeTrial?: "trial"
+        case .introPayAsYouGo?, .introPayUpFront?, .introductory?: "intro"
+        case .promotional?: "promotional"
+        case .offerCode?: "offer_code"
+        case .winBack?: "win_back"
+        }
+    }
+}

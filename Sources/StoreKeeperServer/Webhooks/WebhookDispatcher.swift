@@ -1,0 +1,133 @@
+public import AsyncHTTPClient
+public import Foundation
+public import Logging
+public import NIOCore
+import NIOHTTP1
+public import ServiceLifecycle
+public import StoreKeeperStorage
+
+/// Delivers the outbox: takes due deliveries under a lease, posts each event signed with its endpoint's secret,
+/// and records the attempt — delivered on 2xx, otherwise tried again on the retry schedule and then `failed`.
+/// Several processes on one database each run one: a lease keeps a delivery with one worker until it ends, and a
+/// delivery whose worker died is taken again after it. At least once: receivers deduplicate by the event id.
+public struct WebhookDispatcher: Service {
+    /// How the dispatcher works.
+    public struct Options: Sendable {
+        /// The retry schedule.
+        public var schedule = WebhookRetrySchedule.standard
+        /// How long a worker holds a delivery it took (longer than the request timeout).
+        public var lease: TimeInterval = 60
+        /// How long one delivery may take.
+        public var requestTimeout: TimeAmount = .seconds(10)
+        /// The most deliveries taken at once (and sent concurrently).
+        public var batch = 64
+        /// How long to wait when nothing is due.
+        public var idle: Duration = .milliseconds(200)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    let store: any Store
+    let httpClient: HTTPClient
+    let options: Options
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// A dispatcher.
+    /// - Parameters:
+    ///   - store: The outbox.
+    ///   - httpClient: Posts the deliveries.
+    ///   - options: Schedule, lease, timeouts.
+    ///   - now: The server's clock.
+    ///   - logger: Where failed attempts are reported (never with a secret).
+    public init(
+        store: any Store, httpClient: HTTPClient, options: Options = Options(),
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+    ) {
+        self.store = store
+        self.httpClient = httpClient
+        self.options = options
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Delivers until graceful shutdown; a batch in flight finishes first.
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            let sent: Int
+            do {
+                sent = try await deliverDue()
+            } catch {
+                logger.error("webhook delivery round failed", metadata: ["reason": "\(error)"])
+                sent = 0
+            }
+            if sent == 0 { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.idle) } }
+        }
+    }
+
+    /// Takes the due deliveries and sends them, concurrently.
+    /// - Returns: How many were taken.
+    public func deliverDue() async throws -> Int {
+        let start = now()
+        let leased = try await store.leaseDeliveries(
+            now: start, leaseUntil: start.addingTimeInterval(options.lease), limit: options.batch)
+        await withTaskGroup(of: Void.self) { group in
+            for delivery in leased { group.addTask { await deliver(delivery) } }
+        }
+        return leased.count
+    }
+
+    /// Sends one delivery and records what happened.
+    func deliver(_ delivery: LeasedDelivery) async {
+        let sentAt = now()
+        let body = Array(delivery.body.utf8)
+        var request = HTTPClientRequest(url: delivery.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "StoreKeeper-Webhooks/1")
+        request.headers.add(name: "StoreKeeper-Event-Id", value: delivery.eventID)
+        request.headers.add(
+            name: WebhookSignature.header,
+            value: WebhookSignature.value(
+                secret: delivery.secret, timestamp: Int64(sentAt.timeIntervalSince1970), body: body))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let result: String
+        let delivered: Bool
+        do {
+            let response = try await httpClient.execute(request, timeout: options.requestTimeout)
+            _ = try? await response.body.collect(upTo: 64 << 10)
+            result = "HTTP \(response.status.code)"
+            delivered = (200..<300).contains(response.status.code)
+        } catch {
+            result = "not sent: \(error)"
+            delivered = false
+        }
+        let attempts = delivery.attempts + 1
+        let outcome: DeliveryOutcome
+        if delivered {
+            outcome = .delivered
+        } else if let next = options.schedule.retry(
+            afterAttempts: attempts, now: now(), jitter: Double.random(in: 0..<1))
+        {
+            outcome = .retry(at: next)
+        } else {
+            outcome = .failed
+        }
+        if !delivered {
+            logger.warning(
+                "webhook delivery failed",
+                metadata: [
+                    "delivery_id": "\(delivery.id)", "event_id": "\(delivery.eventID)", "result": "\(result)",
+                    "attempts": "\(attempts)", "outcome": "\(outcome == .failed ? "failed" : "will retry")",
+                ])
+        }
+        do {
+            try await store.recordAttempt(deliveryID: delivery.id, outcome: outcome, result: result, now: now())
+        } catch {
+            logger.error(
+                "a webhook attempt could not be recorded; it is tried again after its lease",
+                metadata: ["delivery_id": "\(delivery.id)", "reason": "\(error)"])
+        }
+    }
+}

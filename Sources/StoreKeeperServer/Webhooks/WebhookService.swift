@@ -1,0 +1,167 @@
+import Crypto
+import Foundation
+import StoreKeeperAPI
+import StoreKeeperStorage
+import SubscriptionEngine
+
+/// The webhook API apart from HTTP: endpoints of the caller's project, their delivery logs, redelivery and test
+/// events. Every call acts inside the caller's project only.
+struct WebhookService: Sendable {
+    let store: any Store
+    let subscribers: SubscriberService
+    let now: @Sendable () -> Date
+
+    /// The most endpoints one project may have.
+    static let maximumEndpoints = 20
+    /// The most deliveries one log answer lists.
+    static let logLimit = 500
+
+    /// `POST /v1/webhooks`.
+    func create(_ body: WebhookEndpointPost, bundleID: String) async throws -> WebhookEndpoint {
+        let project = try subscribers.project(bundleID)
+        let url = try Self.checkedURL(body.url)
+        let types = try Self.checkedTypes(body.eventTypes ?? [])
+        guard try await store.webhookEndpoints(projectID: project.id).count < Self.maximumEndpoints else {
+            throw APIError(.conflict, "too_many_webhooks", "a project has at most \(Self.maximumEndpoints) endpoints")
+        }
+        let record = WebhookEndpointRecord(
+            id: "wh_" + Self.randomHex(12), projectID: project.id, url: url, eventTypes: types,
+            secret: "whsec_" + Self.randomHex(32), createdAt: now())
+        try await store.createWebhookEndpoint(record)
+        return WebhookEndpoint(
+            id: record.id, url: record.url, eventTypes: record.eventTypes, createdAt: record.createdAt,
+            secret: record.secret)
+    }
+
+    /// `GET /v1/webhooks`: without secrets.
+    func list(bundleID: String) async throws -> WebhookEndpointsResponse {
+        let project = try subscribers.project(bundleID)
+        return WebhookEndpointsResponse(
+            endpoints: try await store.webhookEndpoints(projectID: project.id).map {
+                WebhookEndpoint(id: $0.id, url: $0.url, eventTypes: $0.eventTypes, createdAt: $0.createdAt, secret: nil)
+            })
+    }
+
+    /// `DELETE /v1/webhooks/{id}`.
+    func delete(id: String, bundleID: String) async throws {
+        guard try await store.deleteWebhookEndpoint(id: id, projectID: try subscribers.project(bundleID).id) else {
+            throw Self.endpointNotFound(id)
+        }
+    }
+
+    /// `GET /v1/webhooks/{id}/deliveries?status=`.
+    func deliveries(endpointID: String, status: String?, bundleID: String) async throws -> WebhookDeliveriesResponse {
+        let project = try subscribers.project(bundleID)
+        guard try await store.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
+            throw Self.endpointNotFound(endpointID)
+        }
+        return try await log(project: project, endpointID: endpointID, appUserKey: nil, status: status)
+    }
+
+    /// `GET /v1/subscribers/{id}/webhook_deliveries?status=`: the deliveries of the events about a subscriber.
+    func deliveries(appUserID: String, status: String?, bundleID: String) async throws -> WebhookDeliveriesResponse {
+        try SubscriberService.checkUserID(appUserID)
+        let project = try subscribers.project(bundleID)
+        let record = try await store.snapshot(appUserID, in: project)
+        return try await log(
+            project: project, endpointID: nil, appUserKey: record?.storageKey ?? project.key(appUserID),
+            status: status)
+    }
+
+    func log(project: ProjectScope, endpointID: String?, appUserKey: String?, status: String?) async throws
+        -> WebhookDeliveriesResponse
+    {
+        var filter: WebhookDeliveryRecord.Status?
+        if let status {
+            guard let known = WebhookDeliveryRecord.Status(rawValue: status) else {
+                throw APIError.badRequest(
+                    APIErrorCode.invalidStatus.rawValue,
+                    "status is \"\(status.prefix(40))\"; it must be pending, delivered or failed")
+            }
+            filter = known
+        }
+        let records = try await store.webhookDeliveries(
+            projectID: project.id, endpointID: endpointID, appUserKey: appUserKey, status: filter, limit: Self.logLimit)
+        return WebhookDeliveriesResponse(
+            deliveries: records.map {
+                WebhookDelivery(
+                    id: $0.id, eventID: $0.eventID, eventType: $0.eventType, endpointID: $0.endpointID,
+                    appUserID: $0.appUserID, status: $0.status.rawValue, attempts: $0.attempts,
+                    nextAttemptAt: $0.nextAttemptAt, lastAttemptAt: $0.lastAttemptAt, lastResult: $0.lastResult,
+                    deliveredAt: $0.deliveredAt)
+            })
+    }
+
+    /// `POST /v1/webhooks/deliveries/{id}/redeliver`.
+    func redeliver(deliveryID raw: String, bundleID: String) async throws {
+        let project = try subscribers.project(bundleID)
+        guard let id = Int64(raw), id > 0,
+            try await store.redeliver(deliveryID: id, projectID: project.id, now: now())
+        else {
+            throw APIError(
+                .notFound, APIErrorCode.deliveryNotFound.rawValue,
+                "no webhook delivery \"\(raw.prefix(40))\" in this project")
+        }
+    }
+
+    /// `POST /v1/webhooks/{id}/test`: a `test` event about a subscriber named `storekeeper_test`, to that
+    /// endpoint only.
+    func test(endpointID: String, bundleID: String) async throws -> WebhookEvent {
+        let project = try subscribers.project(bundleID)
+        guard try await store.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
+            throw Self.endpointNotFound(endpointID)
+        }
+        let instant = now()
+        let user = "storekeeper_test"
+        let event = WebhookEvent(
+            id: UUID().uuidString.lowercased(), type: ChangeKind.test.rawValue, createdAt: instant, environment: nil,
+            app: bundleID, appUserID: user, aliases: [], originalTransactionID: nil, transactionID: nil,
+            productID: "", entitlements: [], periodType: nil, purchasedAt: nil, expiresAt: nil, price: nil,
+            currency: nil, storeTimestamp: nil, cause: "test",
+            subscriber: Subscriber(
+                appUserID: user, aliases: [], firstSeen: nil, entitlements: [], subscriptions: [], nonSubscriptions: [],
+                introEligibility: [:]))
+        try await store.enqueue(
+            OutboxEvent(
+                id: event.id, type: event.type,
+                body: String(decoding: try WebhookAnnouncer.encoder.encode(event), as: UTF8.self)),
+            endpointID: endpointID, projectID: project.id, appUserKey: project.key(user), now: instant)
+        return event
+    }
+
+    static func endpointNotFound(_ id: String) -> APIError {
+        APIError(
+            .notFound, APIErrorCode.webhookNotFound.rawValue, "no webhook endpoint \"\(id.prefix(40))\" in this project"
+        )
+    }
+
+    /// A URL deliveries can go to: absolute `http` or `https`, with a host, at most 2,048 bytes.
+    static func checkedURL(_ raw: String) throws -> String {
+        guard raw.utf8.count <= 2_048, let url = URL(string: raw),
+            ["http", "https"].contains(url.scheme?.lowercased()),
+            let host = url.host, !host.isEmpty, !raw.contains(where: { $0.isWhitespace || $0.isNewline })
+        else {
+            throw APIError.badRequest(
+                APIErrorCode.invalidURL.rawValue, "url must be an absolute http or https URL with a host")
+        }
+        return raw
+    }
+
+    /// Known event types, each once.
+    static func checkedTypes(_ types: [String]) throws -> [String] {
+        for type in types where ChangeKind(rawValue: type) == nil {
+            throw APIError.badRequest(
+                APIErrorCode.invalidEventType.rawValue,
+                "event_types has \"\(type.prefix(40))\"; known types: "
+                    + ChangeKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        var seen = Set<String>()
+        return types.filter { seen.insert($0).inserted }
+    }
+
+    static func randomHex(_ bytes: Int) -> String {
+        SymmetricKey(size: SymmetricKeySize(bitCount: bytes * 8)).withUnsafeBytes { raw in
+            raw.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+}

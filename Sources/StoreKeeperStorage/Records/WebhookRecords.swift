@@ -1,0 +1,146 @@
+public import Foundation
+
+/// Where the owner's backend hears about changes: a URL, the event types it wants, and the secret that signs
+/// each delivery.
+public struct WebhookEndpointRecord: Sendable, Hashable {
+    /// Its id (`wh_…`).
+    public var id: String
+    /// The project whose events it receives.
+    public var projectID: String
+    /// Where deliveries are posted.
+    public var url: String
+    /// The event types it wants; empty: every type.
+    public var eventTypes: [String]
+    /// The signing secret (stored to sign; returned by the API only when the endpoint is created).
+    public var secret: String
+    /// When it was created.
+    public var createdAt: Date
+
+    /// An endpoint.
+    public init(id: String, projectID: String, url: String, eventTypes: [String], secret: String, createdAt: Date) {
+        self.id = id
+        self.projectID = projectID
+        self.url = url
+        self.eventTypes = eventTypes
+        self.secret = secret
+        self.createdAt = createdAt
+    }
+}
+
+/// One event's delivery to one endpoint, as the delivery log shows it.
+public struct WebhookDeliveryRecord: Sendable, Hashable {
+    /// Where a delivery stands.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// Waiting for its next attempt.
+        case pending
+        /// The endpoint answered 2xx.
+        case delivered
+        /// Every attempt of the schedule failed (dead letter; it can be redelivered).
+        case failed
+    }
+
+    /// Its id.
+    public var id: Int64
+    /// The event.
+    public var eventID: String
+    /// The event's type.
+    public var eventType: String
+    /// The endpoint.
+    public var endpointID: String
+    /// The subscriber the event is about (without its project).
+    public var appUserID: String
+    /// Where it stands.
+    public var status: Status
+    /// Attempts made.
+    public var attempts: Int
+    /// When the next attempt is due (pending only).
+    public var nextAttemptAt: Date?
+    /// When the last attempt was made.
+    public var lastAttemptAt: Date?
+    /// What the last attempt got: `HTTP 200`, `HTTP 500`, or the transport error.
+    public var lastResult: String?
+    /// When it was delivered.
+    public var deliveredAt: Date?
+
+    /// A delivery.
+    public init(
+        id: Int64, eventID: String, eventType: String, endpointID: String, appUserID: String, status: Status,
+        attempts: Int, nextAttemptAt: Date?, lastAttemptAt: Date?, lastResult: String?, deliveredAt: Date?
+    ) {
+        self.id = id
+        self.eventID = eventID
+        self.eventType = eventType
+        self.endpointID = endpointID
+        self.appUserID = appUserID
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastAttemptAt = lastAttemptAt
+        self.lastResult = lastResult
+        self.deliveredAt = deliveredAt
+    }
+}
+
+/// A delivery taken by one worker until its lease ends: what it needs to send it.
+public struct LeasedDelivery: Sendable, Hashable {
+    /// The delivery.
+    public var id: Int64
+    /// The event's id.
+    public var eventID: String
+    /// The event's JSON body.
+    public var body: String
+    /// Where to post it.
+    public var url: String
+    /// The endpoint's signing secret.
+    public var secret: String
+    /// Attempts made before this one.
+    public var attempts: Int
+
+    /// A leased delivery.
+    public init(id: Int64, eventID: String, body: String, url: String, secret: String, attempts: Int) {
+        self.id = id
+        self.eventID = eventID
+        self.body = body
+        self.url = url
+        self.secret = secret
+        self.attempts = attempts
+    }
+}
+
+/// What one attempt decided.
+public enum DeliveryOutcome: Sendable, Hashable {
+    /// Delivered.
+    case delivered
+    /// Failed; try again at this instant.
+    case retry(at: Date)
+    /// Failed for the last time (dead letter).
+    case failed
+}
+
+/// The outbox's API: webhook endpoints, the delivery log, and leases for the workers that deliver.
+public protocol WebhookStore: Sendable {
+    /// Adds an endpoint.
+    func createWebhookEndpoint(_ endpoint: WebhookEndpointRecord) async throws
+    /// A project's endpoints, oldest first.
+    func webhookEndpoints(projectID: String) async throws -> [WebhookEndpointRecord]
+    /// Removes an endpoint of a project and its pending deliveries.
+    /// - Returns: Whether it existed in that project.
+    func deleteWebhookEndpoint(id: String, projectID: String) async throws -> Bool
+    /// The delivery log of a project, newest first: of one endpoint and/or one subscriber (stored key), and in
+    /// one status, when given.
+    func webhookDeliveries(
+        projectID: String, endpointID: String?, appUserKey: String?, status: WebhookDeliveryRecord.Status?,
+        limit: Int
+    ) async throws -> [WebhookDeliveryRecord]
+    /// Makes a delivery of the project pending again, due now.
+    /// - Returns: Whether it exists in that project.
+    func redeliver(deliveryID: Int64, projectID: String, now: Date) async throws -> Bool
+    /// Stores an event for one endpoint only (a `test` event), with its pending delivery.
+    func enqueue(_ event: OutboxEvent, endpointID: String, projectID: String, appUserKey: String, now: Date)
+        async throws
+    /// Takes up to `limit` due deliveries until `leaseUntil`: none is taken by two workers while its lease holds
+    /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`), and one whose worker died is taken again once its lease ends.
+    func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery]
+    /// Records an attempt of a leased delivery and releases its lease.
+    func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, result: String, now: Date) async throws
+}

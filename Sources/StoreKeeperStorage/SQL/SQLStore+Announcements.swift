@@ -1,0 +1,151 @@
+import Foundation
+import SubscriptionEngine
+
+/// The outbox of announced changes: what a write reads to announce its subscribers' changes, and what it writes
+/// in its own transaction — the announced state (with the instant the clock may change it), the events, and one
+/// pending delivery per webhook endpoint of the project that wants the event's type.
+extension SQLStore {
+    /// How an announced state is stored.
+    static let announcedEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return encoder
+    }()
+
+    /// How an announced state is read.
+    static let announcedDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }()
+
+    /// The project id of a stored key (`project:id`).
+    static func projectID(ofKey key: String) -> String {
+        String(key.prefix { $0 != ":" })
+    }
+
+    /// What was announced about each of `users`, with their aliases, first sighting, and whether their project
+    /// has a webhook endpoint: one statement on PostgreSQL, one per subscriber on SQLite.
+    static func announcedRows(_ tx: any SQLTransaction, users: [String]) async throws -> [String: AnnouncedRow] {
+        guard !users.isEmpty else { return [:] }
+        var rows: [SQLRow] = []
+        if tx.dialect == .postgres {
+            rows = try await tx.query(
+                """
+                SELECT u.id,
+                    (SELECT state_json FROM announced WHERE app_user_id = u.id) AS state,
+                    (SELECT created_at FROM subscribers WHERE app_user_id = u.id) AS created,
+                    (SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = u.id) AS aliases,
+                    (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = u.project LIMIT 1) AS one) AS listening
+                FROM unnest(?, ?) AS u(id, project)
+                """, [.texts(users), .texts(users.map(projectID(ofKey:)))])
+        } else {
+            for user in users {
+                rows += try await tx.query(
+                    """
+                    SELECT ? AS id, (SELECT state_json FROM announced WHERE app_user_id = ?) AS state,
+                        (SELECT created_at FROM subscribers WHERE app_user_id = ?) AS created,
+                        (SELECT json_group_array(alias) FROM aliases WHERE app_user_id = ?) AS aliases,
+                        (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = ? LIMIT 1)) AS listening
+                    """, [.text(user), .text(user), .text(user), .text(user), .text(projectID(ofKey: user))])
+            }
+        }
+        var result: [String: AnnouncedRow] = [:]
+        for row in rows {
+            guard let user = row["id"]?.string else { continue }
+            result[user] = AnnouncedRow(
+                state: try row["state"]?.string.map { json in
+                    do {
+                        return try announcedDecoder.decode(AnnouncedState.self, from: Data(json.utf8))
+                    } catch {
+                        throw StorageError("the stored announced state of \(user) cannot be read: \(error)")
+                    }
+                },
+                aliases: try decodeStored([String].self, row["aliases"], empty: "[]", what: "aliases of \(user)"),
+                firstSeen: row["created"]?.string == nil ? nil : date(row["created"]),
+                listening: (row["listening"]?.int ?? 0) > 0)
+        }
+        return result
+    }
+
+    /// Writes announcements in the write's transaction: each subscriber's last announced state and due instant,
+    /// every event (when its project has an endpoint), and a pending delivery per endpoint that wants it.
+    static func writeAnnouncements(_ tx: any SQLTransaction, _ planned: [PlannedAnnouncement], now: Date)
+        async throws
+    {
+        guard !planned.isEmpty else { return }
+        var latest: [String: Announcement] = [:]
+        var order: [String] = []
+        for item in planned {
+            if latest.updateValue(item.announcement, forKey: item.user) == nil { order.append(item.user) }
+        }
+        let states = try order.map {
+            String(decoding: try announcedEncoder.encode(latest[$0]!.announced), as: UTF8.self)
+        }
+        let dues = order.map { latest[$0]?.dueAt.map(timestamp) ?? "" }
+        let events = planned.flatMap { item in item.announcement.events.map { (user: item.user, event: $0) } }
+        let time = timestamp(now)
+        if tx.dialect == .postgres {
+            try await tx.query(
+                """
+                WITH states AS (
+                    INSERT INTO announced (app_user_id, state_json, due_at)
+                    SELECT u, s, NULLIF(d, '') FROM unnest(?, ?, ?) AS a(u, s, d)
+                    ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at
+                    RETURNING 1),
+                stored AS (
+                    INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body)
+                    SELECT e.id, e.project, e.u, e.t, ?, e.b FROM unnest(?, ?, ?, ?, ?) AS e(id, project, u, t, b)
+                    WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.project = e.project)
+                    RETURNING id, project, type)
+                INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at)
+                SELECT stored.id, w.id, 'pending', 0, ? FROM stored
+                    JOIN webhook_endpoints w ON w.project = stored.project
+                        AND (w.event_types = '' OR w.event_types LIKE '%,' || stored.type || ',%')
+                """,
+                [
+                    .texts(order), .texts(states), .texts(dues), .text(time), .texts(events.map(\.event.id)),
+                    .texts(events.map { projectID(ofKey: $0.user) }), .texts(events.map(\.user)),
+                    .texts(events.map(\.event.type)), .texts(events.map(\.event.body)), .text(time),
+                ])
+            return
+        }
+        for (index, user) in order.enumerated() {
+            try await tx.query(
+                "INSERT INTO announced (app_user_id, state_json, due_at) VALUES (?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at",
+                [.text(user), .text(states[index]), dues[index].isEmpty ? .null : .text(dues[index])])
+        }
+        for (user, event) in events {
+            let project = projectID(ofKey: user)
+            let stored = try await tx.query(
+                "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE project = ?) RETURNING id",
+                [
+                    .text(event.id), .text(project), .text(user), .text(event.type), .text(time), .text(event.body),
+                    .text(project),
+                ])
+            guard !stored.isEmpty else { continue }
+            try await tx.query(
+                "INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at) SELECT ?, id, 'pending', 0, ? FROM webhook_endpoints WHERE project = ? AND (event_types = '' OR event_types LIKE ?)",
+                [.text(event.id), .text(time), .text(project), .text("%,\(event.type),%")])
+        }
+    }
+
+    /// An alias merge: the merged subscriber keeps both announcements (the target's where both announced the
+    /// same subscription), and the alias's events and their deliveries move with it.
+    static func mergeAnnouncements(_ tx: any SQLTransaction, into target: String, from source: String) async throws {
+        let rows = try await announcedRows(tx, users: [target, source])
+        if let merged = rows[target]?.state ?? rows[source]?.state {
+            let state = rows[source]?.state.map { merged.merging($0) } ?? merged
+            try await tx.query(
+                "INSERT INTO announced (app_user_id, state_json, due_at) VALUES (?, ?, (SELECT min(due_at) FROM announced WHERE app_user_id IN (?, ?))) ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at",
+                [
+                    .text(target), .text(String(decoding: try announcedEncoder.encode(state), as: UTF8.self)),
+                    .text(target), .text(source),
+                ])
+        }
+        try await tx.query("DELETE FROM announced WHERE app_user_id = ?", [.text(source)])
+        try await tx.query(
+            "UPDATE webhook_events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+    }
+}

@@ -1,0 +1,176 @@
+public import Foundation
+
+/// The outbox's API on SQL: endpoints, the delivery log, leases and attempts.
+extension SQLStore {
+    /// Adds an endpoint.
+    public func createWebhookEndpoint(_ endpoint: WebhookEndpointRecord) async throws {
+        _ = try await database.withTransaction { tx in
+            try await tx.query(
+                "INSERT INTO webhook_endpoints (id, project, url, event_types, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .text(endpoint.id), .text(endpoint.projectID), .text(endpoint.url),
+                    .text(Self.storedEventTypes(endpoint.eventTypes)), .text(endpoint.secret),
+                    .text(Self.timestamp(endpoint.createdAt)),
+                ])
+        }
+    }
+
+    /// Event types as stored: `,a,b,` (so one `LIKE '%,type,%'` matches), or empty for every type.
+    static func storedEventTypes(_ types: [String]) -> String {
+        types.isEmpty ? "" : "," + types.joined(separator: ",") + ","
+    }
+
+    /// A project's endpoints, oldest first.
+    public func webhookEndpoints(projectID: String) async throws -> [WebhookEndpointRecord] {
+        try await database.read(
+            "SELECT id, project, url, event_types, secret, created_at FROM webhook_endpoints WHERE project = ? ORDER BY created_at, id",
+            [.text(projectID)]
+        ).map { row in
+            WebhookEndpointRecord(
+                id: row["id"]?.string ?? "", projectID: row["project"]?.string ?? "", url: row["url"]?.string ?? "",
+                eventTypes: (row["event_types"]?.string ?? "").split(separator: ",").map(String.init),
+                secret: row["secret"]?.string ?? "", createdAt: Self.date(row["created_at"]))
+        }
+    }
+
+    /// Removes an endpoint and its pending deliveries.
+    public func deleteWebhookEndpoint(id: String, projectID: String) async throws -> Bool {
+        try await database.withTransaction { tx in
+            let deleted = try await tx.query(
+                "DELETE FROM webhook_endpoints WHERE id = ? AND project = ? RETURNING id",
+                [.text(id), .text(projectID)])
+            guard !deleted.isEmpty else { return false }
+            try await tx.query(
+                "DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending'", [.text(id)])
+            return true
+        }
+    }
+
+    /// The delivery log, newest first.
+    public func webhookDeliveries(
+        projectID: String, endpointID: String?, appUserKey: String?, status: WebhookDeliveryRecord.Status?,
+        limit: Int
+    ) async throws -> [WebhookDeliveryRecord] {
+        var conditions = ["e.project = ?"]
+        var binds: [SQLValue] = [.text(projectID)]
+        if let endpointID {
+            conditions.append("d.endpoint_id = ?")
+            binds.append(.text(endpointID))
+        }
+        if let appUserKey {
+            conditions.append("e.app_user_id = ?")
+            binds.append(.text(appUserKey))
+        }
+        if let status {
+            conditions.append("d.status = ?")
+            binds.append(.text(status.rawValue))
+        }
+        return try await database.read(
+            """
+            SELECT d.id, d.event_id, e.type, d.endpoint_id, e.app_user_id, d.status, d.attempts, d.next_attempt_at,
+                d.last_attempt_at, d.last_result, d.delivered_at
+            FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id DESC LIMIT ?
+            """, binds + [.integer(Int64(limit))]
+        ).map { row in
+            let status = WebhookDeliveryRecord.Status(rawValue: row["status"]?.string ?? "") ?? .pending
+            return WebhookDeliveryRecord(
+                id: row["id"]?.int ?? 0, eventID: row["event_id"]?.string ?? "", eventType: row["type"]?.string ?? "",
+                endpointID: row["endpoint_id"]?.string ?? "",
+                appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), status: status,
+                attempts: Int(row["attempts"]?.int ?? 0),
+                nextAttemptAt: status == .pending ? Self.optionalDate(row["next_attempt_at"]) : nil,
+                lastAttemptAt: Self.optionalDate(row["last_attempt_at"]), lastResult: row["last_result"]?.string,
+                deliveredAt: Self.optionalDate(row["delivered_at"]))
+        }
+    }
+
+    /// A stored instant, or `nil` for NULL.
+    static func optionalDate(_ value: SQLValue?) -> Date? {
+        value?.string == nil ? nil : date(value)
+    }
+
+    /// Makes a delivery pending again.
+    public func redeliver(deliveryID: Int64, projectID: String, now: Date) async throws -> Bool {
+        try await database.withTransaction { tx in
+            try await !tx.query(
+                """
+                UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
+                WHERE id = ? AND event_id IN (SELECT id FROM webhook_events WHERE project = ?) RETURNING id
+                """, [.text(Self.timestamp(now)), .integer(deliveryID), .text(projectID)]
+            ).isEmpty
+        }
+    }
+
+    /// Stores an event for one endpoint.
+    public func enqueue(
+        _ event: OutboxEvent, endpointID: String, projectID: String, appUserKey: String, now: Date
+    ) async throws {
+        let time = Self.timestamp(now)
+        _ = try await database.withTransaction { tx in
+            try await tx.query(
+                "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .text(event.id), .text(projectID), .text(appUserKey), .text(event.type), .text(time),
+                    .text(event.body),
+                ])
+            try await tx.query(
+                "INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)",
+                [.text(event.id), .text(endpointID), .text(time)])
+        }
+    }
+
+    /// Takes due deliveries until `leaseUntil`.
+    public func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery] {
+        let skipLocked = database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let time = Self.timestamp(now)
+        return try await database.withTransaction { tx in
+            let leased = try await tx.query(
+                """
+                UPDATE webhook_deliveries SET lease_until = ? WHERE id IN (
+                    SELECT id FROM webhook_deliveries
+                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                    ORDER BY next_attempt_at LIMIT ?\(skipLocked))
+                RETURNING id
+                """, [.text(Self.timestamp(leaseUntil)), .text(time), .text(time), .integer(Int64(limit))])
+            let ids = leased.compactMap { $0["id"]?.int }
+            guard !ids.isEmpty else { return [] }
+            return try await tx.query(
+                """
+                SELECT d.id, d.event_id, d.attempts, e.body, w.url, w.secret FROM webhook_deliveries d
+                JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+                WHERE d.id IN (\(ids.map { String($0) }.joined(separator: ", "))) ORDER BY d.id
+                """, []
+            ).map { row in
+                LeasedDelivery(
+                    id: row["id"]?.int ?? 0, eventID: row["event_id"]?.string ?? "", body: row["body"]?.string ?? "",
+                    url: row["url"]?.string ?? "", secret: row["secret"]?.string ?? "",
+                    attempts: Int(row["attempts"]?.int ?? 0))
+            }
+        }
+    }
+
+    /// Records an attempt and releases the lease.
+    public func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, result: String, now: Date) async throws {
+        let time = Self.timestamp(now)
+        let (status, next, delivered): (String, String, SQLValue) =
+            switch outcome {
+            case .delivered: ("delivered", time, .text(time))
+            case .retry(let at): ("pending", Self.timestamp(at), .null)
+            case .failed: ("failed", time, .null)
+            }
+        _ = try await database.withTransaction { tx in
+            try await tx.query(
+                """
+                UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = NULL,
+                    last_attempt_at = ?, last_result = ?, delivered_at = ?
+                WHERE id = ? AND status = 'pending'
+                """,
+                [
+                    .text(status), .text(next), .text(time), .text(String(result.prefix(500))), delivered,
+                    .integer(deliveryID),
+                ]
+            )
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import StoreKeeperStorage
+import SubscriptionEngine
+import TestSupport
+import Testing
+
+/// Announces with the engine and ``ChangeDetector``, with ids and bodies a test can predict.
+private struct PlainAnnouncer: ChangeAnnouncer {
+    func announce(_ change: SubscriberChange) throws -> Announcement {
+        let engine = SubscriptionEngine()
+        let found = ChangeDetector.changes(
+            from: change.announced, to: engine.evaluate(change.evidence, at: change.now),
+            transferredIn: change.transferredIn)
+        let events = found.changes.map {
+            OutboxEvent(
+                id: "\(change.appUserID)/\($0.kind.rawValue)/\($0.transactionID ?? "")", type: $0.kind.rawValue,
+                body: #"{"type":"\#($0.kind.rawValue)","cause":"\#(change.cause.rawValue)"}"#)
+        }
+        return Announcement(
+            announced: found.announced, events: change.listening ? events : [],
+            dueAt: engine.nextChange(change.evidence, after: change.now))
+    }
+}
+
+/// The outbox on every write executor: each write's announced events commit with its state change, once, and go
+/// to each endpoint that wants their type; leases keep a delivery with one worker at a time.
+@Suite struct OutboxConformanceTests {
+    static let now = StoreConformanceTests.now
+    static let project = StoreConformanceTests.project
+
+    /// Runs `body` on a fresh announcing store of every executor and expects the same dump from each.
+    func onEveryExecutor(_ body: (SQLStore) async throws -> Void) async throws {
+        var dumps: [(String, String)] = []
+        for executor in TestDatabases.executors {
+            guard let store = try await TestDatabases.makeStore(executor, announcer: PlainAnnouncer()) else {
+                if TestDatabases.postgresRequired { Issue.record("PostgreSQL is required here but none is configured") }
+                continue
+            }
+            try await body(store)
+            dumps.append((executor, try await store.dump()))
+            try await store.close()
+        }
+        for (executor, dump) in dumps.dropFirst() where dump != dumps[0].1 {
+            Issue.record("\(executor) left other rows than \(dumps[0].0)")
+        }
+    }
+
+    static func endpoint(_ id: String, types: [String] = []) -> WebhookEndpointRecord {
+        WebhookEndpointRecord(
+            id: id, projectID: project.id, url: "http://127.0.0.1:9/\(id)", eventTypes: types, secret: "whsec_\(id)",
+            createdAt: now)
+    }
+
+    func deliveries(_ store: SQLStore, endpoint: String? = nil, status: WebhookDeliveryRecord.Status? = nil)
+        async throws -> [WebhookDeliveryRecord]
+    {
+        try await store.webhookDeliveries(
+            projectID: Self.project.id, endpointID: endpoint, appUserKey: nil, status: status, limit: 100)
+    }
+
+    @Test("a purchase and a renewal are announced once each, to every endpoint that wants their type")
+    func announcedOnce() async throws {
+        try await onEveryExecutor { store in
+            try await store.createWebhookEndpoint(Self.endpoint("wh_all"))
+            try await store.createWebhookEndpoint(Self.endpoint("wh_renewals", types: ["renewal"]))
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("alice", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            let renewal = StoreConformanceTests.notification("n-1", "t2", original: "o1")
+            let later = Self.now.addingTimeInterval(60)
+            _ = try await store.apply(renewal, policy: .transfer, now: later)
+            #expect(try await store.apply(renewal, policy: .transfer, now: later) == .duplicate)
+            let all = try await deliveries(store, endpoint: "wh_all")
+            #expect(all.map(\.eventType).sorted() == ["initial_purchase", "renewal"])
+            #expect(all.allSatisfy { $0.status == .pending && $0.appUserID == "alice" && $0.attempts == 0 })
+            #expect(try await deliveries(store, endpoint: "wh_renewals").map(\.eventID) == ["alice/renewal/t2"])
+            let byUser = try await store.webhookDeliveries(
+                projectID: Self.project.id, endpointID: nil, appUserKey: Self.project.key("alice"), status: nil,
+                limit: 100)
+            #expect(byUser.count == 3)
+        }
+    }
+
+    @Test("without an endpoint, changes are remembered but no event is stored, and none is sent later")
+    func nobodyListening() async throws {
+        try await onEveryExecutor { store in
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("bob", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            try await store.createWebhookEndpoint(Self.endpoint("wh_late"))
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("bob", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(try await deliveries(store).isEmpty, "the purchase was announced before anybody listened")
+            let dump = try await store.dump()
+            #expect(dump.contains("# announced\napp_user_id=text(\"com.example:bob\") | due_at=text("))
+        }
+    }
+
+    @Test("a delivery is leased to one worker until its lease ends, and each attempt is recorded")
+    func leases() async throws {
+        try await onEveryExecutor { store in
+            try await store.createWebhookEndpoint(Self.endpoint("wh_1"))
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("carol", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            let lease = Self.now.addingTimeInterval(60)
+            let taken = try await store.leaseDeliveries(now: Self.now, leaseUntil: lease, limit: 10)
+            #expect(taken.map(\.eventID) == ["carol/initial_purchase/t1"])
+            #expect(taken.first?.secret == "whsec_wh_1" && taken.first?.url == "http://127.0.0.1:9/wh_1")
+            #expect(try await store.leaseDeliveries(now: Self.now, leaseUntil: lease, limit: 10).isEmpty)
+            // The worker died: after its lease another takes the delivery.
+            let again = try await store.leaseDeliveries(now: lease, leaseUntil: lease + 60, limit: 10)
+            #expect(again.map(\.id) == taken.map(\.id))
+            let id = try #require(again.first?.id)
+            try await store.recordAttempt(
+                deliveryID: id, outcome: .retry(at: lease + 600), result: "HTTP 500", now: lease)
+            #expect(try await store.leaseDeliveries(now: lease + 599, leaseUntil: lease + 700, limit: 10).isEmpty)
+            #expect(try await store.leaseDeliveries(now: lease + 600, leaseUntil: lease + 700, limit: 10).count == 1)
+            try await store.recordAttempt(deliveryID: id, outcome: .failed, result: "HTTP 500", now: lease + 600)
+            let failed = try await deliveries(store, status: .failed)
+            #expect(failed.map(\.attempts) == [2] && failed.first?.lastResult == "HTTP 500")
+            #expect(try await store.redeliver(deliveryID: id, projectID: Self.project.id, now: lease + 700))
+            #expect(!(try await store.redeliver(deliveryID: id, projectID: "another-project", now: lease + 700)))
+            let retaken = try await store.leaseDeliveries(now: lease + 700, leaseUntil: lease + 800, limit: 10)
+            #expect(retaken.map(\.attempts) == [2])
+            try await store.recordAttempt(deliveryID: id, outcome: .delivered, result: "HTTP 200", now: lease + 701)
+            #expect(try await deliveries(store, status: .delivered).map(\.id) == [id])
+            #expect(try await store.leaseDeliveries(now: lease + 9_999, leaseUntil: lease + 99_999, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("an alias merge keeps what both ids announced: nothing is announced again")
+    func aliasMerge() async throws {
+        try await onEveryExecutor { store in
+            try await store.createWebhookEndpoint(Self.endpoint("wh_1"))
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("device", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            try await store.alias(
+                "device", to: "account", in: Self.project, bundleID: "com.example", now: Self.now)
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("account", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            let events = try await deliveries(store).map(\.eventID)
+            #expect(events == ["device/initial_purchase/t1"])
+            #expect(try await deliveries(store).map(\.appUserID) == ["account"])
+        }
+    }
+
+    @Test("removing an endpoint drops its pending deliveries; another project's endpoint is not found")
+    func removal() async throws {
+        try await onEveryExecutor { store in
+            try await store.createWebhookEndpoint(Self.endpoint("wh_1"))
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("dan", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(!(try await store.deleteWebhookEndpoint(id: "wh_1", projectID: "another-project")))
+            #expect(try await store.deleteWebhookEndpoint(id: "wh_1", projectID: Self.project.id))
+            #expect(try await store.webhookEndpoints(projectID: Self.project.id).isEmpty)
+            #expect(try await store.leaseDeliveries(now: Self.now, leaseUntil: Self.now + 60, limit: 10).isEmpty)
+        }
+    }
+}
