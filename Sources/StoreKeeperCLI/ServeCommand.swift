@@ -37,16 +37,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let port { configuration.port = port }
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }
 
+        // The simulator first: in demo mode it configures the demo app and its products, which the store's
+        // announcer evaluates with.
+        let (simulator, extraRoots, worldFile) = try await Self.simulatorAsApple(&configuration)
         let store = try await StoreOpener.open(configuration)
-        let simulator: AppStoreSimulator?
-        let extraRoots: [[UInt8]]
-        let worldFile: SimulatorWorldFile?
-        do {
-            (simulator, extraRoots, worldFile) = try await Self.simulatorAsApple(&configuration)
-        } catch {
-            try? await store.close()
-            throw error
-        }
         let boundPort = Port()
         let httpClient = OutboundHTTPClient.make()
         var dependencies = StoreKeeperApplication.Dependencies(

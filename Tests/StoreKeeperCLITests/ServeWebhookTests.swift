@@ -1,0 +1,149 @@
+import Foundation
+import Hummingbird
+import StoreKeeperAPI
+import StoreKeeperServer
+import TestSupport
+import Testing
+
+/// `storekeeper serve` tells the owner's backend: an endpoint added through the API receives each change as a
+/// signed event, at least once, through failures and retries, and a dead letter is redelivered once fixed.
+@Suite struct ServeWebhookTests {
+    static let secretKey = "sk_demo_storekeeper_secret"
+
+    /// Runs a demo server whose webhook retries wait `retry` seconds, beside a receiver, in a fresh directory.
+    func withServer(
+        retry: [Double], receiver: WebhookReceiver, _ body: @Sendable (String, String) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.json")
+        try #"{"webhookRetrySeconds": \#(retry)}"#.write(to: config, atomically: true, encoding: .utf8)
+        try await LiveServer.with({ port in
+            Application(
+                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
+        }) { receiverBase in
+            let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+            defer { server.stop() }
+            try await body(server.baseURL, receiverBase)
+        }
+    }
+
+    /// Adds an endpoint; returns its id and secret.
+    static func addEndpoint(_ base: String, url: String, types: [String]) throws -> (id: String, secret: String) {
+        let list = types.map { "\"\($0)\"" }.joined(separator: ",")
+        let (status, body) = try ServeRestartTests.call(
+            base, "POST", "/v1/webhooks", key: secretKey, body: #"{"url":"\#(url)","event_types":[\#(list)]}"#)
+        #expect(status == 201, "\(body)")
+        let endpoint = try APICoding.decoder().decode(WebhookEndpoint.self, from: Data(body.utf8))
+        return (endpoint.id, try #require(endpoint.secret))
+    }
+
+    static func deliveries(_ base: String, _ endpoint: String, status: String) throws -> [WebhookDelivery] {
+        let (code, body) = try ServeRestartTests.call(
+            base, "GET", APIPath.deliveries(endpoint, status: status), key: secretKey)
+        #expect(code == 200, "\(body)")
+        return try APICoding.decoder().decode(WebhookDeliveriesResponse.self, from: Data(body.utf8)).deliveries
+    }
+
+    @Test("a receiver that fails three times then answers 200 gets the purchase once more each time, signed")
+    func retriedUntilDelivered() async throws {
+        let receiver = WebhookReceiver(statuses: [500, 503, 500])
+        try await withServer(retry: [0.2, 0.2, 0.2, 0.2], receiver: receiver) { base, receiverBase in
+            let endpoint = try Self.addEndpoint(base, url: receiverBase + "/hook", types: ["initial_purchase"])
+            let (_, listed) = try ServeRestartTests.call(base, "GET", "/v1/webhooks", key: Self.secretKey)
+            #expect(listed.contains(endpoint.id) && !listed.contains(endpoint.secret), "the secret is shown once")
+            _ = try ServeRestartTests.subscribe(base, "alice")
+            #expect(try await receiver.wait { $0.count >= 4 })
+            try await Task.sleep(for: .milliseconds(600))
+            let received = receiver.deliveries
+            #expect(received.count == 4, "three failures, then one success, then nothing more")
+            #expect(Set(received.map(\.eventID)).count == 1)
+            let last = try #require(received.last)
+            #expect(
+                WebhookSignature.isValid(
+                    try #require(last.signature), secret: endpoint.secret, body: Array(last.body), now: Date()))
+            #expect(
+                !WebhookSignature.isValid(
+                    try #require(last.signature), secret: "whsec_wrong", body: Array(last.body), now: Date()))
+            let event = try APICoding.decoder().decode(WebhookEvent.self, from: last.body)
+            #expect(event.id == last.eventID && event.type == "initial_purchase" && event.appUserID == "alice")
+            #expect(event.cause == "client" && event.productID == "premium.monthly" && event.entitlements == ["pro"])
+            #expect(event.subscriber.entitlements.map(\.identifier) == ["pro"])
+            #expect(event.originalTransactionID != nil && event.expiresAt != nil && event.periodType != nil)
+            let delivered = try Self.deliveries(base, endpoint.id, status: "delivered")
+            #expect(delivered.map(\.attempts) == [4] && delivered.first?.lastResult == "HTTP 200")
+            let (_, byUser) = try ServeRestartTests.call(
+                base, "GET", APIPath.subscriberDeliveries("alice"), key: Self.secretKey)
+            #expect(byUser.contains(endpoint.id) && byUser.contains("initial_purchase"))
+        }
+    }
+
+    @Test("a receiver that always fails leaves the delivery failed; redeliver succeeds once it is fixed")
+    func deadLetterRedelivered() async throws {
+        let receiver = WebhookReceiver()
+        receiver.broken = true
+        try await withServer(retry: [0.2, 0.2], receiver: receiver) { base, receiverBase in
+            let endpoint = try Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
+            _ = try ServeRestartTests.subscribe(base, "bob")
+            #expect(try await receiver.wait { $0.count >= 3 })
+            var failed: [WebhookDelivery] = []
+            for _ in 0..<50 where failed.isEmpty {
+                failed = try Self.deliveries(base, endpoint.id, status: "failed")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(failed.map(\.attempts) == [3] && failed.first?.lastResult == "HTTP 500")
+            receiver.broken = false
+            let id = try #require(failed.first?.id)
+            let (redelivered, _) = try ServeRestartTests.call(
+                base, "POST", APIPath.redeliver(id), key: Self.secretKey)
+            #expect(redelivered == 202)
+            #expect(try await receiver.wait { $0.count >= 4 })
+            #expect(Set(receiver.deliveries.map(\.eventID)).count == 1)
+            var delivered: [WebhookDelivery] = []
+            for _ in 0..<50 where delivered.isEmpty {
+                delivered = try Self.deliveries(base, endpoint.id, status: "delivered")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(delivered.map(\.id) == [id])
+            let (missing, _) = try ServeRestartTests.call(
+                base, "POST", APIPath.redeliver(999_999), key: Self.secretKey)
+            #expect(missing == 404)
+        }
+    }
+
+    @Test("a test event reaches one endpoint; bad endpoints are refused by name; a public key cannot manage them")
+    func testEventsAndErrors() async throws {
+        let receiver = WebhookReceiver()
+        try await withServer(retry: [0.2], receiver: receiver) { base, receiverBase in
+            let endpoint = try Self.addEndpoint(base, url: receiverBase + "/hook", types: ["renewal"])
+            let (queued, _) = try ServeRestartTests.call(
+                base, "POST", APIPath.webhookTest(endpoint.id), key: Self.secretKey)
+            #expect(queued == 202)
+            #expect(try await receiver.wait { $0.count == 1 })
+            let event = try APICoding.decoder().decode(WebhookEvent.self, from: receiver.deliveries[0].body)
+            #expect(event.type == "test" && event.cause == "test")
+            for (body, code) in [
+                (#"{"url":"ftp://example.com/hook"}"#, "invalid_url"),
+                (#"{"url":"not a url"}"#, "invalid_url"),
+                (#"{"url":"https://example.com","event_types":["renewed"]}"#, "invalid_event_type"),
+                (#"{"url":"https://example.com","event_types":"renewal"}"#, "invalid_field"),
+                (#"{"event_types":[]}"#, "missing_field"),
+                (#"{"url":"https://example.com","secret":"mine"}"#, "unknown_field"),
+            ] {
+                let (status, answer) = try ServeRestartTests.call(
+                    base, "POST", "/v1/webhooks", key: Self.secretKey, body: body)
+                #expect(status == 400 && answer.contains(code), "\(body): \(answer)")
+            }
+            let (forbidden, _) = try ServeRestartTests.call(base, "GET", "/v1/webhooks")
+            #expect(forbidden == 403)
+            let (deleted, _) = try ServeRestartTests.call(
+                base, "DELETE", APIPath.webhook(endpoint.id), key: Self.secretKey)
+            #expect(deleted == 204)
+            let (gone, _) = try ServeRestartTests.call(
+                base, "DELETE", APIPath.webhook(endpoint.id), key: Self.secretKey)
+            #expect(gone == 404)
+        }
+    }
+}
