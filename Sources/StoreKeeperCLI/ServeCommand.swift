@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = [
             application,
             WebhookDispatcher(store: store, httpClient: httpClient, options: dispatch, logger: logger),
+            ClockAnnouncer(store: store, logger: logger),
         ]
         if let simulator {
             services.append(NotificationDeliveryService(simulator: simulator, httpClient: httpClient))

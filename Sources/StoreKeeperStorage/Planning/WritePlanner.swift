@@ -19,18 +19,27 @@ enum WritePlanner {
         var plan = plan(write, policy: policy, reading: reading)
         guard let announcer else { return plan }
         for save in plan.saves {
-            let row = reading.announced[save.user]
             let moved = plan.movedOwners.filter { $0.owner == save.user }.map { ProjectScope.value(ofKey: $0.original) }
-            let announcement = try announcer.announce(
-                SubscriberChange(
-                    appUserID: ProjectScope.value(ofKey: save.user), projectID: write.project.id,
-                    bundleID: write.bundleID, aliases: (row?.aliases ?? []).map(ProjectScope.value(ofKey:)).sorted(),
-                    firstSeen: row?.firstSeen, announced: row?.state, evidence: save.evidence,
-                    transferredIn: Set(moved), cause: write.cause, causeID: write.notificationID,
-                    listening: row?.listening ?? false, now: now))
-            plan.announcements.append(PlannedAnnouncement(user: save.user, announcement: announcement))
+            let change = change(
+                of: save.user, bundleID: write.bundleID, row: reading.announced[save.user], evidence: save.evidence,
+                transferredIn: Set(moved), cause: write.cause, causeID: write.notificationID, now: now)
+            plan.announcements.append(
+                PlannedAnnouncement(user: save.user, announcement: try announcer.announce(change)))
         }
         return plan
+    }
+
+    /// What an announcer is asked about one subscriber: after a write's save, or when the clock reaches the
+    /// instant its answer may change (``EventCause/clock``, no new evidence).
+    static func change(
+        of user: String, bundleID: String, row: AnnouncedRow?, evidence: EvidenceSet, transferredIn: Set<String>,
+        cause: EventCause, causeID: String?, now: Date
+    ) -> SubscriberChange {
+        SubscriberChange(
+            appUserID: ProjectScope.value(ofKey: user), projectID: ProjectScope.id(ofKey: user),
+            bundleID: bundleID, aliases: (row?.aliases ?? []).map(ProjectScope.value(ofKey:)).sorted(),
+            firstSeen: row?.firstSeen, announced: row?.state, evidence: evidence, transferredIn: transferredIn,
+            cause: cause, causeID: causeID, listening: row?.listening ?? false, now: now)
     }
 
     /// The plan's rows, events and marks: everything but the announcements.

@@ -38,6 +38,11 @@ public struct ProjectScope: Sendable, Hashable, CustomStringConvertible {
         return String(key[key.utf8.index(after: colon)...])
     }
 
+    /// The project id of a stored key (everything before its first `:`).
+    public static func id(ofKey key: String) -> String {
+        String(key.prefix { $0 != ":" })
+    }
+
     /// The project id.
     public var description: String { id }
 }

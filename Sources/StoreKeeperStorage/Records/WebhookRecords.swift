@@ -143,4 +143,7 @@ public protocol WebhookStore: Sendable {
     func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery]
     /// Records an attempt of a leased delivery and releases its lease.
     func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, result: String, now: Date) async throws
+    /// Announces what the clock changed for up to `limit` subscribers that are due at `now`.
+    /// - Returns: How many were looked at (`limit`: more may be due).
+    func announceDue(now: Date, limit: Int) async throws -> Int
 }

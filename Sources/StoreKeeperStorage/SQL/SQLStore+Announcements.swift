@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import SubscriptionEngine
 
 /// The outbox of announced changes: what a write reads to announce its subscribers' changes, and what it writes
@@ -20,11 +20,6 @@ extension SQLStore {
         return decoder
     }()
 
-    /// The project id of a stored key (`project:id`).
-    static func projectID(ofKey key: String) -> String {
-        String(key.prefix { $0 != ":" })
-    }
-
     /// What was announced about each of `users`, with their aliases, first sighting, and whether their project
     /// has a webhook endpoint: one statement on PostgreSQL, one per subscriber on SQLite.
     static func announcedRows(_ tx: any SQLTransaction, users: [String]) async throws -> [String: AnnouncedRow] {
@@ -39,7 +34,7 @@ extension SQLStore {
                     (SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = u.id) AS aliases,
                     (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = u.project LIMIT 1) AS one) AS listening
                 FROM unnest(?, ?) AS u(id, project)
-                """, [.texts(users), .texts(users.map(projectID(ofKey:)))])
+                """, [.texts(users), .texts(users.map(ProjectScope.id(ofKey:)))])
         } else {
             for user in users {
                 rows += try await tx.query(
@@ -48,7 +43,7 @@ extension SQLStore {
                         (SELECT created_at FROM subscribers WHERE app_user_id = ?) AS created,
                         (SELECT json_group_array(alias) FROM aliases WHERE app_user_id = ?) AS aliases,
                         (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = ? LIMIT 1)) AS listening
-                    """, [.text(user), .text(user), .text(user), .text(user), .text(projectID(ofKey: user))])
+                    """, [.text(user), .text(user), .text(user), .text(user), .text(ProjectScope.id(ofKey: user))])
             }
         }
         var result: [String: AnnouncedRow] = [:]
@@ -106,7 +101,7 @@ extension SQLStore {
                 """,
                 [
                     .texts(order), .texts(states), .texts(dues), .text(time), .texts(events.map(\.event.id)),
-                    .texts(events.map { projectID(ofKey: $0.user) }), .texts(events.map(\.user)),
+                    .texts(events.map { ProjectScope.id(ofKey: $0.user) }), .texts(events.map(\.user)),
                     .texts(events.map(\.event.type)), .texts(events.map(\.event.body)), .text(time),
                 ])
             return
@@ -117,7 +112,7 @@ extension SQLStore {
                 [.text(user), .text(states[index]), dues[index].isEmpty ? .null : .text(dues[index])])
         }
         for (user, event) in events {
-            let project = projectID(ofKey: user)
+            let project = ProjectScope.id(ofKey: user)
             let stored = try await tx.query(
                 "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE project = ?) RETURNING id",
                 [
@@ -147,5 +142,61 @@ extension SQLStore {
         try await tx.query("DELETE FROM announced WHERE app_user_id = ?", [.text(source)])
         try await tx.query(
             "UPDATE webhook_events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+    }
+}
+
+/// Changes the clock makes: a subscriber whose announced answer may change at an instant now past (a period's
+/// end, a grace period's end) is evaluated again with no new evidence, and what changed is announced with cause
+/// ``EventCause/clock``.
+extension SQLStore {
+    /// Announces what the clock changed for up to `limit` subscribers whose due instant is `now` or earlier.
+    ///
+    /// Several processes may run this together: each takes a subscriber only under its user lock, tried without
+    /// waiting (a subscriber being written or announced elsewhere is left to that transaction), and checks again
+    /// under the lock that it is still due.
+    /// - Returns: How many subscribers were looked at (`limit` when more may be due).
+    public func announceDue(now: Date, limit: Int) async throws -> Int {
+        guard let announcer else { return 0 }
+        let time = Self.timestamp(now)
+        return try await database.withTransaction { tx in
+            let candidates = try await tx.query(
+                "SELECT app_user_id FROM announced WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?",
+                [.text(time), .integer(Int64(limit))]
+            ).compactMap { $0["app_user_id"]?.string }
+            guard !candidates.isEmpty else { return 0 }
+            var rows: [SQLRow] = []
+            if tx.dialect == .postgres {
+                rows = try await tx.query(
+                    """
+                    SELECT a.app_user_id, s.bundle_id, s.evidence_json FROM unnest(?) AS u(id)
+                        JOIN announced a ON a.app_user_id = u.id AND a.due_at <= ?
+                        LEFT JOIN subscribers s ON s.app_user_id = u.id
+                    WHERE pg_try_advisory_xact_lock(hashtext('user:' || u.id))
+                    """, [.texts(candidates), .text(time)])
+            } else {
+                for user in candidates {
+                    rows += try await tx.query(
+                        "SELECT a.app_user_id, s.bundle_id, s.evidence_json FROM announced a LEFT JOIN subscribers s ON s.app_user_id = a.app_user_id WHERE a.app_user_id = ?",
+                        [.text(user)])
+                }
+            }
+            let announced = try await Self.announcedRows(tx, users: rows.compactMap { $0["app_user_id"]?.string })
+            var planned: [PlannedAnnouncement] = []
+            for row in rows {
+                guard let user = row["app_user_id"]?.string else { continue }
+                guard let json = row["evidence_json"]?.string else {
+                    // Merged away: nothing is left to announce about this id.
+                    try await tx.query("DELETE FROM announced WHERE app_user_id = ?", [.text(user)])
+                    continue
+                }
+                let change = WritePlanner.change(
+                    of: user, bundleID: row["bundle_id"]?.string ?? "", row: announced[user],
+                    evidence: try evidenceCache.evidence(json, for: user), transferredIn: [], cause: .clock,
+                    causeID: nil, now: now)
+                planned.append(PlannedAnnouncement(user: user, announcement: try announcer.announce(change)))
+            }
+            try await Self.writeAnnouncements(tx, planned, now: now)
+            return candidates.count
+        }
     }
 }

@@ -155,3 +155,24 @@ private struct PlainAnnouncer: ChangeAnnouncer {
         }
     }
 }
+
+/// The clock's changes: announced when the due instant passes, once, with cause `clock`.
+@Suite struct ClockAnnouncementTests {
+    @Test("a period that ends without a renewal is announced as an expiration when its end passes, once")
+    func expiryByClock() async throws {
+        try await OutboxConformanceTests().onEveryExecutor { store in
+            try await store.createWebhookEndpoint(OutboxConformanceTests.endpoint("wh_1"))
+            let now = OutboxConformanceTests.now
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("erin", "t1", original: "o1"), policy: .transfer, now: now)
+            #expect(try await store.announceDue(now: now.addingTimeInterval(3_599), limit: 10) == 0)
+            #expect(try await store.announceDue(now: now.addingTimeInterval(3_601), limit: 10) == 1)
+            #expect(try await store.announceDue(now: now.addingTimeInterval(3_700), limit: 10) == 0, "nothing is due")
+            let events = try await OutboxConformanceTests().deliveries(store).map(\.eventID).sorted()
+            #expect(events == ["erin/expiration/t1", "erin/initial_purchase/t1"])
+            let taken = try await store.leaseDeliveries(
+                now: now.addingTimeInterval(4_000), leaseUntil: now + 5_000, limit: 10)
+            #expect(taken.contains { $0.body.contains(#""cause":"clock""#) })
+        }
+    }
+}
