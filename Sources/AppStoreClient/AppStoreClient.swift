@@ -135,17 +135,49 @@ public struct AppStoreClient: Sendable {
         return try await get("/inApps/v2/history/\(encoded)\(query)", credentials: credentials)
     }
 
-    func get<Response: Decodable>(_ path: String, credentials: Credentials) async throws -> Response {
+    /// Get Notification History, one page: the notifications Apple signed for the app between the request's
+    /// dates (whether or not they reached the server), with their send attempts.
+    /// - Parameters:
+    ///   - request: The window (`startDate`, `endDate` in milliseconds) and filters (`onlyFailures`, …).
+    ///   - paginationToken: The previous page's token, or `nil` for the first page.
+    ///   - credentials: The app's API key.
+    public func notificationHistory(
+        _ request: NotificationHistoryRequest, paginationToken: String?, credentials: Credentials
+    ) async throws -> NotificationHistoryResponse {
+        let query =
+            paginationToken.map {
+                "?paginationToken=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)"
+            } ?? ""
+        return try await get(
+            "/inApps/v1/notifications/history\(query)", credentials: credentials,
+            body: try JSONEncoder().encode(request))
+    }
+
+    /// A Server API call with retries on 429 and 5xx until the deadline: `GET`, or `POST` with a JSON body.
+    func get<Response: Decodable>(_ path: String, credentials: Credentials, body: Data? = nil) async throws
+        -> Response
+    {
         let url = configuration.serverAPIBaseURL + path
         let deadline = ContinuousClock.now + configuration.totalDeadline
+        var lastStatus: Int?
+        var retryAfter: Double?
         return try await withRetries(until: deadline) { () -> (Response?, Bool) in
             let token = try Self.token(credentials, now: Date())
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            if let body {
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
             let response = try await httpClient.execute(request, timeout: try timeout(until: deadline))
             let data = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
             let status = Int(response.status.code)
-            if status == 429 || (500...599).contains(status) { return (nil, true) }
+            if status == 429 || (500...599).contains(status) {
+                lastStatus = status
+                retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
+                return (nil, true)
+            }
             guard status == 200 else {
                 let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: data)
                 throw AppStoreClientError(
@@ -159,7 +191,13 @@ public struct AppStoreClient: Sendable {
                     code: "malformed_response", reason: "App Store Server API \(path) answered unexpected JSON")
             }
             return (decoded, false)
-        } ?? { throw AppStoreClientError(code: "http_status", reason: "App Store Server API kept failing") }()
+        }
+            ?? {
+                throw AppStoreClientError(
+                    code: "http_status", status: lastStatus,
+                    reason: "App Store Server API kept failing (HTTP \(lastStatus.map(String.init) ?? "?"))",
+                    retryAfter: retryAfter)
+            }()
     }
 
     /// An App Store Connect JWT for the Server API (ES256, `aud` appstoreconnect-v1, 20 minutes).

@@ -8,11 +8,15 @@ public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConver
     public var reason: String
 
     /// Makes an error.
-    public init(code: String, status: Int? = nil, reason: String) {
+    public init(code: String, status: Int? = nil, reason: String, retryAfter: Double? = nil) {
         self.code = code
         self.status = status
         self.reason = reason
+        self.retryAfter = retryAfter
     }
+
+    /// Seconds Apple asked to wait before calling again (its `Retry-After` on a 429), when it said.
+    public var retryAfter: Double?
 
     /// `code (status): reason`.
     public var description: String { "\(code)\(status.map { " (\($0))" } ?? ""): \(reason)" }

@@ -53,8 +53,14 @@ extension AppStoreSimulator {
             signedPayload: sign(payload), v1Body: nil, v1Type: nil, signedDate: date, transactionID: transactionID)
     }
 
-    /// Appends to the log, keeping the UUID index and the delivery queue in step.
+    /// Appends to the log, keeping the UUID index and the delivery queue in step. For an app whose delivery is
+    /// `drop`, the notification is recorded with one failed send attempt (`NO_RESPONSE`) and never delivered.
     func log(_ notification: SimulatedNotification) {
+        var notification = notification
+        if notification.nextAttemptAt != nil, apps[notification.bundleID]?.notificationDelivery == .drop {
+            notification.attempts.append(.init(date: notification.signedDate, result: "NO_RESPONSE"))
+            notification.nextAttemptAt = nil
+        }
         notificationIndex[notification.notificationUUID] = notificationLog.count
         if notification.nextAttemptAt != nil { awaitingDelivery.insert(notificationLog.count) }
         notificationLog.append(notification)
@@ -125,6 +131,13 @@ extension AppStoreSimulator {
             notificationLog[index].nextAttemptAt = now.addingTimeInterval(
                 configuration.rate.seconds(forHours: retries[failures - 1]))
         }
+    }
+
+    /// Makes an app's notifications reach it (`deliver`) or be lost (`drop`) from now on.
+    public func setNotificationDelivery(bundleID: String, _ mode: SimulatedApp.NotificationDelivery) throws {
+        guard apps[bundleID] != nil else { throw SimulatorError.notFound("app", bundleID) }
+        apps[bundleID]?.notificationDelivery = mode
+        revision &+= 1
     }
 
     /// Sends a TEST notification (Request a Test Notification) and returns its token.

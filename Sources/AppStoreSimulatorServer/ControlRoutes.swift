@@ -145,6 +145,18 @@ struct ControlRoutes: Sendable {
                 return JSONResponse.object(["ok": true])
             }
         }
+        control.post("apps/:bundleID/delivery") { request, context in
+            try await handle {
+                let body = try await Self.object(request)
+                let raw = try body.required("mode", String.self)
+                guard let mode = SimulatedApp.NotificationDelivery(rawValue: raw) else {
+                    throw SimulatorError("invalid_field", "mode is \"\(raw.prefix(40))\"; it must be deliver or drop")
+                }
+                let bundleID = try context.parameters.require("bundleID")
+                try await simulator.setNotificationDelivery(bundleID: bundleID, mode)
+                return JSONResponse.object(["bundleID": bundleID, "mode": mode.rawValue])
+            }
+        }
         control.get("apps/:bundleID/receipt") { request, context in
             try await handle {
                 guard let customer = request.uri.queryParameters.get("customerID") else {

@@ -51,12 +51,15 @@ struct ServeCommand: AsyncParsableCommand {
             },
             extraRoots: extraRoots)
         dependencies.logger = logger
+        let gate = StartupGate()
+        dependencies.startupGate = gate
         let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
         let finalConfiguration = configuration
         let inProcess = simulator
         let router: Router<BasicRequestContext>
+        let workers: [any Service]
         do {
-            router = try await StoreKeeperApplication.buildRouter(
+            (router, workers) = try await StoreKeeperApplication.build(
                 configuration: configuration, dependencies: dependencies, appleBaseURL: appleBase)
         } catch {
             try? await httpClient.shutdown()
@@ -70,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? finalConfiguration.port
                 await boundPort.set(port)
+                gate.open()
                 if let inProcess {
                     await Self.pointDemoNotifications(inProcess, port: port)
                 }
@@ -80,13 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             },
             logger: logger)
-        var dispatch = WebhookDispatcher.Options()
-        dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookRetrySeconds)
-        var services: [any Service] = [
-            application,
-            WebhookDispatcher(store: store, httpClient: httpClient, options: dispatch, logger: logger),
-            ClockAnnouncer(store: store, logger: logger),
-        ]
+        var services: [any Service] = [application] + workers
         if let simulator {
             services.append(NotificationDeliveryService(simulator: simulator, httpClient: httpClient))
             if let worldFile {

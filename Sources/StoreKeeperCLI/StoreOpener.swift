@@ -22,7 +22,8 @@ enum StoreOpener {
         let projects = try configuration.projectScopes()
         let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
         // Every write announces its changes with the engine the server answers with (the webhooks' outbox).
-        let announcer = WebhookAnnouncer(engine: SubscriptionEngine(configuration: configuration.engine))
+        let announcer = WebhookAnnouncer(
+            engine: SubscriptionEngine(configuration: configuration.engine), pollSchedule: configuration.pollSchedule)
         if let url = configuration.databaseURL {
             return try await SQLStore.postgres(
                 url: url, projects: projects, cacheBudget: budget, announcer: announcer)

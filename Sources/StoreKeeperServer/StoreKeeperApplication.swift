@@ -3,6 +3,7 @@ public import AsyncHTTPClient
 public import Foundation
 public import Hummingbird
 public import Logging
+public import ServiceLifecycle
 public import StoreKeeperStorage
 import SubscriptionEngine
 
@@ -21,6 +22,8 @@ public enum StoreKeeperApplication {
         public var extraRoots: [[UInt8]] = []
         /// The server's clock.
         public var now: @Sendable () -> Date = { Date() }
+        /// Opened once the HTTP server listens; the background services start after it (`nil`: at once).
+        public var startupGate: StartupGate?
         /// Where the server reports failures that do not fail a request (never with secrets). Default: a
         /// `storekeeper` logger at warning level.
         public var logger: Logger = {
@@ -52,6 +55,19 @@ public enum StoreKeeperApplication {
     public static func buildRouter(
         configuration: ServerConfiguration, dependencies: Dependencies, appleBaseURL: String?
     ) async throws -> Router<BasicRequestContext> {
+        try await build(configuration: configuration, dependencies: dependencies, appleBaseURL: appleBaseURL).router
+    }
+
+    /// Makes the router and the services that work beside it: webhook delivery, the clock's announcements,
+    /// notification reconciliation and status polling (each runs in every replica; they share the work through the database).
+    /// - Parameters:
+    ///   - configuration: The server configuration.
+    ///   - dependencies: Store, HTTP client, extra routes, trusted roots, clock.
+    ///   - appleBaseURL: Where Apple is (for the in-process simulator: this server).
+    /// - Returns: The router, and the services to run with it.
+    public static func build(
+        configuration: ServerConfiguration, dependencies: Dependencies, appleBaseURL: String?
+    ) async throws -> (router: Router<BasicRequestContext>, services: [any Service]) {
         try configuration.validate()
         for key in configuration.apiKeys {
             try await dependencies.store.registerAPIKey(
@@ -96,6 +112,23 @@ public enum StoreKeeperApplication {
             maximumBodyBytes: configuration.maximumBodyBytes
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)
-        return router
+        var dispatch = WebhookDispatcher.Options()
+        dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookRetrySeconds)
+        let services: [any Service] = [
+            GatedService(
+                gate: dependencies.startupGate,
+                services: [
+                    WebhookDispatcher(
+                        store: dependencies.store, httpClient: dependencies.httpClient, options: dispatch,
+                        now: dependencies.now, logger: dependencies.logger),
+                    ClockAnnouncer(store: dependencies.store, now: dependencies.now, logger: dependencies.logger),
+                    NotificationReconciler(
+                        service: service, interval: .milliseconds(Int64(configuration.reconcileSeconds * 1000))),
+                    SubscriptionPoller(
+                        service: service, schedule: configuration.pollSchedule,
+                        requestsPerSecond: configuration.pollRequestsPerSecond),
+                ])
+        ]
+        return (router, services)
     }
 }

@@ -6,7 +6,7 @@ public import SubscriptionEngine
 /// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
-public protocol Store: WebhookStore {
+public protocol Store: WebhookStore, PollStore {
     /// Which subscribers' rows changed (this process's writes, and on PostgreSQL other processes' too).
     var changes: SubscriberChanges { get }
 

@@ -31,18 +31,18 @@ import Testing
     }
 
     /// Adds an endpoint; returns its id and secret.
-    static func addEndpoint(_ base: String, url: String, types: [String]) throws -> (id: String, secret: String) {
+    static func addEndpoint(_ base: String, url: String, types: [String]) async throws -> (id: String, secret: String) {
         let list = types.map { "\"\($0)\"" }.joined(separator: ",")
-        let (status, body) = try ServeRestartTests.call(
-            base, "POST", "/v1/webhooks", key: secretKey, body: #"{"url":"\#(url)","event_types":[\#(list)]}"#)
+        let (status, body) = try await ServeClient(base: base).call(
+            .POST, "/v1/webhooks", key: secretKey, body: #"{"url":"\#(url)","event_types":[\#(list)]}"#)
         #expect(status == 201, "\(body)")
         let endpoint = try APICoding.decoder().decode(WebhookEndpoint.self, from: Data(body.utf8))
         return (endpoint.id, try #require(endpoint.secret))
     }
 
-    static func deliveries(_ base: String, _ endpoint: String, status: String) throws -> [WebhookDelivery] {
-        let (code, body) = try ServeRestartTests.call(
-            base, "GET", APIPath.deliveries(endpoint, status: status), key: secretKey)
+    static func deliveries(_ base: String, _ endpoint: String, status: String) async throws -> [WebhookDelivery] {
+        let (code, body) = try await ServeClient(base: base).call(
+            .GET, APIPath.deliveries(endpoint, status: status), key: secretKey)
         #expect(code == 200, "\(body)")
         return try APICoding.decoder().decode(WebhookDeliveriesResponse.self, from: Data(body.utf8)).deliveries
     }
@@ -51,10 +51,10 @@ import Testing
     func retriedUntilDelivered() async throws {
         let receiver = WebhookReceiver(statuses: [500, 503, 500])
         try await withServer(retry: [0.2, 0.2, 0.2, 0.2], receiver: receiver) { base, receiverBase in
-            let endpoint = try Self.addEndpoint(base, url: receiverBase + "/hook", types: ["initial_purchase"])
-            let (_, listed) = try ServeRestartTests.call(base, "GET", "/v1/webhooks", key: Self.secretKey)
+            let endpoint = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: ["initial_purchase"])
+            let (_, listed) = try await ServeClient(base: base).call(.GET, "/v1/webhooks", key: Self.secretKey)
             #expect(listed.contains(endpoint.id) && !listed.contains(endpoint.secret), "the secret is shown once")
-            _ = try ServeRestartTests.subscribe(base, "alice")
+            _ = try await ServeClient(base: base).subscribe("alice")
             #expect(try await receiver.wait { $0.count >= 4 })
             try await Task.sleep(for: .milliseconds(600))
             let received = receiver.deliveries
@@ -72,10 +72,10 @@ import Testing
             #expect(event.cause == "client" && event.productID == "premium.monthly" && event.entitlements == ["pro"])
             #expect(event.subscriber.entitlements.map(\.identifier) == ["pro"])
             #expect(event.originalTransactionID != nil && event.expiresAt != nil && event.periodType != nil)
-            let delivered = try Self.deliveries(base, endpoint.id, status: "delivered")
+            let delivered = try await Self.deliveries(base, endpoint.id, status: "delivered")
             #expect(delivered.map(\.attempts) == [4] && delivered.first?.lastResult == "HTTP 200")
-            let (_, byUser) = try ServeRestartTests.call(
-                base, "GET", APIPath.subscriberDeliveries("alice"), key: Self.secretKey)
+            let (_, byUser) = try await ServeClient(base: base).call(
+                .GET, APIPath.subscriberDeliveries("alice"), key: Self.secretKey)
             #expect(byUser.contains(endpoint.id) && byUser.contains("initial_purchase"))
         }
     }
@@ -85,30 +85,30 @@ import Testing
         let receiver = WebhookReceiver()
         receiver.broken = true
         try await withServer(retry: [0.2, 0.2], receiver: receiver) { base, receiverBase in
-            let endpoint = try Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
-            _ = try ServeRestartTests.subscribe(base, "bob")
+            let endpoint = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
+            _ = try await ServeClient(base: base).subscribe("bob")
             #expect(try await receiver.wait { $0.count >= 3 })
             var failed: [WebhookDelivery] = []
             for _ in 0..<50 where failed.isEmpty {
-                failed = try Self.deliveries(base, endpoint.id, status: "failed")
+                failed = try await Self.deliveries(base, endpoint.id, status: "failed")
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(failed.map(\.attempts) == [3] && failed.first?.lastResult == "HTTP 500")
             receiver.broken = false
             let id = try #require(failed.first?.id)
-            let (redelivered, _) = try ServeRestartTests.call(
-                base, "POST", APIPath.redeliver(id), key: Self.secretKey)
+            let (redelivered, _) = try await ServeClient(base: base).call(
+                .POST, APIPath.redeliver(id), key: Self.secretKey)
             #expect(redelivered == 202)
             #expect(try await receiver.wait { $0.count >= 4 })
             #expect(Set(receiver.deliveries.map(\.eventID)).count == 1)
             var delivered: [WebhookDelivery] = []
             for _ in 0..<50 where delivered.isEmpty {
-                delivered = try Self.deliveries(base, endpoint.id, status: "delivered")
+                delivered = try await Self.deliveries(base, endpoint.id, status: "delivered")
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(delivered.map(\.id) == [id])
-            let (missing, _) = try ServeRestartTests.call(
-                base, "POST", APIPath.redeliver(999_999), key: Self.secretKey)
+            let (missing, _) = try await ServeClient(base: base).call(
+                .POST, APIPath.redeliver(999_999), key: Self.secretKey)
             #expect(missing == 404)
         }
     }
@@ -117,9 +117,9 @@ import Testing
     func testEventsAndErrors() async throws {
         let receiver = WebhookReceiver()
         try await withServer(retry: [0.2], receiver: receiver) { base, receiverBase in
-            let endpoint = try Self.addEndpoint(base, url: receiverBase + "/hook", types: ["renewal"])
-            let (queued, _) = try ServeRestartTests.call(
-                base, "POST", APIPath.webhookTest(endpoint.id), key: Self.secretKey)
+            let endpoint = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: ["renewal"])
+            let (queued, _) = try await ServeClient(base: base).call(
+                .POST, APIPath.webhookTest(endpoint.id), key: Self.secretKey)
             #expect(queued == 202)
             #expect(try await receiver.wait { $0.count == 1 })
             let event = try APICoding.decoder().decode(WebhookEvent.self, from: receiver.deliveries[0].body)
@@ -132,17 +132,17 @@ import Testing
                 (#"{"event_types":[]}"#, "missing_field"),
                 (#"{"url":"https://example.com","secret":"mine"}"#, "unknown_field"),
             ] {
-                let (status, answer) = try ServeRestartTests.call(
-                    base, "POST", "/v1/webhooks", key: Self.secretKey, body: body)
+                let (status, answer) = try await ServeClient(base: base).call(
+                    .POST, "/v1/webhooks", key: Self.secretKey, body: body)
                 #expect(status == 400 && answer.contains(code), "\(body): \(answer)")
             }
-            let (forbidden, _) = try ServeRestartTests.call(base, "GET", "/v1/webhooks")
+            let (forbidden, _) = try await ServeClient(base: base).call(.GET, "/v1/webhooks")
             #expect(forbidden == 403)
-            let (deleted, _) = try ServeRestartTests.call(
-                base, "DELETE", APIPath.webhook(endpoint.id), key: Self.secretKey)
+            let (deleted, _) = try await ServeClient(base: base).call(
+                .DELETE, APIPath.webhook(endpoint.id), key: Self.secretKey)
             #expect(deleted == 204)
-            let (gone, _) = try ServeRestartTests.call(
-                base, "DELETE", APIPath.webhook(endpoint.id), key: Self.secretKey)
+            let (gone, _) = try await ServeClient(base: base).call(
+                .DELETE, APIPath.webhook(endpoint.id), key: Self.secretKey)
             #expect(gone == 404)
         }
     }

@@ -139,6 +139,13 @@ import Testing
     )
         async throws -> Router<BasicRequestContext>
     {
+        try await SimulatorAsApple.router(
+            configuration(app: registered, key: key), store: store, harness: h, simulatorBase: simulatorBase)
+    }
+
+    /// The e2e configuration: the e2e app with the simulator's API key, a Production-only app, keys and the demo
+    /// products.
+    static func configuration(app registered: SimulatedApp, key: P256.Signing.PrivateKey) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         var server = ServerConfiguration.App(bundleID: bundleID)
         server.sharedSecret = registered.sharedSecret
@@ -154,7 +161,7 @@ import Testing
             .init(key: productionKey, kind: .public, bundleID: productionBundleID),
         ]
         configuration.engine = ServerConfiguration.demoEngine
-        return try await SimulatorAsApple.router(configuration, store: store, harness: h, simulatorBase: simulatorBase)
+        return configuration
     }
 
     @Test(

@@ -71,8 +71,8 @@ import Testing
     @Test("migrations are versioned and idempotent")
     func migrations() async throws {
         try await onEveryExecutor { store async throws in
-            #expect(try await store.migrate() == 6)
-            #expect(try await store.migrate() == 6)
+            #expect(try await store.migrate() == 7)
+            #expect(try await store.migrate() == 7)
         }
     }
 

@@ -20,6 +20,17 @@ public struct SimulatedApp: Sendable, Hashable, Codable, CustomStringConvertible
     public var gracePeriodDays: Int
     /// The products.
     public var products: [SimulatedProduct]
+    /// Whether notifications reach the app (`deliver`, the default) or are lost (`drop`: recorded in the
+    /// history with a failed send attempt and never delivered, as when Apple cannot reach a server).
+    public var notificationDelivery: NotificationDelivery?
+
+    /// Whether the simulator's notifications reach an app.
+    public enum NotificationDelivery: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Delivered (and retried on Apple's schedule after a failure).
+        case deliver
+        /// Lost: recorded with a failed send attempt, never delivered.
+        case drop
+    }
 
     /// Makes an app.
     public init(

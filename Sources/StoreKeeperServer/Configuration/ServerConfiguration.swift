@@ -4,7 +4,7 @@ public import SubscriptionEngine
 
 /// Everything `storekeeper serve` needs. Every field has a default; with none given the server runs with
 /// SQLite under `./data`, the simulator in-process as Apple, and a demo app.
-public struct ServerConfiguration: Sendable, Codable {
+public struct ServerConfiguration: Sendable, Decodable {
     /// One app StoreKeeper serves.
     public struct App: Sendable, Codable {
         /// The bundle id.
@@ -135,6 +135,15 @@ public struct ServerConfiguration: Sendable, Codable {
     /// How long a failed webhook delivery waits before each next attempt, in seconds; after the last, the
     /// delivery is `failed` (redeliverable). Each wait varies by ±20 %. Default about three days in ten attempts.
     public var webhookRetrySeconds: [Double] = WebhookRetrySchedule.standard.delays
+    /// How often, in seconds, each app with API credentials reads Apple's notification history for
+    /// notifications that never arrived and applies them. Default 3600.
+    public var reconcileSeconds: Double = 3_600
+    /// When subscribers are asked about at Apple (App Store Server API, for apps with credentials): this many
+    /// seconds after a period ends (`pollDelaySeconds`, default 300), every `pollRetrySeconds` while billing fails
+    /// (default 14400), and every `pollSweepSeconds` otherwise (default 604800).
+    public var pollSchedule = PollSchedule()
+    /// The most App Store Server API requests per second polling sends for one app. Default 10.
+    public var pollRequestsPerSecond: Double = 10
     /// Apple's URLs (default Apple's; the in-process simulator overrides them).
     public var verifyReceiptProductionURL: String?
     /// Sandbox verifyReceipt URL.
@@ -149,7 +158,8 @@ public struct ServerConfiguration: Sendable, Codable {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
             receiptValidation
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
-            verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, webhookRetrySeconds
+            verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, webhookRetrySeconds,
+            reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -176,6 +186,14 @@ public struct ServerConfiguration: Sendable, Codable {
         verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
         webhookRetrySeconds = try c.decodeIfPresent([Double].self, forKey: .webhookRetrySeconds) ?? webhookRetrySeconds
+        reconcileSeconds = try c.decodeIfPresent(Double.self, forKey: .reconcileSeconds) ?? reconcileSeconds
+        pollSchedule.afterExpiry =
+            try c.decodeIfPresent(Double.self, forKey: .pollDelaySeconds) ?? pollSchedule.afterExpiry
+        pollSchedule.whileFailing =
+            try c.decodeIfPresent(Double.self, forKey: .pollRetrySeconds) ?? pollSchedule.whileFailing
+        pollSchedule.sweep = try c.decodeIfPresent(Double.self, forKey: .pollSweepSeconds) ?? pollSchedule.sweep
+        pollRequestsPerSecond =
+            try c.decodeIfPresent(Double.self, forKey: .pollRequestsPerSecond) ?? pollRequestsPerSecond
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over
@@ -251,6 +269,13 @@ public struct ServerConfiguration: Sendable, Codable {
         if let problem = limits.problem { throw StorageError(problem) }
         guard (1...1_048_576).contains(cacheMegabytes) else {
             throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 1 to 1048576")
+        }
+        if let problem = pollSchedule.problem { throw StorageError(problem) }
+        guard pollRequestsPerSecond >= 0.01, pollRequestsPerSecond <= 10_000 else {
+            throw StorageError("pollRequestsPerSecond is \(pollRequestsPerSecond); it must be from 0.01 to 10000")
+        }
+        guard reconcileSeconds >= 1, reconcileSeconds <= 86_400 else {
+            throw StorageError("reconcileSeconds is \(reconcileSeconds); it must be from 1 to 86400")
         }
         if let problem = WebhookRetrySchedule.problem(webhookRetrySeconds) {
             throw StorageError("webhookRetrySeconds: \(problem)")

@@ -207,7 +207,9 @@ public struct SubscriberService: Sendable {
             "unrecognized_notification", "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
     }
 
-    func ingestV2(_ signedPayload: String) async throws -> ApplyOutcome {
+    /// A V2 notification: Apple's post (`cause` `notification`), or one found in Apple's notification history
+    /// that never arrived (`reconciliation`); either way its UUID is claimed once.
+    func ingestV2(_ signedPayload: String, cause: EventCause = .notification) async throws -> ApplyOutcome {
         // Split the token once (its header decoded once per signing certificate), route by the bundle id its
         // not yet trusted payload claims, then verify it with that app's verifier and expectations. A token
         // that does not split is routed from its text, and its verifier names what is wrong with it.
@@ -241,7 +243,7 @@ public struct SubscriberService: Sendable {
         let write = EvidenceWrite(
             project: app.project, bundleID: bundleID, appUserID: nil, kind: "notification_v2",
             rawBody: signedPayload, evidence: evidence,
-            originalTransactionIDs: Self.originals(evidence), cause: .notification,
+            originalTransactionIDs: Self.originals(evidence), cause: cause,
             notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
         return try await store.apply(write, policy: policy, now: now())
     }

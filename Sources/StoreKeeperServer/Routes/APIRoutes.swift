@@ -97,9 +97,11 @@ struct APIRoutes: Sendable {
                     endpointID: try userID(context), status: request.uri.queryParameters.get("status"),
                     bundleID: bundleID))
         case .postWebhookTest:
+            _ = try await body(request)  // none is expected; a malformed one is refused like any other
             return try json(
                 try await webhooks.test(endpointID: try userID(context), bundleID: bundleID), status: .accepted)
         case .postRedeliver:
+            _ = try await body(request)
             try await webhooks.redeliver(deliveryID: try userID(context), bundleID: bundleID)
             return Response(status: .accepted)
         default:

@@ -37,6 +37,7 @@ public struct ClockAnnouncer: Service {
             do {
                 while try await store.announceDue(now: now(), limit: batch) == batch, !Task.isShuttingDownGracefully {}
             } catch {
+                if Task.isCancelled { return }
                 logger.error("announcing what the clock changed failed", metadata: ["reason": "\(error)"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }

@@ -5,21 +5,26 @@ public import SubscriptionEngine
 
 /// The server's ``ChangeAnnouncer``: evaluates the subscriber with the engine at the server's clock, finds what
 /// changed since the last announcement (``ChangeDetector``) and writes each change as a ``WebhookEvent`` with the
-/// subscriber document of that moment.
+/// subscriber document of that moment; and, from the same answer, when to ask Apple next (``PollSchedule``).
 public struct WebhookAnnouncer: ChangeAnnouncer {
     /// The engine (the configured products and entitlements).
     public let engine: SubscriptionEngine
+    /// When subscribers are asked about at Apple.
+    public let pollSchedule: PollSchedule
     /// Makes event ids (random UUIDs; tests pass a counter).
     let makeID: @Sendable () -> String
 
     /// An announcer.
-    /// - Parameter engine: The engine the server answers with.
-    public init(engine: SubscriptionEngine) {
-        self.init(engine: engine) { UUID().uuidString.lowercased() }
+    /// - Parameters:
+    ///   - engine: The engine the server answers with.
+    ///   - pollSchedule: When subscribers are asked about at Apple.
+    public init(engine: SubscriptionEngine, pollSchedule: PollSchedule = PollSchedule()) {
+        self.init(engine: engine, pollSchedule: pollSchedule) { UUID().uuidString.lowercased() }
     }
 
-    init(engine: SubscriptionEngine, makeID: @escaping @Sendable () -> String) {
+    init(engine: SubscriptionEngine, pollSchedule: PollSchedule, makeID: @escaping @Sendable () -> String) {
         self.engine = engine
+        self.pollSchedule = pollSchedule
         self.makeID = makeID
     }
 
@@ -28,8 +33,9 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
         let state = engine.evaluate(change.evidence, at: change.now)
         let found = ChangeDetector.changes(from: change.announced, to: state, transferredIn: change.transferredIn)
         let due = engine.nextChange(change.evidence, after: change.now)
+        let poll = pollSchedule.next(state, now: change.now, random: Double.random(in: 0..<1))
         guard change.listening, !found.changes.isEmpty else {
-            return Announcement(announced: found.announced, events: [], dueAt: due)
+            return Announcement(announced: found.announced, events: [], dueAt: due, pollAt: poll)
         }
         let subscriber = Subscriber(
             appUserID: change.appUserID, aliases: change.aliases, firstSeen: change.firstSeen ?? change.now,
@@ -40,7 +46,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
                 id: event.id, type: event.type,
                 body: String(decoding: try Self.encoder.encode(event), as: UTF8.self))
         }
-        return Announcement(announced: found.announced, events: events, dueAt: due)
+        return Announcement(announced: found.announced, events: events, dueAt: due, pollAt: poll)
     }
 
     /// How event bodies are written (the API's JSON).

@@ -59,6 +59,7 @@ public struct WebhookDispatcher: Service {
             do {
                 sent = try await deliverDue()
             } catch {
+                if Task.isCancelled { return }
                 logger.error("webhook delivery round failed", metadata: ["reason": "\(error)"])
                 sent = 0
             }

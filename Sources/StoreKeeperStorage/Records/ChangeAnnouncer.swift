@@ -68,12 +68,15 @@ public struct Announcement: Sendable {
     public var events: [OutboxEvent]
     /// When the clock alone may change the subscriber's answer next (`nil`: never).
     public var dueAt: Date?
+    /// When to ask Apple about the subscriber next (`nil`: never).
+    public var pollAt: Date?
 
     /// An announcement.
-    public init(announced: AnnouncedState, events: [OutboxEvent], dueAt: Date?) {
+    public init(announced: AnnouncedState, events: [OutboxEvent], dueAt: Date?, pollAt: Date? = nil) {
         self.announced = announced
         self.events = events
         self.dueAt = dueAt
+        self.pollAt = pollAt
     }
 }
 

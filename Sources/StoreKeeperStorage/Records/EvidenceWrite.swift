@@ -13,6 +13,8 @@ public enum EventCause: String, Sendable, Hashable, Codable {
     case identity
     /// The clock passed a date in the evidence (a period's end, a grace period's end).
     case clock
+    /// A notification that never reached the server, found in Apple's notification history.
+    case reconciliation
 }
 
 /// Verified evidence to store for a subscriber, with everything needed to apply it atomically.

@@ -147,3 +147,28 @@ public protocol WebhookStore: Sendable {
     /// - Returns: How many were looked at (`limit`: more may be due).
     func announceDue(now: Date, limit: Int) async throws -> Int
 }
+
+/// A subscriber whose status is due to be asked at Apple, leased to one worker.
+public struct DuePoll: Sendable, Hashable {
+    /// The subscriber (stored key, `project:id`).
+    public var appUserKey: String
+    /// The app its row was written for.
+    public var bundleID: String
+
+    /// A due poll.
+    public init(appUserKey: String, bundleID: String) {
+        self.appUserKey = appUserKey
+        self.bundleID = bundleID
+    }
+}
+
+/// The poll schedule's API: every write's announcement sets when a subscriber is next asked about at Apple;
+/// workers lease what is due.
+public protocol PollStore: Sendable {
+    /// Takes up to `limit` subscribers whose poll is due until `leaseUntil`: none is taken by two workers while its
+    /// lease holds (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+    func leasePolls(now: Date, leaseUntil: Date, limit: Int) async throws -> [DuePoll]
+    /// Ends a poll: releases its lease and, when given, sets the next poll (a write that learned something has
+    /// set it already).
+    func releasePoll(appUserKey: String, nextAt: Date?) async throws
+}

@@ -79,15 +79,17 @@ extension SQLStore {
             String(decoding: try announcedEncoder.encode(latest[$0]!.announced), as: UTF8.self)
         }
         let dues = order.map { latest[$0]?.dueAt.map(timestamp) ?? "" }
+        let polls = order.map { latest[$0]?.pollAt.map(timestamp) ?? "" }
         let events = planned.flatMap { item in item.announcement.events.map { (user: item.user, event: $0) } }
         let time = timestamp(now)
         if tx.dialect == .postgres {
             try await tx.query(
                 """
                 WITH states AS (
-                    INSERT INTO announced (app_user_id, state_json, due_at)
-                    SELECT u, s, NULLIF(d, '') FROM unnest(?, ?, ?) AS a(u, s, d)
-                    ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at
+                    INSERT INTO announced (app_user_id, state_json, due_at, poll_at)
+                    SELECT u, s, NULLIF(d, ''), NULLIF(p, '') FROM unnest(?, ?, ?, ?) AS a(u, s, d, p)
+                    ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at,
+                        poll_at = excluded.poll_at
                     RETURNING 1),
                 stored AS (
                     INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body)
@@ -100,7 +102,8 @@ extension SQLStore {
                         AND (w.event_types = '' OR w.event_types LIKE '%,' || stored.type || ',%')
                 """,
                 [
-                    .texts(order), .texts(states), .texts(dues), .text(time), .texts(events.map(\.event.id)),
+                    .texts(order), .texts(states), .texts(dues), .texts(polls), .text(time),
+                    .texts(events.map(\.event.id)),
                     .texts(events.map { ProjectScope.id(ofKey: $0.user) }), .texts(events.map(\.user)),
                     .texts(events.map(\.event.type)), .texts(events.map(\.event.body)), .text(time),
                 ])
@@ -108,8 +111,11 @@ extension SQLStore {
         }
         for (index, user) in order.enumerated() {
             try await tx.query(
-                "INSERT INTO announced (app_user_id, state_json, due_at) VALUES (?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at",
-                [.text(user), .text(states[index]), dues[index].isEmpty ? .null : .text(dues[index])])
+                "INSERT INTO announced (app_user_id, state_json, due_at, poll_at) VALUES (?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at, poll_at = excluded.poll_at",
+                [
+                    .text(user), .text(states[index]), dues[index].isEmpty ? .null : .text(dues[index]),
+                    polls[index].isEmpty ? .null : .text(polls[index]),
+                ])
         }
         for (user, event) in events {
             let project = ProjectScope.id(ofKey: user)
@@ -133,10 +139,10 @@ extension SQLStore {
         if let merged = rows[target]?.state ?? rows[source]?.state {
             let state = rows[source]?.state.map { merged.merging($0) } ?? merged
             try await tx.query(
-                "INSERT INTO announced (app_user_id, state_json, due_at) VALUES (?, ?, (SELECT min(due_at) FROM announced WHERE app_user_id IN (?, ?))) ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at",
+                "INSERT INTO announced (app_user_id, state_json, due_at, poll_at) VALUES (?, ?, (SELECT min(due_at) FROM announced WHERE app_user_id IN (?, ?)), (SELECT min(poll_at) FROM announced WHERE app_user_id IN (?, ?))) ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at, poll_at = excluded.poll_at",
                 [
                     .text(target), .text(String(decoding: try announcedEncoder.encode(state), as: UTF8.self)),
-                    .text(target), .text(source),
+                    .text(target), .text(source), .text(target), .text(source),
                 ])
         }
         try await tx.query("DELETE FROM announced WHERE app_user_id = ?", [.text(source)])

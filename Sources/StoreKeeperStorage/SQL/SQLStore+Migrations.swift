@@ -73,6 +73,13 @@ extension SQLStore {
                 "CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id)",
                 "CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)",
             ],
+            // 7: Status polling. When each subscriber is next asked about at Apple (set by every write's
+            // announcement), and the lease of the worker asking.
+            [
+                "ALTER TABLE announced ADD COLUMN poll_at TEXT",
+                "ALTER TABLE announced ADD COLUMN poll_lease TEXT",
+                "CREATE INDEX announced_poll ON announced (poll_at) WHERE poll_at IS NOT NULL",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

@@ -75,11 +75,16 @@ extension SQLStore {
                 ),
                 ("events", "id, app_user_id, type, cause, cause_id, evidence_id, detail_json", "id"),
                 ("api_keys", "key_hash, kind, bundle_id", "key_hash"),
-                ("announced", "app_user_id, state_json, due_at", "app_user_id"),
+                ("announced", "app_user_id, state_json, due_at, poll_at", "app_user_id"),
                 ("webhook_events", "project, app_user_id, type", "app_user_id, created_at, type"),
+                ("webhook_endpoints", "id AS endpoint, project, url, event_types", "id"),
+                (
+                    "(SELECT d.event_id, d.endpoint_id, d.status, d.attempts, e.project FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id) AS webhook_deliveries",
+                    "event_id, endpoint_id, status, attempts, project", "event_id, endpoint_id"
+                ),
             ]
             for (table, columns, order) in tables {
-                lines.append("# \(table)")
+                lines.append("# \(table.components(separatedBy: " AS ").last ?? table)")
                 for (position, row) in try await tx.query("SELECT \(columns) FROM \(table) ORDER BY \(order)", [])
                     .enumerated()
                 {

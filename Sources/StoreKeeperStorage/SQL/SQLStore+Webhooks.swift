@@ -174,3 +174,40 @@ extension SQLStore {
         }
     }
 }
+
+/// The poll schedule on SQL.
+extension SQLStore {
+    /// Takes due polls until `leaseUntil`.
+    public func leasePolls(now: Date, leaseUntil: Date, limit: Int) async throws -> [DuePoll] {
+        let skipLocked = database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let time = Self.timestamp(now)
+        return try await database.withTransaction { tx in
+            let leased = try await tx.query(
+                """
+                UPDATE announced SET poll_lease = ? WHERE app_user_id IN (
+                    SELECT app_user_id FROM announced
+                    WHERE poll_at IS NOT NULL AND poll_at <= ? AND (poll_lease IS NULL OR poll_lease <= ?)
+                    ORDER BY poll_at LIMIT ?\(skipLocked))
+                RETURNING app_user_id
+                """, [.text(Self.timestamp(leaseUntil)), .text(time), .text(time), .integer(Int64(limit))]
+            ).compactMap { $0["app_user_id"]?.string }
+            var polls: [DuePoll] = []
+            for user in leased.sorted() {
+                let bundle = try await tx.query(
+                    "SELECT bundle_id FROM subscribers WHERE app_user_id = ?", [.text(user)]
+                ).first?["bundle_id"]?.string
+                if let bundle { polls.append(DuePoll(appUserKey: user, bundleID: bundle)) }
+            }
+            return polls
+        }
+    }
+
+    /// Releases a poll's lease, setting its next instant when given.
+    public func releasePoll(appUserKey: String, nextAt: Date?) async throws {
+        _ = try await database.withTransaction { tx in
+            try await tx.query(
+                "UPDATE announced SET poll_lease = NULL, poll_at = COALESCE(?, poll_at) WHERE app_user_id = ?",
+                [nextAt.map { .text(Self.timestamp($0)) } ?? .null, .text(appUserKey)])
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Hummingbird
+import ServiceLifecycle
 import StoreKeeperServer
 import StoreKeeperStorage
 import TestSupport
@@ -11,6 +12,14 @@ enum SimulatorAsApple {
     static func router(
         _ configuration: ServerConfiguration, store: SQLStore, harness: SimulatorHarness, simulatorBase: String
     ) async throws -> Router<BasicRequestContext> {
+        try await build(configuration, store: store, harness: harness, simulatorBase: simulatorBase).router
+    }
+
+    /// The router and the background services (webhook delivery, clock announcements, reconciliation, polling)
+    /// for `configuration` on `store`, with the simulator at `simulatorBase` as Apple and its clock as the server's.
+    static func build(
+        _ configuration: ServerConfiguration, store: SQLStore, harness: SimulatorHarness, simulatorBase: String
+    ) async throws -> (router: Router<BasicRequestContext>, services: [any Service]) {
         var configuration = configuration
         configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
         configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
@@ -19,7 +28,7 @@ enum SimulatorAsApple {
             store: store, httpClient: HTTPClient.shared,
             extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],
             now: { harness.clock.now() })
-        return try await StoreKeeperApplication.buildRouter(
+        return try await StoreKeeperApplication.build(
             configuration: configuration, dependencies: dependencies, appleBaseURL: nil)
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import StoreKeeperServer
 import StoreKeeperStorage
+import SubscriptionEngine
 import TestSupport
 import Testing
 
@@ -36,7 +37,9 @@ struct TenantServers: Sendable {
         limits: ConnectionLimits = ConnectionLimits(), projects: [ServerConfiguration.Project] = [],
         _ body: @Sendable (TenantServers) async throws -> Void
     ) async throws {
-        guard let store = try await TestDatabases.makeStore(backend) else {
+        // The server's own announcer: every write of the matrix also writes the outbox.
+        let announcer = WebhookAnnouncer(engine: SubscriptionEngine(configuration: ServerConfiguration.demoEngine))
+        guard let store = try await TestDatabases.makeStore(backend, announcer: announcer) else {
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
