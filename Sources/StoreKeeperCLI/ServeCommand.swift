@@ -6,7 +6,9 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 import StoreKeeperAPI
 import StoreKeeperPostgres
@@ -53,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         dependencies.logger = logger
         let gate = StartupGate()
         dependencies.startupGate = gate
+        dependencies.metricsRegistry = Self.metrics
         let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
         let finalConfiguration = configuration
         let inProcess = simulator
@@ -110,6 +113,14 @@ struct ServeCommand: AsyncParsableCommand {
         try await store.close()
         logger.info("StoreKeeper stopped")
     }
+
+    /// The process's metrics registry: swift-metrics is bootstrapped once per process (the first `serve` in it),
+    /// and `/metrics` shows this registry.
+    static let metrics: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
 
     /// What the startup log says of each app: its environment, how Apple is reached, and the URL to paste into
     /// App Store Connect for App Store Server Notifications (V2).

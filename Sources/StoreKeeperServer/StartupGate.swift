@@ -8,6 +8,9 @@ public final class StartupGate: Sendable {
     /// A closed gate.
     public init() {}
 
+    /// Whether the gate is open (the background services run).
+    public var isOpen: Bool { state.withLock { $0.open } }
+
     /// Opens the gate: every waiter goes on, and later waits return at once.
     public func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

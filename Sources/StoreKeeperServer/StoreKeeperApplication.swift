@@ -3,6 +3,7 @@ public import AsyncHTTPClient
 public import Foundation
 public import Hummingbird
 public import Logging
+public import Prometheus
 public import ServiceLifecycle
 public import StoreKeeperStorage
 import SubscriptionEngine
@@ -24,6 +25,8 @@ public enum StoreKeeperApplication {
         public var now: @Sendable () -> Date = { Date() }
         /// Opened once the HTTP server listens; the background services start after it (`nil`: at once).
         public var startupGate: StartupGate?
+        /// Where swift-metrics sends the server's measurements, shown at `/metrics` (`nil`: no `/metrics`).
+        public var metricsRegistry: PrometheusCollectorRegistry?
         /// Where the server reports failures that do not fail a request (never with secrets). Default: a
         /// `storekeeper` logger at warning level.
         public var logger: Logger = {
@@ -46,7 +49,8 @@ public enum StoreKeeperApplication {
         }
     }
 
-    /// Makes the router: `/v1`, `/openapi.json`, `/health`, and whatever `dependencies.extraRoutes` mounts.
+    /// Makes the router: `/v1`, `/openapi.json`, `/health`, `/ready`, `/metrics` (with a registry), and whatever
+    /// `dependencies.extraRoutes` mounts.
     /// - Parameters:
     ///   - configuration: The server configuration.
     ///   - dependencies: Store, HTTP client, extra routes, trusted roots, clock.
@@ -98,8 +102,18 @@ public enum StoreKeeperApplication {
             answerCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).answers, now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: MetricsMiddleware<BasicRequestContext>())
         router.add(middleware: ErrorBodyMiddleware())
         router.get("health") { _, _ in "ok" }
+        let readiness = Readiness(store: dependencies.store, gate: dependencies.startupGate)
+        router.get("ready") { _, _ in try await readiness.response() }
+        if let registry = dependencies.metricsRegistry {
+            router.get("metrics") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+            }
+        }
         router.get("openapi.json") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json"],

@@ -10,6 +10,8 @@ public protocol Store: WebhookStore, PollStore {
     /// Which subscribers' rows changed (this process's writes, and on PostgreSQL other processes' too).
     var changes: SubscriberChanges { get }
 
+    /// The schema version in place (migrations applied); ``SQLStore/schemaVersion`` is the one this build needs.
+    func appliedSchemaVersion() async throws -> Int
     /// Applies versioned migrations.
     /// - Returns: The schema version now in place.
     @discardableResult

@@ -71,8 +71,9 @@ import Testing
     @Test("migrations are versioned and idempotent")
     func migrations() async throws {
         try await onEveryExecutor { store async throws in
-            #expect(try await store.migrate() == 7)
-            #expect(try await store.migrate() == 7)
+            #expect(try await store.migrate() == SQLStore.schemaVersion)
+            #expect(try await store.migrate() == SQLStore.schemaVersion)
+            #expect(try await store.appliedSchemaVersion() == SQLStore.schemaVersion)
         }
     }
 

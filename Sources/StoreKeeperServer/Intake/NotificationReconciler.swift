@@ -77,6 +77,7 @@ struct NotificationReconciler: Service {
             }
             token = page.hasMore == true ? page.paginationToken : nil
         } while token != nil && !Task.isCancelled
+        ServerMetrics.reconciled(applied)
         if applied > 0 {
             service.logger.info(
                 "notifications recovered from Apple's history",

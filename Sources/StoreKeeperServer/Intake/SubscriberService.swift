@@ -91,6 +91,7 @@ public struct SubscriberService: Sendable {
                 let verified = try await app.receipts.verify(der: der)
                 evidence.add(receipt: verified.receiptInfo)
             } catch let error as VerificationError {
+                ServerMetrics.verificationFailure(code: error.code.rawValue)
                 throw ServiceError.unverifiable(error.code.rawValue, "receipt: \(error.reason)")
             }
         } else {
@@ -135,6 +136,7 @@ public struct SubscriberService: Sendable {
         do {
             transaction = try await app.verifier(for: signedTransaction).verifyTransaction(signedTransaction)
         } catch let error as VerificationError {
+            ServerMetrics.verificationFailure(code: error.code.rawValue)
             throw ServiceError.unverifiable(error.code.rawValue, "signed_transaction: \(error.reason)")
         }
         evidence.add(transaction: transaction)
@@ -229,6 +231,7 @@ public struct SubscriberService: Sendable {
             let jws = try split.get()
             notification = try await app.verifier(for: jws).verifyNotification(jws)
         } catch let error as VerificationError {
+            ServerMetrics.verificationFailure(code: error.code.rawValue)
             throw ServiceError.unverifiable(error.code.rawValue, "signedPayload: \(error.reason)")
         }
         var evidence = EvidenceSet()
@@ -245,7 +248,9 @@ public struct SubscriberService: Sendable {
             rawBody: signedPayload, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: cause,
             notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
-        return try await store.apply(write, policy: policy, now: now())
+        let outcome = try await store.apply(write, policy: policy, now: now())
+        ServerMetrics.notification(type: type, outcome: outcome.status)
+        return outcome
     }
 
     /// A V1 notification: `body` for its typed fields, `object` (the same body, already parsed) to store it
@@ -283,7 +288,9 @@ public struct SubscriberService: Sendable {
             kind: "notification_v1", rawBody: raw, evidence: evidence,
             originalTransactionIDs: Self.originals(evidence), cause: .notification, notificationID: "v1-\(digest)",
             eventType: "V1/" + notification.notificationType.rawValue)
-        return try await store.apply(write, policy: policy, now: now())
+        let outcome = try await store.apply(write, policy: policy, now: now())
+        ServerMetrics.notification(type: write.eventType, outcome: outcome.status)
+        return outcome
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

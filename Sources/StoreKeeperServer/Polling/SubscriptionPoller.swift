@@ -67,7 +67,16 @@ struct SubscriptionPoller: Service {
     func pollDue() async throws -> Int {
         let now = service.now()
         let due = try await service.store.leasePolls(now: now, leaseUntil: now.addingTimeInterval(lease), limit: batch)
-        for poll in due { _ = await self.poll(poll) }
+        for poll in due {
+            switch await self.poll(poll) {
+            case .learned: ServerMetrics.poll(outcome: "learned")
+            case .unchanged: ServerMetrics.poll(outcome: "unchanged")
+            case .skipped: ServerMetrics.poll(outcome: "skipped")
+            case .failed: ServerMetrics.poll(outcome: "failed")
+            }
+        }
+        let oldest = try await service.store.oldestDuePoll(now: service.now())
+        ServerMetrics.pollLag(oldest.map { max(0, service.now().timeIntervalSince($0)) } ?? 0)
         return due.count
     }
 

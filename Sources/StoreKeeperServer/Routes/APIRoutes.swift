@@ -46,7 +46,13 @@ struct APIRoutes: Sendable {
                     appUserID: try required(body.appUserID, "app_user_id"),
                     signedTransaction: try required(body.signedTransaction, "signed_transaction"), bundleID: bundleID))
         case .postNotification:
-            let outcome = try await service.ingestNotification(try await body(request))
+            let outcome: ApplyOutcome
+            do {
+                outcome = try await service.ingestNotification(try await body(request))
+            } catch {
+                ServerMetrics.notification(type: "unknown", outcome: "rejected")
+                throw error
+            }
             var metadata: Logger.Metadata = ["outcome": "\(outcome.status)"]
             if case .applied(let appUserID) = outcome { metadata["app_user_id"] = "\(appUserID)" }
             context.logger.info("notification received", metadata: metadata)

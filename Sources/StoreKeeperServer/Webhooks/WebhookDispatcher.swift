@@ -54,7 +54,12 @@ public struct WebhookDispatcher: Service {
 
     /// Delivers until graceful shutdown; a batch in flight finishes first.
     public func run() async throws {
+        var measured = ContinuousClock.now - .seconds(60)
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            if ContinuousClock.now - measured >= .seconds(5), let depth = try? await store.pendingDeliveryCount() {
+                ServerMetrics.outboxDepth(depth)
+                measured = ContinuousClock.now
+            }
             let sent: Int
             do {
                 sent = try await deliverDue()
@@ -115,6 +120,8 @@ public struct WebhookDispatcher: Service {
         } else {
             outcome = .failed
         }
+        ServerMetrics.webhookAttempt(
+            result: delivered ? "delivered" : outcome == .failed ? "failed" : "retry")
         if !delivered {
             logger.warning(
                 "webhook delivery failed",

@@ -143,6 +143,8 @@ public protocol WebhookStore: Sendable {
     func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery]
     /// Records an attempt of a leased delivery and releases its lease.
     func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, result: String, now: Date) async throws
+    /// How many deliveries are pending (the outbox's depth).
+    func pendingDeliveryCount() async throws -> Int
     /// Announces what the clock changed for up to `limit` subscribers that are due at `now`.
     /// - Returns: How many were looked at (`limit`: more may be due).
     func announceDue(now: Date, limit: Int) async throws -> Int
@@ -171,4 +173,6 @@ public protocol PollStore: Sendable {
     /// Ends a poll: releases its lease and, when given, sets the next poll (a write that learned something has
     /// set it already).
     func releasePoll(appUserKey: String, nextAt: Date?) async throws
+    /// The earliest poll instant at or before `now` (`nil`: none is due): how late polling is.
+    func oldestDuePoll(now: Date) async throws -> Date?
 }

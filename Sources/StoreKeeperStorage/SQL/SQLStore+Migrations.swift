@@ -2,9 +2,18 @@ import Foundation
 
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
+    /// The schema version this build writes and reads (its last migration).
+    public static let schemaVersion = 7
+
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
     public func migrate() async throws -> Int { try await migrate(projects: [:]) }
+
+    /// The schema version in place: the highest migration applied (0 for an empty database).
+    public func appliedSchemaVersion() async throws -> Int {
+        let row = try await database.read("SELECT max(version) AS version FROM schema_migrations", []).first
+        return Int(row?["version"]?.int ?? 0)
+    }
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     /// - Parameters:

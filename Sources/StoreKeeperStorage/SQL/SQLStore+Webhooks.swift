@@ -120,6 +120,14 @@ extension SQLStore {
         }
     }
 
+    /// How many deliveries are pending.
+    public func pendingDeliveryCount() async throws -> Int {
+        let row = try await database.read(
+            "SELECT count(*) AS pending FROM webhook_deliveries WHERE status = 'pending'", []
+        ).first
+        return Int(row?["pending"]?.int ?? 0)
+    }
+
     /// Takes due deliveries until `leaseUntil`.
     public func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery] {
         let skipLocked = database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
@@ -200,6 +208,15 @@ extension SQLStore {
             }
             return polls
         }
+    }
+
+    /// The earliest due poll.
+    public func oldestDuePoll(now: Date) async throws -> Date? {
+        let row = try await database.read(
+            "SELECT min(poll_at) AS oldest FROM announced WHERE poll_at IS NOT NULL AND poll_at <= ?",
+            [.text(Self.timestamp(now))]
+        ).first
+        return Self.optionalDate(row?["oldest"])
     }
 
     /// Releases a poll's lease, setting its next instant when given.

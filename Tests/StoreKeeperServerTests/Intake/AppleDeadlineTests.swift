@@ -48,7 +48,7 @@ import Testing
         // Nothing listens on port 1 here: the connection is refused at once.
         var configuration = AppStoreClient.Configuration()
         configuration.verifyReceiptProductionURL = "http://127.0.0.1:1/verifyReceipt"
-        configuration.totalDeadline = .seconds(60)
+        configuration.totalDeadline = .seconds(300)
         let httpClient = OutboundHTTPClient.make()
         let started = ContinuousClock.now
         let error = await #expect(throws: AppStoreClientError.self) {
@@ -56,8 +56,8 @@ import Testing
                 "AAAA", sharedSecret: nil)
         }
         #expect(error?.code == "transport")
-        // Far below the deadline (the bound leaves room for a loaded machine).
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // Far below the deadline (the bound leaves room for a machine running the whole suite on two cores).
+        #expect(ContinuousClock.now - started < .seconds(60))
         try await httpClient.shutdown()
     }
 

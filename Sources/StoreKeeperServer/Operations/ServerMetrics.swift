@@ -1,0 +1,42 @@
+import Metrics
+
+/// The server's own measurements, through swift-metrics (the composition root decides where they go: `serve`
+/// sends them to a Prometheus registry shown at `/metrics`; without a backend they cost nothing). Requests by
+/// route and status, with latency histograms, come from Hummingbird's metrics middleware.
+enum ServerMetrics {
+    /// A notification's outcome: `applied`, `duplicate`, `pending`, `recorded`, or `rejected` with its error code.
+    static func notification(type: String, outcome: String) {
+        Counter(label: "storekeeper_notifications_total", dimensions: [("type", type), ("outcome", outcome)])
+            .increment()
+    }
+
+    /// Evidence that did not verify, by error code (`invalid_signature`, `untrusted_root`, …).
+    static func verificationFailure(code: String) {
+        Counter(label: "storekeeper_verification_failures_total", dimensions: [("code", code)]).increment()
+    }
+
+    /// A webhook delivery attempt: `delivered`, `retry` or `failed`.
+    static func webhookAttempt(result: String) {
+        Counter(label: "storekeeper_webhook_attempts_total", dimensions: [("result", result)]).increment()
+    }
+
+    /// A poll of Apple: `learned`, `unchanged`, `skipped` or `failed`.
+    static func poll(outcome: String) {
+        Counter(label: "storekeeper_polls_total", dimensions: [("outcome", outcome)]).increment()
+    }
+
+    /// Notifications recovered from Apple's history.
+    static func reconciled(_ count: Int) {
+        Counter(label: "storekeeper_reconciled_notifications_total").increment(by: count)
+    }
+
+    /// Deliveries waiting (pending) in the outbox.
+    static func outboxDepth(_ depth: Int) {
+        Gauge(label: "storekeeper_outbox_depth").record(depth)
+    }
+
+    /// How late the oldest due poll is, in seconds (0 when none is due).
+    static func pollLag(_ seconds: Double) {
+        Gauge(label: "storekeeper_poll_lag_seconds").record(seconds)
+    }
+}
