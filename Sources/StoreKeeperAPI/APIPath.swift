@@ -11,6 +11,8 @@ public enum APIPath {
     public static let notifications = "/v1/notifications/appstore"
     /// `POST`: a promotional offer signature.
     public static let offerSignature = "/v1/offers/sign"
+    /// `POST`: bring in an existing customer (secret key).
+    public static let imports = "/v1/imports"
 
     /// `GET`: a subscriber.
     public static func subscriber(_ appUserID: String) -> String { "/v1/subscribers/" + segment(appUserID) }

@@ -30,6 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (default 127.0.0.1).") var hostname: String?
     @Option(help: "Port to listen on (default 8080; 0 picks a free one).") var port: Int?
     @Option(help: "Configuration file (JSON).") var config: String?
+    @Option(
+        help:
+            "The in-process simulator's clock: system, or manual (moved by POST /simulator/v1/clock/advance; the server runs on it too)."
+    )
+    var simulatorClock: String?
+    @Option(help: "The in-process simulator's sandbox month: 3m, 5m, 15m, 30m, 1h or real.") var simulatorRate: String?
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
@@ -37,11 +43,14 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = try StoreOpener.configuration(path: config)
         if let hostname { configuration.hostname = hostname }
         if let port { configuration.port = port }
+        if let simulatorClock { configuration.simulatorClock = simulatorClock }
+        if let simulatorRate { configuration.simulatorRate = simulatorRate }
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }
 
         // The simulator first: in demo mode it configures the demo app and its products, which the store's
         // announcer evaluates with.
-        let (simulator, extraRoots, worldFile) = try await Self.simulatorAsApple(&configuration)
+        do { try configuration.validate() } catch { throw CommandFailure("\(error)") }
+        let (simulator, manualClock, extraRoots, worldFile) = try await Self.simulatorAsApple(&configuration)
         let store = try await StoreOpener.open(configuration)
         let boundPort = Port()
         let httpClient = OutboundHTTPClient.make()
@@ -49,9 +58,13 @@ struct ServeCommand: AsyncParsableCommand {
             store: store, httpClient: httpClient,
             extraRoutes: { router in
                 // The composition root mounts the in-process simulator as Apple on the same server.
-                if let simulator { SimulatorApplication.addRoutes(to: router, simulator: simulator, manualClock: nil) }
+                if let simulator {
+                    SimulatorApplication.addRoutes(to: router, simulator: simulator, manualClock: manualClock)
+                }
             },
             extraRoots: extraRoots)
+        // With the simulator's manual clock, the server runs on it too: the whole world moves together.
+        if let manualClock { dependencies.now = { manualClock.now() } }
         dependencies.logger = logger
         let gate = StartupGate()
         dependencies.startupGate = gate
@@ -149,9 +162,10 @@ struct ServeCommand: AsyncParsableCommand {
     /// configured — the demo app and keys put into `configuration`.
     /// - Returns: The simulator and the roots to trust, or `nil` and none.
     static func simulatorAsApple(_ configuration: inout ServerConfiguration) async throws -> (
-        AppStoreSimulator?, [[UInt8]], SimulatorWorldFile?
+        AppStoreSimulator?, ManualClock?, [[UInt8]], SimulatorWorldFile?
     ) {
         var simulator: AppStoreSimulator?
+        var manualClock: ManualClock?
         var extraRoots: [[UInt8]] = []
         var worldFile: SimulatorWorldFile?
         if configuration.usesSimulator {
@@ -159,10 +173,16 @@ struct ServeCommand: AsyncParsableCommand {
             let pki = try SimulatorPKI.loadOrCreate(in: directory.appendingPathComponent("pki"))
             var simulatorConfiguration = AppStoreSimulator.Configuration()
             simulatorConfiguration.environment = configuration.simulatorEnvironment
-            let sim = AppStoreSimulator(configuration: simulatorConfiguration, pki: pki, clock: SystemClock())
-            // The world the last run saved: its customers keep their subscriptions and no id is handed out again.
+            simulatorConfiguration.rate =
+                SandboxRate(rawValue: configuration.simulatorRate) ?? simulatorConfiguration.rate
+            // The world the last run saved: its customers keep their subscriptions and no id is handed out again
+            // (and a manual clock continues from where it stood).
             let file = SimulatorWorldFile(directory: directory.path)
-            if let saved = try file.load() { try await sim.restore(saved) }
+            let saved = try file.load()
+            if configuration.simulatorClock == "manual" { manualClock = ManualClock(start: saved?.clock ?? Date()) }
+            let sim = AppStoreSimulator(
+                configuration: simulatorConfiguration, pki: pki, clock: manualClock ?? SystemClock())
+            if let saved { try await sim.restore(saved) }
             simulator = sim
             worldFile = file
             extraRoots = [pki.signedDataRootDER, pki.receiptRootDER]
@@ -185,7 +205,7 @@ struct ServeCommand: AsyncParsableCommand {
                 ]
             }
         }
-        return (simulator, extraRoots, worldFile)
+        return (simulator, manualClock, extraRoots, worldFile)
     }
 
     static func pointDemoNotifications(_ simulator: AppStoreSimulator, port: Int) async {
@@ -206,6 +226,10 @@ struct ServeCommand: AsyncParsableCommand {
         if simulator {
             lines += [
                 "  Apple: the App Store simulator, in-process at \(base)/verifyReceipt, \(base)/inApps, \(base)/simulator/v1",
+                "  simulated time: a sandbox month is \(configuration.simulatorRate); clock \(configuration.simulatorClock)"
+                    + (configuration.simulatorClock == "manual"
+                        ? " (the server too; move both: curl -s -X POST \(base)/simulator/v1/clock/advance -d '{\"months\":1}')"
+                        : ""),
                 "  demo app: com.example.storekeeper.demo; public key \(DemoKeys.publicKey), secret key \(DemoKeys.secretKey)",
                 "  try it (paste these lines in order; the last prints alice's subscription):",
                 "    B=\(base) PK='Authorization: Bearer \(DemoKeys.publicKey)'",

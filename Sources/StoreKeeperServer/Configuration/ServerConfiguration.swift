@@ -132,6 +132,15 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// The in-process simulator's environment: `Sandbox` (default) or `Production` (production-shaped evidence:
     /// receipts of type `Production`, verifyReceipt answering at the production URL).
     public var simulatorEnvironment = "Sandbox"
+    /// The in-process simulator's clock: `system` (default; real time, periods accelerated by the rate) or
+    /// `manual` (moved only by `POST /simulator/v1/clock/advance`; the server runs on it too, so engine, workers,
+    /// schedules and webhook retries move with it).
+    public var simulatorClock = "system"
+    /// The in-process simulator's rate, how long a sandbox month lasts: `3m`, `5m` (default), `15m`, `30m`, `1h`
+    /// or `real`.
+    public var simulatorRate = "5m"
+    /// The rates the simulator knows.
+    public static let simulatorRates = ["3m", "5m", "15m", "30m", "1h", "real"]
     /// How long a failed webhook delivery waits before each next attempt, in seconds; after the last, the
     /// delivery is `failed` (redeliverable). Each wait varies by ±20 %. Default about three days in ten attempts.
     public var webhookRetrySeconds: [Double] = WebhookRetrySchedule.standard.delays
@@ -158,6 +167,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
             receiptValidation
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
+            simulatorClock, simulatorRate,
             verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, webhookRetrySeconds,
             reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond
     }
@@ -182,6 +192,8 @@ public struct ServerConfiguration: Sendable, Decodable {
         cacheMegabytes = try c.decodeIfPresent(Int.self, forKey: .cacheMegabytes) ?? cacheMegabytes
         simulatorEnvironment =
             try c.decodeIfPresent(String.self, forKey: .simulatorEnvironment) ?? simulatorEnvironment
+        simulatorClock = try c.decodeIfPresent(String.self, forKey: .simulatorClock) ?? simulatorClock
+        simulatorRate = try c.decodeIfPresent(String.self, forKey: .simulatorRate) ?? simulatorRate
         verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
         verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
@@ -279,6 +291,14 @@ public struct ServerConfiguration: Sendable, Decodable {
         }
         if let problem = WebhookRetrySchedule.problem(webhookRetrySeconds) {
             throw StorageError("webhookRetrySeconds: \(problem)")
+        }
+        guard ["system", "manual"].contains(simulatorClock) else {
+            throw StorageError("simulatorClock is \"\(simulatorClock.prefix(40))\"; it must be system or manual")
+        }
+        guard Self.simulatorRates.contains(simulatorRate) else {
+            throw StorageError(
+                "simulatorRate is \"\(simulatorRate.prefix(40))\"; it must be one of "
+                    + Self.simulatorRates.joined(separator: ", "))
         }
         guard ["Sandbox", "Production"].contains(simulatorEnvironment) else {
             throw StorageError("simulatorEnvironment is \"\(simulatorEnvironment)\"; it must be Sandbox or Production")

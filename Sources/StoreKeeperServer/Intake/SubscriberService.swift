@@ -69,8 +69,10 @@ public struct SubscriberService: Sendable {
 
     // MARK: - Client evidence
 
-    /// `POST /v1/receipts`.
-    func postReceipt(appUserID: String, receipt: String, deviceID: String?, bundleID: String) async throws -> [UInt8] {
+    /// `POST /v1/receipts` (and an import by receipt: `cause` `import`).
+    func postReceipt(
+        appUserID: String, receipt: String, deviceID: String?, bundleID: String, cause: EventCause = .client
+    ) async throws -> [UInt8] {
         try Self.checkUserID(appUserID)
         if let deviceID {
             guard !deviceID.isEmpty, deviceID.utf8.count <= Self.maximumUserIDLength,
@@ -120,7 +122,8 @@ public struct SubscriberService: Sendable {
         let write = EvidenceWrite(
             project: app.project, bundleID: bundleID, appUserID: appUserID, kind: "receipt", rawBody: receipt,
             evidence: evidence,
-            originalTransactionIDs: Self.originals(evidence), cause: .client, eventType: "receipt_posted",
+            originalTransactionIDs: Self.originals(evidence), cause: cause,
+            eventType: cause == .imported ? "receipt_imported" : "receipt_posted",
             detail: ["transactions": .integer(Int64(evidence.transactions.count))].merging(
                 deviceID.map { ["device_id": .string($0)] } ?? [:]
             ) { $1 })
@@ -184,6 +187,66 @@ public struct SubscriberService: Sendable {
             detail: [
                 "transaction_id": .string(transaction.transactionId), "product_id": .string(transaction.productId),
                 "source": .string(cause),
+            ])
+        return try await apply(write, answerFor: appUserID)
+    }
+
+    /// `POST /v1/imports` by original transaction id: the customer's subscriptions as the App Store Server API
+    /// tells them now (Get All Subscription Statuses), verified and stored with cause `import`.
+    func importSubscriber(appUserID: String, originalTransactionID: String, bundleID: String) async throws -> [UInt8] {
+        try Self.checkUserID(appUserID)
+        let app = try app(bundleID)
+        guard !originalTransactionID.isEmpty, originalTransactionID.utf8.count <= 64,
+            originalTransactionID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
+        else {
+            throw ServiceError.invalid(
+                "invalid_original_transaction_id",
+                "original_transaction_id \"\(originalTransactionID.prefix(64))\" is not a transaction id")
+        }
+        guard let credentials = app.credentials else {
+            throw ServiceError(
+                .missingConfiguration, "api_credentials_missing",
+                "importing by original_transaction_id needs App Store Server API credentials for \(bundleID)")
+        }
+        let statuses: StatusResponse
+        do {
+            statuses = try await client.allSubscriptionStatuses(
+                transactionID: originalTransactionID, credentials: credentials)
+        } catch let error as AppStoreClientError where error.status == 404 || error.status == 400 {
+            throw ServiceError.unverifiable(
+                "transaction_not_found",
+                "Apple knows no transaction \(originalTransactionID) for \(bundleID): \(error.reason)")
+        } catch let error as AppStoreClientError {
+            throw ServiceError.apple(error, call: "Get All Subscription Statuses")
+        }
+        var evidence = EvidenceSet()
+        var raw: [String] = []
+        for item in statuses.data?.flatMap({ $0.lastTransactions ?? [] }) ?? [] {
+            do {
+                if let signed = item.signedTransactionInfo {
+                    evidence.add(transaction: try await app.signedData.verifyTransaction(signed), source: .serverAPI)
+                    raw.append(signed)
+                }
+                if let signed = item.signedRenewalInfo {
+                    evidence.add(renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
+                    raw.append(signed)
+                }
+            } catch let error as VerificationError {
+                ServerMetrics.verificationFailure(code: error.code.rawValue)
+                throw ServiceError.unverifiable(error.code.rawValue, "subscription status: \(error.reason)")
+            }
+        }
+        guard !raw.isEmpty else {
+            throw ServiceError.unverifiable(
+                "no_subscriptions", "Apple lists no subscription for transaction \(originalTransactionID)")
+        }
+        let write = EvidenceWrite(
+            project: app.project, bundleID: bundleID, appUserID: appUserID, kind: "subscription_statuses",
+            rawBody: raw.joined(separator: "\n"), evidence: evidence,
+            originalTransactionIDs: Self.originals(evidence), cause: .imported, eventType: "subscriber_imported",
+            detail: [
+                "original_transaction_id": .string(originalTransactionID),
+                "transactions": .integer(Int64(evidence.transactions.count)),
             ])
         return try await apply(write, answerFor: appUserID)
     }

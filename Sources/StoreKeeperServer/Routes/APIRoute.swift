@@ -56,11 +56,14 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let postRedeliver = APIRoute(
         method: .post, path: "v1/webhooks/deliveries/:id/redeliver", access: .secretKey)
 
+    /// `POST /v1/imports`: bring in an existing customer by original transaction id or receipt.
+    public static let postImport = APIRoute(method: .post, path: "v1/imports", access: .secretKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
         postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
-        postWebhookTest, postRedeliver,
+        postWebhookTest, postRedeliver, postImport,
     ]
 
     /// `METHOD /path`.

@@ -84,6 +84,22 @@ struct APIRoutes: Sendable {
                 try service.signOffer(
                     bundleID: bundleID, productID: try required(body.productID, "product_id"),
                     offerID: try required(body.offerID, "offer_id"), appAccountToken: body.appAccountToken))
+        case .postImport:
+            let body = try await decode(request, as: ImportPost.self)
+            let user = try required(body.appUserID, "app_user_id")
+            switch (body.originalTransactionID, body.receipt) {
+            case (let original?, nil):
+                return json(
+                    try await service.importSubscriber(
+                        appUserID: user, originalTransactionID: original, bundleID: bundleID))
+            case (nil, let receipt?):
+                return json(
+                    try await service.postReceipt(
+                        appUserID: user, receipt: receipt, deviceID: nil, bundleID: bundleID, cause: .imported))
+            default:
+                throw APIError.badRequest(
+                    "invalid_field", "give exactly one of original_transaction_id and receipt")
+            }
         case .getSubscriberDeliveries:
             return try json(
                 try await webhooks.deliveries(
@@ -199,6 +215,7 @@ extension TransactionPost: RequestBody { typealias Fields = CodingKeys }
 extension AliasPost: RequestBody { typealias Fields = CodingKeys }
 extension OfferSignatureRequest: RequestBody { typealias Fields = CodingKeys }
 extension WebhookEndpointPost: RequestBody { typealias Fields = CodingKeys }
+extension ImportPost: RequestBody { typealias Fields = CodingKeys }
 
 /// A request body decoded strictly: its keys are checked against the body's fields before the body itself is
 /// decoded from the same decoder.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import StoreKeeperAPI
 public import StoreKeeperStorage
 public import SubscriptionEngine

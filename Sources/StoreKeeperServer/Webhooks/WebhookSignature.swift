@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import Foundation
 
 /// The `StoreKeeper-Signature` header: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.

@@ -15,6 +15,8 @@ public enum EventCause: String, Sendable, Hashable, Codable {
     case clock
     /// A notification that never reached the server, found in Apple's notification history.
     case reconciliation
+    /// An existing customer brought in (`POST /v1/imports`, `storekeeper import`).
+    case imported = "import"
 }
 
 /// Verified evidence to store for a subscriber, with everything needed to apply it atomically.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Decides what changed between what was announced about a customer and the engine's answer now: the one place
 /// that maps states to announced events. Pure.

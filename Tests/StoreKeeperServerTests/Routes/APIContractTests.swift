@@ -18,6 +18,7 @@ import Testing
         "ErrorBody": ErrorBody.CodingKeys.allCases.map(\.stringValue),
         "ErrorDetail": ErrorDetail.CodingKeys.allCases.map(\.stringValue),
         "EventsResponse": EventsResponse.CodingKeys.allCases.map(\.stringValue),
+        "ImportPost": ImportPost.CodingKeys.allCases.map(\.stringValue),
         "NotificationReceipt": NotificationReceipt.CodingKeys.allCases.map(\.stringValue),
         "OfferSignature": OfferSignature.CodingKeys.allCases.map(\.stringValue),
         "OfferSignatureRequest": OfferSignatureRequest.CodingKeys.allCases.map(\.stringValue),

@@ -135,6 +135,17 @@ import Testing
                     name: "an offer signature", user: "",
                     body: ["product_id": "premium.monthly", "offer_id": "winback50"])
             ]
+        case .postImport:
+            return [
+                Attack(
+                    name: "B's subscription imported for B's user id", user: "",
+                    body: ["app_user_id": "victim", "original_transaction_id": ground.victimOriginal],
+                    check: noSubscriptions),
+                Attack(
+                    name: "B's receipt imported under A's key", user: "",
+                    body: ["app_user_id": "victim", "receipt": ground.victimReceipt],
+                    check: { status, _ in status == 422 || status == 403 }),
+            ]
         case .getSubscriberDeliveries:
             return [
                 Attack(name: "B's user's deliveries", user: "victim", check: noSubscriptions),
