@@ -279,7 +279,7 @@ let package = Package(
             name: "StoreKeeperStorageTests",
             dependencies: [
                 "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport",
-                "AppStoreModels",
+                "AppStoreModels", "StoreKeeperAPI",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings

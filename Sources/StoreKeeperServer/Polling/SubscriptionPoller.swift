@@ -50,14 +50,8 @@ struct SubscriptionPoller: Service {
     }
 
     func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            do {
-                while try await pollDue() == batch, !Task.isShuttingDownGracefully {}
-            } catch {
-                if Task.isCancelled { return }
-                service.logger.error("polling Apple failed", metadata: ["reason": "\(error)"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        await WorkLoop(interval: interval, logger: service.logger, failure: "polling Apple failed").run {
+            try await pollDue() == batch
         }
     }
 

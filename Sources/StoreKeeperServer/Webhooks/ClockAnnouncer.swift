@@ -33,14 +33,8 @@ public struct ClockAnnouncer: Service {
 
     /// Runs until graceful shutdown.
     public func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            do {
-                while try await store.announceDue(now: now(), limit: batch) == batch, !Task.isShuttingDownGracefully {}
-            } catch {
-                if Task.isCancelled { return }
-                logger.error("announcing what the clock changed failed", metadata: ["reason": "\(error)"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        await WorkLoop(interval: interval, logger: logger, failure: "announcing what the clock changed failed").run {
+            try await store.announceDue(now: now(), limit: batch) == batch
         }
     }
 }

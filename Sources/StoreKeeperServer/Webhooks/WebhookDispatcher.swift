@@ -5,6 +5,7 @@ public import NIOCore
 import NIOHTTP1
 public import ServiceLifecycle
 public import StoreKeeperStorage
+import Synchronization
 
 /// Delivers the outbox: takes due deliveries under a lease, posts each event signed with its endpoint's secret,
 /// and records the attempt — delivered on 2xx, otherwise tried again on the retry schedule and then `failed`.
@@ -54,21 +55,10 @@ public struct WebhookDispatcher: Service {
 
     /// Delivers until graceful shutdown; a batch in flight finishes first.
     public func run() async throws {
-        var measured = ContinuousClock.now - .seconds(60)
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            if ContinuousClock.now - measured >= .seconds(5), let depth = try? await store.pendingDeliveryCount() {
-                ServerMetrics.outboxDepth(depth)
-                measured = ContinuousClock.now
-            }
-            let sent: Int
-            do {
-                sent = try await deliverDue()
-            } catch {
-                if Task.isCancelled { return }
-                logger.error("webhook delivery round failed", metadata: ["reason": "\(error)"])
-                sent = 0
-            }
-            if sent == 0 { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.idle) } }
+        let measured = MeasureClock()
+        await WorkLoop(interval: options.idle, logger: logger, failure: "webhook delivery round failed").run {
+            if measured.due(every: .seconds(5)) { ServerMetrics.outboxDepth(try await store.pendingDeliveryCount()) }
+            return try await deliverDue() > 0
         }
     }
 
@@ -136,6 +126,21 @@ public struct WebhookDispatcher: Service {
             logger.error(
                 "a webhook attempt could not be recorded; it is tried again after its lease",
                 metadata: ["delivery_id": "\(delivery.id)", "reason": "\(error)"])
+        }
+    }
+}
+
+/// When a periodic measurement is next due.
+final class MeasureClock: Sendable {
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Whether `period` has passed since the last time this answered true (true the first time).
+    func due(every period: Duration) -> Bool {
+        last.withLock { last in
+            let now = ContinuousClock.now
+            guard last.map({ now - $0 >= period }) ?? true else { return false }
+            last = now
+            return true
         }
     }
 }

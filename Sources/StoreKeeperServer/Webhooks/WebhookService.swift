@@ -71,25 +71,19 @@ struct WebhookService: Sendable {
     func log(project: ProjectScope, endpointID: String?, appUserKey: String?, status: String?) async throws
         -> WebhookDeliveriesResponse
     {
-        var filter: WebhookDeliveryRecord.Status?
+        var filter: DeliveryStatus?
         if let status {
-            guard let known = WebhookDeliveryRecord.Status(rawValue: status) else {
+            guard let known = DeliveryStatus(rawValue: status) else {
                 throw APIError.badRequest(
                     APIErrorCode.invalidStatus.rawValue,
                     "status is \"\(status.prefix(40))\"; it must be pending, delivered or failed")
             }
             filter = known
         }
-        let records = try await store.webhookDeliveries(
-            projectID: project.id, endpointID: endpointID, appUserKey: appUserKey, status: filter, limit: Self.logLimit)
         return WebhookDeliveriesResponse(
-            deliveries: records.map {
-                WebhookDelivery(
-                    id: $0.id, eventID: $0.eventID, eventType: $0.eventType, endpointID: $0.endpointID,
-                    appUserID: $0.appUserID, status: $0.status.rawValue, attempts: $0.attempts,
-                    nextAttemptAt: $0.nextAttemptAt, lastAttemptAt: $0.lastAttemptAt, lastResult: $0.lastResult,
-                    deliveredAt: $0.deliveredAt)
-            })
+            deliveries: try await store.webhookDeliveries(
+                projectID: project.id, endpointID: endpointID, appUserKey: appUserKey, status: filter,
+                limit: Self.logLimit))
     }
 
     /// `POST /v1/webhooks/deliveries/{id}/redeliver`.

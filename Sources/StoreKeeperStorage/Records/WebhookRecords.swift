@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperAPI
 
 /// Where the owner's backend hears about changes: a URL, the event types it wants, and the secret that signs
 /// each delivery.
@@ -27,58 +28,14 @@ public struct WebhookEndpointRecord: Sendable, Hashable {
     }
 }
 
-/// One event's delivery to one endpoint, as the delivery log shows it.
-public struct WebhookDeliveryRecord: Sendable, Hashable {
-    /// Where a delivery stands.
-    public enum Status: String, Sendable, Hashable, CaseIterable {
-        /// Waiting for its next attempt.
-        case pending
-        /// The endpoint answered 2xx.
-        case delivered
-        /// Every attempt of the schedule failed (dead letter; it can be redelivered).
-        case failed
-    }
-
-    /// Its id.
-    public var id: Int64
-    /// The event.
-    public var eventID: String
-    /// The event's type.
-    public var eventType: String
-    /// The endpoint.
-    public var endpointID: String
-    /// The subscriber the event is about (without its project).
-    public var appUserID: String
-    /// Where it stands.
-    public var status: Status
-    /// Attempts made.
-    public var attempts: Int
-    /// When the next attempt is due (pending only).
-    public var nextAttemptAt: Date?
-    /// When the last attempt was made.
-    public var lastAttemptAt: Date?
-    /// What the last attempt got: `HTTP 200`, `HTTP 500`, or the transport error.
-    public var lastResult: String?
-    /// When it was delivered.
-    public var deliveredAt: Date?
-
-    /// A delivery.
-    public init(
-        id: Int64, eventID: String, eventType: String, endpointID: String, appUserID: String, status: Status,
-        attempts: Int, nextAttemptAt: Date?, lastAttemptAt: Date?, lastResult: String?, deliveredAt: Date?
-    ) {
-        self.id = id
-        self.eventID = eventID
-        self.eventType = eventType
-        self.endpointID = endpointID
-        self.appUserID = appUserID
-        self.status = status
-        self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt
-        self.lastAttemptAt = lastAttemptAt
-        self.lastResult = lastResult
-        self.deliveredAt = deliveredAt
-    }
+/// Where a webhook delivery stands (the log itself is ``StoreKeeperAPI/WebhookDelivery``).
+public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable {
+    /// Waiting for its next attempt.
+    case pending
+    /// The endpoint answered 2xx.
+    case delivered
+    /// Every attempt of the schedule failed (dead letter; it can be redelivered).
+    case failed
 }
 
 /// A delivery taken by one worker until its lease ends: what it needs to send it.
@@ -129,9 +86,8 @@ public protocol WebhookStore: Sendable {
     /// The delivery log of a project, newest first: of one endpoint and/or one subscriber (stored key), and in
     /// one status, when given.
     func webhookDeliveries(
-        projectID: String, endpointID: String?, appUserKey: String?, status: WebhookDeliveryRecord.Status?,
-        limit: Int
-    ) async throws -> [WebhookDeliveryRecord]
+        projectID: String, endpointID: String?, appUserKey: String?, status: DeliveryStatus?, limit: Int
+    ) async throws -> [WebhookDelivery]
     /// Makes a delivery of the project pending again, due now.
     /// - Returns: Whether it exists in that project.
     func redeliver(deliveryID: Int64, projectID: String, now: Date) async throws -> Bool

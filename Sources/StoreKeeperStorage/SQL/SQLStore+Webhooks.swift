@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperAPI
 
 /// The outbox's API on SQL: endpoints, the delivery log, leases and attempts.
 extension SQLStore {
@@ -48,9 +49,8 @@ extension SQLStore {
 
     /// The delivery log, newest first.
     public func webhookDeliveries(
-        projectID: String, endpointID: String?, appUserKey: String?, status: WebhookDeliveryRecord.Status?,
-        limit: Int
-    ) async throws -> [WebhookDeliveryRecord] {
+        projectID: String, endpointID: String?, appUserKey: String?, status: DeliveryStatus?, limit: Int
+    ) async throws -> [WebhookDelivery] {
         var conditions = ["e.project = ?"]
         var binds: [SQLValue] = [.text(projectID)]
         if let endpointID {
@@ -73,11 +73,11 @@ extension SQLStore {
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id DESC LIMIT ?
             """, binds + [.integer(Int64(limit))]
         ).map { row in
-            let status = WebhookDeliveryRecord.Status(rawValue: row["status"]?.string ?? "") ?? .pending
-            return WebhookDeliveryRecord(
+            let status = DeliveryStatus(rawValue: row["status"]?.string ?? "") ?? .pending
+            return WebhookDelivery(
                 id: row["id"]?.int ?? 0, eventID: row["event_id"]?.string ?? "", eventType: row["type"]?.string ?? "",
                 endpointID: row["endpoint_id"]?.string ?? "",
-                appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), status: status,
+                appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), status: status.rawValue,
                 attempts: Int(row["attempts"]?.int ?? 0),
                 nextAttemptAt: status == .pending ? Self.optionalDate(row["next_attempt_at"]) : nil,
                 lastAttemptAt: Self.optionalDate(row["last_attempt_at"]), lastResult: row["last_result"]?.string,
