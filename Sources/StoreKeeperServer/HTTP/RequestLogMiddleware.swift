@@ -4,10 +4,18 @@ import Logging
 
 /// One log line per request at `info`: method, path (without the query), status, duration and the request id
 /// (the logger's `hb.request.id`), and the error code of an error answer. Never a header, a body or a query
-/// string, so never a key or a receipt. Costs nothing below `info`.
+/// string, so never a key or a receipt. Costs nothing below `info`. It also hands the request's logger to the
+/// code the request runs (``RequestScope``).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
+    {
+        // Lines logged deeper on this request's behalf carry its request id too.
+        try await RequestScope.$logger.withValue(context.logger) { try await logged(request, context, next) }
+    }
+
+    func logged(_ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response)
+        async throws -> Response
     {
         guard context.logger.logLevel <= .info else { return try await next(request, context) }
         let start = ContinuousClock.now

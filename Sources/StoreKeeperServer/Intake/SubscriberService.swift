@@ -19,8 +19,11 @@ public struct SubscriberService: Sendable {
     let localReceipts: Bool
     let now: @Sendable () -> Date
     let documents: SubscriberDocumentCache
-    /// Where failures that do not fail the request are reported.
+    /// Where failures that do not fail the request are reported (outside a request; see ``log``).
     let logger: Logger
+
+    /// The logger for a line: the current request's (with its request id) when there is one.
+    var log: Logger { RequestScope.logger ?? logger }
     /// Decoded JWS headers of notifications, split before their app (and its verifier) is known.
     let headers = JWSHeaderCache()
 
@@ -162,7 +165,7 @@ public struct SubscriberService: Sendable {
                                 renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
                         }
                     } catch {
-                        logger.warning(
+                        log.warning(
                             "a subscription status from the App Store Server API does not verify; left out",
                             metadata: [
                                 "bundle_id": "\(bundleID)",
@@ -172,7 +175,7 @@ public struct SubscriberService: Sendable {
                 }
                 cause = "signed transaction + subscription statuses"
             } catch {
-                logger.warning(
+                log.warning(
                     "Get All Subscription Statuses failed; storing the posted transaction alone",
                     metadata: [
                         "bundle_id": "\(bundleID)", "transaction_id": "\(transaction.transactionId)",
