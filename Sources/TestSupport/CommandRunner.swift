@@ -112,6 +112,12 @@ public final class BackgroundCommand: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// Asks the process to stop (SIGTERM) without waiting, as a service manager does at shutdown.
+    public func terminate() {
+        guard process.isRunning else { return }
+        process.terminate()
+    }
+
     /// Stops the process (SIGTERM, then waits for it to exit).
     public func stop() {
         if process.isRunning {

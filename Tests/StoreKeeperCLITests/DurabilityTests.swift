@@ -6,8 +6,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Nothing acknowledged is lost: the server is killed (SIGKILL) while notifications pour in, restarted on the
-/// same database, and every notification it had answered 200 is found stored and applied exactly once.
+/// Nothing acknowledged is lost: the server is killed (SIGKILL) or stopped (SIGTERM, graceful) while
+/// notifications pour in, restarted on the same database, and every notification it had answered 200 is found
+/// stored and applied exactly once.
 @Suite struct DurabilityTests {
     /// The notifications the server answered 200, from every stream.
     final class Acknowledged: Sendable {
@@ -64,9 +65,9 @@ import Testing
     }
 
     @Test(
-        "SIGKILL during ingestion: every acknowledged notification is stored and applied exactly once",
-        arguments: TestDatabases.backends)
-    func killedDuringIngestion(_ backend: String) async throws {
+        "SIGKILL or SIGTERM during ingestion: every acknowledged notification is stored and applied exactly once",
+        arguments: TestDatabases.backends.map { ($0, "SIGKILL") } + [("postgres", "SIGTERM")])
+    func killedDuringIngestion(_ backend: String, _ signal: String) async throws {
         var environment: [String: String] = [:]
         if backend == "postgres" {
             guard let url = try await TestDatabases.freshPostgresDatabase() else {
@@ -108,13 +109,13 @@ import Testing
                             let count = acknowledged.ids.withLock {
                                 $0.insert(id); return $0.count
                             }
-                            if count == killAfter { running.kill() }
+                            if count == killAfter { signal == "SIGTERM" ? running.terminate() : running.kill() }
                         }
                     }
                 }
             }
         }
-        server.kill()
+        if signal == "SIGTERM" { server.stop() } else { server.kill() }
         let acked = acknowledged.ids.withLock { $0 }
         #expect(
             acked.count >= killAfter && acked.count < notifications.count,
