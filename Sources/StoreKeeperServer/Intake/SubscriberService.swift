@@ -152,26 +152,17 @@ public struct SubscriberService: Sendable {
             // verified and stored either way; what Apple did not answer, or answered with data that does not
             // verify, is logged with its reason and left out.
             do {
-                let statuses = try await client.allSubscriptionStatuses(
-                    transactionID: transaction.transactionId, credentials: credentials)
-                for item in statuses.data?.flatMap({ $0.lastTransactions ?? [] }) ?? [] {
-                    do {
-                        if let signed = item.signedTransactionInfo {
-                            evidence.add(
-                                transaction: try await app.signedData.verifyTransaction(signed), source: .serverAPI)
-                        }
-                        if let signed = item.signedRenewalInfo {
-                            evidence.add(
-                                renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
-                        }
-                    } catch {
-                        log.warning(
-                            "a subscription status from the App Store Server API does not verify; left out",
-                            metadata: [
-                                "bundle_id": "\(bundleID)",
-                                "original_transaction_id": "\(item.originalTransactionId ?? "")", "reason": "\(error)",
-                            ])
-                    }
+                let statuses = await VerifiedStatuses(
+                    try await client.allSubscriptionStatuses(
+                        transactionID: transaction.transactionId, credentials: credentials), app: app)
+                evidence.formUnion(statuses.evidence)
+                for failure in statuses.failures {
+                    log.warning(
+                        "a subscription status from the App Store Server API does not verify; left out",
+                        metadata: [
+                            "bundle_id": "\(bundleID)", "original_transaction_id": "\(failure.originalTransactionID)",
+                            "reason": "\(failure.error)",
+                        ])
                 }
                 cause = "signed transaction + subscription statuses"
             } catch {
@@ -222,23 +213,14 @@ public struct SubscriberService: Sendable {
         } catch let error as AppStoreClientError {
             throw ServiceError.apple(error, call: "Get All Subscription Statuses")
         }
-        var evidence = EvidenceSet()
-        var raw: [String] = []
-        for item in statuses.data?.flatMap({ $0.lastTransactions ?? [] }) ?? [] {
-            do {
-                if let signed = item.signedTransactionInfo {
-                    evidence.add(transaction: try await app.signedData.verifyTransaction(signed), source: .serverAPI)
-                    raw.append(signed)
-                }
-                if let signed = item.signedRenewalInfo {
-                    evidence.add(renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
-                    raw.append(signed)
-                }
-            } catch let error as VerificationError {
-                ServerMetrics.verificationFailure(code: error.code.rawValue)
-                throw ServiceError.unverifiable(error.code.rawValue, "subscription status: \(error.reason)")
-            }
+        let verified = await VerifiedStatuses(statuses, app: app)
+        if let failure = verified.failures.first {
+            let reason = (failure.error as? VerificationError).map { ($0.code.rawValue, $0.reason) }
+            throw ServiceError.unverifiable(
+                reason?.0 ?? "unverifiable", "subscription status: \(reason?.1 ?? "\(failure.error)")")
         }
+        let evidence = verified.evidence
+        let raw = verified.signed
         guard !raw.isEmpty else {
             throw ServiceError.unverifiable(
                 "no_subscriptions", "Apple lists no subscription for transaction \(originalTransactionID)")

@@ -107,26 +107,14 @@ struct SubscriptionPoller: Service {
             let statuses = try await service.client.allSubscriptionStatuses(
                 transactionID: latest.transactionID, credentials: credentials)
             await pacing.succeeded(due.bundleID)
-            var learned = EvidenceSet()
-            var raw: [String] = []
-            for item in statuses.data?.flatMap({ $0.lastTransactions ?? [] }) ?? [] {
-                do {
-                    if let signed = item.signedTransactionInfo {
-                        learned.add(
-                            transaction: try await app.signedData.verifyTransaction(signed), source: .serverAPI)
-                        raw.append(signed)
-                    }
-                    if let signed = item.signedRenewalInfo {
-                        learned.add(
-                            renewalInfo: try await app.signedData.verifyRenewalInfo(signed), source: .serverAPI)
-                        raw.append(signed)
-                    }
-                } catch {
-                    service.logger.warning(
-                        "a polled subscription status does not verify; left out",
-                        metadata: ["bundle_id": "\(due.bundleID)", "reason": "\(error)"])
-                }
+            let verified = await VerifiedStatuses(statuses, app: app)
+            for failure in verified.failures {
+                service.logger.warning(
+                    "a polled subscription status does not verify; left out",
+                    metadata: ["bundle_id": "\(due.bundleID)", "reason": "\(failure.error)"])
             }
+            let learned = verified.evidence
+            let raw = verified.signed
             let now = service.now()
             var union = stored
             union.formUnion(learned)

@@ -11,21 +11,14 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
     public let engine: SubscriptionEngine
     /// When subscribers are asked about at Apple.
     public let pollSchedule: PollSchedule
-    /// Makes event ids (random UUIDs; tests pass a counter).
-    let makeID: @Sendable () -> String
 
     /// An announcer.
     /// - Parameters:
     ///   - engine: The engine the server answers with.
     ///   - pollSchedule: When subscribers are asked about at Apple.
     public init(engine: SubscriptionEngine, pollSchedule: PollSchedule = PollSchedule()) {
-        self.init(engine: engine, pollSchedule: pollSchedule) { UUID().uuidString.lowercased() }
-    }
-
-    init(engine: SubscriptionEngine, pollSchedule: PollSchedule, makeID: @escaping @Sendable () -> String) {
         self.engine = engine
         self.pollSchedule = pollSchedule
-        self.makeID = makeID
     }
 
     /// The events for one subscriber after a write or at a due instant.
@@ -59,7 +52,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
         let subscription = state.subscriptions.first { $0.originalTransactionID == found.originalTransactionID }
         let purchase = state.purchases.first { $0.transactionID == found.transactionID }
         return WebhookEvent(
-            id: makeID(), type: found.kind.rawValue, createdAt: change.now,
+            id: UUID().uuidString.lowercased(), type: found.kind.rawValue, createdAt: change.now,
             environment: subscription?.environment?.rawValue, app: change.bundleID, appUserID: change.appUserID,
             aliases: change.aliases, originalTransactionID: found.originalTransactionID,
             transactionID: found.transactionID, productID: found.productID,

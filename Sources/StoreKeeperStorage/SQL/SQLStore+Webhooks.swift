@@ -199,14 +199,15 @@ extension SQLStore {
                 RETURNING app_user_id
                 """, [.text(Self.timestamp(leaseUntil)), .text(time), .text(time), .integer(Int64(limit))]
             ).compactMap { $0["app_user_id"]?.string }
-            var polls: [DuePoll] = []
-            for user in leased.sorted() {
-                let bundle = try await tx.query(
-                    "SELECT bundle_id FROM subscribers WHERE app_user_id = ?", [.text(user)]
-                ).first?["bundle_id"]?.string
-                if let bundle { polls.append(DuePoll(appUserKey: user, bundleID: bundle)) }
+            guard !leased.isEmpty else { return [] }
+            // One statement for the batch's apps (a subscriber merged away has no row: nothing to poll).
+            return try await tx.query(
+                "SELECT app_user_id, bundle_id FROM subscribers WHERE app_user_id IN (\(leased.map { _ in "?" }.joined(separator: ", "))) ORDER BY app_user_id",
+                leased.map(SQLValue.text)
+            ).compactMap { row in
+                guard let user = row["app_user_id"]?.string, let bundle = row["bundle_id"]?.string else { return nil }
+                return DuePoll(appUserKey: user, bundleID: bundle)
             }
-            return polls
         }
     }
 
