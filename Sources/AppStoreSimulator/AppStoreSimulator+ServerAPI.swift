@@ -4,6 +4,14 @@ public import Foundation
 /// The App Store Server API, answered from the simulated store. Every call is scoped to the app named by the
 /// caller's JWT (`bid`); ids of other apps are "not found", as at Apple.
 extension AppStoreSimulator {
+    /// Counts an authenticated App Store Server API request (see ``serverAPIRequests``).
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The path, without the query.
+    public func recordServerAPIRequest(method: String, path: String) {
+        serverAPIRequests.record(method: method, path: path)
+    }
+
     func customerTransaction(_ transactionID: String, bundleID: String) throws(AppStoreAPIError) -> SimulatedTransaction
     {
         guard !transactionID.isEmpty, transactionID.allSatisfy(\.isNumber), transactionID.count <= 32 else {

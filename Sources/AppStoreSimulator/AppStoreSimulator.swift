@@ -60,6 +60,8 @@ public actor AppStoreSimulator {
     var deletedCustomers: Set<String> = []
     var consumptionInfo: [String: Data] = [:]
     var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
+    /// The App Store Server API requests answered (not part of the saved world).
+    public internal(set) var serverAPIRequests = ServerAPIRequestLog()
     /// Completed mass renewal-date extensions, for their status endpoint.
     var massExtensions: [MassExtension] = []
     /// How many times the world was restored from disk.

@@ -169,6 +169,7 @@ struct AppleRoutes: Sendable {
         do {
             let app = try authenticator.authenticate(
                 request.headers[.authorization], apps: await simulator.allApps(), now: Date())
+            await simulator.recordServerAPIRequest(method: request.method.rawValue, path: request.uri.path)
             return try await body(app.bundleID)
         } catch let error as AppStoreAPIError {
             var payload = APIErrorResponse()

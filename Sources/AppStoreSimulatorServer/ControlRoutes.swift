@@ -174,6 +174,10 @@ struct ControlRoutes: Sendable {
                 ])
             }
         }
+        control.get("requests") { _, _ in
+            let log = await simulator.serverAPIRequests
+            return JSONResponse.object(["serverAPI": log.counts, "overflow": log.overflow])
+        }
         control.get("deliveries") { _, _ in
             JSONResponse.object(["pending": await simulator.pendingDeliveries])
         }

@@ -34,6 +34,11 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     @Option(help: "Sandbox rate: 3m, 5m, 15m, 30m, 1h or real.") var rate = "5m"
     @Option(help: "system (real time, accelerated periods) or manual (moved by POST /simulator/v1/clock/advance).")
     var clock = "system"
+    @Option(
+        help: ArgumentHelp(
+            "With --clock manual and no saved world: the simulated time to start at (ISO 8601, e.g. 2026-01-01T00:00:00Z).",
+            valueName: "date"))
+    var clockStart: String?
     @Option(help: "Renewals before the sandbox stops a subscription.") var maxRenewals = 12
     @Option(help: "Sandbox or Production: the environment its evidence carries and verifyReceipt answers for.")
     var environment = "Sandbox"
@@ -49,6 +54,13 @@ struct SimulatorServeCommand: AsyncParsableCommand {
             throw ValidationError("--environment \"\(environment)\" is not Sandbox or Production")
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is out of range") }
+        if let clockStart {
+            guard clock == "manual" else { throw ValidationError("--clock-start needs --clock manual") }
+            guard ISO8601DateFormatter().date(from: clockStart) != nil else {
+                throw ValidationError(
+                    "--clock-start \"\(clockStart)\" is not an ISO 8601 date like 2026-01-01T00:00:00Z")
+            }
+        }
     }
 
     func run() async throws {
@@ -60,7 +72,8 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         // The world saved by the last run, if any: the simulator continues it (customers, ids, history, clock).
         let worldFile = SimulatorWorldFile(directory: data)
         let saved = try worldFile.load()
-        let manualClock = clock == "manual" ? ManualClock(start: saved?.clock ?? Date()) : nil
+        let start = saved?.clock ?? clockStart.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+        let manualClock = clock == "manual" ? ManualClock(start: start) : nil
         let pkiDirectory = URL(fileURLWithPath: data).appendingPathComponent("pki")
         let pki = try SimulatorPKI.loadOrCreate(in: pkiDirectory)
         let simulator = AppStoreSimulator(configuration: configuration, pki: pki, clock: manualClock ?? SystemClock())

@@ -128,6 +128,8 @@ public enum StoreKeeperApplication {
         dependencies.extraRoutes(router)
         var dispatch = WebhookDispatcher.Options()
         dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookRetrySeconds)
+        dispatch.lease = configuration.leaseSeconds
+        dispatch.requestTimeout = .milliseconds(Int64(min(10, configuration.leaseSeconds / 2) * 1000))
         let services: [any Service] = [
             GatedService(
                 gate: dependencies.startupGate,
@@ -140,7 +142,7 @@ public enum StoreKeeperApplication {
                         service: service, interval: .milliseconds(Int64(configuration.reconcileSeconds * 1000))),
                     SubscriptionPoller(
                         service: service, schedule: configuration.pollSchedule,
-                        requestsPerSecond: configuration.pollRequestsPerSecond),
+                        requestsPerSecond: configuration.pollRequestsPerSecond, lease: configuration.leaseSeconds),
                 ])
         ]
         return (router, services)

@@ -153,6 +153,9 @@ public struct ServerConfiguration: Sendable, Decodable {
     public var pollSchedule = PollSchedule()
     /// The most App Store Server API requests per second polling sends for one app. Default 10.
     public var pollRequestsPerSecond: Double = 10
+    /// How long, in seconds, a process holds a poll or a webhook delivery it took: when the process dies, the
+    /// others take its work after this. Default 120 (a delivery's request may take at most half of it, up to 10).
+    public var leaseSeconds: Double = 120
     /// Apple's URLs (default Apple's; the in-process simulator overrides them).
     public var verifyReceiptProductionURL: String?
     /// Sandbox verifyReceipt URL.
@@ -169,7 +172,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
             simulatorClock, simulatorRate,
             verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, webhookRetrySeconds,
-            reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond
+            reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -206,6 +209,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         pollSchedule.sweep = try c.decodeIfPresent(Double.self, forKey: .pollSweepSeconds) ?? pollSchedule.sweep
         pollRequestsPerSecond =
             try c.decodeIfPresent(Double.self, forKey: .pollRequestsPerSecond) ?? pollRequestsPerSecond
+        leaseSeconds = try c.decodeIfPresent(Double.self, forKey: .leaseSeconds) ?? leaseSeconds
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over
@@ -285,6 +289,9 @@ public struct ServerConfiguration: Sendable, Decodable {
         if let problem = pollSchedule.problem { throw StorageError(problem) }
         guard pollRequestsPerSecond >= 0.01, pollRequestsPerSecond <= 10_000 else {
             throw StorageError("pollRequestsPerSecond is \(pollRequestsPerSecond); it must be from 0.01 to 10000")
+        }
+        guard leaseSeconds >= 2, leaseSeconds <= 3_600 else {
+            throw StorageError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")
         }
         guard reconcileSeconds >= 1, reconcileSeconds <= 86_400 else {
             throw StorageError("reconcileSeconds is \(reconcileSeconds); it must be from 1 to 86400")

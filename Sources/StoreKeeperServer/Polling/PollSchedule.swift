@@ -36,7 +36,12 @@ public struct PollSchedule: Sendable, Hashable {
             case .inGracePeriod, .inBillingRetry:
                 consider(now, wait: whileFailing)
             case .expired where subscription.willAutoRenew == true:
-                consider(now, wait: whileFailing)
+                // A renewal was due: asked once shortly after the period's end, then every few hours.
+                if let end = subscription.expiresAt, end.addingTimeInterval(afterExpiry) > now {
+                    consider(end, wait: afterExpiry)
+                } else {
+                    consider(now, wait: whileFailing)
+                }
             case .expired, .revoked:
                 consider(now, wait: sweep)
             }

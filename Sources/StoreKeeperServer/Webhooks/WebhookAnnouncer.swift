@@ -25,7 +25,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
     public func announce(_ change: SubscriberChange) throws -> Announcement {
         let state = engine.evaluate(change.evidence, at: change.now)
         let found = ChangeDetector.changes(from: change.announced, to: state, transferredIn: change.transferredIn)
-        let due = engine.nextChange(change.evidence, after: change.now)
+        let due = announcementDue(state, next: engine.nextChange(change.evidence, after: change.now))
         let poll = pollSchedule.next(state, now: change.now, random: Double.random(in: 0..<1))
         guard change.listening, !found.changes.isEmpty else {
             return Announcement(announced: found.announced, events: [], dueAt: due, pollAt: poll)
@@ -40,6 +40,20 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
                 body: String(decoding: try Self.encoder.encode(event), as: UTF8.self))
         }
         return Announcement(announced: found.announced, events: events, dueAt: due, pollAt: poll)
+    }
+
+    /// When the clock next changes what is announced: the engine's next instant — except the end of an
+    /// auto-renewing subscription's period, where a renewal is expected. Its expiry is announced only once the poll
+    /// after the end (``PollSchedule/afterExpiry``, stretched by its jitter) has had a minute to find the renewal,
+    /// so a renewal whose notification is late or lost is announced as a renewal, never first as an expiration.
+    /// Whatever else changed meanwhile is announced then too.
+    func announcementDue(_ state: CustomerState, next: Date?) -> Date? {
+        guard let next,
+            state.subscriptions.contains(where: {
+                $0.status == .active && $0.willAutoRenew != false && $0.expiresAt == next
+            })
+        else { return next }
+        return next.addingTimeInterval(pollSchedule.afterExpiry * (1 + pollSchedule.jitter) + 60)
     }
 
     /// How event bodies are written (the API's JSON).

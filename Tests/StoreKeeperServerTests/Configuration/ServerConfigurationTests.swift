@@ -64,6 +64,7 @@ import Testing
             (#"{"limits": {"headerTimeoutSeconds": 0}}"#, "limits.headerTimeoutSeconds"),
             (#"{"limits": {"maximumConnections": 0}}"#, "limits.maximumConnections"),
             (#"{"appleDeadlineSeconds": -1}"#, "appleDeadlineSeconds"),
+            (#"{"leaseSeconds": 0.5}"#, "leaseSeconds is 0.5"),
         ])
     func refused(_ json: String, _ named: String) throws {
         let configuration = try Self.decode(json)
