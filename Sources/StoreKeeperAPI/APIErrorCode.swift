@@ -60,6 +60,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let invalidStatus: APIErrorCode = "invalid_status"
     /// 404: no webhook endpoint of that id in the caller's project.
     public static let webhookNotFound: APIErrorCode = "webhook_not_found"
+    /// 409: the webhook endpoint is kept in the configuration file (remove it there).
+    public static let webhookConfigured: APIErrorCode = "webhook_configured"
     /// 404: no webhook delivery of that id in the caller's project.
     public static let deliveryNotFound: APIErrorCode = "delivery_not_found"
 }

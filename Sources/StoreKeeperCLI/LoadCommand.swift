@@ -22,6 +22,12 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Seconds per read measurement.") var duration = 10.0
     @Option(help: "Concurrent connections.") var concurrency = 32
     @Option(help: "V2 notifications to ingest.") var notifications = 5_000
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Then add a webhook endpoint (a receiver in this process), ingest as many notifications again, and time their delivery."
+    )
+    var webhooks = true
     @Flag(help: "Print the results as JSON.") var json = false
 
     static let bundleID = "com.example.storekeeper.demo"
@@ -70,8 +76,14 @@ struct LoadCommand: AsyncParsableCommand {
         let bodies = try await makeNotifications(originals: seeded)
         FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
         let ingest = try await measure("POST V2 notification", bodies: bodies)
+        var results = [firstReads, reads, bare, ingest]
+        var delivery: (tally: LoadWebhookReceiver.Tally, expected: Int)?
+        if webhooks {
+            let (hooked, tally, expected) = try await ingestWithWebhook(client, originals: seeded)
+            results.append(hooked)
+            delivery = (tally, expected)
+        }
         let speedAfter = P256Speed.measure()
-        let results = [firstReads, reads, bare, ingest]
         if json {
             let objects = results.map { result -> [String: Any] in
                 var object: [String: Any] = [
@@ -85,10 +97,17 @@ struct LoadCommand: AsyncParsableCommand {
                 }
                 return object
             }
-            let report: [String: Any] = [
+            var report: [String: Any] = [
                 "results": objects,
                 "p256_verify_us": ["before": speedBefore.microseconds, "after": speedAfter.microseconds],
             ]
+            if let delivery {
+                report["webhook_delivery"] = [
+                    "events": delivery.tally.events.count, "expected": delivery.expected,
+                    "raw_deliveries": delivery.tally.raw, "bad_signatures": delivery.tally.badSignatures,
+                    "per_second": delivery.tally.perSecond,
+                ]
+            }
             FileHandleOutput.standardOutput(
                 String(
                     decoding: try JSONSerialization.data(
@@ -107,12 +126,61 @@ struct LoadCommand: AsyncParsableCommand {
             }
             FileHandleOutput.standardOutput(
                 String(format: "subscriber reads = %.0f %% of the bare route", reads.perSecond / bare.perSecond * 100))
+            if let delivery, let hooked = results.last {
+                FileHandleOutput.standardOutput(
+                    String(
+                        format: "ingestion with one webhook endpoint = %.0f %% of ingestion without (target >= 80 %%)",
+                        hooked.perSecond / ingest.perSecond * 100))
+                FileHandleOutput.standardOutput(
+                    String(
+                        format:
+                            "webhook delivery: %d of %d events (%d raw deliveries, %d bad signatures), %.0f events/s from the first to the last (target >= 1,000 on PostgreSQL)",
+                        delivery.tally.events.count, delivery.expected, delivery.tally.raw,
+                        delivery.tally.badSignatures, delivery.tally.perSecond))
+            }
             FileHandleOutput.standardOutput(
                 String(
                     format: "machine speed: one P-256 verify %.1f µs before, %.1f µs after (one core, same binary)",
                     speedBefore.microseconds, speedAfter.microseconds))
         }
         if results.contains(where: { $0.failures > 0 }) { throw ExitCode(1) }
+        if let delivery, delivery.tally.events.count < delivery.expected || delivery.tally.badSignatures > 0 {
+            throw ExitCode(1)
+        }
+    }
+
+    /// Adds a webhook endpoint pointing at a receiver in this process, posts as many notifications again (for
+    /// other subscribers, or later periods), and waits until every renewal they announce has been delivered.
+    /// - Returns: The ingestion measurement, what the receiver got, and how many events were expected.
+    func ingestWithWebhook(_ client: HTTPClient, originals: [String]) async throws -> (
+        Measurement, LoadWebhookReceiver.Tally, Int
+    ) {
+        let receiver = LoadWebhookReceiver()
+        return try await receiver.run { hookURL in
+            let endpoint = try await call(
+                client, "POST", "/v1/webhooks", ["url": hookURL, "event_types": ["renewal"]],
+                bearer: DemoKeys.secretKey)
+            receiver.expect(secret: endpoint["secret"] as? String ?? "")
+            FileHandleOutput.standardError("signing \(notifications) more V2 notifications (a webhook endpoint added)")
+            let bodies = try await makeNotifications(originals: originals, offset: notifications)
+            let expected = Set((0..<bodies.count).map { (notifications + $0) % originals.count }).count
+            FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
+            let hooked = try await measure("POST V2 notification, webhook", bodies: bodies)
+            let started = Date()
+            var seen = -1
+            while Date().timeIntervalSince(started) < 120 {
+                let count = receiver.tally.events.count
+                if count >= expected { break }
+                if count != seen {
+                    FileHandleOutput.standardError("webhook events delivered: \(count)/\(expected)")
+                    seen = count
+                }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            _ = try await call(
+                client, "DELETE", "/v1/webhooks/\(endpoint["id"] as? String ?? "")", nil, bearer: DemoKeys.secretKey)
+            return (hooked, receiver.tally, expected)
+        }
     }
 
     /// Buys a subscription for each seeded user in the simulator and posts its signed transaction to StoreKeeper.
@@ -163,18 +231,19 @@ struct LoadCommand: AsyncParsableCommand {
 
     /// Signs V2 DID_RENEW notifications for seeded subscriptions with the simulator's keys (new UUIDs and
     /// transactions, so each one is applied, not deduplicated), on every core.
-    func makeNotifications(originals: [String]) async throws -> [Data] {
+    func makeNotifications(originals: [String], offset: Int = 0) async throws -> [Data] {
         let keys = try SimulatorPKI.loadOrCreate(in: URL(fileURLWithPath: pki))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let total = notifications
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         @Sendable func sign(_ index: Int) throws -> Data {
-            let original = originals[index % originals.count]
+            let original = originals[(offset + index) % originals.count]
             let transaction: [String: Any] = [
-                "transactionId": "9\(1_000_000_000_000 + index)", "originalTransactionId": original,
+                "transactionId": "9\(1_000_000_000_000 + offset + index)", "originalTransactionId": original,
                 "productId": Self.productID,
                 "bundleId": Self.bundleID, "purchaseDate": now, "originalPurchaseDate": now,
-                "expiresDate": now + 3_600_000,
+                // A later batch renews to a later end, so a subscriber renewed before is renewed again.
+                "expiresDate": now + 3_600_000 * Int64(1 + offset / max(1, total)),
                 "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "signedDate": now,
                 "environment": "Sandbox", "transactionReason": "RENEWAL",
             ]

@@ -77,6 +77,8 @@ public enum StoreKeeperApplication {
             try await dependencies.store.registerAPIKey(
                 hash: Authenticator.hash(key.key), kind: key.kind, bundleID: key.bundleID)
         }
+        try await dependencies.store.configureWebhookEndpoints(
+            configuration.configuredWebhooks(now: dependencies.now()))
         let projects = try configuration.projectScopes()
         var apps: [String: AppRuntime] = [:]
         for app in configuration.apps {

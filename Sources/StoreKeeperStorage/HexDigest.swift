@@ -9,10 +9,16 @@ public enum HexDigest {
     /// - Parameter text: What to hash.
     /// - Returns: 64 hex digits.
     public static func sha256(_ text: String) -> String {
-        let digest = SHA256.hash(data: Data(text.utf8))
+        hex(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    /// Bytes in lowercase hex, two digits each.
+    /// - Parameter bytes: The bytes.
+    /// - Returns: Their hex.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         var hex = [UInt8]()
         hex.reserveCapacity(64)
-        for byte in digest {
+        for byte in bytes {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 0x0f)])
         }

@@ -34,6 +34,10 @@ public protocol Store: WebhookStore, PollStore {
     /// A snapshot's evidence, decoded (or remembered from an earlier decode of the same JSON).
     func decodeEvidence(_ snapshot: SubscriberSnapshot) throws -> EvidenceSet
 
+    /// The base64 app receipt last stored for a subscriber (by its storage key), if any: what polling asks
+    /// verifyReceipt with when the app has no App Store Server API credentials.
+    func latestReceipt(appUserKey: String) async throws -> String?
+
     /// A subscriber's events in one project, oldest first.
     func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord]
 

@@ -146,4 +146,45 @@ import Testing
             #expect(gone == 404)
         }
     }
+
+    @Test("an endpoint kept in the configuration file is listed, receives signed events, and is not deleted by API")
+    func configuredEndpoint() async throws {
+        let receiver = WebhookReceiver()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-hooks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secret = "whsec_configured_0123456789abcdefghijklmnop"
+        try await LiveServer.with({ port in
+            Application(
+                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
+        }) { receiverBase in
+            let config = directory.appendingPathComponent("config.json")
+            try
+                #"{"webhooks": [{"bundleID": "com.example.storekeeper.demo", "url": "\#(receiverBase)/hook", "secret": "\#(secret)", "eventTypes": ["initial_purchase"]}]}"#
+                .write(to: config, atomically: true, encoding: .utf8)
+            let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+            defer { server.stop() }
+            let (listed, list) = try await ServeClient(base: server.baseURL).call(
+                .GET, "/v1/webhooks", key: Self.secretKey)
+            let endpoints = try APICoding.decoder().decode(WebhookEndpointsResponse.self, from: Data(list.utf8))
+                .endpoints
+            #expect(listed == 200 && endpoints.count == 1 && endpoints.first?.secret == nil)
+            let id = try #require(endpoints.first?.id)
+            #expect(id.hasPrefix("cfg_") && endpoints.first?.eventTypes == ["initial_purchase"])
+            #expect(!list.contains(secret))
+
+            _ = try await ServeClient(base: server.baseURL).subscribe("carol")
+            #expect(try await receiver.wait { !$0.isEmpty })
+            let delivery = try #require(receiver.deliveries.first)
+            #expect(
+                WebhookSignature.isValid(
+                    delivery.signature ?? "", secret: secret, body: Array(delivery.body), now: Date()),
+                "signed with the configured secret")
+
+            let (refused, problem) = try await ServeClient(base: server.baseURL).call(
+                .DELETE, "/v1/webhooks/\(id)", key: Self.secretKey)
+            #expect(refused == 409 && problem.contains("webhook_configured"), "\(problem)")
+        }
+    }
 }

@@ -12,6 +12,7 @@ enum ConfigurationFile {
     static let app = Set(ServerConfiguration.App.CodingKeys.allCases.map(\.stringValue))
     static let project = Set(ServerConfiguration.Project.CodingKeys.allCases.map(\.stringValue))
     static let apiKey = Set(ServerConfiguration.APIKey.CodingKeys.allCases.map(\.stringValue))
+    static let webhook = Set(ServerConfiguration.Webhook.CodingKeys.allCases.map(\.stringValue))
     static let limits = Set(ConnectionLimits.CodingKeys.allCases.map(\.stringValue))
     static let engine = Set(EngineConfiguration.CodingKeys.allCases.map(\.stringValue))
 
@@ -54,7 +55,7 @@ enum ConfigurationFile {
             object.keys.sorted().first { !known.contains($0) }.map { ($0, place) }
         }
         if let found = check(object, topLevel, "") { return found }
-        for (field, known) in [("apps", app), ("projects", project), ("apiKeys", apiKey)] {
+        for (field, known) in [("apps", app), ("projects", project), ("apiKeys", apiKey), ("webhooks", webhook)] {
             for (index, entry) in (object[field] as? [Any] ?? []).enumerated() {
                 if let entry = entry as? [String: Any], let found = check(entry, known, "\(field)[\(index)]") {
                     return found

@@ -1,4 +1,5 @@
-import Foundation
+import Crypto
+public import Foundation
 public import StoreKeeperStorage
 public import SubscriptionEngine
 
@@ -96,6 +97,31 @@ public struct ServerConfiguration: Sendable, Decodable {
         enum CodingKeys: String, CodingKey, CaseIterable { case id, apps }
     }
 
+    /// A webhook endpoint kept in the configuration file rather than added through the API: created at start,
+    /// changed when the file changes, removed when it leaves the file. Its id is `cfg_` and a digest of its app's
+    /// project and URL, so every replica and every restart names it the same.
+    public struct Webhook: Sendable, Codable {
+        /// The app whose project's events it receives.
+        public var bundleID: String
+        /// Where deliveries are posted (absolute http or https).
+        public var url: String
+        /// The signing secret (at least ``ServerConfiguration/minimumKeyLength`` characters). Never logged.
+        public var secret: String
+        /// The event types it wants; absent or empty: every type.
+        public var eventTypes: [String]?
+
+        /// Makes an entry.
+        public init(bundleID: String, url: String, secret: String, eventTypes: [String]? = nil) {
+            self.bundleID = bundleID
+            self.url = url
+            self.secret = secret
+            self.eventTypes = eventTypes
+        }
+
+        /// The keys of a webhook entry.
+        enum CodingKeys: String, CodingKey, CaseIterable { case bundleID, url, secret, eventTypes }
+    }
+
     /// Address to listen on. Default 127.0.0.1.
     public var hostname = "127.0.0.1"
     /// Port. Default 8080.
@@ -111,6 +137,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// API keys. Default: demo keys, when the simulator is on. Each belongs to its app's project and reaches only
     /// that project's subscribers; a configured key has at least ``minimumKeyLength`` characters.
     public var apiKeys: [APIKey] = []
+    /// Webhook endpoints kept in this file (besides those added through the API). Default none.
+    public var webhooks: [Webhook] = []
     /// Products, entitlements, groups for the engine.
     public var engine = EngineConfiguration()
     /// When one original transaction arrives for a second user. Default `transfer`.
@@ -167,7 +195,7 @@ public struct ServerConfiguration: Sendable, Decodable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, engine, transferPolicy,
+        case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, webhooks, engine, transferPolicy,
             receiptValidation
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
             simulatorClock, simulatorRate,
@@ -185,6 +213,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
         projects = try c.decodeIfPresent([Project].self, forKey: .projects) ?? []
         apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
+        webhooks = try c.decodeIfPresent([Webhook].self, forKey: .webhooks) ?? []
         engine = try c.decodeIfPresent(EngineConfiguration.self, forKey: .engine) ?? engine
         transferPolicy = try c.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? transferPolicy
         receiptValidation = try c.decodeIfPresent(String.self, forKey: .receiptValidation) ?? receiptValidation
@@ -282,6 +311,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// - Throws: ``StorageError`` naming the key (by its first characters only) or the project.
     public func validate() throws {
         _ = try projectScopes()
+        // With the simulator and no app yet, the demo app comes later (and the server checks again then).
+        if !(usesSimulator && apps.isEmpty) { _ = try configuredWebhooks(now: Date()) }
         if let problem = limits.problem { throw StorageError(problem) }
         guard (1...1_048_576).contains(cacheMegabytes) else {
             throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 1 to 1048576")
@@ -328,6 +359,46 @@ public struct ServerConfiguration: Sendable, Decodable {
                 )
             }
         }
+    }
+
+    /// The configured webhook endpoints as stored, each checked: its app is configured, its URL and event types
+    /// are what the API accepts, its secret is long enough, and no two share an app's project and URL.
+    /// - Parameter now: When an endpoint first stored is created.
+    /// - Throws: ``StorageError`` naming the entry (never its secret).
+    public func configuredWebhooks(now: Date) throws -> [WebhookEndpointRecord] {
+        let scopes = try projectScopes()
+        var records: [String: WebhookEndpointRecord] = [:]
+        for (index, webhook) in webhooks.enumerated() {
+            let place = "webhooks[\(index)]"
+            guard let project = scopes[webhook.bundleID] else {
+                throw StorageError("\(place): app \"\(webhook.bundleID.prefix(100))\" is not under apps")
+            }
+            let url: String
+            let types: [String]
+            do {
+                url = try WebhookService.checkedURL(webhook.url)
+                types = try WebhookService.checkedTypes(webhook.eventTypes ?? [])
+            } catch let error as APIError {
+                throw StorageError("\(place): \(error.message)")
+            }
+            guard webhook.secret.count >= Self.minimumKeyLength else {
+                throw StorageError(
+                    "\(place): the secret has \(webhook.secret.count) characters; at least \(Self.minimumKeyLength) are required"
+                )
+            }
+            let id = Self.configuredWebhookID(project: project.id, url: url)
+            guard records[id] == nil else {
+                throw StorageError("\(place): another entry already sends \(project.id)'s events to \(url.prefix(200))")
+            }
+            records[id] = WebhookEndpointRecord(
+                id: id, projectID: project.id, url: url, eventTypes: types, secret: webhook.secret, createdAt: now)
+        }
+        return records.values.sorted { $0.id < $1.id }
+    }
+
+    /// The id of a configured endpoint: `cfg_` and 24 hex digits of SHA-256 over its project and URL.
+    static func configuredWebhookID(project: String, url: String) -> String {
+        "cfg_" + HexDigest.hex(SHA256.hash(data: Array("\(project)\n\(url)".utf8)).prefix(12))
     }
 
     /// The demo engine configuration for the simulator's demo app.

@@ -9,7 +9,7 @@ import SubscriptionEngine
 /// Asks Apple about subscribers when their poll is due (``PollSchedule``, set by every write), so a renewal,
 /// a billing failure or an expiry is known though its notification was lost and the app was never opened. It
 /// leases due subscribers in batches, asks App Store Server API Get All Subscription Statuses (apps with API
-/// credentials), and sends what it learns through the same write path as everything else, with cause `poll`.
+/// credentials; otherwise verifyReceipt with the subscriber's latest receipt), and sends what it learns through the same write path as everything else, with cause `poll`.
 /// Per app it paces its requests, and backs off when Apple answers 429 (for its `Retry-After`) or fails.
 struct SubscriptionPoller: Service {
     /// What one poll did.
@@ -74,14 +74,21 @@ struct SubscriptionPoller: Service {
         return due.count
     }
 
+    /// What Apple said about a subscriber: the evidence, its signed or base64 form as stored, and its kind.
+    struct Answer {
+        var evidence: EvidenceSet
+        var raw: [String]
+        var kind: String
+    }
+
     /// Asks Apple about one subscriber and writes what is new.
     func poll(_ due: DuePoll) async -> Outcome {
         let store = service.store
         let user = ProjectScope.value(ofKey: due.appUserKey)
         func release(_ next: Date?) async { try? await store.releasePoll(appUserKey: due.appUserKey, nextAt: next) }
-        guard let app = service.apps[due.bundleID], let credentials = app.credentials else {
+        guard let app = service.apps[due.bundleID] else {
             await release(service.now().addingTimeInterval(schedule.sweep))
-            return .skipped("no App Store Server API credentials for \(due.bundleID)")
+            return .skipped("\(due.bundleID) is not configured")
         }
         if let resume = await pacing.pausedUntil(due.bundleID), resume > service.now() {
             await release(resume)
@@ -93,35 +100,23 @@ struct SubscriptionPoller: Service {
                 return .skipped("no subscriber \(user)")
             }
             let stored = try store.decodeEvidence(snapshot)
-            guard
-                let latest = stored.transactions.max(by: {
-                    ($0.purchaseDate ?? .distantPast, $0.transactionID) < (
-                        $1.purchaseDate ?? .distantPast, $1.transactionID
-                    )
-                })
-            else {
+            let asked: Answer?
+            if let credentials = app.credentials {
+                asked = try await statuses(stored, app: app, credentials: credentials)
+            } else {
+                asked = try await receipt(due, app: app)
+            }
+            guard let answer = asked else {
                 await release(service.now().addingTimeInterval(schedule.sweep))
-                return .skipped("no transaction to ask with")
+                return .skipped("nothing to ask Apple with")
             }
-            await pacing.wait(for: due.bundleID)
-            let statuses = try await service.client.allSubscriptionStatuses(
-                transactionID: latest.transactionID, credentials: credentials)
-            await pacing.succeeded(due.bundleID)
-            let verified = await VerifiedStatuses(statuses, app: app)
-            for failure in verified.failures {
-                service.logger.warning(
-                    "a polled subscription status does not verify; left out",
-                    metadata: ["bundle_id": "\(due.bundleID)", "reason": "\(failure.error)"])
-            }
-            let learned = verified.evidence
-            let raw = verified.signed
             let now = service.now()
             var union = stored
-            union.formUnion(learned)
+            union.formUnion(answer.evidence)
             let after = service.engine.evaluate(union, at: now)
-            let newTransactions = Set(learned.transactions.map(\.transactionID)).subtracting(
+            let newTransactions = Set(answer.evidence.transactions.map(\.transactionID)).subtracting(
                 stored.transactions.map(\.transactionID))
-            if raw.isEmpty
+            if answer.raw.isEmpty
                 || (newTransactions.isEmpty
                     && Self.facts(after) == Self.facts(service.engine.evaluate(stored, at: now)))
             {
@@ -130,10 +125,11 @@ struct SubscriptionPoller: Service {
                 return .unchanged
             }
             let write = EvidenceWrite(
-                project: app.project, bundleID: due.bundleID, appUserID: user, kind: "subscription_statuses",
-                rawBody: raw.joined(separator: "\n"), evidence: learned,
-                originalTransactionIDs: SubscriberService.originals(learned), cause: .poll, eventType: "polled",
-                detail: ["transactions": .integer(Int64(learned.transactions.count))])
+                project: app.project, bundleID: due.bundleID, appUserID: user, kind: answer.kind,
+                rawBody: answer.raw.joined(separator: "\n"), evidence: answer.evidence,
+                originalTransactionIDs: SubscriberService.originals(answer.evidence), cause: .poll,
+                eventType: "polled",
+                detail: ["transactions": .integer(Int64(answer.evidence.transactions.count))])
             // A poll never takes a subscription from whoever owns it (the same Apple account may serve several of
             // the app's users): what it learns about another owner's subscription stays with that owner.
             _ = try await store.apply(write, policy: .keepFirst, now: now)
@@ -149,6 +145,48 @@ struct SubscriptionPoller: Service {
                 metadata: ["bundle_id": "\(due.bundleID)", "reason": "\(error)", "next": "\(next)"])
             return .failed("\(error)")
         }
+    }
+
+    /// App Store Server API Get All Subscription Statuses, asked with the subscriber's latest transaction.
+    func statuses(_ stored: EvidenceSet, app: AppRuntime, credentials: AppStoreClient.Credentials) async throws
+        -> Answer?
+    {
+        guard
+            let latest = stored.transactions.max(by: {
+                ($0.purchaseDate ?? .distantPast, $0.transactionID) < (
+                    $1.purchaseDate ?? .distantPast, $1.transactionID
+                )
+            })
+        else { return nil }
+        await pacing.wait(for: app.configuration.bundleID)
+        let statuses = try await service.client.allSubscriptionStatuses(
+            transactionID: latest.transactionID, credentials: credentials)
+        await pacing.succeeded(app.configuration.bundleID)
+        let verified = await VerifiedStatuses(statuses, app: app)
+        for failure in verified.failures {
+            service.logger.warning(
+                "a polled subscription status does not verify; left out",
+                metadata: ["bundle_id": "\(app.configuration.bundleID)", "reason": "\(failure.error)"])
+        }
+        return Answer(evidence: verified.evidence, raw: verified.signed, kind: "subscription_statuses")
+    }
+
+    /// For an app without API credentials: verifyReceipt on the subscriber's latest stored receipt, excluding old
+    /// transactions. The answer's `latest_receipt` is stored as the next poll's receipt.
+    func receipt(_ due: DuePoll, app: AppRuntime) async throws -> Answer? {
+        guard let receipt = try await service.store.latestReceipt(appUserKey: due.appUserKey) else { return nil }
+        await pacing.wait(for: due.bundleID)
+        let response = try await service.client.verifyReceipt(
+            receipt, sharedSecret: app.configuration.sharedSecret, excludeOldTransactions: true)
+        await pacing.succeeded(due.bundleID)
+        guard response.receipt?.bundleId == due.bundleID else {
+            throw ServiceError.unverifiable(
+                "unexpected_bundle_id",
+                "verifyReceipt answered for \"\(response.receipt?.bundleId ?? "absent")\", not \(due.bundleID)")
+        }
+        var evidence = EvidenceSet()
+        evidence.add(verifyReceiptResponse: response)
+        return Answer(evidence: evidence, raw: [response.latestReceipt ?? receipt], kind: "receipt")
     }
 
     /// A state's facts without its explanations (which name observation dates that change with every poll).

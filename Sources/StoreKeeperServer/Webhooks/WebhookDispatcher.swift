@@ -8,7 +8,7 @@ public import StoreKeeperStorage
 import Synchronization
 
 /// Delivers the outbox: takes due deliveries under a lease, posts each event signed with its endpoint's secret,
-/// and records the attempt — delivered on 2xx, otherwise tried again on the retry schedule and then `failed`.
+/// and records the round's attempts together — delivered on 2xx, otherwise tried again on the retry schedule and then `failed`.
 /// Several processes on one database each run one: a lease keeps a delivery with one worker until it ends, and a
 /// delivery whose worker died is taken again after it. At least once: receivers deduplicate by the event id.
 public struct WebhookDispatcher: Service {
@@ -68,14 +68,23 @@ public struct WebhookDispatcher: Service {
         let start = now()
         let leased = try await store.leaseDeliveries(
             now: start, leaseUntil: start.addingTimeInterval(options.lease), limit: options.batch)
-        await withTaskGroup(of: Void.self) { group in
+        let attempts = await withTaskGroup(of: DeliveryAttempt.self) { group in
             for delivery in leased { group.addTask { await deliver(delivery) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        do {
+            try await store.recordAttempts(attempts, now: now())
+        } catch {
+            logger.error(
+                "webhook attempts could not be recorded; they are tried again after their lease",
+                metadata: ["deliveries": "\(attempts.count)", "reason": "\(error)"])
         }
         return leased.count
     }
 
-    /// Sends one delivery and records what happened.
-    func deliver(_ delivery: LeasedDelivery) async {
+    /// Sends one delivery.
+    /// - Returns: What came of it, to record with the round's others.
+    func deliver(_ delivery: LeasedDelivery) async -> DeliveryAttempt {
         let sentAt = now()
         let body = Array(delivery.body.utf8)
         var request = HTTPClientRequest(url: delivery.url)
@@ -120,13 +129,7 @@ public struct WebhookDispatcher: Service {
                     "attempts": "\(attempts)", "outcome": "\(outcome == .failed ? "failed" : "will retry")",
                 ])
         }
-        do {
-            try await store.recordAttempt(deliveryID: delivery.id, outcome: outcome, result: result, now: now())
-        } catch {
-            logger.error(
-                "a webhook attempt could not be recorded; it is tried again after its lease",
-                metadata: ["delivery_id": "\(delivery.id)", "reason": "\(error)"])
-        }
+        return DeliveryAttempt(deliveryID: delivery.id, outcome: outcome, result: result)
     }
 }
 

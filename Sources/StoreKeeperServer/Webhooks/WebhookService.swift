@@ -44,6 +44,15 @@ struct WebhookService: Sendable {
 
     /// `DELETE /v1/webhooks/{id}`.
     func delete(id: String, bundleID: String) async throws {
+        if id.hasPrefix("cfg_"),
+            try await store.webhookEndpoints(projectID: try subscribers.project(bundleID).id).contains(where: {
+                $0.id == id
+            })
+        {
+            throw APIError(
+                .conflict, APIErrorCode.webhookConfigured.rawValue,
+                "webhook endpoint \(id) is kept in the configuration file; remove it there and restart")
+        }
         guard try await store.deleteWebhookEndpoint(id: id, projectID: try subscribers.project(bundleID).id) else {
             throw Self.endpointNotFound(id)
         }
@@ -155,7 +164,7 @@ struct WebhookService: Sendable {
 
     static func randomHex(_ bytes: Int) -> String {
         SymmetricKey(size: SymmetricKeySize(bitCount: bytes * 8)).withUnsafeBytes { raw in
-            raw.map { String(format: "%02x", $0) }.joined()
+            HexDigest.hex(raw)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import StoreKeeperStorage
 
 /// The `StoreKeeper-Signature` header: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
 /// The timestamp inside the signed text lets a receiver refuse a replayed delivery.
@@ -33,7 +34,7 @@ public enum WebhookSignature {
         var hmac = HMAC<SHA256>(key: SymmetricKey(data: Array(secret.utf8)))
         hmac.update(data: Array("\(timestamp).".utf8))
         hmac.update(data: Array(body))
-        return hmac.finalize().map { String(format: "%02x", $0) }.joined()
+        return HexDigest.hex(hmac.finalize())
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -74,10 +74,31 @@ public enum DeliveryOutcome: Sendable, Hashable {
     case failed
 }
 
+/// One attempt of a leased delivery: what came of it.
+public struct DeliveryAttempt: Sendable, Hashable {
+    /// The delivery.
+    public var deliveryID: Int64
+    /// Delivered, to be tried again, or failed for good.
+    public var outcome: DeliveryOutcome
+    /// What happened, for the log (`HTTP 500`, `not sent: …`); at most 500 characters are kept.
+    public var result: String
+
+    /// An attempt.
+    public init(deliveryID: Int64, outcome: DeliveryOutcome, result: String) {
+        self.deliveryID = deliveryID
+        self.outcome = outcome
+        self.result = result
+    }
+}
+
 /// The outbox's API: webhook endpoints, the delivery log, and leases for the workers that deliver.
 public protocol WebhookStore: Sendable {
     /// Adds an endpoint.
     func createWebhookEndpoint(_ endpoint: WebhookEndpointRecord) async throws
+    /// Makes the configured endpoints (ids starting `cfg_`) exactly `endpoints`: adds the new ones, updates the
+    /// URL, types and secret of the others (keeping when they were created), and removes, with their pending
+    /// deliveries, those no longer listed. Endpoints added through the API are left alone.
+    func configureWebhookEndpoints(_ endpoints: [WebhookEndpointRecord]) async throws
     /// A project's endpoints, oldest first.
     func webhookEndpoints(projectID: String) async throws -> [WebhookEndpointRecord]
     /// Removes an endpoint of a project and its pending deliveries.
@@ -97,8 +118,8 @@ public protocol WebhookStore: Sendable {
     /// Takes up to `limit` due deliveries until `leaseUntil`: none is taken by two workers while its lease holds
     /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`), and one whose worker died is taken again once its lease ends.
     func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery]
-    /// Records an attempt of a leased delivery and releases its lease.
-    func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, result: String, now: Date) async throws
+    /// Records attempts of leased deliveries made at `now` and releases their leases, in one transaction.
+    func recordAttempts(_ attempts: [DeliveryAttempt], now: Date) async throws
     /// How many deliveries are pending (the outbox's depth).
     func pendingDeliveryCount() async throws -> Int
     /// Announces what the clock changed for up to `limit` subscribers that are due at `now`.

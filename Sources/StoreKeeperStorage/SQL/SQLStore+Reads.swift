@@ -37,6 +37,14 @@ extension SQLStore {
             aliases: aliasList.map(ProjectScope.value(ofKey:)).sorted(), createdAt: Self.date(row["created_at"]))
     }
 
+    /// The base64 app receipt last stored for a subscriber (see ``Store/latestReceipt(appUserKey:)``).
+    public func latestReceipt(appUserKey: String) async throws -> String? {
+        try await database.read(
+            "SELECT evidence.body FROM events JOIN evidence ON evidence.id = events.evidence_id WHERE events.app_user_id = ? AND evidence.kind = 'receipt' ORDER BY events.id DESC LIMIT 1",
+            [.text(appUserKey)]
+        ).first?["body"]?.string
+    }
+
     /// A subscriber's events in one project, oldest first.
     public func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord] {
         try await database.withReadTransaction { tx in

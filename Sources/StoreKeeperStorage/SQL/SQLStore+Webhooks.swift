@@ -16,6 +16,30 @@ extension SQLStore {
         }
     }
 
+    /// Makes the configured endpoints exactly `endpoints` (see ``WebhookStore/configureWebhookEndpoints(_:)``).
+    public func configureWebhookEndpoints(_ endpoints: [WebhookEndpointRecord]) async throws {
+        let wanted = Set(endpoints.map(\.id))
+        _ = try await database.withTransaction { tx in
+            let stored = try await tx.query(
+                "SELECT id FROM webhook_endpoints WHERE id LIKE 'cfg!_%' ESCAPE '!'", []
+            ).compactMap { $0["id"]?.string }
+            for id in stored where !wanted.contains(id) {
+                try await tx.query("DELETE FROM webhook_endpoints WHERE id = ?", [.text(id)])
+                try await tx.query(
+                    "DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending'", [.text(id)])
+            }
+            for endpoint in endpoints {
+                try await tx.query(
+                    "INSERT INTO webhook_endpoints (id, project, url, event_types, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET url = excluded.url, event_types = excluded.event_types, secret = excluded.secret",
+                    [
+                        .text(endpoint.id), .text(endpoint.projectID), .text(endpoint.url),
+                        .text(Self.storedEventTypes(endpoint.eventTypes)), .text(endpoint.secret),
+                        .text(Self.timestamp(endpoint.createdAt)),
+                    ])
+            }
+        }
+    }
+
     /// Event types as stored: `,a,b,` (so one `LIKE '%,type,%'` matches), or empty for every type.
     static func storedEventTypes(_ types: [String]) -> String {
         types.isEmpty ? "" : "," + types.joined(separator: ",") + ","
@@ -158,27 +182,35 @@ extension SQLStore {
         }
     }
 
-    /// Records an attempt and releases the lease.
-    public func recordAttempt(deliveryID: Int64, outcome: DeliveryOutcome, result: String, now: Date) async throws {
+    /// Records attempts and releases their leases: one statement for each distinct outcome and result (a round
+    /// of successful deliveries is one `UPDATE`), all in one transaction.
+    public func recordAttempts(_ attempts: [DeliveryAttempt], now: Date) async throws {
+        guard !attempts.isEmpty else { return }
         let time = Self.timestamp(now)
-        let (status, next, delivered): (String, String, SQLValue) =
-            switch outcome {
-            case .delivered: ("delivered", time, .text(time))
-            case .retry(let at): ("pending", Self.timestamp(at), .null)
-            case .failed: ("failed", time, .null)
-            }
+        var groups: [[SQLValue]: [Int64]] = [:]
+        var order: [[SQLValue]] = []
+        for attempt in attempts {
+            let (status, next, delivered): (String, String, SQLValue) =
+                switch attempt.outcome {
+                case .delivered: ("delivered", time, .text(time))
+                case .retry(let at): ("pending", Self.timestamp(at), .null)
+                case .failed: ("failed", time, .null)
+                }
+            let key: [SQLValue] = [.text(status), .text(next), .text(String(attempt.result.prefix(500))), delivered]
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(attempt.deliveryID)
+        }
+        let statements = order.map { ($0, groups[$0] ?? []) }
         _ = try await database.withTransaction { tx in
-            try await tx.query(
-                """
-                UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = NULL,
-                    last_attempt_at = ?, last_result = ?, delivered_at = ?
-                WHERE id = ? AND status = 'pending'
-                """,
-                [
-                    .text(status), .text(next), .text(time), .text(String(result.prefix(500))), delivered,
-                    .integer(deliveryID),
-                ]
-            )
+            for (key, ids) in statements {
+                try await tx.query(
+                    """
+                    UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?,
+                        lease_until = NULL, last_attempt_at = ?, last_result = ?, delivered_at = ?
+                    WHERE status = 'pending' AND id IN (\(ids.map { String($0) }.joined(separator: ", ")))
+                    """,
+                    [key[0], key[1], .text(time), key[2], key[3]])
+            }
         }
     }
 }

@@ -35,6 +35,7 @@ import Testing
         #expect(Set((object["engine"] as? [String: Any] ?? [:]).keys) == ConfigurationFile.engine)
         #expect(Set((object["projects"] as? [[String: Any]] ?? []).flatMap(\.keys)) == ConfigurationFile.project)
         #expect(Set((object["apiKeys"] as? [[String: Any]] ?? []).flatMap(\.keys)) == ConfigurationFile.apiKey)
+        #expect(Set((object["webhooks"] as? [[String: Any]] ?? []).flatMap(\.keys)) == ConfigurationFile.webhook)
     }
 
     @Test("every app is a project of its own unless a project lists it")
@@ -65,6 +66,22 @@ import Testing
             (#"{"limits": {"maximumConnections": 0}}"#, "limits.maximumConnections"),
             (#"{"appleDeadlineSeconds": -1}"#, "appleDeadlineSeconds"),
             (#"{"leaseSeconds": 0.5}"#, "leaseSeconds is 0.5"),
+            (
+                #"{"apps": [{"bundleID": "com.a"}], "webhooks": [{"bundleID": "com.b", "url": "https://x.example", "secret": "0123456789012345678901234567890123"}]}"#,
+                "webhooks[0]: app \"com.b\""
+            ),
+            (
+                #"{"apps": [{"bundleID": "com.a"}], "webhooks": [{"bundleID": "com.a", "url": "ftp://x.example", "secret": "0123456789012345678901234567890123"}]}"#,
+                "webhooks[0]: url must be"
+            ),
+            (
+                #"{"apps": [{"bundleID": "com.a"}], "webhooks": [{"bundleID": "com.a", "url": "https://x.example", "secret": "pk_short"}]}"#,
+                "webhooks[0]: the secret has 8 characters"
+            ),
+            (
+                #"{"apps": [{"bundleID": "com.a"}], "webhooks": [{"bundleID": "com.a", "url": "https://x.example", "secret": "0123456789012345678901234567890123", "eventTypes": ["renewed"]}]}"#,
+                "webhooks[0]: event_types has \"renewed\""
+            ),
         ])
     func refused(_ json: String, _ named: String) throws {
         let configuration = try Self.decode(json)

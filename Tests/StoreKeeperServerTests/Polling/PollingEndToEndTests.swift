@@ -19,7 +19,7 @@ import Testing
     /// The e2e app's services on a fresh announcing store of `backend`, the simulator (manual clock, dropping the
     /// app's notifications) as Apple; polls come `afterExpiry` simulated hours after a period ends.
     func withPoller(
-        _ backend: String, afterExpiry hours: Double,
+        _ backend: String, afterExpiry hours: Double, credentials: Bool = true,
         _ body: @Sendable (SimulatorHarness, SubscriptionPoller, NotificationReconciler, SQLStore) async throws -> Void
     ) async throws {
         let h = try await SimulatorHarness()
@@ -35,6 +35,12 @@ import Testing
         try await h.simulator.setNotificationDelivery(bundleID: Self.bundleID, .drop)
         var configured = ServerEndToEndTests.configuration(app: app, key: key)
         configured.pollSchedule = schedule
+        if !credentials {
+            configured.apps[0].issuerID = nil
+            configured.apps[0].keyID = nil
+            configured.apps[0].privateKeyPEM = nil
+            configured.apps[0].privateKeyPath = nil
+        }
         let configuration = configured
         let announcer = WebhookAnnouncer(
             engine: SubscriptionEngine(configuration: configuration.engine), pollSchedule: schedule)
@@ -105,6 +111,27 @@ import Testing
             let announced = try await store.webhookDeliveries(
                 projectID: ServerEndToEndTests.project.id, endpointID: "wh_1", appUserKey: nil, status: nil, limit: 100)
             #expect(announced.map(\.eventType).sorted() == ["initial_purchase", "renewal"])
+        }
+    }
+
+    @Test(
+        "without API credentials, polling asks verifyReceipt with the latest receipt, and the one Apple answers next",
+        arguments: TestDatabases.backends)
+    func renewalByReceipt(_ backend: String) async throws {
+        try await withPoller(backend, afterExpiry: 0.25, credentials: false) { h, poller, _, store in
+            #expect(poller.service.apps[Self.bundleID]?.credentials == nil)
+            _ = try await Self.subscribe(h, poller, "erin")
+            let rate = AppStoreSimulator.Configuration().rate
+            var expiry = try #require(try await Self.expiry(poller, "erin"))
+            for period in 1...2 {
+                h.clock.advance(by: expiry.timeIntervalSince(h.clock.now()) + rate.seconds(forHours: 0.5))
+                #expect(try await poller.pollDue() == 1)
+                let renewed = try #require(try await Self.expiry(poller, "erin"))
+                #expect(renewed > expiry, "period \(period) renewed, found through verifyReceipt")
+                expiry = renewed
+            }
+            let events = try await store.events("erin", in: ServerEndToEndTests.project, limit: 100)
+            #expect(events.filter { $0.cause == .poll }.count == 2)
         }
     }
 

@@ -110,20 +110,48 @@ private struct PlainAnnouncer: ChangeAnnouncer {
             let again = try await store.leaseDeliveries(now: lease, leaseUntil: lease + 60, limit: 10)
             #expect(again.map(\.id) == taken.map(\.id))
             let id = try #require(again.first?.id)
-            try await store.recordAttempt(
-                deliveryID: id, outcome: .retry(at: lease + 600), result: "HTTP 500", now: lease)
+            try await store.recordAttempts(
+                [.init(deliveryID: id, outcome: .retry(at: lease + 600), result: "HTTP 500")], now: lease)
             #expect(try await store.leaseDeliveries(now: lease + 599, leaseUntil: lease + 700, limit: 10).isEmpty)
             #expect(try await store.leaseDeliveries(now: lease + 600, leaseUntil: lease + 700, limit: 10).count == 1)
-            try await store.recordAttempt(deliveryID: id, outcome: .failed, result: "HTTP 500", now: lease + 600)
+            try await store.recordAttempts(
+                [.init(deliveryID: id, outcome: .failed, result: "HTTP 500")], now: lease + 600)
             let failed = try await deliveries(store, status: .failed)
             #expect(failed.map(\.attempts) == [2] && failed.first?.lastResult == "HTTP 500")
             #expect(try await store.redeliver(deliveryID: id, projectID: Self.project.id, now: lease + 700))
             #expect(!(try await store.redeliver(deliveryID: id, projectID: "another-project", now: lease + 700)))
             let retaken = try await store.leaseDeliveries(now: lease + 700, leaseUntil: lease + 800, limit: 10)
             #expect(retaken.map(\.attempts) == [2])
-            try await store.recordAttempt(deliveryID: id, outcome: .delivered, result: "HTTP 200", now: lease + 701)
+            try await store.recordAttempts(
+                [.init(deliveryID: id, outcome: .delivered, result: "HTTP 200")], now: lease + 701)
             #expect(try await deliveries(store, status: .delivered).map(\.id) == [id])
             #expect(try await store.leaseDeliveries(now: lease + 9_999, leaseUntil: lease + 99_999, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("a round's attempts are recorded together, each with its own outcome")
+    func attemptsTogether() async throws {
+        try await onEveryExecutor { store in
+            for id in ["wh_1", "wh_2", "wh_3"] { try await store.createWebhookEndpoint(Self.endpoint(id)) }
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("fay", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            let taken = try await store.leaseDeliveries(now: Self.now, leaseUntil: Self.now + 60, limit: 10)
+            #expect(taken.count == 3)
+            let ids = taken.map(\.id)
+            try await store.recordAttempts(
+                [
+                    .init(deliveryID: ids[0], outcome: .delivered, result: "HTTP 200"),
+                    .init(deliveryID: ids[1], outcome: .delivered, result: "HTTP 204"),
+                    .init(deliveryID: ids[2], outcome: .retry(at: Self.now + 30), result: "HTTP 503"),
+                ], now: Self.now + 1)
+            let delivered = try await deliveries(store, status: .delivered)
+            #expect(Set(delivered.map(\.id)) == [ids[0], ids[1]])
+            #expect(Set(delivered.compactMap(\.lastResult)) == ["HTTP 200", "HTTP 204"])
+            let pending = try await deliveries(store, status: .pending)
+            #expect(pending.map(\.id) == [ids[2]] && pending.first?.attempts == 1)
+            #expect(try await store.leaseDeliveries(now: Self.now + 29, leaseUntil: Self.now + 90, limit: 10).isEmpty)
+            #expect(
+                try await store.leaseDeliveries(now: Self.now + 30, leaseUntil: Self.now + 90, limit: 10).count == 1)
         }
     }
 
@@ -153,6 +181,30 @@ private struct PlainAnnouncer: ChangeAnnouncer {
             #expect(try await store.deleteWebhookEndpoint(id: "wh_1", projectID: Self.project.id))
             #expect(try await store.webhookEndpoints(projectID: Self.project.id).isEmpty)
             #expect(try await store.leaseDeliveries(now: Self.now, leaseUntil: Self.now + 60, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("configured endpoints follow the file: added, updated in place, removed with their pending deliveries")
+    func configuredEndpoints() async throws {
+        try await onEveryExecutor { store in
+            try await store.createWebhookEndpoint(Self.endpoint("wh_api"))
+            try await store.configureWebhookEndpoints([Self.endpoint("cfg_a"), Self.endpoint("cfg_b")])
+            _ = try await store.apply(
+                StoreConformanceTests.clientWrite("erin", "t1", original: "o1"), policy: .transfer, now: Self.now)
+            #expect(try await deliveries(store, status: .pending).count == 3)
+            // The next start: cfg_b left the file, cfg_a changed its URL and secret; created_at stays.
+            var changed = Self.endpoint("cfg_a", types: ["renewal"])
+            changed.url = "https://hooks.example/new"
+            changed.secret = "whsec_rotated"
+            changed.createdAt = Self.now + 3_600
+            try await store.configureWebhookEndpoints([changed])
+            let endpoints = try await store.webhookEndpoints(projectID: Self.project.id)
+            #expect(endpoints.map(\.id).sorted() == ["cfg_a", "wh_api"], "an API endpoint is left alone")
+            let kept = try #require(endpoints.first { $0.id == "cfg_a" })
+            #expect(kept.url == changed.url && kept.secret == "whsec_rotated" && kept.eventTypes == ["renewal"])
+            #expect(kept.createdAt == Self.now)
+            #expect(try await deliveries(store, endpoint: "cfg_b", status: .pending).isEmpty)
+            #expect(try await deliveries(store, status: .pending).count == 2)
         }
     }
 }
