@@ -21,8 +21,9 @@ public struct WebhookDispatcher: Service {
         /// How long one delivery may take.
         public var requestTimeout: TimeAmount = .seconds(10)
         /// The most deliveries taken at once (and sent concurrently).
-        public var batch = 64
-        /// How long to wait when nothing is due.
+        public var batch = 128
+        /// How long to wait after a round that took less than a full batch: deliveries then leave in batches (one
+        /// lease and one record per batch, not per event) at most this late.
         public var idle: Duration = .milliseconds(200)
 
         /// The defaults.
@@ -58,7 +59,7 @@ public struct WebhookDispatcher: Service {
         let measured = MeasureClock()
         await WorkLoop(interval: options.idle, logger: logger, failure: "webhook delivery round failed").run {
             if measured.due(every: .seconds(5)) { ServerMetrics.outboxDepth(try await store.pendingDeliveryCount()) }
-            return try await deliverDue() > 0
+            return try await deliverDue() == options.batch
         }
     }
 
