@@ -26,6 +26,20 @@ public enum LiveServer {
     }
 }
 
+extension LiveServer {
+    /// Serves `router` on a free loopback port while `body` runs with its base URL (a receiver, a fake backend).
+    public static func with<Result: Sendable>(
+        router: Router<BasicRequestContext>, _ body: @Sendable (String) async throws -> Result
+    ) async throws -> Result {
+        try await with(
+            { port in
+                Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
+            }, body)
+    }
+}
+
 /// A logger that stays quiet unless something is badly wrong (cancelled servers log errors on shutdown).
 public let quietLogger: Logger = {
     var logger = Logger(label: "storekeeper.tests")

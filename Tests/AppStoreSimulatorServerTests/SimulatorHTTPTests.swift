@@ -143,11 +143,7 @@ import Testing
     @Test("notifications are POSTed to the app's URL and retried after a failure, attempts in history")
     func delivery() async throws {
         let receiver = NotificationReceiver(statuses: [500])
-        try await LiveServer.with({ port in
-            Application(
-                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
-        }) { receiverBase in
+        try await LiveServer.with(router: receiver.router()) { receiverBase in
             let h = try await SimulatorHarness(notificationURL: "\(receiverBase)/notifications")
             let delivery = NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared)
             _ = try await h.simulator.purchase(bundleID: h.bundleID, productID: "premium.monthly", customerID: "zed")

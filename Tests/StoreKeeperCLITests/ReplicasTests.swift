@@ -116,11 +116,7 @@ import Testing
             apiKey: apiKey
         ).write(to: config)
         let receiver = WebhookReceiver()
-        try await LiveServer.with({ port in
-            Application(
-                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
-        }) { receiverBase in
+        try await LiveServer.with(router: receiver.router()) { receiverBase in
             let first = try BackgroundCommand(
                 ["serve", "--port", "0", "--config", config.path], in: directory,
                 standardError: directory.appendingPathComponent("first.log"))

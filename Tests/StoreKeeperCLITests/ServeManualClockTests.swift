@@ -13,11 +13,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let receiver = WebhookReceiver()
-        try await LiveServer.with({ port in
-            Application(
-                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
-        }) { receiverBase in
+        try await LiveServer.with(router: receiver.router()) { receiverBase in
             let server = try BackgroundCommand(
                 ["serve", "--port", "0", "--simulator-clock", "manual", "--simulator-rate", "1h"], in: directory)
             defer { server.stop() }

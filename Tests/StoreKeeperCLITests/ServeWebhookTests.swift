@@ -19,11 +19,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
         try #"{"webhookRetrySeconds": \#(retry)}"#.write(to: config, atomically: true, encoding: .utf8)
-        try await LiveServer.with({ port in
-            Application(
-                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
-        }) { receiverBase in
+        try await LiveServer.with(router: receiver.router()) { receiverBase in
             let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
             defer { server.stop() }
             try await body(server.baseURL, receiverBase)
@@ -154,11 +150,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let secret = "whsec_configured_0123456789abcdefghijklmnop"
-        try await LiveServer.with({ port in
-            Application(
-                router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { await port($0.localAddress?.port ?? 0) }, logger: quietLogger)
-        }) { receiverBase in
+        try await LiveServer.with(router: receiver.router()) { receiverBase in
             let config = directory.appendingPathComponent("config.json")
             try
                 #"{"webhooks": [{"bundleID": "com.example.storekeeper.demo", "url": "\#(receiverBase)/hook", "secret": "\#(secret)", "eventTypes": ["initial_purchase"]}]}"#
