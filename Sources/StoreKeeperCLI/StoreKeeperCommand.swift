@@ -8,7 +8,7 @@ public struct StoreKeeperCommand: AsyncParsableCommand {
         abstract: "A self-hosted backend for App Store subscriptions.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, InspectCommand.self, StateCommand.self, SimulatorCommand.self,
-            KeysCommand.self, BenchCommand.self, LoadCommand.self, ImportCommand.self,
+            KeysCommand.self, BenchCommand.self, LoadCommand.self, WebhookBenchCommand.self, ImportCommand.self,
         ]
     )
 
