@@ -29,7 +29,7 @@ import Testing
 
         func call(
             _ method: NIOHTTP1.HTTPMethod, _ path: String, key: String? = ServerEndToEndTests.publicKey,
-            body: Data? = nil
+            body: Data? = nil, timeout: Duration = .seconds(30)
         )
             async throws -> (Int, [String: Any])
         {
@@ -37,7 +37,7 @@ import Testing
             request.method = method
             if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
             let data = Data(try await response.body.collect(upTo: 32 << 20).readableBytesView)
             return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
         }
