@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AppStoreSimulatorServer", targets: ["AppStoreSimulatorServer"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
         .library(name: "StoreKeeperAPI", targets: ["StoreKeeperAPI"]),
+        .library(name: "StoreKeeperKit", targets: ["StoreKeeperKit"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -50,6 +51,12 @@ let package = Package(
         ),
         .target(
             name: "StoreKeeperAPI",
+            swiftSettings: sharedSwiftSettings
+        ),
+        // The client SDK's portable core: Foundation and StoreKeeperAPI only.
+        .target(
+            name: "StoreKeeperKit",
+            dependencies: ["StoreKeeperAPI"],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -300,6 +307,11 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperBenchTests",
             dependencies: ["StoreKeeperBench"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreKeeperKitTests",
+            dependencies: ["StoreKeeperKit", "StoreKeeperAPI", "TestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

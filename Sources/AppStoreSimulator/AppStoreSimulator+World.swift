@@ -17,7 +17,7 @@ extension AppStoreSimulator {
             counter: counter, introUsed: introUsed.sorted(), forcedVerifyReceiptStatus: forcedVerifyReceiptStatus,
             deletedCustomers: deletedCustomers.sorted(), consumptionInfo: consumptionInfo,
             generatedAPIKeys: generatedAPIKeys.mapValues(\.pemRepresentation), clock: clock.now(),
-            massExtensions: massExtensions, restores: restores)
+            massExtensions: massExtensions, restores: restores, finishedOnDevice: finishedOnDevice.sorted())
     }
 
     /// Replaces everything the simulator knows with `world`. Ids continue past any the world could have handed
@@ -60,6 +60,7 @@ extension AppStoreSimulator {
         consumptionInfo = world.consumptionInfo
         generatedAPIKeys = keys
         massExtensions = world.massExtensions ?? []
+        finishedOnDevice = Set(world.finishedOnDevice ?? [])
         revision &+= 1
     }
 

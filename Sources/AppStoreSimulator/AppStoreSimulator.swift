@@ -59,6 +59,8 @@ public actor AppStoreSimulator {
     var forcedVerifyReceiptStatus: Int?
     var deletedCustomers: Set<String> = []
     var consumptionInfo: [String: Data] = [:]
+    /// Transactions the app finished on the device (see ``deviceTransactions(bundleID:customerID:)``).
+    var finishedOnDevice: Set<String> = []
     var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
     /// The App Store Server API requests answered (not part of the saved world).
     public internal(set) var serverAPIRequests = ServerAPIRequestLog()

@@ -167,6 +167,36 @@ struct ControlRoutes: Sendable {
                 return JSONResponse.object(["receipt": receipt])
             }
         }
+        control.get("apps/:bundleID/products") { request, context in
+            try await handle {
+                let bundleID = try context.parameters.require("bundleID")
+                guard let app = await simulator.app(bundleID) else {
+                    throw SimulatorError("not_found", "app \(bundleID) does not exist", kind: .notFound)
+                }
+                let storefront = request.uri.queryParameters.get("storefront") ?? "USA"
+                return JSONResponse.object([
+                    "products": app.products.map { Self.describe($0, storefront: String(storefront)) }
+                ])
+            }
+        }
+        control.get("apps/:bundleID/device-transactions") { request, context in
+            try await handle {
+                guard let customer = request.uri.queryParameters.get("customerID") else {
+                    throw SimulatorError("missing_customer", "query parameter customerID is required")
+                }
+                let list = try await simulator.deviceTransactions(
+                    bundleID: try context.parameters.require("bundleID"), customerID: String(customer))
+                return JSONResponse.object([
+                    "transactions": list.map { device -> [String: Any] in
+                        var object = Self.describe(device.transaction)
+                        object["signedTransaction"] = device.signedTransaction
+                        object["finished"] = device.finished
+                        return object
+                    }
+                ])
+            }
+        }
+        transactionVerb(control, "finish") { id, _ in try await simulator.finishOnDevice(transactionID: id) }
         control.get("apps/:bundleID/api-token") { _, context in
             try await handle {
                 JSONResponse.object([
@@ -268,6 +298,25 @@ struct ControlRoutes: Sendable {
         ]
         if let expires = t.expiresDate { object["expiresDate"] = iso.string(from: expires) }
         if let revoked = t.revocationDate { object["revocationDate"] = iso.string(from: revoked) }
+        return object
+    }
+
+    /// A product as StoreKit shows it on a device in `storefront`: price in milliunits and as text, period, and the
+    /// introductory offer.
+    static func describe(_ p: SimulatedProduct, storefront: String) -> [String: Any] {
+        let currency = storefront == "JPN" ? "JPY" : "USD"
+        var object: [String: Any] = [
+            "productId": p.productID, "type": p.kind.rawValue, "currency": currency,
+            "price": p.prices[storefront] ?? p.prices.values.first ?? 0,
+        ]
+        if let group = p.subscriptionGroupID { object["subscriptionGroupId"] = group }
+        if let period = p.period { object["period"] = period.rawValue }
+        if let intro = p.introductoryOffer {
+            object["introductoryOffer"] = [
+                "discountType": intro.discountType, "period": intro.period.rawValue, "periods": intro.periods,
+                "price": intro.price,
+            ]
+        }
         return object
     }
 

@@ -24,7 +24,14 @@ public final class ManualClock: SimulatorClock {
     /// Makes a clock.
     /// - Parameter start: The first instant.
     public init(start: Date = Date(timeIntervalSince1970: 1_735_689_600)) {
-        current = Mutex(start)
+        current = Mutex(Self.wholeMilliseconds(start))
+    }
+
+    /// `date` floored to a whole millisecond. The clock stands still, so evidence stamped "now" (in Apple's whole
+    /// milliseconds, rounded) must not land after "now" itself: a purchase half a millisecond in the future is not
+    /// yet in force for a server on this clock until the clock moves.
+    static func wholeMilliseconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 
     /// The current instant.
@@ -33,12 +40,12 @@ public final class ManualClock: SimulatorClock {
     /// Moves the clock forward.
     /// - Parameter seconds: How far (negative values are ignored: time does not run backwards).
     public func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(max(0, seconds)) }
+        current.withLock { $0 = Self.wholeMilliseconds($0.addingTimeInterval(max(0, seconds))) }
     }
 
     /// Moves the clock to an instant, if it is later than now.
     /// - Parameter date: The instant.
     public func advance(to date: Date) {
-        current.withLock { $0 = max($0, date) }
+        current.withLock { $0 = max($0, Self.wholeMilliseconds(date)) }
     }
 }

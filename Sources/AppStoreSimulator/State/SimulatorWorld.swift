@@ -39,6 +39,8 @@ public struct SimulatorWorld: Codable, Sendable {
     var massExtensions: [MassExtension]?
     /// How many times this world has been restored (each restore moves ids and random numbers on).
     var restores: Int
+    /// Transactions the app finished on the device (absent in worlds saved before the device view existed).
+    var finishedOnDevice: [String]?
 
     /// What the world holds, in a few words: `2 apps, 40 subscriptions, 130 notifications`.
     public var summary: String {

@@ -1,0 +1,34 @@
+public import Foundation
+
+/// Keeps the state in `storekeeper-state.json` in a directory (on Apple platforms, the app's Application Support
+/// container by default), written atomically and readable only by the app.
+public struct FilePersistence: StoreKeeperPersistence {
+    /// The file.
+    public let fileURL: URL
+
+    /// State in `directory`, which is created when missing.
+    public init(directory: URL) {
+        self.fileURL = directory.appendingPathComponent("storekeeper-state.json")
+    }
+
+    /// The app's Application Support directory (`StoreKeeper` inside it).
+    public static func applicationSupport() throws -> FilePersistence {
+        let base = try FileManager.default.url(
+            for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+        return FilePersistence(directory: base.appendingPathComponent("StoreKeeper"))
+    }
+
+    /// The saved value, or `nil` when the file does not exist.
+    public func load() throws -> Data? {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        return try Data(contentsOf: fileURL)
+    }
+
+    /// Writes the value atomically.
+    public func save(_ data: Data) throws {
+        try FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        try data.write(to: fileURL, options: .atomic)
+    }
+}

@@ -1,0 +1,40 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// One HTTP request and its answer over `URLSession`; a transport failure is ``StoreKeeperError/Code/offline``.
+struct HTTPExchange: Sendable {
+    /// The session requests go through.
+    let session: URLSession
+    /// How long one request may take.
+    let timeout: TimeInterval
+
+    /// Sends `method url` with an optional bearer key and JSON body.
+    /// - Returns: The status and body.
+    /// - Throws: ``StoreKeeperError`` `offline` when the request did not complete.
+    func send(_ method: String, _ url: URL, key: String? = nil, body: Data? = nil) async throws -> (Int, Data) {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let session = session
+        // The completion-handler form: FoundationNetworking's async `data(for:)` can trap when the calling task is
+        // cancelled mid-request (a stopped updates listener), and this one cannot.
+        return try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(
+                        throwing: StoreKeeperError(
+                            .offline, "\(method) \(url.path) did not complete: \(error.localizedDescription)"))
+                } else {
+                    continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
+                }
+            }.resume()
+        }
+    }
+}

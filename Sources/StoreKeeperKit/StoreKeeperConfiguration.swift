@@ -1,0 +1,26 @@
+public import Foundation
+
+extension StoreKeeper {
+    /// Where the server is and how StoreKeeperKit decides.
+    public struct Configuration: Sendable {
+        /// The StoreKeeper server (e.g. `https://subscriptions.example.com`).
+        public var serverURL: URL
+        /// The app's public key (`pk_…`), safe to ship in the app.
+        public var apiKey: String
+        /// When a cached answer stands in for the server, and for how long offline. Defaults: 5 minutes, 3 days.
+        public var accessPolicy: AccessPolicy
+        /// How long one server request may take. Default 20 seconds.
+        public var requestTimeout: TimeInterval
+
+        /// A configuration with the defaults.
+        public init(
+            serverURL: URL, apiKey: String, accessPolicy: AccessPolicy = AccessPolicy(),
+            requestTimeout: TimeInterval = 20
+        ) {
+            self.serverURL = serverURL
+            self.apiKey = apiKey
+            self.accessPolicy = accessPolicy
+            self.requestTimeout = requestTimeout
+        }
+    }
+}
