@@ -18,11 +18,11 @@ let package = Package(
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "AppStoreSimulatorServer", targets: ["AppStoreSimulatorServer"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
-        .library(name: "StoreKeeperAPI", targets: ["StoreKeeperAPI"]),
-        .library(name: "StoreKeeperKit", targets: ["StoreKeeperKit"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
+        // The client SDK and the /v1 types, in their own manifest (apps' OS versions).
+        .package(path: "Clients/StoreKeeperKit"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
@@ -47,16 +47,6 @@ let package = Package(
         ),
         .target(
             name: "FilePermissions",
-            swiftSettings: sharedSwiftSettings
-        ),
-        .target(
-            name: "StoreKeeperAPI",
-            swiftSettings: sharedSwiftSettings
-        ),
-        // The client SDK's portable core: Foundation and StoreKeeperAPI only.
-        .target(
-            name: "StoreKeeperKit",
-            dependencies: ["StoreKeeperAPI"],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -121,7 +111,7 @@ let package = Package(
         .target(
             name: "StoreKeeperStorage",
             dependencies: [
-                "StoreKeeperAPI", "SubscriptionEngine", "AppStoreModels",
+                .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"), "SubscriptionEngine", "AppStoreModels",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -148,7 +138,7 @@ let package = Package(
             name: "StoreKeeperServer",
             dependencies: [
                 "AppStoreModels", "AppStoreVerification", "AppStoreClient", "SubscriptionEngine", "StoreKeeperStorage",
-                "FilePermissions", "StoreKeeperAPI",
+                "FilePermissions", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -192,7 +182,8 @@ let package = Package(
                 "SubscriptionEngine",
                 "AppStoreSimulator",
                 "AppStoreSimulatorServer",
-                "StoreKeeperServer", "StoreKeeperAPI", "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
+                "StoreKeeperServer", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"), "StoreKeeperStorage",
+                "StoreKeeperSQLite", "StoreKeeperPostgres",
                 "FilePermissions",
                 "AppStoreClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -286,7 +277,7 @@ let package = Package(
             name: "StoreKeeperStorageTests",
             dependencies: [
                 "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport",
-                "AppStoreModels", "StoreKeeperAPI",
+                "AppStoreModels", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -296,7 +287,8 @@ let package = Package(
             dependencies: [
                 "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer",
                 "AppStoreModels",
-                "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning", "StoreKeeperAPI",
+                "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning",
+                .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -311,14 +303,17 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKeeperKitTests",
-            dependencies: ["StoreKeeperKit", "StoreKeeperAPI", "TestSupport"],
+            dependencies: [
+                .product(name: "StoreKeeperKit", package: "StoreKeeperKit"),
+                .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"), "TestSupport",
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
             name: "StoreKeeperCLITests",
             dependencies: [
                 "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage",
-                "StoreKeeperAPI",
+                .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 "AppStoreSimulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -32,7 +32,7 @@ struct KitServer: Sendable {
     /// A device of `customer`.
     func store(_ customer: String) -> SimulatorStore {
         SimulatorStore(
-            simulatorURL: base, bundleID: Self.bundleID, customerID: customer, updateInterval: .milliseconds(200))
+            simulatorURL: base, bundleID: Self.bundleID, customerID: customer, updateInterval: 0.2)
     }
 
     /// An app launch: a new client over the device's store, persistence and clock.

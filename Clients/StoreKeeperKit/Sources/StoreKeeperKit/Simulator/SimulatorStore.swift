@@ -24,8 +24,8 @@ public actor SimulatorStore: PurchaseStore {
     public let bundleID: String
     /// The customer (the Apple Account) this device is signed in with.
     public let customerID: String
-    /// How often ``transactionUpdates()`` looks for new transactions. Default 1 second.
-    public let updateInterval: Duration
+    /// How often ``transactionUpdates()`` looks for new transactions, in seconds. Default 1.
+    public let updateInterval: TimeInterval
 
     let http: HTTPExchange
     var nextResponse: SheetResponse = .buy
@@ -37,7 +37,7 @@ public actor SimulatorStore: PurchaseStore {
 
     /// A device of `customerID` for `bundleID` at the simulator at `simulatorURL`.
     public init(
-        simulatorURL: URL, bundleID: String, customerID: String, updateInterval: Duration = .seconds(1),
+        simulatorURL: URL, bundleID: String, customerID: String, updateInterval: TimeInterval = 1,
         session: URLSession = .shared
     ) {
         self.simulatorURL = simulatorURL
@@ -106,7 +106,7 @@ public actor SimulatorStore: PurchaseStore {
             let task = Task {
                 var seen = Set((try? await self.deviceTransactions().map(\.transaction.id)) ?? [])
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: self.updateInterval)
+                    try? await Task.sleep(nanoseconds: UInt64(self.updateInterval * 1e9))
                     let items = (try? await self.deviceTransactions()) ?? []
                     let (handedOut, purchasing) = await (self.handedOut, self.purchasing)
                     for item in items

@@ -181,11 +181,11 @@ public actor StoreKeeper {
     /// Every new access answer, starting with the current one if there is one. Each access makes its own
     /// stream; it ends when the task iterating it is cancelled.
     public nonisolated var customerInfoUpdates: AsyncStream<CustomerInfo> {
-        let (stream, continuation) = AsyncStream<CustomerInfo>.makeStream(bufferingPolicy: .bufferingNewest(8))
-        let id = UUID()
-        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
-        Task { await self.subscribe(id, continuation) }
-        return stream
+        AsyncStream(bufferingPolicy: .bufferingNewest(8)) { continuation in
+            let id = UUID()
+            continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
+            Task { await self.subscribe(id, continuation) }
+        }
     }
 
     // MARK: - The rules' plumbing
@@ -200,13 +200,13 @@ public actor StoreKeeper {
         return try await task.value
     }
 
-    /// Posts the evidence; only once the server stored it, finishes the transaction.
+    /// Posts the evidence; only once the server stored it, finishes the transaction, then publishes the access
+    /// (so whoever sees the access sees the transaction finished).
     func deliver(_ transaction: StoreTransaction) async throws -> CustomerInfo {
         let current = try await started()
         let response = try await server.post(transaction.evidence, for: current.appUserID)
-        let info = try await remember(response)
         try await store.finish(transaction)
-        return info
+        return try await remember(response)
     }
 
     /// Asks the server: posts the store's evidence when there is some without asking for a password, else reads

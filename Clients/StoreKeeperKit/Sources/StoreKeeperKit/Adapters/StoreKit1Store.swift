@@ -17,6 +17,13 @@
         var open: [String: SKPaymentTransaction] = [:]
         var requests: [ObjectIdentifier: StoreKit1Request] = [:]
 
+        /// `body` under the lock (`NSLock.withLock` needs iOS 16).
+        func locked<T>(_ body: () throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
+        }
+
         /// Observes `queue` from now on.
         public init(queue: SKPaymentQueue = .default()) {
             self.queue = queue
@@ -38,7 +45,7 @@
                 throw StoreKeeperError(.productNotFound, "the App Store sells no product \(productID)")
             }
             return try await withCheckedThrowingContinuation { continuation in
-                lock.withLock { purchases[productID] = continuation }
+                locked { purchases[productID] = continuation }
                 queue.add(SKPayment(product: product))
             }
         }
@@ -51,16 +58,16 @@
 
         /// Transactions the observer sees that no purchase call is waiting for.
         public func transactionUpdates() -> AsyncStream<StoreTransaction> {
-            let (stream, continuation) = AsyncStream<StoreTransaction>.makeStream()
-            let id = UUID()
-            lock.withLock { updates[id] = continuation }
-            continuation.onTermination = { [weak self] _ in self?.lock.withLock { self?.updates[id] = nil } }
-            return stream
+            AsyncStream { continuation in
+                let id = UUID()
+                locked { updates[id] = continuation }
+                continuation.onTermination = { [weak self] _ in self?.locked { self?.updates[id] = nil } }
+            }
         }
 
         /// `SKPaymentQueue.finishTransaction(_:)`.
         public func finish(_ transaction: StoreTransaction) async throws {
-            if let open = lock.withLock({ open.removeValue(forKey: transaction.id) }) { queue.finishTransaction(open) }
+            if let open = locked({ open.removeValue(forKey: transaction.id) }) { queue.finishTransaction(open) }
         }
 
         /// The app receipt; `refresh` runs `SKReceiptRefreshRequest` first (may ask for a password).
@@ -72,7 +79,7 @@
         /// `restoreCompletedTransactions()`: the restored transactions.
         public func restore() async throws -> [StoreTransaction] {
             try await withCheckedThrowingContinuation { continuation in
-                lock.withLock {
+                locked {
                     restored = []
                     restoring = continuation
                 }
@@ -90,7 +97,7 @@
                 switch transaction.transactionState {
                 case .purchased, .restored:
                     guard let value = remember(transaction, receipt) else { continue }
-                    lock.withLock {
+                    locked {
                         if let waiting = purchases.removeValue(forKey: productID) {
                             waiting.resume(returning: .purchased(value))
                         } else if restoring != nil, transaction.transactionState == .restored {
@@ -102,7 +109,7 @@
                 case .failed:
                     queue.finishTransaction(transaction)
                     let cancelled = (transaction.error as? SKError)?.code == .paymentCancelled
-                    let waiting = lock.withLock { purchases.removeValue(forKey: productID) }
+                    let waiting = locked { purchases.removeValue(forKey: productID) }
                     if cancelled {
                         waiting?.resume(returning: .userCancelled)
                     } else {
@@ -111,7 +118,7 @@
                                 .store, "StoreKit: \(transaction.error?.localizedDescription ?? "failed")"))
                     }
                 case .deferred:
-                    lock.withLock { purchases.removeValue(forKey: productID) }?.resume(returning: .pending)
+                    locked { purchases.removeValue(forKey: productID) }?.resume(returning: .pending)
                 default:
                     continue
                 }
@@ -120,7 +127,7 @@
 
         /// Ends a restore.
         public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
-            lock.withLock {
+            locked {
                 restoring?.resume(returning: restored)
                 restoring = nil
             }
@@ -130,7 +137,7 @@
         public func paymentQueue(
             _ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error
         ) {
-            lock.withLock {
+            locked {
                 restoring?.resume(throwing: StoreKeeperError(.store, "restore: \(error.localizedDescription)"))
                 restoring = nil
             }
@@ -140,7 +147,7 @@
 
         func remember(_ transaction: SKPaymentTransaction, _ receipt: StoreEvidence?) -> StoreTransaction? {
             guard let id = transaction.transactionIdentifier, let receipt else { return nil }
-            lock.withLock { open[id] = transaction }
+            locked { open[id] = transaction }
             return StoreTransaction(
                 id: id, originalID: transaction.original?.transactionIdentifier ?? id,
                 productID: transaction.payment.productIdentifier, evidence: receipt)
@@ -158,8 +165,8 @@
         }
 
         func run(_ request: StoreKit1Request) async throws -> [SKProduct] {
-            lock.withLock { requests[ObjectIdentifier(request)] = request }
-            defer { lock.withLock { requests[ObjectIdentifier(request)] = nil } }
+            locked { requests[ObjectIdentifier(request)] = request }
+            defer { locked { requests[ObjectIdentifier(request)] = nil } }
             return try await request.start()
         }
 

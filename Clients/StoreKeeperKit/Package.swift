@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// What an app adds: the client SDK and the `/v1` API types it shares with the server. Its own manifest so it can
+/// declare the OS versions apps still support (the server's package needs newer ones); the server's package uses
+/// it by path.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "StoreKeeperKit",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
+    products: [
+        .library(name: "StoreKeeperKit", targets: ["StoreKeeperKit"]),
+        .library(name: "StoreKeeperAPI", targets: ["StoreKeeperAPI"]),
+    ],
+    targets: [
+        // The `/v1` contract: Foundation only.
+        .target(name: "StoreKeeperAPI", swiftSettings: sharedSwiftSettings),
+        // The client SDK's portable core (Foundation and StoreKeeperAPI), with the StoreKit adapters.
+        .target(name: "StoreKeeperKit", dependencies: ["StoreKeeperAPI"], swiftSettings: sharedSwiftSettings),
+    ]
+)
