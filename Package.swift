@@ -174,6 +174,7 @@ let package = Package(
         .target(
             name: "StoreKeeperCLI",
             dependencies: [
+                .product(name: "StoreKeeperKit", package: "StoreKeeperKit"),
                 "StoreKeeperBench",
                 "AppStoreModels",
                 "AppStoreVerification",

@@ -68,8 +68,11 @@ public actor StoreKeeper {
     /// every unfinished transaction (finishing each once the server stored it; one that fails stays for the next
     /// launch), then publishes the customer's access — from the cache when it is still valid, otherwise from the
     /// server.
-    /// - Throws: ``StoreKeeperError`` when the saved state cannot be read or written.
-    public func start() async throws {
+    /// - Returns: The access at launch (also published on ``customerInfoUpdates``).
+    /// - Throws: ``StoreKeeperError`` when the saved state cannot be read or written, or the server refused (a
+    ///   wrong key); being offline is not an error (see ``customerInfo(fetchPolicy:)``).
+    @discardableResult
+    public func start() async throws -> CustomerInfo {
         if state == nil { state = try await loadState() }
         if listener == nil {
             let updates = store.transactionUpdates()
@@ -83,7 +86,7 @@ public actor StoreKeeper {
         for transaction in (try? await store.unfinishedTransactions()) ?? [] {
             _ = try? await send(transaction)
         }
-        _ = try? await customerInfo()
+        return try await customerInfo()
     }
 
     /// The customer's access now.

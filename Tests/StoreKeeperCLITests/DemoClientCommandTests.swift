@@ -1,0 +1,41 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `storekeeper demo-client` plays an app's life with StoreKeeperKit against a real `storekeeper serve`, and what
+/// it prints is what the user would see at each step.
+@Suite struct DemoClientCommandTests {
+    @Test("first launch shows the paywall; the purchase unlocks; relaunch is cached; a renewal and a refund are seen")
+    func life() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try BackgroundCommand(
+            ["serve", "--port", "0", "--simulator-clock", "manual", "--simulator-rate", "1h"], in: directory)
+        defer { server.stop() }
+        let result = try CommandRunner.run(["demo-client", "--server", server.baseURL, "--customer", "tess"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        func line(after step: String) -> String {
+            guard let index = lines.firstIndex(where: { $0.hasPrefix(step) }), index + 1 < lines.count else {
+                return ""
+            }
+            return lines[index + 1]
+        }
+        #expect(line(after: "1. First launch").contains("No subscription: the paywall [server]"))
+        #expect(lines.contains("     premium.monthly: 1 week free, then $9.99 / month"))
+        #expect(line(after: "2. The user buys").contains("pro unlocked by premium.monthly"))
+        #expect(line(after: "2. The user buys").contains("(trial, renews) [server]"))
+        #expect(
+            line(after: "3. Relaunch").contains("Served from the cache")
+                && line(after: "3. Relaunch").hasSuffix("[cached]"))
+        // Renewed while closed: the trial's end has passed and a paid period follows.
+        let renewed = line(after: "4. A month passes")
+        #expect(renewed.contains("Next launch: pro unlocked by premium.monthly until"))
+        #expect(renewed.contains("(normal, renews)"), "\(result.standardOutput)")
+        #expect(line(after: "5. Apple refunds").contains("No subscription: the paywall [server]"))
+
+        let wrong = try CommandRunner.run(["demo-client", "--server", "not a url"])
+        #expect(wrong.status != 0 && wrong.standardError.contains("--server"))
+    }
+}
