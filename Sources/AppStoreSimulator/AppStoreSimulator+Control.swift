@@ -74,6 +74,9 @@ extension AppStoreSimulator {
             length = try Self.applyOffer(
                 product.promotionalOffers[identifier], type: 2, identifier: identifier,
                 what: "promotional offer", product: productID, to: &transaction, rate: configuration.rate)
+            try acceptOfferProof(
+                options.offerProof, app: app, productID: productID, offerID: identifier,
+                appAccountToken: options.appAccountToken)
         case .offerCode(let reference):
             length = try Self.applyOffer(
                 product.offerCodes[reference], type: 3, identifier: reference,

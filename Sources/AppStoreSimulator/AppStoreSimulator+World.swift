@@ -17,7 +17,8 @@ extension AppStoreSimulator {
             counter: counter, introUsed: introUsed.sorted(), forcedVerifyReceiptStatus: forcedVerifyReceiptStatus,
             deletedCustomers: deletedCustomers.sorted(), consumptionInfo: consumptionInfo,
             generatedAPIKeys: generatedAPIKeys.mapValues(\.pemRepresentation), clock: clock.now(),
-            massExtensions: massExtensions, restores: restores, finishedOnDevice: finishedOnDevice.sorted())
+            massExtensions: massExtensions, restores: restores, finishedOnDevice: finishedOnDevice.sorted(),
+            usedOfferNonces: usedOfferNonces.sorted())
     }
 
     /// Replaces everything the simulator knows with `world`. Ids continue past any the world could have handed
@@ -61,6 +62,7 @@ extension AppStoreSimulator {
         generatedAPIKeys = keys
         massExtensions = world.massExtensions ?? []
         finishedOnDevice = Set(world.finishedOnDevice ?? [])
+        usedOfferNonces = Set(world.usedOfferNonces ?? [])
         revision &+= 1
     }
 

@@ -61,6 +61,8 @@ public actor AppStoreSimulator {
     var consumptionInfo: [String: Data] = [:]
     /// Transactions the app finished on the device (see ``deviceTransactions(bundleID:customerID:)``).
     var finishedOnDevice: Set<String> = []
+    /// Promotional offer nonces spent, by bundle id + newline + nonce.
+    var usedOfferNonces: Set<String> = []
     var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
     /// The App Store Server API requests answered (not part of the saved world).
     public internal(set) var serverAPIRequests = ServerAPIRequestLog()

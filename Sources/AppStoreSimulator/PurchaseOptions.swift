@@ -18,15 +18,18 @@ public struct PurchaseOptions: Sendable, Hashable, Codable {
     public var familyShared = false
     /// The storefront (alpha-3). Default `USA`.
     public var storefront = "USA"
+    /// The signature of a promotional offer (required with ``OfferChoice/promotional(_:)``).
+    public var offerProof: OfferProof?
 
     /// Makes options.
     public init(
         offer: OfferChoice? = nil, appAccountToken: String? = nil, familyShared: Bool = false,
-        storefront: String = "USA"
+        storefront: String = "USA", offerProof: OfferProof? = nil
     ) {
         self.offer = offer
         self.appAccountToken = appAccountToken
         self.familyShared = familyShared
         self.storefront = storefront
+        self.offerProof = offerProof
     }
 }

@@ -18,6 +18,16 @@ struct ControlRoutes: Sendable {
         var appAccountToken: String?
         var familyShared: Bool?
         var storefront: String?
+        var offerSignature: OfferSignatureBody?
+        var offerJWS: String?
+    }
+
+    /// A promotional offer's signature fields, as StoreKit passes them.
+    struct OfferSignatureBody: Decodable {
+        var keyID: String
+        var nonce: String
+        var timestamp: Int64
+        var signature: String
     }
 
     struct AdvanceBody: Decodable {
@@ -57,6 +67,12 @@ struct ControlRoutes: Sendable {
                 case let other?:
                     throw SimulatorError(
                         "invalid_offer", "offer \"\(other)\" must be introductory, promotional or offerCode")
+                }
+                if let jws = body.offerJWS {
+                    options.offerProof = .jws(jws)
+                } else if let given = body.offerSignature {
+                    options.offerProof = .signature(
+                        keyID: given.keyID, nonce: given.nonce, timestamp: given.timestamp, signature: given.signature)
                 }
                 let transaction = try await simulator.purchase(
                     bundleID: body.bundleID, productID: body.productID, customerID: body.customerID, options: options)

@@ -196,6 +196,9 @@ struct ServeCommand: AsyncParsableCommand {
                 app.issuerID = demo.issuerID
                 app.keyID = demo.apiKeyID
                 app.privateKeyPEM = key
+                // The demo's In-App Purchase key signs promotional offers too, as one App Store Connect key can.
+                app.offerKeyID = demo.apiKeyID
+                app.offerPrivateKeyPEM = key
                 configuration.apps = [app]
                 configuration.simulator = true
                 configuration.engine = ServerConfiguration.demoEngine

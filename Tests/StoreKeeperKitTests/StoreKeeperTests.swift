@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperAPI
 import StoreKeeperKit
 import Testing
 
@@ -212,5 +213,72 @@ import Testing
             #expect(after.first?.priceText == "$9.99 / month")
             await kit.stop()
         }
+    }
+}
+
+/// Promotional offers: the app's backend signs (here, straight through the server's `/v1/offers/sign` with the demo
+/// secret key), StoreKeeperKit passes the signature to the store, and the App Store applies the offer once.
+@Suite(.timeLimit(.minutes(3))) struct PromotionalOfferPurchaseTests {
+    @Test("a signed promotional offer is applied; without a signer, or with a spent signature, it is refused")
+    func promotionalOffer() async throws {
+        try await KitServer.with { server in
+            let unsigned = server.launch(server.store("pat"), InMemoryPersistence(), TestDeviceClock())
+            try await unsigned.start()
+            await #expect(throws: StoreKeeperError(.offerNotSigned, "")) {
+                try await unsigned.purchase(productID: "premium.monthly", promotionalOfferID: "winback50")
+            }
+            await unsigned.stop()
+
+            let spent = SpentSignatures()
+            let kit = StoreKeeper(
+                configuration: .init(
+                    serverURL: server.base, apiKey: KitServer.publicKey,
+                    offerSigner: { product, offer, _ in try await spent.sign(server, product, offer) }),
+                store: server.store("quinn"), persistence: InMemoryPersistence(), clock: TestDeviceClock())
+            try await kit.start()
+            guard
+                case .purchased(let info) = try await kit.purchase(
+                    productID: "premium.monthly", promotionalOfferID: "winback50")
+            else {
+                Issue.record("not purchased")
+                return
+            }
+            #expect(info.entitlements["pro"]?.isActive == true)
+            #expect(info.entitlements["pro"]?.periodType == "promotional")
+            #expect(await spent.count == 1)
+            await kit.stop()
+
+            // The same signature on another device: the App Store refuses the spent nonce.
+            let replay = StoreKeeper(
+                configuration: .init(
+                    serverURL: server.base, apiKey: KitServer.publicKey,
+                    offerSigner: { _, _, _ in try #require(await spent.last) }),
+                store: server.store("rex"), persistence: InMemoryPersistence(), clock: TestDeviceClock())
+            try await replay.start()
+            await #expect(throws: StoreKeeperError(.offerNotSigned, "")) {
+                try await replay.purchase(productID: "premium.monthly", promotionalOfferID: "winback50")
+            }
+            await replay.stop()
+        }
+    }
+}
+
+/// The signatures a test's backend made, so one can be replayed.
+actor SpentSignatures {
+    var signatures: [OfferSignature] = []
+    var count: Int { signatures.count }
+    var last: OfferSignature? { signatures.last }
+
+    /// Signs as an app's backend would: `/v1/offers/sign` with the secret key.
+    func sign(_ server: KitServer, _ product: String, _ offer: String) async throws -> OfferSignature {
+        let (status, body) = try await server.call(
+            "POST", "/v1/offers/sign", body: ["product_id": product, "offer_id": offer],
+            key: "sk_demo_storekeeper_secret")
+        #expect(status == 200, "\(body)")
+        let data = try JSONSerialization.data(withJSONObject: body)
+        let signature = try APICoding.decoder().decode(OfferSignature.self, from: data)
+        #expect(signature.compactJWS != nil)
+        signatures.append(signature)
+        return signature
     }
 }

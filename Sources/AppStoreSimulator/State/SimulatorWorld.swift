@@ -41,6 +41,8 @@ public struct SimulatorWorld: Codable, Sendable {
     var restores: Int
     /// Transactions the app finished on the device (absent in worlds saved before the device view existed).
     var finishedOnDevice: [String]?
+    /// Promotional offer nonces spent (absent in worlds saved before offers were checked).
+    var usedOfferNonces: [String]?
 
     /// What the world holds, in a few words: `2 apps, 40 subscriptions, 130 notifications`.
     public var summary: String {

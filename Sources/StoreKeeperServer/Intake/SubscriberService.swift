@@ -438,8 +438,21 @@ public struct SubscriberService: Sendable {
         ]
         .joined(separator: "\u{2063}")
         let signature = try key.signature(for: Array(payload.utf8))
+        var compactJWS: String?
+        if let issuerID = app.configuration.issuerID {
+            // Apple's JWS form of the same offer and nonce (one nonce: whichever form is used spends it).
+            let header = try JSONSerialization.data(
+                withJSONObject: ["alg": "ES256", "kid": keyID, "typ": "JWT"], options: [.sortedKeys])
+            let claims = try JSONSerialization.data(
+                withJSONObject: [
+                    "iss": issuerID, "bid": bundleID, "aud": "promotional-offer", "iat": timestamp / 1000,
+                    "nonce": nonce, "productId": productID, "offerIdentifier": offerID,
+                ] as [String: Any], options: [.sortedKeys, .withoutEscapingSlashes])
+            let input = Base64.urlEncode(Array(header)) + "." + Base64.urlEncode(Array(claims))
+            compactJWS = input + "." + Base64.urlEncode(try key.signature(for: Array(input.utf8)).rawRepresentation)
+        }
         return OfferSignature(
             keyID: keyID, nonce: nonce, timestamp: timestamp,
-            signature: Data(signature.derRepresentation).base64EncodedString())
+            signature: Data(signature.derRepresentation).base64EncodedString(), compactJWS: compactJWS)
     }
 }

@@ -65,9 +65,12 @@ struct KitServer: Sendable {
         return try APICoding.decoder().decode(SubscriberResponse.self, from: data).subscriber
     }
 
-    func call(_ method: String, _ path: String, body: [String: Any]) async throws -> (Int, [String: Any]) {
+    func call(_ method: String, _ path: String, body: [String: Any], key: String? = nil) async throws -> (
+        Int, [String: Any]
+    ) {
         var request = URLRequest(url: URL(string: base.absoluteString + path)!)
         request.httpMethod = method
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (status, data) = try await Self.exchange(request)
         return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])

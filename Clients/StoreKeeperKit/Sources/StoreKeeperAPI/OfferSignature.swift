@@ -8,17 +8,21 @@ public struct OfferSignature: Codable, Sendable, Hashable {
     public var timestamp: Int64
     /// Base64 DER ECDSA P-256 signature over Apple's U+2063-joined fields.
     public var signature: String
+    /// The same offer as Apple's compact JWS (`aud` `promotional-offer`, same nonce), for StoreKit's
+    /// `promotionalOffer(_:compactJWS:)`; `nil` when the app has no issuer id configured.
+    public var compactJWS: String?
 
     /// Makes a signature.
-    public init(keyID: String, nonce: String, timestamp: Int64, signature: String) {
+    public init(keyID: String, nonce: String, timestamp: Int64, signature: String, compactJWS: String? = nil) {
         self.keyID = keyID
         self.nonce = nonce
         self.timestamp = timestamp
         self.signature = signature
+        self.compactJWS = compactJWS
     }
 
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case keyID = "key_id", nonce, timestamp, signature
+        case keyID = "key_id", nonce, timestamp, signature, compactJWS = "compact_jws"
     }
 }

@@ -113,9 +113,23 @@ public actor StoreKeeper {
     /// - Returns: ``PurchaseResult/purchased(_:)`` with the access after it, or cancelled, or pending.
     /// - Throws: ``StoreKeeperError``: the store's (`productNotFound`, `purchaseNotAllowed`, `alreadyOwned`), or
     ///   the server's — then the transaction stays unfinished and is sent again at the next launch.
-    public func purchase(productID: String) async throws -> PurchaseResult {
-        _ = try await started()
-        switch try await store.purchase(productID) {
+    /// - Parameter promotionalOfferID: A promotional offer to apply, signed through
+    ///   ``Configuration/offerSigner`` (your backend decides who gets it).
+    public func purchase(productID: String, promotionalOfferID: String? = nil) async throws -> PurchaseResult {
+        let current = try await started()
+        var offer: PromotionalOffer?
+        if let offerID = promotionalOfferID {
+            guard let signer = configuration.offerSigner else {
+                throw StoreKeeperError(.offerNotSigned, "no offerSigner is configured for offer \(offerID)")
+            }
+            do {
+                offer = PromotionalOffer(
+                    offerID: offerID, signature: try await signer(productID, offerID, current.appUserID))
+            } catch {
+                throw StoreKeeperError(.offerNotSigned, "offer \(offerID) of \(productID) was not signed: \(error)")
+            }
+        }
+        switch try await store.purchase(productID, offer: offer) {
         case .purchased(let transaction): return .purchased(try await send(transaction))
         case .userCancelled: return .userCancelled
         case .pending: return .pending

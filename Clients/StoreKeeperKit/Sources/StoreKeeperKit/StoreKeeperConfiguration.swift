@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperAPI
 
 extension StoreKeeper {
     /// Where the server is and how StoreKeeperKit decides.
@@ -11,16 +12,22 @@ extension StoreKeeper {
         public var accessPolicy: AccessPolicy
         /// How long one server request may take. Default 20 seconds.
         public var requestTimeout: TimeInterval
+        /// Signs a promotional offer for (product id, offer id, app user id): call your backend, which decides
+        /// whether this customer gets the offer and asks StoreKeeper's `POST /v1/offers/sign` with a secret key
+        /// (never ship a secret key in the app). `nil` (the default): promotional offers are refused.
+        public var offerSigner: (@Sendable (String, String, String) async throws -> OfferSignature)?
 
         /// A configuration with the defaults.
         public init(
             serverURL: URL, apiKey: String, accessPolicy: AccessPolicy = AccessPolicy(),
-            requestTimeout: TimeInterval = 20
+            requestTimeout: TimeInterval = 20,
+            offerSigner: (@Sendable (String, String, String) async throws -> OfferSignature)? = nil
         ) {
             self.serverURL = serverURL
             self.apiKey = apiKey
             self.accessPolicy = accessPolicy
             self.requestTimeout = requestTimeout
+            self.offerSigner = offerSigner
         }
     }
 }

@@ -23,6 +23,8 @@ public struct StoreKeeperError: Error, Sendable, Hashable, CustomStringConvertib
         public static let alreadyOwned = Code(rawValue: "already_owned")
         /// The store failed for another reason.
         public static let store = Code(rawValue: "store")
+        /// A promotional offer was asked for with no ``StoreKeeper/Configuration/offerSigner``, or the signer failed.
+        public static let offerNotSigned = Code(rawValue: "offer_not_signed")
         /// ``StoreKeeper/start()`` was not called first.
         public static let notStarted = Code(rawValue: "not_started")
     }

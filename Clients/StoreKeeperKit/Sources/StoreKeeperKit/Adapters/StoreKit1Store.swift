@@ -36,8 +36,8 @@
             try await skProducts(ids).map(Self.product)
         }
 
-        /// `SKPaymentQueue.add(_:)`, answered by the observer.
-        public func purchase(_ productID: String) async throws -> StorePurchaseOutcome {
+        /// `SKPaymentQueue.add(_:)` (with an `SKPaymentDiscount` for an offer), answered by the observer.
+        public func purchase(_ productID: String, offer: PromotionalOffer?) async throws -> StorePurchaseOutcome {
             guard SKPaymentQueue.canMakePayments() else {
                 throw StoreKeeperError(.purchaseNotAllowed, "purchases are not allowed on this device")
             }
@@ -46,7 +46,13 @@
             }
             return try await withCheckedThrowingContinuation { continuation in
                 locked { purchases[productID] = continuation }
-                queue.add(SKPayment(product: product))
+                let payment = SKMutablePayment(product: product)
+                if let offer, let nonce = UUID(uuidString: offer.signature.nonce) {
+                    payment.paymentDiscount = SKPaymentDiscount(
+                        identifier: offer.offerID, keyIdentifier: offer.signature.keyID, nonce: nonce,
+                        signature: offer.signature.signature, timestamp: NSNumber(value: offer.signature.timestamp))
+                }
+                queue.add(payment)
             }
         }
 

@@ -18,14 +18,23 @@
             try await Product.products(for: ids).map(Self.product)
         }
 
-        /// `Product.purchase()`.
-        public func purchase(_ productID: String) async throws -> StorePurchaseOutcome {
+        /// `Product.purchase(options:)`, with `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`.
+        public func purchase(_ productID: String, offer: PromotionalOffer?) async throws -> StorePurchaseOutcome {
             guard let product = try await Product.products(for: [productID]).first else {
                 throw StoreKeeperError(.productNotFound, "the App Store sells no product \(productID)")
             }
+            var options: Set<Product.PurchaseOption> = []
+            if let offer, let nonce = UUID(uuidString: offer.signature.nonce),
+                let signature = Data(base64Encoded: offer.signature.signature)
+            {
+                options.insert(
+                    .promotionalOffer(
+                        offerID: offer.offerID, keyID: offer.signature.keyID, nonce: nonce, signature: signature,
+                        timestamp: Int(offer.signature.timestamp)))
+            }
             let result: Product.PurchaseResult
             do {
-                result = try await product.purchase()
+                result = try await product.purchase(options: options)
             } catch Product.PurchaseError.purchaseNotAllowed {
                 throw StoreKeeperError(.purchaseNotAllowed, "purchases are not allowed on this device")
             } catch {

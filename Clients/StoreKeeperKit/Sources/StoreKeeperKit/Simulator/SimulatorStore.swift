@@ -1,4 +1,5 @@
 public import Foundation
+import StoreKeeperAPI
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -29,7 +30,7 @@ public actor SimulatorStore: PurchaseStore {
 
     let http: HTTPExchange
     var nextResponse: SheetResponse = .buy
-    var pending: [String] = []
+    var pending: [(String, PromotionalOffer?)] = []
     /// Transactions ``purchase(_:)`` returned: like StoreKit 2, the updates stream does not repeat them.
     var handedOut: Set<String> = []
     /// Products with a ``purchase(_:)`` under way: their new transaction is the purchase's, not an update.
@@ -54,7 +55,7 @@ public actor SimulatorStore: PurchaseStore {
     public func approvePending() async throws {
         let approved = pending
         pending = []
-        for productID in approved { _ = try await buy(productID) }
+        for (productID, offer) in approved { _ = try await buy(productID, offer: offer) }
     }
 
     /// The products the simulator's app sells in the USA storefront, of these ids.
@@ -78,18 +79,18 @@ public actor SimulatorStore: PurchaseStore {
     }
 
     /// Shows the purchase sheet; the customer answers as ``respondToNextPurchase(_:)`` said.
-    public func purchase(_ productID: String) async throws -> StorePurchaseOutcome {
+    public func purchase(_ productID: String, offer: PromotionalOffer?) async throws -> StorePurchaseOutcome {
         let response = nextResponse
         nextResponse = .buy
         switch response {
         case .cancel: return .userCancelled
         case .askToBuy:
-            pending.append(productID)
+            pending.append((productID, offer))
             return .pending
         case .buy:
             purchasing.insert(productID)
             defer { purchasing.remove(productID) }
-            let transaction = try await buy(productID)
+            let transaction = try await buy(productID, offer: offer)
             handedOut.insert(transaction.id)
             return .purchased(transaction)
         }
@@ -152,9 +153,22 @@ public actor SimulatorStore: PurchaseStore {
 
     /// Buys `productID`, with its introductory offer when it has one (the simulator, like StoreKit, applies it
     /// only to a customer who has not used one in the group).
-    func buy(_ productID: String) async throws -> StoreTransaction {
-        var body = ["bundleID": bundleID, "productID": productID, "customerID": customerID]
-        if try await products([productID]).first?.introductoryOffer != nil { body["offer"] = "introductory" }
+    func buy(_ productID: String, offer: PromotionalOffer? = nil) async throws -> StoreTransaction {
+        var body: [String: Any] = ["bundleID": bundleID, "productID": productID, "customerID": customerID]
+        if let offer {
+            body["offer"] = "promotional"
+            body["offerID"] = offer.offerID
+            if let jws = offer.signature.compactJWS {
+                body["offerJWS"] = jws
+            } else {
+                body["offerSignature"] = [
+                    "keyID": offer.signature.keyID, "nonce": offer.signature.nonce,
+                    "timestamp": offer.signature.timestamp, "signature": offer.signature.signature,
+                ]
+            }
+        } else if try await products([productID]).first?.introductoryOffer != nil {
+            body["offer"] = "introductory"
+        }
         let bought = try await post("purchases", body)
         guard let id = bought["transactionId"] as? String,
             let transaction = try await deviceTransactions().first(where: { $0.transaction.id == id })
@@ -197,6 +211,9 @@ public actor SimulatorStore: PurchaseStore {
             switch code {
             case "already_subscribed": throw StoreKeeperError(.alreadyOwned, reason)
             case "not_found" where path == "purchases": throw StoreKeeperError(.productNotFound, reason)
+            case "invalid_offer_signature", "offer_nonce_reused", "offer_signature_expired", "offer_signature_missing",
+                "no_offer":
+                throw StoreKeeperError(.offerNotSigned, reason)
             default: throw StoreKeeperError(.store, "\(method) \(path): \(reason)")
             }
         }

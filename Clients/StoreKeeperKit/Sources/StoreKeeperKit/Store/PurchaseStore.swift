@@ -6,9 +6,9 @@ public protocol PurchaseStore: Sendable {
     /// The products with these ids the store sells (unknown ids are left out).
     func products(_ ids: [String]) async throws -> [StoreProduct]
 
-    /// Asks the customer to buy `productID`.
+    /// Asks the customer to buy `productID`, with a signed promotional offer if given.
     /// - Throws: ``StoreKeeperError`` (`productNotFound`, `purchaseNotAllowed`, `alreadyOwned`, `store`).
-    func purchase(_ productID: String) async throws -> StorePurchaseOutcome
+    func purchase(_ productID: String, offer: PromotionalOffer?) async throws -> StorePurchaseOutcome
 
     /// Transactions the app has not finished (StoreKit 2 `Transaction.unfinished`; StoreKit 1: the payment
     /// queue's purchased and restored transactions).
