@@ -246,6 +246,33 @@ import Testing
             #expect(info.entitlements["pro"]?.isActive == true)
             #expect(info.entitlements["pro"]?.periodType == "promotional")
             #expect(await spent.count == 1)
+
+            // Apple's introductory offer eligibility JWS says what the server decides for the customer.
+            let user = try #require(await kit.appUserID)
+            let subscribed = try await spent.eligibilityClaims(server, appUserID: user, transactionID: nil)
+            #expect(subscribed?["aud"] as? String == "introductory-offer-eligibility")
+            #expect(subscribed?["productId"] as? String == "premium.monthly")
+            // The engine's decision, whatever it is (a promotional offer does not spend the introductory one).
+            let decided = try #require(info.subscriber?.introEligibility["premium.monthly"])
+            #expect(subscribed?["allowIntroductoryOffer"] as? Bool == (decided == "eligible"))
+            #expect(
+                subscribed?["transactionId"] as? String == info.subscriber?.subscriptions.first?.latestTransactionID)
+            // A customer whose free trial was spent in the group is not allowed another.
+            let trialist = server.launch(server.store("sol"), InMemoryPersistence(), TestDeviceClock())
+            try await trialist.start()
+            guard case .purchased(let trial) = try await trialist.purchase(productID: "premium.monthly") else {
+                Issue.record("not purchased")
+                return
+            }
+            #expect(trial.entitlements["pro"]?.periodType == "trial")
+            let spentTrial = try await spent.eligibilityClaims(
+                server, appUserID: try #require(await trialist.appUserID), transactionID: nil)
+            #expect(spentTrial?["allowIntroductoryOffer"] as? Bool == false)
+            await trialist.stop()
+            #expect(try await spent.eligibilityClaims(server, appUserID: "newcomer", transactionID: nil) == nil)
+            let newcomer = try await spent.eligibilityClaims(server, appUserID: "newcomer", transactionID: "7000")
+            #expect(
+                newcomer?["allowIntroductoryOffer"] as? Bool == true && newcomer?["transactionId"] as? String == "7000")
             await kit.stop()
 
             // The same signature on another device: the App Store refuses the spent nonce.
@@ -280,5 +307,46 @@ actor SpentSignatures {
         #expect(signature.compactJWS != nil)
         signatures.append(signature)
         return signature
+    }
+
+    /// The claims of the introductory offer eligibility JWS the server gives for a customer, if it gives one.
+    nonisolated func eligibilityClaims(_ server: KitServer, appUserID: String, transactionID: String?) async throws
+        -> [String:
+        Any]?
+    {
+        var body = ["product_id": "premium.monthly", "offer_id": "winback50", "app_user_id": appUserID]
+        if let transactionID { body["transaction_id"] = transactionID }
+        let (status, answer) = try await server.call(
+            "POST", "/v1/offers/sign", body: body, key: "sk_demo_storekeeper_secret")
+        #expect(status == 200, "\(answer)")
+        guard let jws = answer["introductory_offer_eligibility_jws"] as? String else { return nil }
+        let parts = jws.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        return try JSONSerialization.jsonObject(with: Data(base64Encoded: payload) ?? Data()) as? [String: Any]
+    }
+}
+
+/// Restoring on a new device: the store replays the customer's purchases and the server gives them to the new
+/// device's user.
+@Suite(.timeLimit(.minutes(3))) struct RestoreTests {
+    @Test("a purchase made on one device is restored on another by the same Apple Account")
+    func restore() async throws {
+        try await KitServer.with { server in
+            let first = server.launch(server.store("uma"), InMemoryPersistence(), TestDeviceClock())
+            try await first.start()
+            _ = try await first.purchase(productID: "basic.monthly")
+            await first.stop()
+
+            let second = server.launch(server.store("uma"), InMemoryPersistence(), TestDeviceClock())
+            try await second.start()
+            let restored = try await second.restorePurchases()
+            #expect(restored.verification == .server)
+            #expect(restored.entitlements["basic"]?.isActive == true)
+            #expect(restored.appUserID == (await second.appUserID))
+            #expect(try await server.store("uma").unfinishedTransactions().isEmpty)
+            await second.stop()
+        }
     }
 }

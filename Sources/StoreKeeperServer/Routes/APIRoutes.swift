@@ -81,9 +81,10 @@ struct APIRoutes: Sendable {
         case .postOfferSignature:
             let body = try await decode(request, as: OfferSignatureRequest.self)
             return try json(
-                try service.signOffer(
+                try await service.signOffer(
                     bundleID: bundleID, productID: try required(body.productID, "product_id"),
-                    offerID: try required(body.offerID, "offer_id"), appAccountToken: body.appAccountToken))
+                    offerID: try required(body.offerID, "offer_id"), appAccountToken: body.appAccountToken,
+                    appUserID: body.appUserID, transactionID: body.transactionID))
         case .postImport:
             let body = try await decode(request, as: ImportPost.self)
             let user = try required(body.appUserID, "app_user_id")

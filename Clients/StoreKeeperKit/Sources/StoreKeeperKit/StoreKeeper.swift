@@ -12,8 +12,7 @@ import StoreKeeperAPI
 ///
 /// ```swift
 /// let storeKeeper = StoreKeeper(
-///     configuration: .init(serverURL: url, apiKey: "pk_…"), store: StoreKit2Store(),
-///     persistence: try FilePersistence.applicationSupport())
+///     configuration: .init(serverURL: url, apiKey: "pk_…"), store: StoreKit2Store())
 /// try await storeKeeper.start()
 /// if try await storeKeeper.customerInfo().entitlements["premium"]?.isActive == true { … }
 /// ```
@@ -60,6 +59,13 @@ public actor StoreKeeper {
             baseURL: configuration.serverURL, apiKey: configuration.apiKey,
             http: HTTPExchange(session: session, timeout: configuration.requestTimeout))
     }
+
+    #if canImport(Darwin)
+        /// Makes a client that keeps its state in the app's container (``FilePersistence/appContainer``).
+        public init(configuration: Configuration, store: any PurchaseStore) {
+            self.init(configuration: configuration, store: store, persistence: FilePersistence.appContainer)
+        }
+    #endif
 
     /// The app user id requests are made for: the logged-in id, or an anonymous one made at first launch.
     public var appUserID: String? { state?.appUserID }
@@ -226,12 +232,14 @@ public actor StoreKeeper {
         return try await remember(response)
     }
 
-    /// Asks the server: posts the store's evidence when there is some without asking for a password, else reads
-    /// the subscriber.
+    /// Asks the server: posts the store's evidence, refreshing it only when the device has none (a refresh may
+    /// ask for a password, so never when there is evidence); reads the subscriber when there is still none.
     func refresh() async throws -> CustomerInfo {
         let current = try await started()
+        var evidence = try? await store.evidence(refresh: false)
+        if evidence == nil { evidence = try? await store.evidence(refresh: true) }
         let response =
-            if let evidence = try? await store.evidence(refresh: false) {
+            if let evidence {
                 try await server.post(evidence, for: current.appUserID)
             } else {
                 try await server.subscriber(current.appUserID)

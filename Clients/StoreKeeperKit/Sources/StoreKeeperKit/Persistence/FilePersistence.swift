@@ -11,10 +11,12 @@ public struct FilePersistence: StoreKeeperPersistence {
         self.fileURL = directory.appendingPathComponent("storekeeper-state.json")
     }
 
-    /// The app's Application Support directory (`StoreKeeper` inside it).
-    public static func applicationSupport() throws -> FilePersistence {
-        let base = try FileManager.default.url(
-            for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+    /// `StoreKeeper` in the app's Application Support directory (the app's container on Apple platforms; the
+    /// temporary directory where there is none).
+    public static var appContainer: FilePersistence {
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
         return FilePersistence(directory: base.appendingPathComponent("StoreKeeper"))
     }
 
