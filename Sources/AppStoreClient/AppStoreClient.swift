@@ -14,8 +14,13 @@ public struct AppStoreClient: Sendable {
         public var verifyReceiptProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
         /// verifyReceipt sandbox URL. Default Apple's.
         public var verifyReceiptSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
-        /// App Store Server API base URL. Default Apple's production host.
+        /// App Store Server API base URL for production. Default Apple's current host (the older
+        /// `https://api.storekit.itunes.apple.com` still answers; set it here to use it).
         public var serverAPIBaseURL = "https://api.storekit.apple.com"
+        /// App Store Server API base URL for the sandbox. Default Apple's current sandbox host (older:
+        /// `https://api.storekit-sandbox.itunes.apple.com`). Set it equal to ``serverAPIBaseURL`` for a server that
+        /// answers both (the simulator).
+        public var serverAPISandboxBaseURL = "https://api.storekit-sandbox.apple.com"
         /// Attempts for retryable failures (21002, 21005, 21009, 21100–21199, HTTP 429/5xx, timeouts). Default 3.
         public var maximumAttempts = 3
         /// First backoff delay; doubles each retry. Default 200 ms.
@@ -121,18 +126,15 @@ public struct AppStoreClient: Sendable {
     /// - Returns: The statuses (signed data still to be verified by the caller).
     public func allSubscriptionStatuses(transactionID: String, credentials: Credentials) async throws -> StatusResponse
     {
-        let encoded = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
-        return try await get("/inApps/v1/subscriptions/\(encoded)", credentials: credentials)
+        try await get("/inApps/v1/subscriptions/\(Self.segment(transactionID))", credentials: credentials)
     }
 
     /// Get Transaction History (v2), one page.
     public func transactionHistory(transactionID: String, revision: String?, credentials: Credentials) async throws
         -> HistoryResponse
     {
-        let encoded = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? transactionID
-        let query =
-            revision.map { "?revision=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
-        return try await get("/inApps/v2/history/\(encoded)\(query)", credentials: credentials)
+        let query = revision.map { "?revision=\(Self.segment($0))" } ?? ""
+        return try await get("/inApps/v2/history/\(Self.segment(transactionID))\(query)", credentials: credentials)
     }
 
     /// Get Notification History, one page: the notifications Apple signed for the app between the request's
@@ -144,29 +146,87 @@ public struct AppStoreClient: Sendable {
     public func notificationHistory(
         _ request: NotificationHistoryRequest, paginationToken: String?, credentials: Credentials
     ) async throws -> NotificationHistoryResponse {
-        let query =
-            paginationToken.map {
-                "?paginationToken=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)"
-            } ?? ""
+        let query = paginationToken.map { "?paginationToken=\(Self.segment($0))" } ?? ""
         return try await get(
             "/inApps/v1/notifications/history\(query)", credentials: credentials,
             body: try JSONEncoder().encode(request))
+    }
+
+    /// Which App Store Server API host a call goes to.
+    public enum ServerAPIEnvironment: Sendable, Hashable {
+        /// ``Configuration/serverAPIBaseURL``.
+        case production
+        /// ``Configuration/serverAPISandboxBaseURL``.
+        case sandbox
+    }
+
+    /// The HTTP methods the Server API uses.
+    enum Verb: Sendable {
+        case get, post, put
     }
 
     /// A Server API call with retries on 429 and 5xx until the deadline: `GET`, or `POST` with a JSON body.
     func get<Response: Decodable>(_ path: String, credentials: Credentials, body: Data? = nil) async throws
         -> Response
     {
-        let url = configuration.serverAPIBaseURL + path
+        try await call(body == nil ? .get : .post, path, credentials: credentials, body: body)
+    }
+
+    /// A Server API call whose answer is JSON.
+    func call<Response: Decodable>(
+        _ verb: Verb, _ path: String, credentials: Credentials, body: Data? = nil,
+        environment: ServerAPIEnvironment? = nil
+    ) async throws -> Response {
+        let data = try await exchange(verb, path, credentials: credentials, body: body, environment: environment)
+        guard let decoded = try? JSONDecoder().decode(Response.self, from: data) else {
+            throw AppStoreClientError(
+                code: "malformed_response", reason: "App Store Server API \(path) answered unexpected JSON")
+        }
+        return decoded
+    }
+
+    /// A Server API call in `environment`; with none, production and then — when production does not know the
+    /// transaction (``AppStoreClientError/isUnknownTransaction``) — the sandbox, as Apple advises when the
+    /// environment is unknown. Both share one deadline.
+    /// - Returns: The answer's body (empty for 202/204 answers).
+    func exchange(
+        _ verb: Verb, _ path: String, credentials: Credentials, body: Data?, environment: ServerAPIEnvironment?
+    ) async throws -> Data {
         let deadline = ContinuousClock.now + configuration.totalDeadline
+        let production = configuration.serverAPIBaseURL
+        let sandbox = configuration.serverAPISandboxBaseURL
+        switch environment {
+        case .production?:
+            return try await attempt(verb, production, path, credentials: credentials, body: body, until: deadline)
+        case .sandbox?:
+            return try await attempt(verb, sandbox, path, credentials: credentials, body: body, until: deadline)
+        case nil:
+            do {
+                return try await attempt(verb, production, path, credentials: credentials, body: body, until: deadline)
+            } catch let error as AppStoreClientError where error.isUnknownTransaction && sandbox != production {
+                return try await attempt(verb, sandbox, path, credentials: credentials, body: body, until: deadline)
+            }
+        }
+    }
+
+    /// One host, with retries on 429 and 5xx until the deadline.
+    func attempt(
+        _ verb: Verb, _ base: String, _ path: String, credentials: Credentials, body: Data?,
+        until deadline: ContinuousClock.Instant
+    ) async throws -> Data {
+        let url = base + path
         var lastStatus: Int?
         var retryAfter: Double?
-        return try await withRetries(until: deadline) { () -> (Response?, Bool) in
+        return try await withRetries(until: deadline) { () -> (Data?, Bool) in
             let token = try Self.token(credentials, now: Date())
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            switch verb {
+            case .get: request.method = .GET
+            case .post: request.method = .POST
+            case .put: request.method = .PUT
+            }
             if let body {
-                request.method = .POST
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
@@ -178,19 +238,17 @@ public struct AppStoreClient: Sendable {
                 retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
                 return (nil, true)
             }
-            guard status == 200 else {
+            guard (200...204).contains(status) else {
                 let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: data)
-                throw AppStoreClientError(
+                var error = AppStoreClientError(
                     code: "http_status", status: status,
                     reason:
                         "App Store Server API \(path): \(apple?.errorMessage ?? "HTTP \(status)") (\(apple?.errorCode ?? 0))"
                 )
+                error.appleErrorCode = apple?.errorCode.map(Int.init)
+                throw error
             }
-            guard let decoded = try? JSONDecoder().decode(Response.self, from: data) else {
-                throw AppStoreClientError(
-                    code: "malformed_response", reason: "App Store Server API \(path) answered unexpected JSON")
-            }
-            return (decoded, false)
+            return (data, false)
         }
             ?? {
                 throw AppStoreClientError(

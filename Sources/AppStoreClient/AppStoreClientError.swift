@@ -17,6 +17,12 @@ public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConver
 
     /// Seconds Apple asked to wait before calling again (its `Retry-After` on a 429), when it said.
     public var retryAfter: Double?
+    /// The App Store Server API's `errorCode` (e.g. 4040010), when its answer carried one.
+    public var appleErrorCode: Int?
+
+    /// Whether Apple answered that this environment does not know the transaction (404 with 4040010
+    /// TransactionIdNotFound or 4040005 OriginalTransactionIdNotFound): the other environment may.
+    public var isUnknownTransaction: Bool { status == 404 && [4_040_010, 4_040_005].contains(appleErrorCode ?? 0) }
 
     /// `code (status): reason`.
     public var description: String { "\(code)\(status.map { " (\($0))" } ?? ""): \(reason)" }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What StoreKit on a customer's device sees: the customer's transactions in their signed form, and which of them
 /// the app has finished. A client SDK's simulated store (`SimulatorStore`) reads this instead of StoreKit.

@@ -91,10 +91,15 @@ public enum StoreKeeperApplication {
             clientConfiguration.verifyReceiptProductionURL = base + "/verifyReceipt"
             clientConfiguration.verifyReceiptSandboxURL = base + "/sandbox/verifyReceipt"
             clientConfiguration.serverAPIBaseURL = base
+            clientConfiguration.serverAPISandboxBaseURL = base
         }
         if let url = configuration.verifyReceiptProductionURL { clientConfiguration.verifyReceiptProductionURL = url }
         if let url = configuration.verifyReceiptSandboxURL { clientConfiguration.verifyReceiptSandboxURL = url }
-        if let url = configuration.serverAPIBaseURL { clientConfiguration.serverAPIBaseURL = url }
+        if let url = configuration.serverAPIBaseURL {
+            clientConfiguration.serverAPIBaseURL = url
+            clientConfiguration.serverAPISandboxBaseURL = url
+        }
+        if let url = configuration.serverAPISandboxBaseURL { clientConfiguration.serverAPISandboxBaseURL = url }
         let service = SubscriberService(
             store: dependencies.store, apps: apps,
             engine: SubscriptionEngine(configuration: configuration.engine),

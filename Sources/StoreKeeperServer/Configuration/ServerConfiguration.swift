@@ -188,8 +188,11 @@ public struct ServerConfiguration: Sendable, Decodable {
     public var verifyReceiptProductionURL: String?
     /// Sandbox verifyReceipt URL.
     public var verifyReceiptSandboxURL: String?
-    /// App Store Server API base URL.
+    /// App Store Server API base URL (production; default Apple's `https://api.storekit.apple.com`).
     public var serverAPIBaseURL: String?
+    /// App Store Server API base URL for the sandbox (default Apple's `https://api.storekit-sandbox.apple.com`, or
+    /// ``serverAPIBaseURL`` when only that is set: a simulator or proxy that answers both).
+    public var serverAPISandboxBaseURL: String?
 
     /// The defaults.
     public init() {}
@@ -199,7 +202,8 @@ public struct ServerConfiguration: Sendable, Decodable {
             receiptValidation
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
             simulatorClock, simulatorRate,
-            verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, webhookRetrySeconds,
+            verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, serverAPISandboxBaseURL,
+            webhookRetrySeconds,
             reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds
     }
 
@@ -229,6 +233,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
         verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
+        serverAPISandboxBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPISandboxBaseURL)
         webhookRetrySeconds = try c.decodeIfPresent([Double].self, forKey: .webhookRetrySeconds) ?? webhookRetrySeconds
         reconcileSeconds = try c.decodeIfPresent(Double.self, forKey: .reconcileSeconds) ?? reconcileSeconds
         pollSchedule.afterExpiry =
