@@ -151,7 +151,8 @@ struct SimulatorConnection: ParsableArguments {
     }
 }
 
-/// `storekeeper simulator purchase --bundle B --product P --customer C [--offer introductory|promotional|offerCode --offer-id X]`
+/// `storekeeper simulator purchase --bundle B --product P --customer C [--offer introductory|promotional|offerCode --offer-id X]
+/// [--offer-jws JWS]`
 struct SimulatorPurchaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "purchase", abstract: "Buy a product.")
     @OptionGroup var connection: SimulatorConnection
@@ -160,6 +161,10 @@ struct SimulatorPurchaseCommand: AsyncParsableCommand {
     @Option var customer: String
     @Option(help: "introductory, promotional or offerCode.") var offer: String?
     @Option(name: .customLong("offer-id")) var offerID: String?
+    @Option(
+        name: .customLong("offer-jws"),
+        help: "A promotional offer's signature as a compact JWS (compact_jws from the server's /v1/offers/sign).")
+    var offerJWS: String?
     @Flag(name: .customLong("family-shared")) var familyShared = false
 
     func run() async throws {
@@ -168,6 +173,7 @@ struct SimulatorPurchaseCommand: AsyncParsableCommand {
         ]
         if let offer { body["offer"] = offer }
         if let offerID { body["offerID"] = offerID }
+        if let offerJWS { body["offerJWS"] = offerJWS }
         FileHandleOutput.standardOutput(try await connection.call("POST", "/simulator/v1/purchases", body: body))
     }
 }

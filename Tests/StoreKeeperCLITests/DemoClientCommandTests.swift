@@ -38,4 +38,30 @@ import Testing
         let wrong = try CommandRunner.run(["demo-client", "--server", "not a url"])
         #expect(wrong.status != 0 && wrong.standardError.contains("--server"))
     }
+
+    @Test("the demo server signs a promotional offer its App Store accepts once; unsigned, the purchase is refused")
+    func promotionalOfferByCLI() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try BackgroundCommand(["serve", "--port", "0"], in: directory)
+        defer { server.stop() }
+        let client = ServeClient(base: server.baseURL)
+        let (status, answer) = try await client.call(
+            .POST, "/v1/offers/sign", key: "sk_demo_storekeeper_secret",
+            body: #"{"product_id":"premium.monthly","offer_id":"winback50"}"#)
+        #expect(status == 200, "\(answer)")
+        let signed = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
+        let jws = try #require(signed?["compact_jws"] as? String)
+        let offer = ["--offer", "promotional", "--offer-id", "winback50", "--url", server.baseURL]
+        let unsigned = try CommandRunner.run(
+            ["simulator", "purchase", "--product", "premium.monthly", "--customer", "u"] + offer)
+        #expect(unsigned.status != 0 && unsigned.standardError.contains("offer_signature_missing"))
+        let bought = try CommandRunner.run(
+            ["simulator", "purchase", "--product", "premium.monthly", "--customer", "v", "--offer-jws", jws] + offer)
+        #expect(bought.status == 0, "\(bought.standardError)")
+        let again = try CommandRunner.run(
+            ["simulator", "purchase", "--product", "premium.monthly", "--customer", "w", "--offer-jws", jws] + offer)
+        #expect(again.status != 0 && again.standardError.contains("offer_nonce_reused"))
+    }
 }
