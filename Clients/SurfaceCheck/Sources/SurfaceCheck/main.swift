@@ -1,0 +1,34 @@
+// The public surface StoreKeeperKit promises (issue 19), written as an app writes it. Compiled, not run.
+import Foundation
+import StoreKeeperKit
+
+func appLifecycle(url: URL, someStore: any PurchaseStore) async throws {
+    let storeKeeper = StoreKeeper(
+        configuration: StoreKeeper.Configuration(serverURL: url, apiKey: "pk_…"),
+        store: someStore,
+        persistence: InMemoryPersistence()
+    )
+    try await storeKeeper.start()
+    let info: CustomerInfo = try await storeKeeper.customerInfo()
+    let premium: EntitlementInfo? = info.entitlements["premium"]
+    let facts: (Bool?, String?, Date??, Bool?, String?) = (
+        premium?.isActive, premium?.productID, premium?.expiresAt, premium?.willRenew, premium?.periodType
+    )
+    _ = facts
+    let result: PurchaseResult = try await storeKeeper.purchase(productID: "premium.monthly")
+    switch result {
+    case .purchased(let after): _ = after.activeEntitlements
+    case .userCancelled, .pending: break
+    }
+    let restored: CustomerInfo = try await storeKeeper.restorePurchases()
+    _ = restored.verification == .cannotVerify
+    _ = try await storeKeeper.logIn("user-42")
+    try await storeKeeper.logOut()
+    let products: [StoreProduct] = try await storeKeeper.products(["premium.monthly"])
+    _ = products.first?.priceText
+    for await update in storeKeeper.customerInfoUpdates { _ = update }
+    _ = FilePersistence(directory: URL(fileURLWithPath: "/tmp"))
+    _ = SimulatorStore(simulatorURL: url, bundleID: "com.example.app", customerID: "alice")
+}
+
+print("StoreKeeperKit's surface compiles")
