@@ -109,5 +109,24 @@ kinds += [f"{d.notificationType.value}/{d.subtype.value if d.subtype else ''}" f
 before = server_api()
 call("POST", "/simulator/v1/clock/advance", {"months": 13})
 after = server_api()
+
+# A win-back offer: offered in the renewal info once the subscription expired, redeemed as offer type 4.
+lapsed = call("POST", "/simulator/v1/purchases",
+              {"bundleID": bundle, "productID": "premium.monthly", "customerID": "apple-winback"})["originalTransactionId"]
+call("POST", f"/simulator/v1/subscriptions/{lapsed}/auto-renew", {"enabled": False})
+call("POST", "/simulator/v1/clock/advance", {"months": 1.2})
+item = client.get_all_subscription_statuses(lapsed).data[0].lastTransactions[0]
+renewal = verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+if renewal.eligibleWinBackOfferIds != ["comeback"]:
+    sys.exit(f"apple-library-check: eligibleWinBackOfferIds {renewal.eligibleWinBackOfferIds}, expected ['comeback']")
+back = call("POST", "/simulator/v1/purchases", {"bundleID": bundle, "productID": "premium.monthly",
+                                                 "customerID": "apple-winback", "offer": "winBack",
+                                                 "offerID": "comeback"})
+redeemed = verifier.verify_and_decode_signed_transaction(
+    client.get_transaction_info(back["transactionId"]).signedTransactionInfo)
+if redeemed.rawOfferType != 4 or redeemed.offerIdentifier != "comeback":
+    sys.exit(f"apple-library-check: win-back transaction offerType {redeemed.rawOfferType} {redeemed.offerIdentifier}")
+
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
-      f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions)")
+      f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
+      f"a win-back offer offered and redeemed")

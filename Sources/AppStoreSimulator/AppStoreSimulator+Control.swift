@@ -81,6 +81,16 @@ extension AppStoreSimulator {
             length = try Self.applyOffer(
                 product.offerCodes[reference], type: 3, identifier: reference,
                 what: "offer code", product: productID, to: &transaction, rate: configuration.rate)
+        case .winBack(let identifier):
+            guard let existing, eligibleWinBackOfferIDs(existing).contains(identifier) else {
+                throw SimulatorError(
+                    "not_eligible",
+                    "customer \(customerID) is not eligible for win-back offer \(identifier) of \(productID): it needs an expired subscription in the group",
+                    kind: .conflict)
+            }
+            length = try Self.applyOffer(
+                product.winBackOffers?[identifier], type: 4, identifier: identifier,
+                what: "win-back offer", product: productID, to: &transaction, rate: configuration.rate)
         case nil:
             break
         }
@@ -135,6 +145,15 @@ extension AppStoreSimulator {
         transaction.offerPeriod = offer.period.rawValue
         transaction.price = offer.price
         return rate.seconds(for: offer.period)
+    }
+
+    /// The win-back offers a customer with subscription `s` may redeem, best (cheapest) first: those of its product
+    /// once it has expired — not while active, in grace or billing retry, or revoked (Apple's rule).
+    func eligibleWinBackOfferIDs(_ s: SimulatedSubscription) -> [String] {
+        guard s.status == .expired, let offers = apps[s.bundleID]?.product(s.productID)?.winBackOffers else {
+            return []
+        }
+        return offers.sorted { ($0.value.price, $0.key) < ($1.value.price, $1.key) }.map(\.key)
     }
 
     // MARK: - Subscription changes

@@ -68,6 +68,8 @@ extension AppStoreSimulator {
             object["renewalPrice"] = s.pendingPrice ?? product.prices["USA"] ?? product.prices.values.first ?? 0
         }
         if let token = s.appAccountToken { object["appAccountToken"] = token }
+        let winBack = eligibleWinBackOfferIDs(s)
+        if !winBack.isEmpty { object["eligibleWinBackOfferIds"] = winBack }
         return object
     }
 

@@ -8,6 +8,8 @@ public struct PurchaseOptions: Sendable, Hashable, Codable {
         case promotional(String)
         /// An offer code by reference name.
         case offerCode(String)
+        /// A win-back offer by identifier (only for a customer whose subscription in the group expired).
+        case winBack(String)
     }
 
     /// The offer, if any.

@@ -64,9 +64,10 @@ struct ControlRoutes: Sendable {
                 case "introductory": options.offer = .introductory
                 case "promotional": options.offer = .promotional(body.offerID ?? "")
                 case "offerCode": options.offer = .offerCode(body.offerID ?? "")
+                case "winBack": options.offer = .winBack(body.offerID ?? "")
                 case let other?:
                     throw SimulatorError(
-                        "invalid_offer", "offer \"\(other)\" must be introductory, promotional or offerCode")
+                        "invalid_offer", "offer \"\(other)\" must be introductory, promotional, offerCode or winBack")
                 }
                 if let jws = body.offerJWS {
                     options.offerProof = .jws(jws)

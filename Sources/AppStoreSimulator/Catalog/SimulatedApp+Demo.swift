@@ -1,6 +1,7 @@
 extension SimulatedApp {
     /// The demo catalog: a group with premium (level 1) and basic (level 2) monthly plans, an annual plan at the
-    /// premium level, a consumable and a non-consumable; intro offers, a promotional offer and an offer code.
+    /// premium level, a consumable and a non-consumable; intro offers, a promotional offer, an offer code and a
+    /// win-back offer.
     public static func demo(
         bundleID: String = "com.example.storekeeper.demo", sharedSecret: String = "demo-shared-secret",
         gracePeriodDays: Int = 16, notificationURL: String? = nil
@@ -16,7 +17,8 @@ extension SimulatedApp {
                     promotionalOffers: [
                         "winback50": .init(discountType: "PAY_AS_YOU_GO", period: .month, price: 4_990)
                     ],
-                    offerCodes: ["SPRING": .init(discountType: "FREE_TRIAL", period: .month)]),
+                    offerCodes: ["SPRING": .init(discountType: "FREE_TRIAL", period: .month)],
+                    winBackOffers: ["comeback": .init(discountType: "PAY_AS_YOU_GO", period: .month, price: 2_990)]),
                 SimulatedProduct(
                     productID: "basic.monthly", subscriptionGroupID: "pro", level: 2, period: .month,
                     prices: ["USA": 4_990],

@@ -50,12 +50,16 @@ public struct SimulatedProduct: Sendable, Hashable, Codable {
     public var promotionalOffers: [String: Offer]
     /// Offer codes by reference name.
     public var offerCodes: [String: Offer]
+    /// Win-back offers by identifier: for customers whose subscription in the group has expired (absent in worlds
+    /// saved before they existed).
+    public var winBackOffers: [String: Offer]?
 
     /// Makes a product.
     public init(
         productID: String, kind: Kind = .autoRenewable, subscriptionGroupID: String? = nil, level: Int = 1,
         period: SubscriptionPeriod? = .month, prices: [String: Int64] = ["USA": 9_990], introductoryOffer: Offer? = nil,
-        promotionalOffers: [String: Offer] = [:], offerCodes: [String: Offer] = [:]
+        promotionalOffers: [String: Offer] = [:], offerCodes: [String: Offer] = [:],
+        winBackOffers: [String: Offer]? = nil
     ) {
         self.productID = productID
         self.kind = kind
@@ -66,5 +70,6 @@ public struct SimulatedProduct: Sendable, Hashable, Codable {
         self.introductoryOffer = introductoryOffer
         self.promotionalOffers = promotionalOffers
         self.offerCodes = offerCodes
+        self.winBackOffers = winBackOffers
     }
 }
