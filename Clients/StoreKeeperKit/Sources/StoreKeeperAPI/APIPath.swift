@@ -52,7 +52,7 @@ public enum APIPath {
     public static func redeliver(_ deliveryID: Int64) -> String { webhooks + "/deliveries/\(deliveryID)/redeliver" }
 
     /// `value` as one path segment or query value: everything but unreserved characters percent-encoded.
-    static func segment(_ value: String) -> String {
+    public static func segment(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
 

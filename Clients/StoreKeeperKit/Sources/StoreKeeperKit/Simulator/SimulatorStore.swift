@@ -229,10 +229,6 @@ public actor SimulatorStore: PurchaseStore {
         return "$\(cents / 100).\(String(format: "%02d", Int(cents % 100)))"
     }
 
-    static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func segment(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
-    }
+    /// One path segment or query value, encoded as the API's paths are.
+    static func segment(_ value: String) -> String { APIPath.segment(value) }
 }
