@@ -43,8 +43,7 @@ extension AppStoreSimulator {
         transactionOrder = []
         transactionIDsByCustomer = [:]
         for transaction in world.transactions { record(transaction) }
-        subscriptions = Dictionary(
-            world.subscriptions.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { _, last in last })
+        subscriptions = SubscriptionTable(world.subscriptions)
         notificationLog = world.notifications
         notificationIndex = [:]
         for (position, notification) in notificationLog.enumerated() {

@@ -1,7 +1,6 @@
 import AppStoreSigning
 import Crypto
 import Foundation
-import HeapModule
 
 /// Apple's App Store, run locally: products, purchases, renewals on an accelerated clock, billing failures,
 /// refunds, plan changes and price increases, with the notifications, signed transactions, receipts and
@@ -47,7 +46,7 @@ public actor AppStoreSimulator {
     var transactionOrder: [String] = []
     /// Transaction ids by customer (`bundle id` + newline + `customer id`), in the order they were recorded.
     var transactionIDsByCustomer: [String: [String]] = [:]
-    var subscriptions: [String: SimulatedSubscription] = [:]
+    var subscriptions = SubscriptionTable()
     var notificationLog: [SimulatedNotification] = []
     /// Where each notification sits in `notificationLog`, by UUID.
     var notificationIndex: [String: Int] = [:]
@@ -180,26 +179,10 @@ public actor AppStoreSimulator {
     /// due date is queued again; every event is still taken in (time, original transaction id) order.
     public func advance() {
         let now = clock.now()
-        /// What `id` has due by `now`, if anything.
-        func dueEvent(_ id: String) -> DueEvent? {
-            guard let subscription = subscriptions[id], let due = dueDate(subscription), due <= now else { return nil }
-            return DueEvent(due: due, originalTransactionID: id)
-        }
-        var queue = Heap(subscriptions.keys.compactMap(dueEvent))
-        while let event = queue.popMin() {
+        while let event = subscriptions.popDue(by: now) {
             process(event.originalTransactionID, at: event.due)
             revision &+= 1
-            if let next = dueEvent(event.originalTransactionID) { queue.insert(next) }
-        }
-    }
-
-    func dueDate(_ subscription: SimulatedSubscription) -> Date? {
-        switch subscription.status {
-        case .active: return subscription.periodEnd
-        case .billingGracePeriod:
-            return [subscription.graceEndsAt, subscription.retryEndsAt].compactMap { $0 }.min()
-        case .billingRetry: return subscription.retryEndsAt
-        case .expired, .revoked: return nil
+            subscriptions.schedule(event.originalTransactionID)
         }
     }
 
