@@ -127,6 +127,15 @@ redeemed = verifier.verify_and_decode_signed_transaction(
 if redeemed.rawOfferType != 4 or redeemed.offerIdentifier != "comeback":
     sys.exit(f"apple-library-check: win-back transaction offerType {redeemed.rawOfferType} {redeemed.offerIdentifier}")
 
+# A one-time offer code on a consumable: offerDiscountType ONE_TIME, offer type 3.
+coins = call("POST", "/simulator/v1/purchases", {"bundleID": bundle, "productID": "coins.100",
+                                                  "customerID": "apple-winback", "offer": "offerCode",
+                                                  "offerID": "COINSHALF"})
+one_time = verifier.verify_and_decode_signed_transaction(
+    client.get_transaction_info(coins["transactionId"]).signedTransactionInfo)
+if one_time.rawOfferDiscountType != "ONE_TIME" or one_time.rawOfferType != 3:
+    sys.exit(f"apple-library-check: one-time offer {one_time.rawOfferDiscountType} {one_time.rawOfferType}")
+
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
       f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
-      f"a win-back offer offered and redeemed")
+      f"a win-back offer offered and redeemed; a one-time offer code")

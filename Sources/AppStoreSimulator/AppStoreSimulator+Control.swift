@@ -39,6 +39,7 @@ extension AppStoreSimulator {
         transaction.originalTransactionID = transaction.transactionID
         guard product.kind == .autoRenewable, let group = product.subscriptionGroupID, let period = product.period
         else {
+            try Self.applyOneTimeOffer(options.offer, product: product, to: &transaction)
             record(transaction)
             emit("ONE_TIME_CHARGE", nil, v1: nil, transaction: transaction, subscription: nil, at: now)
             return transaction
@@ -145,6 +146,25 @@ extension AppStoreSimulator {
         transaction.offerPeriod = offer.period.rawValue
         transaction.price = offer.price
         return rate.seconds(for: offer.period)
+    }
+
+    /// An offer code on a consumable, non-consumable or non-renewing product: Apple's `ONE_TIME` discount (offer type
+    /// 3, no period). Other offers do not apply to these products.
+    /// - Throws: ``SimulatorError`` `no_offer` for an unknown code or another kind of offer.
+    static func applyOneTimeOffer(
+        _ choice: PurchaseOptions.OfferChoice?, product: SimulatedProduct, to transaction: inout SimulatedTransaction
+    ) throws {
+        guard let choice else { return }
+        guard case .offerCode(let reference) = choice, let offer = product.offerCodes[reference],
+            offer.discountType == "ONE_TIME"
+        else {
+            throw SimulatorError(
+                "no_offer", "\(product.productID) takes only one-time offer codes; \(choice) does not apply")
+        }
+        transaction.offerType = 3
+        transaction.offerIdentifier = reference
+        transaction.offerDiscountType = "ONE_TIME"
+        transaction.price = offer.price
     }
 
     /// The win-back offers a customer with subscription `s` may redeem, best (cheapest) first: those of its product

@@ -14,7 +14,8 @@ public struct SimulatedProduct: Sendable, Hashable, Codable {
 
     /// An offer attached to a product.
     public struct Offer: Sendable, Hashable, Codable {
-        /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
+        /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT` (subscriptions); `ONE_TIME` (an offer code on other
+        /// products, whose period is ignored).
         public var discountType: String
         /// The offer's period.
         public var period: SubscriptionPeriod
