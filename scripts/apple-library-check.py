@@ -136,6 +136,16 @@ one_time = verifier.verify_and_decode_signed_transaction(
 if one_time.rawOfferDiscountType != "ONE_TIME" or one_time.rawOfferType != 3:
     sys.exit(f"apple-library-check: one-time offer {one_time.rawOfferDiscountType} {one_time.rawOfferType}")
 
+# RESCIND_CONSENT: no data, appData with the customer's signed app transaction.
+call("POST", f"/simulator/v1/apps/{bundle}/rescind-consent", {"customerID": "apple-winback"})
+rescind = call("GET", f"/simulator/v1/apps/{bundle}/notifications")["notifications"][-1]
+consent = verifier.verify_and_decode_notification(rescind["signedPayload"])
+if consent.rawNotificationType != "RESCIND_CONSENT" or consent.data is not None or consent.appData is None \
+        or consent.appData.bundleId != bundle:
+    sys.exit(f"apple-library-check: RESCIND_CONSENT decoded as {consent}")
+verifier.verify_and_decode_app_transaction(consent.appData.signedAppTransactionInfo)
+kinds.append("RESCIND_CONSENT/")
+
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
       f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
       f"a win-back offer offered and redeemed; a one-time offer code")

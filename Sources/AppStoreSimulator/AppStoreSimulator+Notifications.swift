@@ -155,3 +155,32 @@ extension AppStoreSimulator {
         return token
     }
 }
+
+extension AppStoreSimulator {
+    /// `RESCIND_CONSENT`: a parent withdrew consent for a minor's use of the app (Apple's age assurance). The
+    /// notification carries no `data`, but `appData` with the app and the customer's signed app transaction.
+    /// - Throws: ``SimulatorError`` for an unknown app, or a customer with no transaction in it.
+    public func rescindConsent(bundleID: String, customerID: String) throws {
+        advance()
+        guard let app = apps[bundleID] else { throw SimulatorError.notFound("app", bundleID) }
+        guard let first = transactionIDsByCustomer[bundleID + "\n" + customerID]?.first else {
+            throw SimulatorError.notFound("customer", customerID)
+        }
+        let signed: String
+        do { signed = try appTransactionInfo(transactionID: first, bundleID: bundleID) } catch {
+            throw SimulatorError.notFound("customer", customerID)
+        }
+        let now = clock.now()
+        var notification = signedNotification(
+            "RESCIND_CONSENT", nil, bundleID: bundleID,
+            content: (
+                "appData",
+                [
+                    "appAppleId": app.appAppleID, "bundleId": bundleID, "environment": configuration.environment,
+                    "signedAppTransactionInfo": signed,
+                ]
+            ), transactionID: nil, at: now)
+        notification.nextAttemptAt = app.notificationURL != nil ? now : nil
+        log(notification)
+    }
+}

@@ -174,6 +174,15 @@ struct ControlRoutes: Sendable {
                 return JSONResponse.object(["bundleID": bundleID, "mode": mode.rawValue])
             }
         }
+        control.post("apps/:bundleID/rescind-consent") { request, context in
+            try await handle {
+                let body = try await Self.object(request)
+                try await simulator.rescindConsent(
+                    bundleID: try context.parameters.require("bundleID"),
+                    customerID: try body.required("customerID", String.self))
+                return JSONResponse.object(["ok": true])
+            }
+        }
         control.get("apps/:bundleID/receipt") { request, context in
             try await handle {
                 guard let customer = request.uri.queryParameters.get("customerID") else {

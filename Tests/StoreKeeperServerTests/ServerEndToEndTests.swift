@@ -165,6 +165,21 @@ import Testing
     }
 
     @Test(
+        "RESCIND_CONSENT (appData, no data) is verified, acknowledged and recorded once",
+        arguments: TestDatabases.backends)
+    func rescindConsent(_ backend: String) async throws {
+        try await Self.withServers(backend) { h, _, _, delivery in
+            _ = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "coins.100", customerID: "minor")
+            await delivery.deliverDue()
+            try await h.simulator.rescindConsent(bundleID: Self.bundleID, customerID: "minor")
+            await delivery.deliverDue()
+            let record = try #require(await h.simulator.notifications(for: Self.bundleID).last)
+            #expect(record.notificationType == "RESCIND_CONSENT")
+            #expect(record.attempts.map(\.result) == ["SUCCESS"])
+        }
+    }
+
+    @Test(
         "receipt → active; DID_RENEW moves expiry; grace keeps access; REFUND revokes; duplicates apply once",
         arguments: TestDatabases.backends)
     func lifecycle(_ backend: String) async throws {

@@ -18,6 +18,8 @@ public struct ResponseBodyV2DecodedPayload: Codable, Sendable, Hashable {
     public var summary: NotificationSummary?
     /// External purchase token (`EXTERNAL_PURCHASE_TOKEN`).
     public var externalPurchaseToken: ExternalPurchaseToken?
+    /// The app and the customer's app transaction (`RESCIND_CONSENT`: a parent withdrew consent for a minor).
+    public var appData: NotificationAppData?
 
     /// Makes a payload.
     /// - Parameters:

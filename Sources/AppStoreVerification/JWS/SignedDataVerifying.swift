@@ -107,8 +107,16 @@ extension SignedDataVerifying {
         } else if let token = payload.externalPurchaseToken {
             try expectations.check(
                 bundleID: token.bundleId, environment: nil, appAppleID: token.appAppleId, "external purchase token")
+        } else if let app = payload.appData {
+            try expectations.check(
+                bundleID: app.bundleId, environment: app.environment, appAppleID: app.appAppleId,
+                "notification app data")
         }
         var notification = VerifiedNotification(payload: payload)
+        if let nested = payload.appData?.signedAppTransactionInfo {
+            notification.appTransaction = try enclosed(nested, "signedAppTransactionInfo", in: verified)
+                .decode(AppTransactionDecodedPayload.self)
+        }
         if let nested = payload.data?.signedTransactionInfo {
             notification.transaction = try checked(
                 try enclosed(nested, "signedTransactionInfo", in: verified).decode(JWSTransactionDecodedPayload.self))
@@ -147,6 +155,8 @@ public struct VerifiedNotification: Sendable, Hashable {
     public var transaction: JWSTransactionDecodedPayload?
     /// The decoded `data.signedRenewalInfo`.
     public var renewalInfo: JWSRenewalInfoDecodedPayload?
+    /// The decoded `appData.signedAppTransactionInfo` (`RESCIND_CONSENT`).
+    public var appTransaction: AppTransactionDecodedPayload?
 
     /// Wraps a payload.
     /// - Parameter payload: The notification payload.

@@ -2,7 +2,7 @@ import AppStoreModels
 
 extension ResponseBodyV2DecodedPayload: CanonicalPayload {
     /// Reads a notification payload whose fields are all in canonical form (see ``CanonicalPayload``), its
-    /// `data` included; one with a `summary` or an `externalPurchaseToken` is left to `JSONDecoder`.
+    /// `data` included; one with a `summary`, an `externalPurchaseToken` or `appData` is left to `JSONDecoder`.
     init?(canonical members: [(String, JSONValue)]) {
         var reader = CanonicalFieldReader()
         var type: NotificationTypeV2?, uuid: String?
@@ -22,7 +22,7 @@ extension ResponseBodyV2DecodedPayload: CanonicalPayload {
                 case .null: continue
                 default: return nil
                 }
-            case "summary", "externalPurchaseToken":
+            case "summary", "externalPurchaseToken", "appData":
                 guard case .null = value else { return nil }
             default: continue
             }

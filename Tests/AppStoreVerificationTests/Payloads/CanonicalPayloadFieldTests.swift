@@ -77,10 +77,12 @@ import Testing
         #expect(canonical == codable)
     }
 
-    @Test("a notification with every field its canonical reading handles; summary and externalPurchaseToken decline it")
+    @Test(
+        "a notification with every field its canonical reading handles; summary, externalPurchaseToken and appData decline it"
+    )
     func notificationFields() throws {
         let (canonical, codable) = try Self.both(ResponseBodyV2DecodedPayload.self, Self.notification)
-        #expect(Set(Self.unset(codable)) == ["summary", "externalPurchaseToken"], "\(Self.unset(codable))")
+        #expect(Set(Self.unset(codable)) == ["summary", "externalPurchaseToken", "appData"], "\(Self.unset(codable))")
         #expect(
             Self.unset(try #require(codable.data)).isEmpty,
             "data fields this spec does not set: \(Self.unset(codable.data!))")
@@ -88,12 +90,13 @@ import Testing
         for extra in [
             #","summary":{"requestIdentifier":"r","appAppleId":1,"bundleId":"b","productId":"p","succeededCount":1,"failedCount":0}"#,
             #","externalPurchaseToken":{"externalPurchaseId":"x","tokenCreationDate":1767225600000,"appAppleId":1,"bundleId":"b"}"#,
+            #","appData":{"appAppleId":1,"bundleId":"b","environment":"Sandbox","signedAppTransactionInfo":"x.y.z"}"#,
         ] {
             var json = Self.notification.trimmingCharacters(in: .whitespacesAndNewlines)
             json.insert(contentsOf: extra, at: json.index(before: json.endIndex))
             let (declined, decoded) = try Self.both(ResponseBodyV2DecodedPayload.self, json)
             #expect(declined == nil, "the canonical reader must leave \(extra.prefix(20)) to JSONDecoder")
-            #expect(decoded.summary != nil || decoded.externalPurchaseToken != nil)
+            #expect(decoded.summary != nil || decoded.externalPurchaseToken != nil || decoded.appData != nil)
         }
     }
 }
