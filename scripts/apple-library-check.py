@@ -146,6 +146,53 @@ if consent.rawNotificationType != "RESCIND_CONSENT" or consent.data is not None 
 verifier.verify_and_decode_app_transaction(consent.appData.signedAppTransactionInfo)
 kinds.append("RESCIND_CONSENT/")
 
+# A commitment plan (monthly billing, 12-month commitment): billingPlanType MONTHLY and commitmentInfo on each
+# period's transaction; cancelling turns off only the next commitment (commitmentAutoRenewStatus 0).
+plan = call("POST", "/simulator/v1/purchases", {"bundleID": bundle, "productID": "premium.annual",
+                                                 "customerID": "apple-commitment", "billingPlan": "MONTHLY"})
+plan_original = plan["originalTransactionId"]
+call("POST", "/simulator/v1/clock/advance", {"months": 1.05})
+call("POST", f"/simulator/v1/subscriptions/{plan_original}/auto-renew", {"enabled": False})
+item = client.get_all_subscription_statuses(plan_original).data[0].lastTransactions[0]
+period = verifier.verify_and_decode_signed_transaction(item.signedTransactionInfo)
+if period.rawBillingPlanType != "MONTHLY" or period.billingPlanType is None or period.commitmentInfo is None \
+        or period.commitmentInfo.billingPeriodNumber != 2 or period.commitmentInfo.totalBillingPeriods != 12:
+    sys.exit(f"apple-library-check: commitment transaction {period}")
+plan_renewal = verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+commitment = plan_renewal.commitmentInfo
+if plan_renewal.rawRenewalBillingPlanType != "MONTHLY" or plan_renewal.rawAutoRenewStatus != 1 \
+        or commitment is None or commitment.rawCommitmentAutoRenewStatus != 0:
+    sys.exit(f"apple-library-check: commitment renewal info {plan_renewal}")
+
+# A switch between subscriptions (to a bundle in another group): the new transaction names the previous one.
+call("POST", "/simulator/v1/apps", {"bundleID": "com.example.bundles", "appAppleID": 42, "sharedSecret": "s",
+                                    "apiKeyID": "SIMKEY0002", "issuerID": "57246542-96fe-1a63-e053-0824d011072a",
+                                    "gracePeriodDays": 16,
+                                    "products": [
+                                        {"productID": "news.monthly", "kind": "Auto-Renewable Subscription",
+                                         "subscriptionGroupID": "news", "level": 1, "period": "P1M",
+                                         "prices": {"USA": 4990}, "promotionalOffers": {}, "offerCodes": {}},
+                                        {"productID": "everything.monthly", "kind": "Auto-Renewable Subscription",
+                                         "subscriptionGroupID": "bundle", "level": 1, "period": "P1M",
+                                         "prices": {"USA": 14990}, "promotionalOffers": {}, "offerCodes": {}}]})
+news = call("POST", "/simulator/v1/purchases", {"bundleID": "com.example.bundles", "productID": "news.monthly",
+                                                 "customerID": "apple-switch"})["originalTransactionId"]
+switched = call("POST", "/simulator/v1/purchases", {"bundleID": "com.example.bundles",
+                                                     "productID": "everything.monthly", "customerID": "apple-switch",
+                                                     "replacing": news})
+switch_note = call("GET", "/simulator/v1/apps/com.example.bundles/notifications")["notifications"]
+bundles_verifier = SignedDataVerifier([open(f"{data}/pki/jws-root.der", "rb").read()], False, Environment.SANDBOX,
+                                      "com.example.bundles", 42)
+found = None
+for record in switch_note:
+    decoded = bundles_verifier.verify_and_decode_notification(record["signedPayload"])
+    kinds.append(f"{decoded.notificationType.value}/{decoded.subtype.value if decoded.subtype else ''}")
+    signed = bundles_verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
+    if signed.transactionId == switched["transactionId"]:
+        found = signed
+if found is None or found.originalTransactionId != switched["originalTransactionId"]:
+    sys.exit(f"apple-library-check: the switch's SUBSCRIBED notification was not found")
+
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
       f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
-      f"a win-back offer offered and redeemed; a one-time offer code")
+      f"a win-back offer offered and redeemed; a one-time offer code; a commitment plan; a switch")

@@ -39,6 +39,10 @@ extension AppStoreSimulator {
         transaction.originalTransactionID = transaction.transactionID
         guard product.kind == .autoRenewable, let group = product.subscriptionGroupID, let period = product.period
         else {
+            guard options.billingPlan == nil, options.replacing == nil else {
+                throw SimulatorError(
+                    "invalid_billing_plan", "billingPlan and replacing apply to auto-renewable subscriptions only")
+            }
             try Self.applyOneTimeOffer(options.offer, product: product, to: &transaction)
             record(transaction)
             emit("ONE_TIME_CHARGE", nil, v1: nil, transaction: transaction, subscription: nil, at: now)
@@ -52,6 +56,12 @@ extension AppStoreSimulator {
                 "already_subscribed",
                 "customer \(customerID) already has subscription \(existing.originalTransactionID) in group \(group); change plan instead",
                 kind: .conflict)
+        }
+        let monthly = try Self.commitmentPrice(
+            plan: options.billingPlan, product: product, storefront: options.storefront, offer: options.offer)
+        if let replacing = options.replacing {
+            _ = try replacedSubscription(replacing, bundleID: bundleID, customerID: customerID, group: group)
+            transaction.previousOriginalTransactionID = replacing
         }
         var length = configuration.rate.seconds(for: period)
         var introPeriodsLeft = 0
@@ -95,6 +105,11 @@ extension AppStoreSimulator {
         case nil:
             break
         }
+        if let monthly {
+            length = bill(&transaction, commitmentPeriod: 1, endsAt: commitmentEnd(from: now), monthly: monthly)
+        } else if product.monthlyCommitmentPrices != nil {
+            transaction.billingPlanType = "BILLED_UPFRONT"
+        }
         transaction.expiresDate = now.addingTimeInterval(length)
         let subtype: String
         if var lapsed = existing {
@@ -126,11 +141,18 @@ extension AppStoreSimulator {
             subtype = "INITIAL_BUY"
         }
         record(transaction)
+        subscriptions[transaction.originalTransactionID]!.commitmentPeriod = transaction.commitmentPeriod
+        subscriptions[transaction.originalTransactionID]!.commitmentEndsAt = transaction.commitmentExpiresDate
+        subscriptions[transaction.originalTransactionID]!.commitmentAutoRenewEnabled =
+            transaction.commitmentPeriod == nil ? nil : true
+        subscriptions[transaction.originalTransactionID]!.previousOriginalTransactionID =
+            transaction.previousOriginalTransactionID
         let subscription = subscriptions[transaction.originalTransactionID]!
         let type = transaction.offerType == 3 ? "OFFER_REDEEMED" : "SUBSCRIBED"
         emit(
             type, subtype, v1: subtype == "INITIAL_BUY" ? "INITIAL_BUY" : "INTERACTIVE_RENEWAL",
             subscription: subscription, transactionID: transaction.transactionID, at: now)
+        if let replacing = options.replacing { stopRenewing(replaced: replacing, at: now) }
         return transaction
     }
 
@@ -192,8 +214,16 @@ extension AppStoreSimulator {
     ///   - enabled: Whether it should renew.
     public func setAutoRenew(originalTransactionID: String, enabled: Bool) throws {
         var subscription = try activeSubscription(originalTransactionID)
-        guard subscription.autoRenewEnabled != enabled else { return }
-        subscription.autoRenewEnabled = enabled
+        if let period = subscription.commitmentPeriod {
+            // A commitment plan: the customer cancels (or restores) the next commitment; every period of this
+            // one still bills, so auto-renew stays on until the last.
+            guard subscription.commitmentAutoRenewEnabled != enabled else { return }
+            subscription.commitmentAutoRenewEnabled = enabled
+            subscription.autoRenewEnabled = enabled || period < SimulatedProduct.commitmentPeriods
+        } else {
+            guard subscription.autoRenewEnabled != enabled else { return }
+            subscription.autoRenewEnabled = enabled
+        }
         subscription.expirationIntent = enabled ? nil : subscription.expirationIntent
         subscriptions[originalTransactionID] = subscription
         emit(

@@ -45,6 +45,14 @@ extension AppStoreSimulator {
         if let percentage = t.revocationPercentage { object["revocationPercentage"] = percentage }
         if t.expiresDate != nil { object["isUpgraded"] = t.isUpgraded }
         if let token = t.appAccountToken { object["appAccountToken"] = token }
+        if let plan = t.billingPlanType { object["billingPlanType"] = plan }
+        if let period = t.commitmentPeriod, let ends = t.commitmentExpiresDate {
+            object["commitmentInfo"] = [
+                "billingPeriodNumber": period, "totalBillingPeriods": SimulatedProduct.commitmentPeriods,
+                "commitmentExpiresDate": Self.milliseconds(ends), "commitmentPrice": t.commitmentPrice ?? 0,
+            ]
+        }
+        if let previous = t.previousOriginalTransactionID { object["previousOriginalTransactionId"] = previous }
         return object
     }
 
@@ -66,6 +74,20 @@ extension AppStoreSimulator {
         if let product = apps[s.bundleID]?.product(s.autoRenewProductID) {
             object["currency"] = "USD"
             object["renewalPrice"] = s.pendingPrice ?? product.prices["USA"] ?? product.prices.values.first ?? 0
+            if let monthly = product.monthlyCommitmentPrices {
+                object["renewalBillingPlanType"] = s.commitmentPeriod == nil ? "BILLED_UPFRONT" : "MONTHLY"
+                if let ends = s.commitmentEndsAt {
+                    let price = monthly["USA"] ?? monthly.values.first ?? 0
+                    object["renewalPrice"] = price
+                    object["commitmentInfo"] = [
+                        "commitmentAutoRenewStatus": s.commitmentAutoRenewEnabled == false ? 0 : 1,
+                        "commitmentAutoRenewProductId": s.autoRenewProductID,
+                        "commitmentRenewalBillingPlanType": "MONTHLY",
+                        "commitmentRenewalDate": Self.milliseconds(ends),
+                        "commitmentRenewalPrice": price * Int64(SimulatedProduct.commitmentPeriods),
+                    ]
+                }
+            }
         }
         if let token = s.appAccountToken { object["appAccountToken"] = token }
         let winBack = eligibleWinBackOfferIDs(s)

@@ -288,8 +288,13 @@ public actor AppStoreSimulator {
             price: subscription.pendingPrice ?? product.prices[previous.storefront] ?? product.prices.values.first ?? 0,
             currency: previous.currency, storefront: previous.storefront, ownership: subscription.ownership,
             isUpgraded: false, reason: "RENEWAL", appAccountToken: subscription.appAccountToken)
+        transaction.previousOriginalTransactionID = subscription.previousOriginalTransactionID
         var length = configuration.rate.seconds(for: product.period ?? .month)
-        if subscription.introPeriodsLeft > 0, let intro = product.introductoryOffer {
+        if let commitmentLength = renewCommitment(
+            &subscription, product: product, transaction: &transaction, at: date)
+        {
+            length = commitmentLength
+        } else if subscription.introPeriodsLeft > 0, let intro = product.introductoryOffer {
             subscription.introPeriodsLeft -= 1
             transaction.offerType = 1
             transaction.offerDiscountType = intro.discountType

@@ -22,6 +22,13 @@ public struct PurchaseOptions: Sendable, Hashable, Codable {
     public var storefront = "USA"
     /// The signature of a promotional offer (required with ``OfferChoice/promotional(_:)``).
     public var offerProof: OfferProof?
+    /// `MONTHLY` buys the product's commitment plan (monthly billing, 12-month commitment); `nil` or
+    /// `BILLED_UPFRONT` bills the whole period up front.
+    public var billingPlan: String? = nil
+    /// A subscription of the customer's that this purchase replaces (a switch between a standalone subscription and
+    /// a subscription bundle): the new subscription names it as `previousOriginalTransactionId`, and it stops
+    /// renewing.
+    public var replacing: String? = nil
 
     /// Makes options.
     public init(

@@ -20,6 +20,10 @@ struct ControlRoutes: Sendable {
         var storefront: String?
         var offerSignature: OfferSignatureBody?
         var offerJWS: String?
+        /// `BILLED_UPFRONT` or `MONTHLY` (the product's commitment plan).
+        var billingPlan: String?
+        /// The original transaction id of a subscription this purchase replaces.
+        var replacing: String?
     }
 
     /// A promotional offer's signature fields, as StoreKit passes them.
@@ -59,6 +63,8 @@ struct ControlRoutes: Sendable {
                 var options = PurchaseOptions(
                     appAccountToken: body.appAccountToken, familyShared: body.familyShared ?? false,
                     storefront: body.storefront ?? "USA")
+                options.billingPlan = body.billingPlan
+                options.replacing = body.replacing
                 switch body.offer {
                 case nil: break
                 case "introductory": options.offer = .introductory

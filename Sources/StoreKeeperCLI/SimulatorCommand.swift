@@ -152,7 +152,7 @@ struct SimulatorConnection: ParsableArguments {
 }
 
 /// `storekeeper simulator purchase --bundle B --product P --customer C [--offer introductory|promotional|offerCode --offer-id X]
-/// [--offer-jws JWS]`
+/// [--offer-jws JWS] [--billing-plan MONTHLY] [--replacing ORIGINAL_ID]`
 struct SimulatorPurchaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "purchase", abstract: "Buy a product.")
     @OptionGroup var connection: SimulatorConnection
@@ -166,6 +166,15 @@ struct SimulatorPurchaseCommand: AsyncParsableCommand {
         help: "A promotional offer's signature as a compact JWS (compact_jws from the server's /v1/offers/sign).")
     var offerJWS: String?
     @Flag(name: .customLong("family-shared")) var familyShared = false
+    @Option(
+        name: .customLong("billing-plan"),
+        help: "BILLED_UPFRONT (default) or MONTHLY: a yearly product's monthly plan with a 12-month commitment.")
+    var billingPlan: String?
+    @Option(
+        help:
+            "The original transaction id of a subscription in another group this purchase replaces (a switch between a standalone subscription and a bundle)."
+    )
+    var replacing: String?
 
     func run() async throws {
         var body: [String: Any] = [
@@ -174,6 +183,8 @@ struct SimulatorPurchaseCommand: AsyncParsableCommand {
         if let offer { body["offer"] = offer }
         if let offerID { body["offerID"] = offerID }
         if let offerJWS { body["offerJWS"] = offerJWS }
+        if let billingPlan { body["billingPlan"] = billingPlan }
+        if let replacing { body["replacing"] = replacing }
         FileHandleOutput.standardOutput(try await connection.call("POST", "/simulator/v1/purchases", body: body))
     }
 }

@@ -53,6 +53,7 @@ public struct SubscriptionEngine: Sendable {
                     originalTransactionID: original, transactions: transactions, renewal: renewals[original], at: now))
         }
         subscriptions.sort { $0.originalTransactionID < $1.originalTransactionID }
+        SubscriptionEvaluator.markReplaced(&subscriptions)
         purchases.sort { $0.transactionID < $1.transactionID }
         return CustomerState(
             evaluatedAt: now, subscriptions: subscriptions, purchases: purchases,

@@ -180,6 +180,41 @@ import Testing
     }
 
     @Test(
+        "a commitment plan and a prorated refund reach the API: billing_plan, commitment, revocation_percentage",
+        arguments: TestDatabases.backends)
+    func commitmentAndProratedRefund(_ backend: String) async throws {
+        try await Self.withServers(backend) { h, client, _, delivery in
+            var options = PurchaseOptions()
+            options.billingPlan = "MONTHLY"
+            let bought = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "premium.annual", customerID: "carol", options: options)
+            let receipt = try await h.simulator.receipt(bundleID: Self.bundleID, customerID: "carol")
+            let (posted, _) = try await client.call(
+                .POST, "/v1/receipts", body: client.json(["app_user_id": "carol", "receipt": receipt]))
+            #expect(posted == 200)
+            await delivery.deliverDue()
+            try await h.simulator.setAutoRenew(originalTransactionID: bought.transactionID, enabled: false)
+            await h.advance(months: 1.01)
+            await delivery.deliverDue()
+            let subscription = try #require(try await client.subscription("carol"))
+            #expect(subscription["billing_plan"] as? String == "MONTHLY")
+            #expect(subscription["will_auto_renew"] as? Bool == true, "period 2 of 12 still renews")
+            let commitment = try #require(subscription["commitment"] as? [String: Any])
+            #expect(commitment["billing_period"] as? Int == 2 && commitment["total_billing_periods"] as? Int == 12)
+            #expect(commitment["will_renew"] as? Bool == false && commitment["price"] as? Int == 89_880)
+            #expect(subscription["revocation_percentage"] is NSNull)
+
+            let latest = try #require(await h.simulator.subscription(bought.transactionID)?.latestTransactionID)
+            try await h.simulator.refund(transactionID: latest, proratedPercentage: 40_000)
+            await delivery.deliverDue()
+            let refunded = try #require(try await client.subscription("carol"))
+            #expect(refunded["status"] as? String == "revoked")
+            #expect(refunded["revocation_type"] as? String == "REFUND_PRORATED")
+            #expect(refunded["revocation_percentage"] as? Int == 40_000)
+        }
+    }
+
+    @Test(
         "receipt → active; DID_RENEW moves expiry; grace keeps access; REFUND revokes; duplicates apply once",
         arguments: TestDatabases.backends)
     func lifecycle(_ backend: String) async throws {

@@ -44,6 +44,10 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Sendable, Hashable {
     @Lenient public var appAccountToken: String?
     /// The app transaction id.
     @Lenient public var appTransactionId: String?
+    /// How the next billing period is billed.
+    @Lenient public var renewalBillingPlanType: BillingPlanType?
+    /// What happens when a commitment plan's commitment ends.
+    public var commitmentInfo: RenewalCommitmentInfo?
 
     /// Makes renewal info for an original transaction.
     /// - Parameter originalTransactionId: The original purchase's id.

@@ -65,6 +65,13 @@ public struct JWSTransactionDecodedPayload: Codable, Sendable, Hashable {
     @Lenient public var price: Int64?
     /// The app transaction this purchase belongs to.
     @Lenient public var appTransactionId: String?
+    /// How the subscription is billed: up front, or monthly within a commitment.
+    @Lenient public var billingPlanType: BillingPlanType?
+    /// Where this billing period stands within its commitment (commitment plans only).
+    public var commitmentInfo: TransactionCommitmentInfo?
+    /// The original transaction id of the subscription this one replaced when the customer switched between a
+    /// standalone subscription and a subscription bundle (either way).
+    @Lenient public var previousOriginalTransactionId: String?
 
     /// Makes a payload with the required fields; set the rest as needed.
     /// - Parameters:

@@ -1,7 +1,8 @@
 extension SimulatedApp {
     /// The demo catalog: a group with premium (level 1) and basic (level 2) monthly plans, an annual plan at the
-    /// premium level, a consumable and a non-consumable; intro offers, a promotional offer, an offer code, a
-    /// win-back offer, and a one-time offer code on the consumable.
+    /// premium level (also sold as a monthly subscription with a 12-month commitment), a consumable and a
+    /// non-consumable; intro offers, a promotional offer, an offer code, a win-back offer, and a one-time offer code
+    /// on the consumable.
     public static func demo(
         bundleID: String = "com.example.storekeeper.demo", sharedSecret: String = "demo-shared-secret",
         gracePeriodDays: Int = 16, notificationURL: String? = nil
@@ -25,7 +26,7 @@ extension SimulatedApp {
                     introductoryOffer: trial),
                 SimulatedProduct(
                     productID: "premium.annual", subscriptionGroupID: "pro", level: 1, period: .year,
-                    prices: ["USA": 79_990]),
+                    prices: ["USA": 79_990], monthlyCommitmentPrices: ["USA": 7_490]),
                 SimulatedProduct(
                     productID: "coins.100", kind: .consumable, prices: ["USA": 990],
                     offerCodes: ["COINSHALF": .init(discountType: "ONE_TIME", period: .month, price: 490)]),

@@ -54,13 +54,19 @@ public struct SimulatedProduct: Sendable, Hashable, Codable {
     /// Win-back offers by identifier: for customers whose subscription in the group has expired (absent in worlds
     /// saved before they existed).
     public var winBackOffers: [String: Offer]?
+    /// The monthly price per storefront of the product's "Monthly with 12-Month Commitment" billing plan (a yearly
+    /// subscription only); `nil` when the product offers only up-front billing.
+    public var monthlyCommitmentPrices: [String: Int64]? = nil
+
+    /// How many monthly billing periods a commitment has.
+    public static let commitmentPeriods = 12
 
     /// Makes a product.
     public init(
         productID: String, kind: Kind = .autoRenewable, subscriptionGroupID: String? = nil, level: Int = 1,
         period: SubscriptionPeriod? = .month, prices: [String: Int64] = ["USA": 9_990], introductoryOffer: Offer? = nil,
         promotionalOffers: [String: Offer] = [:], offerCodes: [String: Offer] = [:],
-        winBackOffers: [String: Offer]? = nil
+        winBackOffers: [String: Offer]? = nil, monthlyCommitmentPrices: [String: Int64]? = nil
     ) {
         self.productID = productID
         self.kind = kind
@@ -72,5 +78,6 @@ public struct SimulatedProduct: Sendable, Hashable, Codable {
         self.promotionalOffers = promotionalOffers
         self.offerCodes = offerCodes
         self.winBackOffers = winBackOffers
+        self.monthlyCommitmentPrices = kind == .autoRenewable && period == .year ? monthlyCommitmentPrices : nil
     }
 }

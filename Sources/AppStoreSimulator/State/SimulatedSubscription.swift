@@ -60,4 +60,12 @@ public struct SimulatedSubscription: Sendable, Hashable, Codable {
     public var ownership: String
     /// The app account token.
     public var appAccountToken: String?
+    /// The current billing period within the commitment, for a commitment plan (monthly billing, 12 periods).
+    public var commitmentPeriod: Int? = nil
+    /// When the current commitment ends (commitment plans).
+    public var commitmentEndsAt: Date? = nil
+    /// Whether a new commitment starts when this one ends (commitment plans; the customer turns it off to cancel).
+    public var commitmentAutoRenewEnabled: Bool? = nil
+    /// The subscription this one replaced, carried by each of its transactions.
+    public var previousOriginalTransactionID: String? = nil
 }

@@ -56,4 +56,14 @@ public struct SimulatedTransaction: Sendable, Hashable, Codable {
     public var reason: String
     /// The app account token.
     public var appAccountToken: String?
+    /// `BILLED_UPFRONT` or `MONTHLY`, for a product that offers a commitment plan.
+    public var billingPlanType: String? = nil
+    /// Which billing period of its commitment this transaction pays for (commitment plans).
+    public var commitmentPeriod: Int? = nil
+    /// When the commitment ends (commitment plans).
+    public var commitmentExpiresDate: Date? = nil
+    /// The whole commitment's price in milliunits (commitment plans).
+    public var commitmentPrice: Int64? = nil
+    /// The subscription this one replaced (a switch between a standalone subscription and a bundle).
+    public var previousOriginalTransactionID: String? = nil
 }

@@ -82,6 +82,13 @@ struct CanonicalFieldReader {
         }
     }
 
+    /// A nested object this reader leaves to `JSONDecoder` (`commitmentInfo`): `null` reads as absent, anything
+    /// else marks the payload as not canonical.
+    mutating func nested(_ value: JSONValue) {
+        if case .null = value { return }
+        isCanonical = false
+    }
+
     /// Marks the payload as not canonical.
     mutating func decline<Value>() -> Value? {
         isCanonical = false

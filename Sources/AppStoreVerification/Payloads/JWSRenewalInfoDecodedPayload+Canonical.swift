@@ -30,6 +30,8 @@ extension JWSRenewalInfoDecodedPayload: CanonicalPayload {
             case "eligibleWinBackOfferIds": payload.eligibleWinBackOfferIds = reader.strings(value)
             case "appAccountToken": payload.appAccountToken = reader.string(value)
             case "appTransactionId": payload.appTransactionId = reader.string(value)
+            case "renewalBillingPlanType": payload.renewalBillingPlanType = reader.open(value, as: BillingPlanType.self)
+            case "commitmentInfo": reader.nested(value)
             default: continue
             }
         }

@@ -39,6 +39,9 @@ extension JWSTransactionDecodedPayload: CanonicalPayload {
             case "currency": payload.currency = reader.string(value)
             case "price": payload.price = reader.integer(value)
             case "appTransactionId": payload.appTransactionId = reader.string(value)
+            case "billingPlanType": payload.billingPlanType = reader.open(value, as: BillingPlanType.self)
+            case "commitmentInfo": reader.nested(value)
+            case "previousOriginalTransactionId": payload.previousOriginalTransactionId = reader.string(value)
             default: continue
             }
         }

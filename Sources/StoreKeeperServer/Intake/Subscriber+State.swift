@@ -50,7 +50,25 @@ extension Subscription {
         revokedAt = state.revokedAt
         revocationReason = state.revocationReason?.rawValue
         revocationType = state.revocationType?.rawValue
+        revocationPercentage = state.revocationPercentage
+        previousOriginalTransactionID = state.previousOriginalTransactionID
+        replacedByOriginalTransactionID = state.replacedByOriginalTransactionID
+        billingPlan = state.billingPlan?.rawValue
+        commitment = state.commitment.map(SubscriptionCommitment.init)
         explanation = state.explanation
+    }
+}
+
+extension SubscriptionCommitment {
+    /// A commitment from the engine's state of it.
+    public init(_ state: CommitmentState) {
+        self.init()
+        billingPeriod = state.billingPeriod
+        totalBillingPeriods = state.totalBillingPeriods
+        endsAt = state.endsAt
+        price = state.price
+        willRenew = state.willRenew
+        renewsToProductID = state.renewsToProductID
     }
 }
 

@@ -44,6 +44,7 @@ extension Transaction {
         revokedAt = payload.revocationDate
         revocationReason = payload.revocationReason
         revocationType = payload.revocationType
+        revocationPercentage = payload.revocationPercentage
         isUpgraded = payload.isUpgraded
         ownership = payload.inAppOwnershipType
         environment = payload.environment
@@ -53,6 +54,13 @@ extension Transaction {
         webOrderLineItemID = payload.webOrderLineItemId
         appAccountToken = payload.appAccountToken
         quantity = payload.quantity
+        appTransactionID = payload.appTransactionId
+        previousOriginalTransactionID = payload.previousOriginalTransactionId
+        billingPlan = payload.billingPlanType
+        commitmentPeriod = payload.commitmentInfo?.billingPeriodNumber
+        commitmentPeriods = payload.commitmentInfo?.totalBillingPeriods
+        commitmentEndsAt = payload.commitmentInfo?.commitmentExpiresDate
+        commitmentPrice = payload.commitmentInfo?.commitmentPrice
         observedAt = payload.signedDate
         offer = Offer(type: payload.offerType, discount: payload.offerDiscountType, identifier: payload.offerIdentifier)
     }
@@ -123,6 +131,9 @@ extension RenewalState {
         offer = Offer(type: payload.offerType, discount: payload.offerDiscountType, identifier: payload.offerIdentifier)
         renewalDate = payload.renewalDate
         environment = payload.environment
+        commitmentWillAutoRenew = payload.commitmentInfo?.commitmentAutoRenewStatus.map { $0 == .on }
+        commitmentAutoRenewProductID = payload.commitmentInfo?.commitmentAutoRenewProductId
+        commitmentRenewalDate = payload.commitmentInfo?.commitmentRenewalDate
         observedAt = payload.signedDate
     }
 }

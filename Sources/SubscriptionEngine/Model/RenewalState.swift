@@ -26,6 +26,13 @@ public struct RenewalState: Sendable, Hashable, Codable {
     public var renewalDate: Date?
     /// The environment.
     public var environment: AppStoreEnvironment?
+    /// Whether a new commitment starts when a commitment plan's commitment ends (off: the customer cancelled;
+    /// billing still runs to the commitment's end).
+    public var commitmentWillAutoRenew: Bool?
+    /// The product the next commitment is for.
+    public var commitmentAutoRenewProductID: String?
+    /// When the next commitment starts.
+    public var commitmentRenewalDate: Date?
     /// When this observation was made.
     public var observedAt: Date?
     /// Where it came from.

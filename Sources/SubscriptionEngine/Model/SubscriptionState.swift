@@ -60,6 +60,16 @@ public struct SubscriptionState: Sendable, Hashable {
     public var revocationReason: RevocationReason?
     /// How it was revoked.
     public var revocationType: RevocationType?
+    /// The refunded share of a prorated refund, in thousandths of a percent (50000 is 50 %).
+    public var revocationPercentage: Int? = nil
+    /// The subscription this one replaced (a switch between a standalone subscription and a bundle).
+    public var previousOriginalTransactionID: String? = nil
+    /// The subscription that replaced this one, when a later one names it as its previous subscription.
+    public var replacedByOriginalTransactionID: String? = nil
+    /// Billed up front or monthly within a commitment, when the evidence says.
+    public var billingPlan: BillingPlanType? = nil
+    /// Where a commitment plan stands, for a subscription billed monthly within a commitment.
+    public var commitment: CommitmentState? = nil
     /// The transaction that decided the current period.
     public var latestTransactionID: String
     /// The facts that decided this state, in order, in plain English.

@@ -28,6 +28,9 @@ public struct Transaction: Sendable, Hashable, Codable {
     public var revocationReason: RevocationReason?
     /// Full refund, prorated refund or family revocation.
     public var revocationType: RevocationType?
+    /// The refunded share of a prorated refund, in thousandths of a percent (Apple's `revocationPercentage`:
+    /// 50000 is 50 %).
+    public var revocationPercentage: Int?
     /// Whether the customer upgraded away from it.
     public var isUpgraded: Bool?
     /// The offer that applied.
@@ -48,6 +51,21 @@ public struct Transaction: Sendable, Hashable, Codable {
     public var appAccountToken: String?
     /// Quantity.
     public var quantity: Int?
+    /// The app transaction (the app's download by this Apple Account) the purchase belongs to.
+    public var appTransactionID: String?
+    /// The subscription this one replaced when the customer switched between a standalone subscription and a
+    /// subscription bundle (Apple's `previousOriginalTransactionId`).
+    public var previousOriginalTransactionID: String?
+    /// Billed up front or monthly within a commitment.
+    public var billingPlan: BillingPlanType?
+    /// Which billing period of its commitment this transaction pays for (commitment plans).
+    public var commitmentPeriod: Int?
+    /// How many billing periods the commitment has.
+    public var commitmentPeriods: Int?
+    /// When the commitment ends.
+    public var commitmentEndsAt: Date?
+    /// The whole commitment's price, in milliunits of ``currency``.
+    public var commitmentPrice: Int64?
     /// When this observation was made (JWS `signedDate`, verifyReceipt `request_date`, receipt creation date).
     public var observedAt: Date?
     /// Where this observation came from.
@@ -98,6 +116,7 @@ public struct Transaction: Sendable, Hashable, Codable {
             result.revokedAt = next.revokedAt
             result.revocationReason = next.revocationReason
             result.revocationType = next.revocationType
+            result.revocationPercentage = next.revocationPercentage
             result.isUpgraded = next.isUpgraded ?? result.isUpgraded
             result.offer = next.offer ?? result.offer
             result.ownership = next.ownership ?? result.ownership
@@ -108,6 +127,14 @@ public struct Transaction: Sendable, Hashable, Codable {
             result.webOrderLineItemID = next.webOrderLineItemID ?? result.webOrderLineItemID
             result.appAccountToken = next.appAccountToken ?? result.appAccountToken
             result.quantity = next.quantity ?? result.quantity
+            result.appTransactionID = next.appTransactionID ?? result.appTransactionID
+            result.previousOriginalTransactionID =
+                next.previousOriginalTransactionID ?? result.previousOriginalTransactionID
+            result.billingPlan = next.billingPlan ?? result.billingPlan
+            result.commitmentPeriod = next.commitmentPeriod ?? result.commitmentPeriod
+            result.commitmentPeriods = next.commitmentPeriods ?? result.commitmentPeriods
+            result.commitmentEndsAt = next.commitmentEndsAt ?? result.commitmentEndsAt
+            result.commitmentPrice = next.commitmentPrice ?? result.commitmentPrice
             result.observedAt = next.observedAt ?? result.observedAt
             result.source = next.source
         }

@@ -30,5 +30,16 @@ enum ExplanationFormat {
         }
     }
 
+    /// Apple's thousandths of a percent in words: 50000 → "50 %", 33333 → "33.333 %".
+    static func percentage(_ milli: Int) -> String {
+        let whole = milli / 1000
+        let fraction = abs(milli % 1000)
+        guard fraction != 0 else { return "\(whole) %" }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole).\(digits) %"
+    }
+
     static func tagged(_ rule: SubscriptionRule, _ text: String) -> String { "[\(rule.rawValue)] \(text)" }
 }

@@ -80,10 +80,12 @@ enum SubscriptionEvaluator {
             state.revokedAt = revoked
             state.revocationReason = latest.revocationReason
             state.revocationType = latest.revocationType
+            state.revocationPercentage = latest.revocationPercentage
             let what =
                 switch latest.revocationType {
                 case .familyRevoke: "family sharing revoked"
-                case .refundProrated: "refunded (prorated)"
+                case .refundProrated:
+                    "refunded (prorated\(latest.revocationPercentage.map { ", \(F.percentage($0))" } ?? ""))"
                 default: "refunded"
                 }
             explanation.append(
@@ -113,7 +115,7 @@ enum SubscriptionEvaluator {
             state.status = .expired
             if let intent = usableRenewal?.expirationIntent {
                 state.expirationReason = ExpirationReason(intent)
-            } else if usableRenewal?.willAutoRenew == false {
+            } else if usableRenewal?.willAutoRenew == false || usableRenewal?.commitmentWillAutoRenew == false {
                 state.expirationReason = .voluntary
             }
             explanation.append(
@@ -126,7 +128,70 @@ enum SubscriptionEvaluator {
         if state.status.grantsAccess, state.willAutoRenew == false {
             explanation.append("auto-renew is off: it will not renew")
         }
+        if let previous = ordered.lazy.compactMap(\.previousOriginalTransactionID).first {
+            state.previousOriginalTransactionID = previous
+            explanation.append(
+                F.tagged(
+                    .switchReplacesPrevious,
+                    "replaces subscription \(previous) (a switch between a standalone subscription and a subscription bundle)"
+                ))
+        }
+        state.billingPlan = latest.billingPlan
+        if latest.billingPlan == .monthly || latest.commitmentPeriod != nil {
+            state.commitment = commitment(of: latest, renewal: usableRenewal, explanation: &explanation)
+        }
         state.explanation = explanation
         return state
+    }
+
+    /// A commitment plan's standing from its latest period and renewal info, explained (rule
+    /// ``SubscriptionRule/commitmentBillsToItsEnd``).
+    static func commitment(of latest: Transaction, renewal: RenewalState?, explanation: inout [String])
+        -> CommitmentState
+    {
+        typealias F = ExplanationFormat
+        var commitment = CommitmentState()
+        commitment.billingPeriod = latest.commitmentPeriod
+        commitment.totalBillingPeriods = latest.commitmentPeriods
+        commitment.endsAt = latest.commitmentEndsAt
+        commitment.price = latest.commitmentPrice
+        commitment.willRenew = renewal?.commitmentWillAutoRenew
+        commitment.renewsToProductID = renewal?.commitmentAutoRenewProductID
+        let period =
+            latest.commitmentPeriod.map { number in
+                "period \(number)" + (latest.commitmentPeriods.map { " of \($0)" } ?? "")
+            } ?? "a period"
+        let next: String =
+            switch commitment.willRenew {
+            case false?:
+                "; the customer cancelled the next commitment: billing continues to its end, then it stops"
+            case true?: "; a new commitment starts then"
+            case nil: ""
+            }
+        explanation.append(
+            F.tagged(
+                .commitmentBillsToItsEnd,
+                "billed monthly within a commitment: \(period), the commitment ends \(F.date(latest.commitmentEndsAt))"
+                    + next))
+        return commitment
+    }
+
+    /// Marks each subscription that a later one names as its previous subscription as replaced by it (rule
+    /// ``SubscriptionRule/switchReplacesPrevious``).
+    static func markReplaced(_ subscriptions: inout [SubscriptionState]) {
+        let replacements = subscriptions.compactMap { state in
+            state.previousOriginalTransactionID.map { ($0, state.originalTransactionID) }
+        }
+        guard !replacements.isEmpty else { return }
+        let replacedBy = Dictionary(replacements, uniquingKeysWith: { first, _ in first })
+        for index in subscriptions.indices {
+            guard let successor = replacedBy[subscriptions[index].originalTransactionID] else { continue }
+            subscriptions[index].replacedByOriginalTransactionID = successor
+            subscriptions[index].explanation.append(
+                ExplanationFormat.tagged(
+                    .switchReplacesPrevious,
+                    "replaced by subscription \(successor) (a switch between a standalone subscription and a "
+                        + "subscription bundle)"))
+        }
     }
 }

@@ -29,4 +29,10 @@ public enum SubscriptionRule: String, Sendable, CaseIterable {
     case evidenceAfterInstantIgnored = "evidence-after-instant-ignored"
     /// An introductory offer in any product of a group makes the whole group ineligible.
     case introConsumedPerGroup = "intro-consumed-per-group"
+    /// A commitment plan (monthly billing within a 12-month commitment) bills every period to the commitment's
+    /// end even after the customer cancels it; cancelling stops only the next commitment.
+    case commitmentBillsToItsEnd = "commitment-bills-to-its-end"
+    /// A subscription that names a previous one (a switch between a standalone subscription and a subscription
+    /// bundle) carries the customer on; the previous one is said to be replaced.
+    case switchReplacesPrevious = "switch-replaces-previous"
 }

@@ -17,7 +17,8 @@ import Testing
          "revocationReason":1,"revocationDate":1767312000000,"revocationType":"REFUND_PRORATED","revocationPercentage":50000,
          "isUpgraded":true,"offerType":2,"offerIdentifier":"winback50","offerPeriod":"P1M","offerDiscountType":"PAY_AS_YOU_GO",
          "environment":"Sandbox","storefront":"USA","storefrontId":"143441","transactionReason":"RENEWAL","currency":"USD",
-         "price":9990,"appTransactionId":"704289572311676241"}
+         "price":9990,"appTransactionId":"704289572311676241","billingPlanType":"MONTHLY",
+         "previousOriginalTransactionId":"2000000847060000"}
         """#
 
     static let renewal = #"""
@@ -26,7 +27,7 @@ import Testing
          "offerType":3,"offerIdentifier":"SPRING","offerPeriod":"P1W","offerDiscountType":"FREE_TRIAL","signedDate":1767225601000,
          "environment":"Production","recentSubscriptionStartDate":1767225500000,"renewalDate":1769904000000,"currency":"USD",
          "renewalPrice":79990,"eligibleWinBackOfferIds":["w1","w2"],"appAccountToken":"7edea87d-98f0-42d0-9682-49ca81022f73",
-         "appTransactionId":"704289572311676241"}
+         "appTransactionId":"704289572311676241","renewalBillingPlanType":"MONTHLY"}
         """#
 
     static let notification = #"""
@@ -63,18 +64,42 @@ import Testing
         return (Payload.canonical(bytes), try JSONDecoder().decode(Payload.self, from: Data(bytes)))
     }
 
-    @Test("a transaction with every field: all set, and read canonically exactly as JSONDecoder reads it")
+    @Test(
+        "a transaction with every field: read canonically exactly as JSONDecoder reads it; commitmentInfo declines it"
+    )
     func transactionFields() throws {
         let (canonical, codable) = try Self.both(JWSTransactionDecodedPayload.self, Self.transaction)
-        #expect(Self.unset(codable).isEmpty, "fields this spec does not set: \(Self.unset(codable))")
+        #expect(Self.unset(codable) == ["commitmentInfo"], "fields this spec does not set: \(Self.unset(codable))")
         #expect(canonical == codable)
+        let extra =
+            #","commitmentInfo":{"billingPeriodNumber":3,"totalBillingPeriods":12,"commitmentExpiresDate":1798761600000,"commitmentPrice":119880}"#
+        let (declined, decoded) = try Self.both(
+            JWSTransactionDecodedPayload.self, Self.adding(extra, to: Self.transaction))
+        #expect(declined == nil)
+        let commitment = try #require(decoded.commitmentInfo)
+        #expect(Self.unset(commitment).isEmpty, "commitment fields this spec does not set: \(Self.unset(commitment))")
+        #expect(commitment.billingPeriodNumber == 3 && commitment.commitmentPrice == 119880)
     }
 
-    @Test("renewal info with every field: all set, and read canonically exactly as JSONDecoder reads it")
+    @Test("renewal info with every field: read canonically exactly as JSONDecoder reads it; commitmentInfo declines it")
     func renewalFields() throws {
         let (canonical, codable) = try Self.both(JWSRenewalInfoDecodedPayload.self, Self.renewal)
-        #expect(Self.unset(codable).isEmpty, "fields this spec does not set: \(Self.unset(codable))")
+        #expect(Self.unset(codable) == ["commitmentInfo"], "fields this spec does not set: \(Self.unset(codable))")
         #expect(canonical == codable)
+        let extra =
+            #","commitmentInfo":{"commitmentAutoRenewStatus":0,"commitmentAutoRenewProductId":"pro.annual","commitmentRenewalBillingPlanType":"MONTHLY","commitmentRenewalDate":1798761600000,"commitmentRenewalPrice":119880}"#
+        let (declined, decoded) = try Self.both(JWSRenewalInfoDecodedPayload.self, Self.adding(extra, to: Self.renewal))
+        #expect(declined == nil)
+        let commitment = try #require(decoded.commitmentInfo)
+        #expect(Self.unset(commitment).isEmpty, "commitment fields this spec does not set: \(Self.unset(commitment))")
+        #expect(commitment.commitmentAutoRenewStatus == .off && commitment.commitmentRenewalBillingPlanType == .monthly)
+    }
+
+    /// `json` with `members` (",\"key\":value…") added before its closing brace.
+    static func adding(_ members: String, to json: String) -> String {
+        var result = json.trimmingCharacters(in: .whitespacesAndNewlines)
+        result.insert(contentsOf: members, at: result.index(before: result.endIndex))
+        return result
     }
 
     @Test(
@@ -92,9 +117,8 @@ import Testing
             #","externalPurchaseToken":{"externalPurchaseId":"x","tokenCreationDate":1767225600000,"appAppleId":1,"bundleId":"b"}"#,
             #","appData":{"appAppleId":1,"bundleId":"b","environment":"Sandbox","signedAppTransactionInfo":"x.y.z"}"#,
         ] {
-            var json = Self.notification.trimmingCharacters(in: .whitespacesAndNewlines)
-            json.insert(contentsOf: extra, at: json.index(before: json.endIndex))
-            let (declined, decoded) = try Self.both(ResponseBodyV2DecodedPayload.self, json)
+            let (declined, decoded) = try Self.both(
+                ResponseBodyV2DecodedPayload.self, Self.adding(extra, to: Self.notification))
             #expect(declined == nil, "the canonical reader must leave \(extra.prefix(20)) to JSONDecoder")
             #expect(decoded.summary != nil || decoded.externalPurchaseToken != nil || decoded.appData != nil)
         }

@@ -29,6 +29,7 @@ import Testing
         "SubscriberResponse": SubscriberResponse.CodingKeys.allCases.map(\.stringValue),
         "Subscription": Subscription.CodingKeys.allCases.map(\.stringValue),
         "SubscriptionOffer": SubscriptionOffer.CodingKeys.allCases.map(\.stringValue),
+        "SubscriptionCommitment": SubscriptionCommitment.CodingKeys.allCases.map(\.stringValue),
         "TransactionPost": TransactionPost.CodingKeys.allCases.map(\.stringValue),
         "WebhookDeliveriesResponse": WebhookDeliveriesResponse.CodingKeys.allCases.map(\.stringValue),
         "WebhookDelivery": WebhookDelivery.CodingKeys.allCases.map(\.stringValue),

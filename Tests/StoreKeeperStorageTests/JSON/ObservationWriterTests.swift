@@ -43,6 +43,14 @@ import Testing
         transaction.webOrderLineItemID = "0"
         transaction.appAccountToken = "7edea87d-98f0-42d0-9682-49ca81022f73"
         transaction.quantity = -3
+        transaction.revocationPercentage = 50_000
+        transaction.appTransactionID = "704289572311676241"
+        transaction.previousOriginalTransactionID = "2000000847060000"
+        transaction.billingPlan = .unknown("QUARTERLY")
+        transaction.commitmentPeriod = 3
+        transaction.commitmentPeriods = 12
+        transaction.commitmentEndsAt = date.addingTimeInterval(31_536_000.25)
+        transaction.commitmentPrice = 119_880
         transaction.observedAt = date
         return transaction
     }
@@ -59,6 +67,9 @@ import Testing
         renewal.offer = Offer(kind: .winBack)
         renewal.renewalDate = date.addingTimeInterval(0.5)
         renewal.environment = .unknown("Orbit")
+        renewal.commitmentWillAutoRenew = false
+        renewal.commitmentAutoRenewProductID = "pro.annual"
+        renewal.commitmentRenewalDate = date.addingTimeInterval(31_536_000)
         renewal.observedAt = date
         return renewal
     }

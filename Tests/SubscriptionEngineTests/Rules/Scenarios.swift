@@ -198,13 +198,63 @@ enum Scenarios {
                 .transaction(
                     A.transaction(
                         "1", product: "annual", bought: 0, expires: 365, signed: 100, revoked: 100,
-                        revocationReason: 0, revocationType: "REFUND_PRORATED")),
+                        revocationReason: 0, revocationType: "REFUND_PRORATED",
+                        extra: ["revocationPercentage": 72_603])),
             ],
             expectations: [
-                .init(day: 99, status: .active, expires: 365),
+                .init(
+                    day: 99, status: .active, expires: 365, check: { $0.subscriptions[0].revocationPercentage == nil }),
                 .init(
                     day: 101, status: .revoked, expires: 100,
-                    check: { $0.subscriptions[0].revocationType == .refundProrated }),
+                    check: {
+                        $0.subscriptions[0].revocationType == .refundProrated
+                            && $0.subscriptions[0].revocationPercentage == 72_603
+                            && $0.subscriptions[0].explanation.contains { $0.contains("refunded (prorated, 72.603 %)") }
+                    }),
+            ]),
+        Scenario(
+            name:
+                "a commitment plan: the customer cancels in period 2; billing runs to the commitment's end, then it expires",
+            evidence: commitmentPlan(),
+            expectations: [
+                .init(
+                    day: 40, status: .active, expires: 60,
+                    check: { state in
+                        let s = state.subscriptions[0]
+                        return s.billingPlan == .monthly && s.willAutoRenew == true && s.commitment?.billingPeriod == 2
+                            && s.commitment?.totalBillingPeriods == 12 && s.commitment?.willRenew == false
+                            && s.commitment?.endsAt == A.day(360) && s.commitment?.price == 89_880
+                            && s.explanation.contains { $0.hasPrefix("[commitment-bills-to-its-end] billed monthly") }
+                    }),
+                .init(
+                    day: 361, status: .expired, expires: 360,
+                    check: { state in
+                        state.subscriptions[0].expirationReason == .voluntary
+                            && state.subscriptions[0].commitment?.billingPeriod == 12
+                    }),
+            ]),
+        Scenario(
+            name: "a switch to a subscription bundle: the new subscription names the old one, which is replaced",
+            evidence: [
+                .transaction(A.transaction("1", bought: 0, expires: 30)),
+                .renewal(A.renewal("1", autoRenew: false, signed: 10)),
+                .transaction(
+                    A.transaction(
+                        "5", product: "g2_monthly", bought: 10, expires: 40, group: "G2",
+                        extra: ["previousOriginalTransactionId": "1"])),
+            ],
+            expectations: [
+                .init(
+                    day: 15, status: nil,
+                    check: { state in
+                        let old = state.subscriptions.first { $0.originalTransactionID == "1" }
+                        let new = state.subscriptions.first { $0.originalTransactionID == "5" }
+                        return old?.replacedByOriginalTransactionID == "5" && new?.previousOriginalTransactionID == "1"
+                            && old?.willAutoRenew == false
+                            && (old?.explanation.contains { $0.hasPrefix("[switch-replaces-previous] replaced by") }
+                                ?? false)
+                            && state.entitlements.contains { $0.identifier == "extras" }
+                    })
             ]),
         Scenario(
             name: "family shared, then family sharing revoked",
@@ -585,4 +635,35 @@ enum Scenarios {
                 .init(day: 61, status: .active, expires: 90, check: { $0.subscriptions[0].latestTransactionID == "3" })
             ]),
     ]
+
+    /// A commitment plan's evidence: monthly periods 1, 2 and 12 of a commitment that began on day 0, and renewal
+    /// info from day 35 saying the customer cancelled the next commitment (then, on day 335, auto-renew off).
+    static func commitmentPlan() -> [Evidence] {
+        func period(_ number: Int) -> Evidence {
+            .transaction(
+                A.transaction(
+                    "\(number)", original: "1", product: "annual", bought: Double(number - 1) * 30,
+                    expires: Double(number) * 30, price: 7_490,
+                    extra: [
+                        "billingPlanType": "MONTHLY",
+                        "commitmentInfo": [
+                            "billingPeriodNumber": number, "totalBillingPeriods": 12,
+                            "commitmentExpiresDate": A.ms(360), "commitmentPrice": 89_880,
+                        ],
+                    ]))
+        }
+        func renewal(signed: Double, autoRenew: Bool) -> Evidence {
+            .renewal(
+                A.renewal(
+                    "1", product: "annual", autoRenew: autoRenew, signed: signed,
+                    extra: [
+                        "renewalBillingPlanType": "MONTHLY",
+                        "commitmentInfo": ["commitmentAutoRenewStatus": 0, "commitmentAutoRenewProductId": "annual"],
+                    ]))
+        }
+        return [
+            period(1), period(2), period(12), renewal(signed: 35, autoRenew: true),
+            renewal(signed: 335, autoRenew: false),
+        ]
+    }
 }

@@ -20,7 +20,7 @@ enum Apple {
         signed: Double? = nil, type: String = "Auto-Renewable Subscription", group: String? = "G1",
         offerType: Int? = nil, discount: String? = nil, offerID: String? = nil, revoked: Double? = nil,
         revocationReason: Int? = nil, revocationType: String? = nil, upgraded: Bool? = nil,
-        ownership: String = "PURCHASED", reason: String? = nil, price: Int? = nil
+        ownership: String = "PURCHASED", reason: String? = nil, price: Int? = nil, extra: [String: Any] = [:]
     ) -> JWSTransactionDecodedPayload {
         var object: [String: Any] = [
             "transactionId": id, "originalTransactionId": original ?? id, "productId": product,
@@ -39,6 +39,7 @@ enum Apple {
         if let revocationType { object["revocationType"] = revocationType }
         if let upgraded { object["isUpgraded"] = upgraded }
         if let price { object["price"] = price }
+        object.merge(extra) { _, new in new }
         return decode(JWSTransactionDecodedPayload.self, object)
     }
 
@@ -46,7 +47,7 @@ enum Apple {
     static func renewal(
         _ original: String, product: String = "monthly", renewsTo: String? = nil, autoRenew: Bool = true,
         signed: Double, intent: Int? = nil, billingRetry: Bool? = nil, graceUntil: Double? = nil,
-        priceIncrease: Int? = nil
+        priceIncrease: Int? = nil, extra: [String: Any] = [:]
     ) -> JWSRenewalInfoDecodedPayload {
         var object: [String: Any] = [
             "originalTransactionId": original, "productId": product, "autoRenewProductId": renewsTo ?? product,
@@ -56,6 +57,7 @@ enum Apple {
         if let billingRetry { object["isInBillingRetryPeriod"] = billingRetry }
         if let graceUntil { object["gracePeriodExpiresDate"] = ms(graceUntil) }
         if let priceIncrease { object["priceIncreaseStatus"] = priceIncrease }
+        object.merge(extra) { _, new in new }
         return decode(JWSRenewalInfoDecodedPayload.self, object)
     }
 

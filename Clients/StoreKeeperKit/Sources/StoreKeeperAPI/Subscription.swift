@@ -42,6 +42,18 @@ public struct Subscription: Codable, Sendable, Hashable {
     public var revocationReason: Int?
     /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE` (Apple's values, unknown ones as sent).
     public var revocationType: String?
+    /// The refunded share of a prorated refund, in thousandths of a percent (Apple's `revocationPercentage`:
+    /// 50000 is 50 %).
+    public var revocationPercentage: Int?
+    /// The subscription this one replaced (the customer switched between a standalone subscription and a
+    /// subscription bundle).
+    public var previousOriginalTransactionID: String?
+    /// The subscription that replaced this one, when a later one names it as its previous subscription.
+    public var replacedByOriginalTransactionID: String?
+    /// `BILLED_UPFRONT` or `MONTHLY` (a monthly subscription with a 12-month commitment), when the evidence says.
+    public var billingPlan: String?
+    /// Where a commitment plan stands (`billing_plan` `MONTHLY`).
+    public var commitment: SubscriptionCommitment?
     /// The latest transaction id.
     public var latestTransactionID: String
     /// Why it is in this state, in sentences that quote the rules applied.
@@ -65,7 +77,11 @@ public struct Subscription: Codable, Sendable, Hashable {
         case autoRenewProductID = "auto_renew_product_id", expirationReason = "expiration_reason", offer, ownership
         case priceIncreaseStatus = "price_increase_status", environment, storefront, price, currency
         case isUpgraded = "is_upgraded", revokedAt = "revoked_at", revocationReason = "revocation_reason"
-        case revocationType = "revocation_type", latestTransactionID = "latest_transaction_id", explanation
+        case revocationType = "revocation_type", revocationPercentage = "revocation_percentage"
+        case previousOriginalTransactionID = "previous_original_transaction_id"
+        case replacedByOriginalTransactionID = "replaced_by_original_transaction_id"
+        case billingPlan = "billing_plan", commitment
+        case latestTransactionID = "latest_transaction_id", explanation
     }
 
     /// Encodes every key, `null` included.
@@ -91,6 +107,11 @@ public struct Subscription: Codable, Sendable, Hashable {
         try c.encode(revokedAt, forKey: .revokedAt)
         try c.encode(revocationReason, forKey: .revocationReason)
         try c.encode(revocationType, forKey: .revocationType)
+        try c.encode(revocationPercentage, forKey: .revocationPercentage)
+        try c.encode(previousOriginalTransactionID, forKey: .previousOriginalTransactionID)
+        try c.encode(replacedByOriginalTransactionID, forKey: .replacedByOriginalTransactionID)
+        try c.encode(billingPlan, forKey: .billingPlan)
+        try c.encode(commitment, forKey: .commitment)
         try c.encode(latestTransactionID, forKey: .latestTransactionID)
         try c.encode(explanation, forKey: .explanation)
     }

@@ -1,0 +1,38 @@
+public import Foundation
+
+/// Where a commitment plan stands: a subscription billed monthly within a 12-month commitment. Every period is
+/// billed to the commitment's end; the customer can only decline the next commitment.
+public struct SubscriptionCommitment: Codable, Sendable, Hashable {
+    /// Which billing period of the commitment the current period is (1 through `totalBillingPeriods`).
+    public var billingPeriod: Int?
+    /// How many billing periods the commitment has (12).
+    public var totalBillingPeriods: Int?
+    /// When the commitment ends.
+    public var endsAt: Date?
+    /// The whole commitment's price, in milliunits of the subscription's currency.
+    public var price: Int64?
+    /// Whether a new commitment starts when this one ends (`false`: the customer cancelled it).
+    public var willRenew: Bool?
+    /// The product of the next commitment.
+    public var renewsToProductID: String?
+
+    /// Makes a commitment; set the fields as needed.
+    public init() {}
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case billingPeriod = "billing_period", totalBillingPeriods = "total_billing_periods", endsAt = "ends_at"
+        case price, willRenew = "will_renew", renewsToProductID = "renews_to_product_id"
+    }
+
+    /// Encodes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(billingPeriod, forKey: .billingPeriod)
+        try c.encode(totalBillingPeriods, forKey: .totalBillingPeriods)
+        try c.encode(endsAt, forKey: .endsAt)
+        try c.encode(price, forKey: .price)
+        try c.encode(willRenew, forKey: .willRenew)
+        try c.encode(renewsToProductID, forKey: .renewsToProductID)
+    }
+}
