@@ -30,8 +30,7 @@ extension AppStoreSimulator {
             "quantity": 1, "type": t.type, "inAppOwnershipType": t.ownership, "signedDate": Self.milliseconds(signedAt),
             "environment": configuration.environment, "transactionReason": t.reason, "storefront": t.storefront,
             "storefrontId": t.storefront == "JPN" ? "143462" : "143441", "price": t.price, "currency": t.currency,
-            "appTransactionId":
-                "7\(t.customerID.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000_000_000)",
+            "appTransactionId": Self.appTransactionID(t.bundleID + "\n" + t.customerID),
         ]
         if let group = t.subscriptionGroupID { object["subscriptionGroupIdentifier"] = group }
         if let expires = t.expiresDate { object["expiresDate"] = Self.milliseconds(expires) }

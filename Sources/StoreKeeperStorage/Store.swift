@@ -38,6 +38,11 @@ public protocol Store: WebhookStore, PollStore {
     /// verifyReceipt with when the app has no App Store Server API credentials.
     func latestReceipt(appUserKey: String) async throws -> String?
 
+    /// The subscriptions and purchases (original transaction ids) whose transactions name `appTransactionID`, by
+    /// the storage key of the subscriber that owns them, in one project. Found by scanning stored evidence: it
+    /// answers a parent's rescinded consent, which is rare.
+    func originals(appTransactionID: String, in project: ProjectScope) async throws -> [String: [String]]
+
     /// A subscriber's events in one project, oldest first.
     func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord]
 

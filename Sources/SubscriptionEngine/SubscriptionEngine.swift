@@ -54,6 +54,13 @@ public struct SubscriptionEngine: Sendable {
         }
         subscriptions.sort { $0.originalTransactionID < $1.originalTransactionID }
         SubscriptionEvaluator.markReplaced(&subscriptions)
+        if let rescissions = evidence.consentRescissions {
+            let began = subscriptionTransactions.mapValues { transactions in
+                transactions.compactMap { $0.originalPurchaseDate ?? $0.purchaseDate }.min() ?? .distantPast
+            }
+            ConsentRescissionRule.apply(
+                rescissions, began: began, to: &subscriptions, purchases: &purchases, at: now)
+        }
         purchases.sort { $0.transactionID < $1.transactionID }
         return CustomerState(
             evaluatedAt: now, subscriptions: subscriptions, purchases: purchases,
@@ -88,6 +95,7 @@ public struct SubscriptionEngine: Sendable {
         for renewal in evidence.renewals {
             for date in [renewal.observedAt, renewal.gracePeriodExpiresAt, renewal.renewalDate] { consider(date) }
         }
+        for rescission in evidence.consentRescissions ?? [] { consider(rescission.rescindedAt) }
         return next
     }
 
@@ -155,7 +163,8 @@ public struct SubscriptionEngine: Sendable {
                 best[candidate.identifier] = candidate
             }
         }
-        for subscription in subscriptions where subscription.status.grantsAccess {
+        for subscription in subscriptions
+        where subscription.status.grantsAccess && subscription.consentRescindedAt == nil {
             let end = subscription.status == .inGracePeriod ? subscription.gracePeriodExpiresAt : subscription.expiresAt
             for identifier in configuration.entitlements[subscription.productID] ?? [] {
                 offer(

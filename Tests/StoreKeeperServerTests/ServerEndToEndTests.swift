@@ -165,17 +165,65 @@ import Testing
     }
 
     @Test(
-        "RESCIND_CONSENT (appData, no data) is verified, acknowledged and recorded once",
+        "RESCIND_CONSENT withholds what the minor bought before it, once, and a later purchase grants again",
         arguments: TestDatabases.backends)
     func rescindConsent(_ backend: String) async throws {
-        try await Self.withServers(backend) { h, _, _, delivery in
-            _ = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "coins.100", customerID: "minor")
+        try await Self.withServers(backend) { h, client, store, delivery in
+            // A customer StoreKeeper never heard of: verified, acknowledged and only recorded.
+            _ = try await h.simulator.purchase(bundleID: Self.bundleID, productID: "coins.100", customerID: "stranger")
+            try await h.simulator.rescindConsent(bundleID: Self.bundleID, customerID: "stranger")
             await delivery.deliverDue()
+            #expect(await h.simulator.notifications(for: Self.bundleID).last?.attempts.map(\.result) == ["SUCCESS"])
+
+            let bought = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "premium.monthly", customerID: "minor")
+            let token = try #require(
+                try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID)
+                    .signedTransactionInfo)
+            _ = try await client.call(
+                .POST, "/v1/transactions", body: client.json(["app_user_id": "minor", "signed_transaction": token]))
+            await delivery.deliverDue()
+            #expect((try await client.subscriber("minor")["entitlements"] as? [Any])?.count == 1)
+
             try await h.simulator.rescindConsent(bundleID: Self.bundleID, customerID: "minor")
             await delivery.deliverDue()
             let record = try #require(await h.simulator.notifications(for: Self.bundleID).last)
             #expect(record.notificationType == "RESCIND_CONSENT")
             #expect(record.attempts.map(\.result) == ["SUCCESS"])
+            var subscriber = try await client.subscriber("minor")
+            #expect((subscriber["entitlements"] as? [Any])?.isEmpty == true)
+            let subscription = try #require((subscriber["subscriptions"] as? [[String: Any]])?.first)
+            #expect(subscription["status"] as? String == "active", "Apple's state is kept; only access is withheld")
+            #expect(subscription["consent_rescinded_at"] is String)
+            #expect(
+                (subscription["explanation"] as? [String])?.contains {
+                    $0.hasPrefix("[consent-rescinded-withholds-access]")
+                } == true)
+            let (_, history) = try await client.call(.GET, "/v1/subscribers/minor/events", key: Self.secretKey)
+            let types = (history["events"] as? [[String: Any]])?.compactMap { $0["type"] as? String } ?? []
+            #expect(types.filter { $0 == "RESCIND_CONSENT" }.count == 1)
+
+            // Apple redelivers it: applied once.
+            let events = try await store.events("minor", in: Self.project, limit: 1000).count
+            let (status, _) = try await client.call(
+                .POST, "/v1/notifications/appstore", key: nil,
+                body: client.json(["signedPayload": record.signedPayload]))
+            #expect(status == 200)
+            #expect(try await store.events("minor", in: Self.project, limit: 1000).count == events)
+
+            // Consent given again: a purchase after the rescission grants access.
+            await h.advance(months: 0.1)
+            let lifetime = try await h.simulator.purchase(
+                bundleID: Self.bundleID, productID: "lifetime", customerID: "minor")
+            let lifetimeToken = try #require(
+                try await h.simulator.transactionInfo(transactionID: lifetime.transactionID, bundleID: Self.bundleID)
+                    .signedTransactionInfo)
+            _ = try await client.call(
+                .POST, "/v1/transactions",
+                body: client.json(["app_user_id": "minor", "signed_transaction": lifetimeToken]))
+            subscriber = try await client.subscriber("minor")
+            let entitlements = subscriber["entitlements"] as? [[String: Any]]
+            #expect(entitlements?.map { $0["product_id"] as? String } == ["lifetime"])
         }
     }
 

@@ -55,6 +55,7 @@ extension Subscription {
         replacedByOriginalTransactionID = state.replacedByOriginalTransactionID
         billingPlan = state.billingPlan?.rawValue
         commitment = state.commitment.map(SubscriptionCommitment.init)
+        consentRescindedAt = state.consentRescindedAt
         explanation = state.explanation
     }
 }

@@ -282,13 +282,20 @@ public struct SubscriberService: Sendable {
             ServerMetrics.verificationFailure(code: error.code.rawValue)
             throw ServiceError.unverifiable(error.code.rawValue, "signedPayload: \(error.reason)")
         }
+        let type =
+            notification.payload.notificationType.rawValue
+            + (notification.payload.subtype.map { "/\($0.rawValue)" } ?? "")
+        if notification.payload.notificationType == .rescindConsent,
+            let appTransactionID = notification.appTransaction?.appTransactionId
+        {
+            return try await rescindConsent(
+                notification, appTransactionID: appTransactionID, app: app, bundleID: bundleID, rawBody: signedPayload,
+                cause: cause, type: type)
+        }
         var evidence = EvidenceSet()
         evidence.add(
             notificationV2: notification.payload, transaction: notification.transaction,
             renewalInfo: notification.renewalInfo)
-        let type =
-            notification.payload.notificationType.rawValue
-            + (notification.payload.subtype.map { "/\($0.rawValue)" } ?? "")
         var detail: [String: EventValue] = ["notification_type": .string(type)]
         if let id = notification.transaction?.transactionId { detail["transaction_id"] = .string(id) }
         let write = EvidenceWrite(
@@ -297,6 +304,38 @@ public struct SubscriberService: Sendable {
             originalTransactionIDs: Self.originals(evidence), cause: cause,
             notificationID: notification.payload.notificationUUID, eventType: type, detail: detail)
         let outcome = try await store.apply(write, policy: policy, now: now())
+        ServerMetrics.notification(type: type, outcome: outcome.status)
+        return outcome
+    }
+
+    /// RESCIND_CONSENT: a parent or guardian withdrew consent for a minor. Every subscription and purchase whose
+    /// transactions name the notification's app transaction gets a ``ConsentRescission`` (rule
+    /// `consent-rescinded-withholds-access`), one write per owning subscriber, each claiming its own id derived from
+    /// the notification's UUID so a redelivery applies each once; with no such purchase it is only recorded.
+    func rescindConsent(
+        _ notification: VerifiedNotification, appTransactionID: String, app: AppRuntime, bundleID: String,
+        rawBody: String, cause: EventCause, type: String
+    ) async throws -> ApplyOutcome {
+        let owners = try await store.originals(appTransactionID: appTransactionID, in: app.project)
+        let uuid = notification.payload.notificationUUID
+        let at = notification.payload.signedDate ?? now()
+        var outcome = ApplyOutcome.recorded
+        let groups = owners.isEmpty ? [("", [String]())] : owners.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for (index, (_, originals)) in groups.enumerated() {
+            var evidence = EvidenceSet()
+            for original in originals {
+                evidence.insert(
+                    ConsentRescission(
+                        originalTransactionID: original, appTransactionID: appTransactionID, rescindedAt: at))
+            }
+            let write = EvidenceWrite(
+                project: app.project, bundleID: bundleID, appUserID: nil, kind: "notification_v2", rawBody: rawBody,
+                evidence: evidence, originalTransactionIDs: originals, cause: cause,
+                notificationID: index == 0 ? uuid : "\(uuid)/\(index)", eventType: type,
+                detail: ["notification_type": .string(type), "app_transaction_id": .string(appTransactionID)])
+            let result = try await store.apply(write, policy: policy, now: now())
+            if index == 0 { outcome = result }
+        }
         ServerMetrics.notification(type: type, outcome: outcome.status)
         return outcome
     }

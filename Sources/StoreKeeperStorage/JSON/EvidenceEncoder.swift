@@ -34,6 +34,10 @@ public final class EvidenceEncoder: Sendable {
     /// - Returns: What `JSONEncoder` with `.sortedKeys` writes for it.
     /// - Throws: `EncodingError` (a date or number JSON cannot hold).
     public func encode(_ evidence: EvidenceSet) throws -> String {
+        // Rare evidence (a rescinded consent) has a third key: the generic encoder writes it.
+        if evidence.consentRescissions != nil {
+            return String(decoding: try Self.elementEncoder.encode(evidence), as: UTF8.self)
+        }
         // Keys sorted: "renewals" before "transactions".
         var json = Array(#"{"renewals":["#.utf8)
         try append(evidence.renewals, to: &json, memory: renewals)
@@ -58,9 +62,11 @@ public final class EvidenceEncoder: Sendable {
     ) {
         let renewals = Array(added.renewals.filter { !base.renewals.contains($0) })
         let transactions = Array(added.transactions.filter { !base.transactions.contains($0) })
-        guard !renewals.isEmpty || !transactions.isEmpty else { return (json, base) }
+        let rescissions = (added.consentRescissions ?? []).subtracting(base.consentRescissions ?? [])
+        guard !renewals.isEmpty || !transactions.isEmpty || !rescissions.isEmpty else { return (json, base) }
         var union = base
         union.formUnion(added)
+        if union.consentRescissions != nil { return (try encode(union), union) }
         let bytes = Array(json.utf8)
         let head = Array(#"{"renewals":["#.utf8), middle = Array(#"],"transactions":["#.utf8), tail = Array("]}".utf8)
         guard bytes.starts(with: head), bytes.count >= head.count + middle.count + tail.count,

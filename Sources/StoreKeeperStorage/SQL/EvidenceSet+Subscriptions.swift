@@ -19,6 +19,13 @@ extension EvidenceSet {
                 kept.insert(renewal)
             }
         }
+        for rescission in consentRescissions ?? [] {
+            if originalTransactionIDs.contains(rescission.originalTransactionID) {
+                removed.insert(rescission)
+            } else {
+                kept.insert(rescission)
+            }
+        }
         self = kept
         return removed
     }

@@ -117,6 +117,32 @@ extension SQLStore {
     /// A JSON column as `type` (`empty` when NULL).
     /// - Throws: ``StorageError`` naming `what` when the stored JSON does not decode: stored data is never silently
     ///   read as empty.
+    /// The original transaction ids naming an app transaction, by owning subscriber (see
+    /// ``Store/originals(appTransactionID:in:)``). An id outside Apple's digits-and-letters form names nothing.
+    public func originals(appTransactionID: String, in project: ProjectScope) async throws -> [String: [String]] {
+        guard !appTransactionID.isEmpty, appTransactionID.utf8.count <= 64,
+            appTransactionID.utf8.allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D
+            })
+        else { return [:] }
+        // A project id's only LIKE wildcard is `_`; the app transaction id has none.
+        let prefix = project.key("").replacingOccurrences(of: "_", with: "\\_") + "%"
+        let rows = try await database.read(
+            "SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\' AND evidence_json LIKE ?",
+            [.text(prefix), .text("%\"appTransactionID\":\"\(appTransactionID)\"%")])
+        var result: [String: [String]] = [:]
+        for row in rows {
+            guard let user = row["app_user_id"]?.string else { continue }
+            let evidence = try Self.decodeStored(
+                EvidenceSet.self, row["evidence_json"], empty: "{}", what: "evidence of \(user)")
+            let originals = Set(
+                evidence.transactions.filter { $0.appTransactionID == appTransactionID }.map(\.originalTransactionID))
+            if !originals.isEmpty { result[user] = originals.sorted() }
+        }
+        return result
+    }
+
     static func decodeStored<Value: Decodable>(_ type: Value.Type, _ value: SQLValue?, empty: String, what: String)
         throws -> Value
     {
@@ -134,6 +160,10 @@ extension SQLStore {
         let renewals = try evidence.renewals.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.sorted()
         let transactions = try evidence.transactions.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
             .sorted()
+        let consents = try (evidence.consentRescissions ?? []).map {
+            String(decoding: try encoder.encode($0), as: UTF8.self)
+        }.sorted()
         return "renewals=[\(renewals.joined(separator: ","))] transactions=[\(transactions.joined(separator: ","))]"
+            + (consents.isEmpty ? "" : " consents=[\(consents.joined(separator: ","))]")
     }
 }

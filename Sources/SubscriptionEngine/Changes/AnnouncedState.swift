@@ -50,6 +50,8 @@ public struct AnnouncedSubscription: Sendable, Hashable, Codable {
     public var willAutoRenew: Bool?
     /// When its period ended.
     public var expiresAt: Date?
+    /// `true` once a rescinded consent withheld its access (`nil` otherwise, so it is not stored).
+    public var consentRescinded: Bool?
 
     /// The announced facts of a subscription's state.
     public init(_ state: SubscriptionState) {
@@ -58,6 +60,7 @@ public struct AnnouncedSubscription: Sendable, Hashable, Codable {
         transactionID = state.latestTransactionID
         willAutoRenew = state.willAutoRenew
         expiresAt = state.expiresAt
+        consentRescinded = state.consentRescindedAt == nil ? nil : true
     }
 
     enum CodingKeys: String, CodingKey {
@@ -66,6 +69,7 @@ public struct AnnouncedSubscription: Sendable, Hashable, Codable {
         case transactionID = "t"
         case willAutoRenew = "r"
         case expiresAt = "e"
+        case consentRescinded = "c"
     }
 }
 

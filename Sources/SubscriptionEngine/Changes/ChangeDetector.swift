@@ -92,6 +92,9 @@ public enum ChangeDetector {
         case (let was, .expired) where was != .expired: changes.append(change(.expiration, at: new.expiresAt))
         default: break
         }
+        if let rescinded = new.consentRescindedAt, old.consentRescinded != true {
+            changes.append(change(.consentRescinded, at: rescinded))
+        }
         return changes
     }
 }

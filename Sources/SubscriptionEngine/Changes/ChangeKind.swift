@@ -31,4 +31,6 @@ public enum ChangeKind: String, Sendable, Hashable, Codable, CaseIterable {
     case nonRenewingPurchase = "non_renewing_purchase"
     /// A test event sent on request.
     case test
+    /// A parent or guardian rescinded consent for a minor's use of the app: the subscription grants no access.
+    case consentRescinded = "consent_rescinded"
 }

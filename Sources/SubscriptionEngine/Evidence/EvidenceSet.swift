@@ -15,6 +15,8 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
     public private(set) var transactions: Set<Transaction> = []
     /// Every renewal-state observation.
     public private(set) var renewals: Set<RenewalState> = []
+    /// Consent rescinded by a parent or guardian, per subscription or purchase; `nil` (not stored) when none.
+    public private(set) var consentRescissions: Set<ConsentRescission>? = nil
 
     /// An empty set.
     public init() {}
@@ -27,11 +29,20 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
     /// - Parameter renewal: The observation.
     public mutating func insert(_ renewal: RenewalState) { renewals.insert(renewal) }
 
+    /// Adds one consent rescission.
+    /// - Parameter rescission: The rescission.
+    public mutating func insert(_ rescission: ConsentRescission) {
+        consentRescissions = (consentRescissions ?? []).union([rescission])
+    }
+
     /// Adds everything in another set.
     /// - Parameter other: More evidence.
     public mutating func formUnion(_ other: EvidenceSet) {
         transactions.formUnion(other.transactions)
         renewals.formUnion(other.renewals)
+        if let rescissions = other.consentRescissions {
+            consentRescissions = (consentRescissions ?? []).union(rescissions)
+        }
     }
 
     /// Adds a verifyReceipt response (modern or iOS 6-style): `in_app`, `latest_receipt_info` and

@@ -70,6 +70,9 @@ public struct SubscriptionState: Sendable, Hashable {
     public var billingPlan: BillingPlanType? = nil
     /// Where a commitment plan stands, for a subscription billed monthly within a commitment.
     public var commitment: CommitmentState? = nil
+    /// When a parent or guardian rescinded consent, when that withholds this subscription's access (its status
+    /// stays as Apple reports it; it grants no entitlement).
+    public var consentRescindedAt: Date? = nil
     /// The transaction that decided the current period.
     public var latestTransactionID: String
     /// The facts that decided this state, in order, in plain English.

@@ -35,4 +35,7 @@ public enum SubscriptionRule: String, Sendable, CaseIterable {
     /// A subscription that names a previous one (a switch between a standalone subscription and a subscription
     /// bundle) carries the customer on; the previous one is said to be replaced.
     case switchReplacesPrevious = "switch-replaces-previous"
+    /// After a parent or guardian rescinds consent for a minor's use of the app, nothing bought before grants
+    /// access; a purchase after it does.
+    case consentRescindedWithholdsAccess = "consent-rescinded-withholds-access"
 }

@@ -234,6 +234,34 @@ enum Scenarios {
                     }),
             ]),
         Scenario(
+            name:
+                "a parent rescinds consent: what was bought before grants nothing from then on; a later purchase does",
+            evidence: [
+                .transaction(A.transaction("1", bought: 0, expires: 30)),
+                .transaction(A.transaction("9", product: "lifetime", bought: 5, type: "Non-Consumable", group: nil)),
+                .consentRescission(
+                    ConsentRescission(originalTransactionID: "1", appTransactionID: "704", rescindedAt: A.day(10))),
+                .consentRescission(
+                    ConsentRescission(originalTransactionID: "9", appTransactionID: "704", rescindedAt: A.day(10))),
+                .transaction(A.transaction("12", product: "basic", bought: 12, expires: 42, group: "G3")),
+                .consentRescission(
+                    ConsentRescission(originalTransactionID: "12", appTransactionID: "704", rescindedAt: A.day(11))),
+            ],
+            expectations: [
+                .init(day: 9, status: .active, entitlements: ["pro": nil]),
+                .init(
+                    day: 11, status: .active, entitlements: [:],
+                    check: { state in
+                        state.subscriptions.first { $0.originalTransactionID == "1" }?.consentRescindedAt == A.day(10)
+                            && state.purchases.allSatisfy { !$0.grantsAccess }
+                    }),
+                .init(
+                    day: 13, status: .active, entitlements: ["basic": 42],
+                    check: { state in
+                        state.subscriptions.first { $0.originalTransactionID == "12" }?.consentRescindedAt == nil
+                    }),
+            ]),
+        Scenario(
             name: "a switch to a subscription bundle: the new subscription names the old one, which is replaced",
             evidence: [
                 .transaction(A.transaction("1", bought: 0, expires: 30)),

@@ -158,11 +158,13 @@ enum Evidence: Sendable {
     case verifyReceipt(VerifyReceiptResponse)
     case notificationV1(NotificationV1Body)
     case notificationV2(ResponseBodyV2DecodedPayload, JWSTransactionDecodedPayload?, JWSRenewalInfoDecodedPayload?)
+    case consentRescission(ConsentRescission)
 
     func add(to set: inout EvidenceSet) {
         switch self {
         case .transaction(let payload): set.add(transaction: payload)
         case .renewal(let payload): set.add(renewalInfo: payload)
+        case .consentRescission(let rescission): set.insert(rescission)
         case .verifyReceipt(let response): set.add(verifyReceiptResponse: response)
         case .notificationV1(let body): set.add(notificationV1: body)
         case .notificationV2(let payload, let transaction, let renewal):

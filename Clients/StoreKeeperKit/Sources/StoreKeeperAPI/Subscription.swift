@@ -54,6 +54,9 @@ public struct Subscription: Codable, Sendable, Hashable {
     public var billingPlan: String?
     /// Where a commitment plan stands (`billing_plan` `MONTHLY`).
     public var commitment: SubscriptionCommitment?
+    /// When a parent or guardian rescinded consent for the minor who bought it (Apple's `RESCIND_CONSENT`): from
+    /// then on it grants no entitlement, whatever its status.
+    public var consentRescindedAt: Date?
     /// The latest transaction id.
     public var latestTransactionID: String
     /// Why it is in this state, in sentences that quote the rules applied.
@@ -80,7 +83,7 @@ public struct Subscription: Codable, Sendable, Hashable {
         case revocationType = "revocation_type", revocationPercentage = "revocation_percentage"
         case previousOriginalTransactionID = "previous_original_transaction_id"
         case replacedByOriginalTransactionID = "replaced_by_original_transaction_id"
-        case billingPlan = "billing_plan", commitment
+        case billingPlan = "billing_plan", commitment, consentRescindedAt = "consent_rescinded_at"
         case latestTransactionID = "latest_transaction_id", explanation
     }
 
@@ -112,6 +115,7 @@ public struct Subscription: Codable, Sendable, Hashable {
         try c.encode(replacedByOriginalTransactionID, forKey: .replacedByOriginalTransactionID)
         try c.encode(billingPlan, forKey: .billingPlan)
         try c.encode(commitment, forKey: .commitment)
+        try c.encode(consentRescindedAt, forKey: .consentRescindedAt)
         try c.encode(latestTransactionID, forKey: .latestTransactionID)
         try c.encode(explanation, forKey: .explanation)
     }

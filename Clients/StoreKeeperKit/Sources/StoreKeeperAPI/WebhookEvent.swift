@@ -7,7 +7,7 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
     public var id: String
     /// What changed: `initial_purchase`, `renewal`, `product_change`, `cancellation`, `uncancellation`,
     /// `billing_issue`, `billing_recovery`, `grace_period_expired`, `expiration`, `refund`, `refund_reversed`,
-    /// `subscription_extended`, `transfer`, `non_renewing_purchase` or `test`.
+    /// `subscription_extended`, `transfer`, `non_renewing_purchase`, `consent_rescinded` or `test`.
     public var type: String
     /// When StoreKeeper learned of it (the server's clock).
     public var createdAt: Date
