@@ -4,7 +4,7 @@ import EvidenceInspection
 import Foundation
 import SubscriptionEngine
 
-/// `storekeeper state [--json] [--at ISO8601] [--config FILE] [--allow-xcode] [--root DER]… FILE…`
+/// `storekeeper state [--json] [--at ISO8601] [--known-at ISO8601] [--config FILE] [--allow-xcode] [--root DER]… FILE…`
 struct StateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state",
@@ -12,6 +12,9 @@ struct StateCommand: AsyncParsableCommand {
         discussion: """
             Each file is recognised and verified as by `inspect`; a file that does not verify stops the command
             (exit 1). The output does not depend on the order of the files.
+            --at T is the state at T as it happened, reconstructed from all the evidence (a response made later proves
+            what was active then); --known-at K is what StoreKeeper could have known at K, from the evidence observed
+            by then (an audit; the state at K unless --at says otherwise).
             --config takes JSON: {"entitlements": {"product": ["pro"]}, "subscriptionGroups": {"product": "group"},
             "nonRenewingDurations": {"product": seconds}, "consumables": ["product"]}.
             """
@@ -23,8 +26,15 @@ struct StateCommand: AsyncParsableCommand {
     )
     var json = false
 
-    @Option(name: .customLong("at"), help: "The instant to evaluate at (ISO 8601); default: now.")
+    @Option(
+        name: .customLong("at"),
+        help: "The instant to evaluate at (ISO 8601), from all the evidence; default: now (or --known-at).")
     var at: String?
+
+    @Option(
+        name: .customLong("known-at"),
+        help: "Use only the evidence observed by this instant (ISO 8601): what was known then.")
+    var knownAt: String?
 
     @Option(help: "Engine configuration (JSON).")
     var config: String?
@@ -39,8 +49,10 @@ struct StateCommand: AsyncParsableCommand {
     var files: [String]
 
     func validate() throws {
-        if let at, AppleDateFormat.parse(at) == nil {
-            throw ValidationError("--at \"\(at)\" is not an ISO 8601 date such as 2024-05-01T12:00:00Z")
+        for (name, value) in [("--at", at), ("--known-at", knownAt)] {
+            if let value, AppleDateFormat.parse(value) == nil {
+                throw ValidationError("\(name) \"\(value)\" is not an ISO 8601 date such as 2024-05-01T12:00:00Z")
+            }
         }
         if files.isEmpty { throw ValidationError("give at least one evidence file") }
     }
@@ -78,17 +90,20 @@ struct StateCommand: AsyncParsableCommand {
             }
             evidence.add(verified)
         }
-        let now = at.flatMap(AppleDateFormat.parse) ?? Date()
-        let state = SubscriptionEngine(configuration: engineConfiguration).evaluate(evidence, at: now)
+        let known = knownAt.flatMap(AppleDateFormat.parse)
+        let now = at.flatMap(AppleDateFormat.parse) ?? known ?? Date()
+        let state = SubscriptionEngine(configuration: engineConfiguration).evaluate(evidence, at: now, knownAt: known)
         if json {
-            FileHandleOutput.standardOutput(try StateDocument(state).json())
+            FileHandleOutput.standardOutput(try StateDocument(state, knownAt: known).json())
         } else {
-            FileHandleOutput.standardOutput(Self.summary(state))
+            FileHandleOutput.standardOutput(Self.summary(state, knownAt: known))
         }
     }
 
-    static func summary(_ state: CustomerState) -> String {
-        var lines = ["at \(AppleDateFormat.rfc3339(state.evaluatedAt))"]
+    static func summary(_ state: CustomerState, knownAt: Date? = nil) -> String {
+        let view =
+            knownAt.map { "as known at \(AppleDateFormat.rfc3339($0))" } ?? "as it happened, from all the evidence"
+        var lines = ["at \(AppleDateFormat.rfc3339(state.evaluatedAt)) (\(view))"]
         for subscription in state.subscriptions {
             lines.append(
                 "subscription \(subscription.originalTransactionID) \(subscription.productID): \(subscription.status.rawValue)"

@@ -8,22 +8,27 @@ import SubscriptionEngine
 struct StateDocument: Encodable {
     /// The instant the state is for.
     var evaluatedAt: Date
+    /// Only evidence observed by then was used (`nil`: all of it).
+    var knownAt: Date?
     /// The subscriber the API would answer with for this evidence.
     var subscriber: Subscriber
 
-    init(_ state: CustomerState) {
+    init(_ state: CustomerState, knownAt: Date? = nil) {
         evaluatedAt = state.evaluatedAt
+        self.knownAt = knownAt
         subscriber = Subscriber(appUserID: "", aliases: [], firstSeen: nil, state: state)
     }
 
     enum CodingKeys: String, CodingKey {
-        case evaluatedAt = "evaluated_at", entitlements, subscriptions, nonSubscriptions = "non_subscriptions"
+        case evaluatedAt = "evaluated_at", knownAt = "known_at", entitlements, subscriptions, nonSubscriptions =
+            "non_subscriptions"
         case introEligibility = "intro_eligibility"
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(evaluatedAt, forKey: .evaluatedAt)
+        try c.encode(knownAt, forKey: .knownAt)
         try c.encode(subscriber.entitlements, forKey: .entitlements)
         try c.encode(subscriber.subscriptions, forKey: .subscriptions)
         try c.encode(subscriber.nonSubscriptions, forKey: .nonSubscriptions)

@@ -21,21 +21,27 @@ public struct SubscriptionEngine: Sendable {
         self.configuration = configuration
     }
 
-    /// Evaluates a customer's evidence at an instant.
+    /// Evaluates a customer's evidence at an instant, as known then: the server's answer at its clock.
     /// - Parameters:
     ///   - evidence: Everything known about the customer.
     ///   - now: The instant (the server's clock).
     /// - Returns: The customer's state.
     public func evaluate(_ evidence: EvidenceSet, at now: Date) -> CustomerState {
-        // Rule evidenceAfterInstantIgnored: the state at `now` is what the evidence known at `now` says —
-        // observations made later, and purchases made later, are left out.
-        let known = evidence.transactions.filter { ($0.observedAt ?? .distantPast) <= now }
-        let merged = Dictionary(grouping: known, by: \.transactionID)
-            .values.map { Transaction.merged(Array($0)) }
-            .filter { ($0.purchaseDate ?? .distantPast) <= now }
-        let renewals = Dictionary(grouping: evidence.renewals.filter { ($0.observedAt ?? .distantPast) <= now }) {
-            $0.originalTransactionID
-        }.mapValues(RenewalState.newest)
+        evaluate(evidence, at: now, knownAt: now)
+    }
+
+    /// Evaluates a customer's evidence at an instant, from what was known by `knownAt` (see ``InstantEvidence``):
+    /// `nil` reconstructs the instant from all the evidence (history as it happened, e.g. a response made on the
+    /// 30th proves a purchase active on the 10th); the instant itself gives what StoreKeeper knew then (an audit).
+    /// - Parameters:
+    ///   - evidence: Everything known about the customer.
+    ///   - now: The instant described.
+    ///   - knownAt: Only observations made by then count; `nil` for all of them.
+    /// - Returns: The customer's state at `now`.
+    public func evaluate(_ evidence: EvidenceSet, at now: Date, knownAt: Date?) -> CustomerState {
+        let instant = InstantEvidence(evidence, at: now, knownAt: knownAt)
+        let merged = instant.transactions
+        let renewals = instant.renewals
 
         var subscriptions: [SubscriptionState] = []
         var purchases: [PurchaseState] = []

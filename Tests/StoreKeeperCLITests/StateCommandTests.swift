@@ -49,6 +49,36 @@ import Testing
                 || eligibility["co.ringalarm.swtich.quarterly2"] == "unknown")
     }
 
+    @Test(
+        "--at reconstructs an instant from a later response; --known-at keeps what was known then"
+    )
+    func history() throws {
+        let response = Fixtures.directory.appendingPathComponent(
+            "json/verifyReceipt_sandbox_revenuecat_sampleapp.json"
+        ).path
+        // The response was made on 2020-07-22; it shows the monthly period of 2020-07-14 21:42:57–21:47:57.
+        let happened = try CommandRunner.run(["state", "--json", "--at", "2020-07-14T21:45:00Z", response])
+        #expect(happened.status == 0, "\(happened.standardError)")
+        let then = try #require(
+            try JSONSerialization.jsonObject(with: Data(happened.standardOutput.utf8)) as? [String: Any])
+        let subscription = try #require((then["subscriptions"] as? [[String: Any]])?.first)
+        #expect(subscription["status"] as? String == "active")
+        #expect(subscription["expires_at"] as? String == "2020-07-14T21:47:57Z")
+        #expect(then["known_at"] is NSNull)
+
+        let audit = try CommandRunner.run(["state", "--json", "--known-at", "2020-07-14T21:45:00Z", response])
+        #expect(audit.status == 0, "\(audit.standardError)")
+        let known = try #require(
+            try JSONSerialization.jsonObject(with: Data(audit.standardOutput.utf8)) as? [String: Any])
+        #expect((known["subscriptions"] as? [Any])?.isEmpty == true, "nothing was known on the 14th")
+        #expect(known["evaluated_at"] as? String == "2020-07-14T21:45:00Z")
+        #expect(known["known_at"] as? String == "2020-07-14T21:45:00Z")
+
+        let text = try CommandRunner.run(["state", "--at", "2020-07-14T21:45:00Z", response])
+        #expect(text.standardOutput.hasPrefix("at 2020-07-14T21:45:00Z (as it happened, from all the evidence)"))
+        #expect(try CommandRunner.run(["state", "--known-at", "yesterday", response]).status == 2)
+    }
+
     @Test("the output is identical whatever order the files are given in")
     func orderFree() throws {
         var generator = SeededGenerator(seed: 7)

@@ -25,8 +25,11 @@ public enum SubscriptionRule: String, Sendable, CaseIterable {
     case consumableNotEntitlement = "consumable-not-entitlement"
     /// A non-renewing subscription lasts the configured duration from its purchase.
     case nonRenewingConfiguredDuration = "non-renewing-configured-duration"
-    /// Evidence of something that happened after the evaluated instant is not used for that instant.
+    /// As known then (an audit): evidence observed after the evaluated instant is not used for that instant.
     case evidenceAfterInstantIgnored = "evidence-after-instant-ignored"
+    /// As it happened: evidence observed later is read for what it says about the instant — purchases, refunds and
+    /// upgrades dated by then, and renewal info that still describes the period current then.
+    case laterEvidenceDatesThePast = "later-evidence-dates-the-past"
     /// An introductory offer in any product of a group makes the whole group ineligible.
     case introConsumedPerGroup = "intro-consumed-per-group"
     /// A commitment plan (monthly billing within a 12-month commitment) bills every period to the commitment's

@@ -16,13 +16,12 @@ import Testing
         let engine = SubscriptionEngine(configuration: scenario.configuration)
         let evidence = scenario.evidenceSet()
         for expectation in scenario.expectations {
-            let state = engine.evaluate(evidence, at: Apple.day(expectation.day))
-            Self.check(state, expectation, scenario.name)
+            Self.check(expectation.state(engine, evidence), expectation, scenario.name)
         }
     }
 
     static func check(_ state: CustomerState, _ expected: Expectation, _ name: String) {
-        let at = "\(name) @ day \(expected.day)"
+        let at = "\(name) @ day \(expected.day)\(expected.view == .asItHappened ? " (as it happened)" : "")"
         if expected.noSubscription {
             #expect(state.subscriptions.isEmpty, "\(at): expected no subscription")
         }

@@ -5,14 +5,22 @@ import Testing
 
 /// Property: for random permutations and duplications of a lifecycle's evidence, the state is identical.
 @Suite struct OrderIndependenceTests {
-    @Test("permuted and duplicated evidence gives the identical state at every instant", arguments: Scenarios.all)
+    @Test(
+        "permuted and duplicated evidence gives the identical state at every instant, as known then and as it happened",
+        arguments: Scenarios.all)
     func permutations(_ scenario: Scenario) {
         let engine = SubscriptionEngine(configuration: scenario.configuration)
         let baseline = scenario.evidenceSet()
         var generator = SeededGenerator(
             seed: UInt64(truncatingIfNeeded: scenario.name.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) }))
-        let instants = scenario.expectations.map { Apple.day($0.day) }
-        let expected = instants.map { engine.evaluate(baseline, at: $0) }
+        let expectations = scenario.expectations.flatMap { expectation in
+            [Expectation.View.asKnownThen, .asItHappened].map { view in
+                var both = expectation
+                both.view = view
+                return both
+            }
+        }
+        let expected = expectations.map { $0.state(engine, baseline) }
         for _ in 0..<30 {
             var order = Array(scenario.evidence.indices).shuffled(using: &generator)
             for _ in 0..<Int.random(in: 0...3, using: &generator) {
@@ -22,8 +30,8 @@ import Testing
             }
             let shuffled = scenario.evidenceSet(order: order)
             #expect(shuffled == baseline)
-            for (instant, state) in zip(instants, expected) {
-                #expect(engine.evaluate(shuffled, at: instant) == state, "\(scenario.name): order \(order)")
+            for (expectation, state) in zip(expectations, expected) {
+                #expect(expectation.state(engine, shuffled) == state, "\(scenario.name): order \(order)")
             }
         }
     }

@@ -234,6 +234,55 @@ enum Scenarios {
                     }),
             ]),
         Scenario(
+            name: "history: a response made on day 30 proves the purchase of day 1 active on day 10",
+            evidence: [
+                .verifyReceipt(
+                    A.verifyReceipt(requested: 30, items: [A.receiptItem("1", original: "1", bought: 1, expires: 31)]))
+            ],
+            expectations: [
+                .init(day: 10, status: .active, expires: 31, entitlements: ["pro": 31], view: .asItHappened),
+                .init(day: 10, entitlements: [:], noSubscription: true, view: .asKnownThen),
+                .init(day: 0.5, entitlements: [:], noSubscription: true, view: .asItHappened),
+                .init(day: 30.5, status: .active, expires: 31),
+            ]),
+        Scenario(
+            name: "history: an upgrade, a cancellation and a refund seen only in a later response",
+            evidence: [
+                .transaction(A.transaction("1", bought: 0, expires: 30)),
+                .verifyReceipt(
+                    A.verifyReceipt(
+                        requested: 70,
+                        items: [
+                            A.receiptItem("1", original: "1", bought: 0, expires: 30, cancelled: 12, upgraded: true),
+                            A.receiptItem("2", original: "1", product: "premium", bought: 12, expires: 42),
+                            A.receiptItem(
+                                "3", original: "1", product: "premium", bought: 42, expires: 72, cancelled: 50),
+                        ],
+                        pending: [A.pendingRenewal("1", product: "premium", autoRenew: false, intent: 1)])),
+            ],
+            expectations: [
+                // As it happened: monthly until the upgrade on day 12, premium after, refunded on day 50.
+                .init(day: 10, status: .active, product: "monthly", expires: 30, view: .asItHappened),
+                .init(day: 20, status: .active, product: "premium", expires: 42, view: .asItHappened),
+                .init(day: 45, status: .active, product: "premium", expires: 72, view: .asItHappened),
+                .init(day: 55, status: .revoked, product: "premium", entitlements: [:], view: .asItHappened),
+                // As known then: only the day-0 transaction until the response of day 70.
+                .init(day: 20, status: .active, product: "monthly", expires: 30, view: .asKnownThen),
+                .init(day: 55, status: .expired, product: "monthly", view: .asKnownThen),
+                .init(day: 71, status: .revoked, product: "premium", view: .asKnownThen),
+            ]),
+        Scenario(
+            name: "history: a cancellation seen only after the expiry explains it",
+            evidence: [
+                .transaction(A.transaction("1", bought: 0, expires: 30)),
+                .renewal(A.renewal("1", autoRenew: false, signed: 40, intent: 1)),
+            ],
+            expectations: [
+                .init(day: 35, status: .expired, reason: .some(.voluntary), view: .asItHappened),
+                .init(day: 35, status: .expired, reason: .some(nil), view: .asKnownThen),
+                .init(day: 10, status: .active, expires: 30, view: .asItHappened),
+            ]),
+        Scenario(
             name:
                 "a parent rescinds consent: what was bought before grants nothing from then on; a later purchase does",
             evidence: [

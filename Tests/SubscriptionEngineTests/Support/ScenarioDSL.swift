@@ -175,6 +175,14 @@ enum Evidence: Sendable {
 
 /// What must hold at one instant.
 struct Expectation: Sendable {
+    /// Which history an expectation reads.
+    enum View: Sendable {
+        /// What StoreKeeper knew at the instant: evidence observed by then (the server's answer; `--known-at`).
+        case asKnownThen
+        /// The instant reconstructed from all the evidence (`state --at`).
+        case asItHappened
+    }
+
     var day: Double
     var original: String? = "1"
     var status: SubscriptionState.Status? = nil
@@ -189,6 +197,13 @@ struct Expectation: Sendable {
     var entitlements: [String: Double?]? = nil
     var noSubscription = false
     var check: (@Sendable (CustomerState) -> Bool)? = nil
+    var view: View = .asKnownThen
+
+    /// The engine's answer this expectation is about.
+    func state(_ engine: SubscriptionEngine, _ evidence: EvidenceSet) -> CustomerState {
+        let instant = Apple.day(day)
+        return engine.evaluate(evidence, at: instant, knownAt: view == .asKnownThen ? instant : nil)
+    }
 }
 
 /// A lifecycle: evidence and what must hold at several instants.
