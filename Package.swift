@@ -66,6 +66,11 @@ let package = Package(
             swiftSettings: sharedSwiftSettings
         ),
         .target(
+            name: "SubscriptionMetrics",
+            dependencies: ["SubscriptionEngine"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .target(
             name: "AppStoreSigning",
             dependencies: [
                 "AppStoreVerification",
@@ -138,6 +143,7 @@ let package = Package(
             name: "StoreKeeperServer",
             dependencies: [
                 "AppStoreModels", "AppStoreVerification", "AppStoreClient", "SubscriptionEngine", "StoreKeeperStorage",
+                "SubscriptionMetrics",
                 "FilePermissions", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -224,6 +230,11 @@ let package = Package(
                 "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "SubscriptionMetricsTests",
+            dependencies: ["SubscriptionMetrics", "SubscriptionEngine", "AppStoreModels"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

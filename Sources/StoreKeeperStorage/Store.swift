@@ -43,6 +43,12 @@ public protocol Store: WebhookStore, PollStore {
     /// answers a parent's rescinded consent, which is rare.
     func originals(appTransactionID: String, in project: ProjectScope) async throws -> [String: [String]]
 
+    /// One page of a project's subscribers' evidence in storage-key order, after `after` (`nil`: from the
+    /// first): what project-wide reads (metrics) stream through, a page at a time.
+    func evidencePage(in project: ProjectScope, after: String?, limit: Int) async throws -> [(
+        storageKey: String, evidence: EvidenceSet
+    )]
+
     /// A subscriber's events in one project, oldest first.
     func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord]
 

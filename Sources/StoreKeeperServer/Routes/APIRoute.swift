@@ -59,11 +59,14 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// `POST /v1/imports`: bring in an existing customer by original transaction id or receipt.
     public static let postImport = APIRoute(method: .post, path: "v1/imports", access: .secretKey)
 
+    /// `GET /v1/metrics/{name}`: a business metric over a date range (the path's `:id` is the metric's name).
+    public static let getMetric = APIRoute(method: .get, path: "v1/metrics/:id", access: .secretKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
         postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
-        postWebhookTest, postRedeliver, postImport,
+        postWebhookTest, postRedeliver, postImport, getMetric,
     ]
 
     /// `METHOD /path`.

@@ -127,6 +127,15 @@ struct APIRoutes: Sendable {
             _ = try await body(request)
             try await webhooks.redeliver(deliveryID: try userID(context), bundleID: bundleID)
             return Response(status: .accepted)
+        case .getMetric:
+            let metric = try MetricRequest(
+                name: try userID(context), parameter: { request.uri.queryParameters.get($0).map { String($0) } },
+                now: service.now())
+            let answer = try await service.metric(metric.query, bundleID: bundleID)
+            guard metric.csv else { return try json(answer) }
+            return Response(
+                status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: SubscriberService.csv(answer))))
         default:
             throw APIError(.notFound, "not_found", "no handler for \(route)")
         }

@@ -126,11 +126,9 @@ extension SQLStore {
                     || byte == 0x2D
             })
         else { return [:] }
-        // A project id's only LIKE wildcard is `_`; the app transaction id has none.
-        let prefix = project.key("").replacingOccurrences(of: "_", with: "\\_") + "%"
         let rows = try await database.read(
             "SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\' AND evidence_json LIKE ?",
-            [.text(prefix), .text("%\"appTransactionID\":\"\(appTransactionID)\"%")])
+            [.text(Self.keyPattern(project)), .text("%\"appTransactionID\":\"\(appTransactionID)\"%")])
         var result: [String: [String]] = [:]
         for row in rows {
             guard let user = row["app_user_id"]?.string else { continue }
@@ -141,6 +139,28 @@ extension SQLStore {
             if !originals.isEmpty { result[user] = originals.sorted() }
         }
         return result
+    }
+
+    /// One page of a project's subscribers' evidence (see ``Store/evidencePage(in:after:limit:)``).
+    public func evidencePage(in project: ProjectScope, after: String?, limit: Int) async throws -> [(
+        storageKey: String, evidence: EvidenceSet
+    )] {
+        let rows = try await database.read(
+            "SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\' AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
+            [.text(Self.keyPattern(project)), .text(after ?? ""), .integer(Int64(max(1, limit)))])
+        return try rows.compactMap { row in
+            // Decoded directly: a scan of the whole project must not evict the cache's hot subscribers.
+            guard let user = row["app_user_id"]?.string else { return nil }
+            return (
+                user,
+                try Self.decodeStored(EvidenceSet.self, row["evidence_json"], empty: "{}", what: "evidence of \(user)")
+            )
+        }
+    }
+
+    /// The LIKE pattern of every storage key in `project` (a project id's only LIKE wildcard, `_`, escaped).
+    static func keyPattern(_ project: ProjectScope) -> String {
+        project.key("").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
     static func decodeStored<Value: Decodable>(_ type: Value.Type, _ value: SQLValue?, empty: String, what: String)

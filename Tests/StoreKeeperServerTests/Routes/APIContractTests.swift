@@ -19,6 +19,9 @@ import Testing
         "ErrorDetail": ErrorDetail.CodingKeys.allCases.map(\.stringValue),
         "EventsResponse": EventsResponse.CodingKeys.allCases.map(\.stringValue),
         "ImportPost": ImportPost.CodingKeys.allCases.map(\.stringValue),
+        "MetricPoint": MetricPoint.CodingKeys.allCases.map(\.stringValue),
+        "MetricResponse": MetricResponse.CodingKeys.allCases.map(\.stringValue),
+        "MetricSeriesBody": MetricSeriesBody.CodingKeys.allCases.map(\.stringValue),
         "NotificationReceipt": NotificationReceipt.CodingKeys.allCases.map(\.stringValue),
         "OfferSignature": OfferSignature.CodingKeys.allCases.map(\.stringValue),
         "OfferSignatureRequest": OfferSignatureRequest.CodingKeys.allCases.map(\.stringValue),
@@ -62,7 +65,7 @@ import Testing
         let documented = Set(
             paths.flatMap { path, operations in
                 operations.keys.map {
-                    "\($0.uppercased()) \(path.replacingOccurrences(of: "{app_user_id}", with: ":id").replacingOccurrences(of: "{id}", with: ":id"))"
+                    "\($0.uppercased()) \(path.replacingOccurrences(of: "{app_user_id}", with: ":id").replacingOccurrences(of: "{id}", with: ":id").replacingOccurrences(of: "{name}", with: ":id"))"
                 }
             })
         #expect(documented == Set(APIRoute.all.map(\.description)))

@@ -172,6 +172,21 @@ import Testing
             return [Attack(name: "B's endpoint", user: ground.victimEndpoint, check: refused)]
         case .postRedeliver:
             return [Attack(name: "B's delivery", user: ground.victimDelivery, check: refused)]
+        case .getMetric:
+            // A's project holds one subscription (mallory's); B's victim must not be counted.
+            return [
+                Attack(
+                    name: "A's metrics count A's customers only", user: "new_subscriptions",
+                    query: "?environment=all&interval=month&from=2000-01-01&to=2100-01-01",
+                    check: { status, body in
+                        guard status == 200 else { return status == 403 }
+                        let series = body["series"] as? [[String: Any]] ?? []
+                        let total = series.flatMap { $0["points"] as? [[String: Any]] ?? [] }.reduce(0.0) {
+                            $0 + ($1["value"] as? Double ?? 0)
+                        }
+                        return total == 1
+                    })
+            ]
         default:
             return []
         }

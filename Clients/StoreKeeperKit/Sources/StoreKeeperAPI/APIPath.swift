@@ -45,6 +45,13 @@ public enum APIPath {
         webhook(endpointID) + "/deliveries" + (status.map { "?status=" + segment($0) } ?? "")
     }
 
+    /// `GET`: a business metric (secret key): `name` is `active_subscriptions`, `mrr`…; `query` holds `from`, `to`,
+    /// `interval`, `split`, `environment` and `format` as wanted.
+    public static func metric(_ name: String, query: [(String, String)] = []) -> String {
+        "/v1/metrics/" + segment(name)
+            + (query.isEmpty ? "" : "?" + query.map { segment($0.0) + "=" + segment($0.1) }.joined(separator: "&"))
+    }
+
     /// `POST`: a `test` event to one endpoint (secret key).
     public static func webhookTest(_ endpointID: String) -> String { webhook(endpointID) + "/test" }
 

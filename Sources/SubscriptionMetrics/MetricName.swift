@@ -1,0 +1,21 @@
+/// The business metrics StoreKeeper computes from stored evidence (definitions: `docs/metrics.md`).
+public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Subscriptions with access (paid, trial or grace) at each bucket's end.
+    case activeSubscriptions = "active_subscriptions"
+    /// Subscriptions in a free trial at each bucket's end.
+    case activeTrials = "active_trials"
+    /// Monthly recurring revenue at each bucket's end: every paid period's price normalised to a month, per
+    /// currency (milliunits are divided to units).
+    case mrr
+    /// Subscriptions whose first period began in the bucket.
+    case newSubscriptions = "new_subscriptions"
+    /// Periods after a subscription's first that began in the bucket.
+    case renewals
+    /// Of the free trials that ended in the bucket, the share followed by a paid period.
+    case trialConversion = "trial_conversion"
+    /// Subscriptions whose access ended in the bucket without a next period: `voluntary` (auto-renew off),
+    /// `involuntary` (billing), `other`.
+    case churn
+    /// Refunds dated in the bucket: `count`, and the refunded `amount` per currency.
+    case refunds
+}

@@ -1,0 +1,33 @@
+public import Foundation
+
+/// What to compute: one metric over `[from, to)` at a resolution, optionally split, for some environments.
+public struct MetricQuery: Sendable, Hashable {
+    /// The metric.
+    public var name: MetricName
+    /// The first instant (its bucket starts at the start of its day, week or month).
+    public var from: Date
+    /// The end (exclusive).
+    public var to: Date
+    /// The resolution.
+    public var interval: MetricInterval
+    /// The dimension each series is for, if any.
+    public var split: MetricSplit?
+    /// The environments counted (`Production` by default: sandbox purchases are tests, not business).
+    public var environments: Set<String>
+    /// The server's clock: snapshots are never taken after it, and what has not ended by it has not churned.
+    public var now: Date
+
+    /// Makes a query.
+    public init(
+        name: MetricName, from: Date, to: Date, interval: MetricInterval, split: MetricSplit? = nil,
+        environments: Set<String> = ["Production"], now: Date
+    ) {
+        self.name = name
+        self.from = from
+        self.to = to
+        self.interval = interval
+        self.split = split
+        self.environments = environments
+        self.now = now
+    }
+}

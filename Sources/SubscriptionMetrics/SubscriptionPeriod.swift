@@ -1,0 +1,30 @@
+public import Foundation
+import SubscriptionEngine
+
+/// One paid or trial period of a subscription, as it happened: what the metrics count.
+public struct SubscriptionPeriod: Sendable, Hashable {
+    /// The product.
+    public var productID: String
+    /// When it began.
+    public var start: Date
+    /// When access from it ended or ends: its expiry, an earlier refund or upgrade, or a later grace end.
+    public var accessEnd: Date
+    /// When it was refunded (not an upgrade, not a family revocation), if it was.
+    public var refundedAt: Date?
+    /// The refunded share in thousandths of a percent (100000 for a full refund).
+    public var refundedShare: Int
+    /// The price in milliunits of ``currency``.
+    public var price: Int64
+    /// ISO 4217.
+    public var currency: String
+    /// The storefront.
+    public var storefront: String?
+    /// `Production`, `Sandbox`… (`Production` when the evidence does not say).
+    public var environment: String
+    /// The offer's kind in snake case, `none` without one.
+    public var offerType: String
+    /// Whether it is a free trial.
+    public var isTrial: Bool
+    /// Its nominal length in months (a week is 12/52), from its own dates.
+    public var months: Double
+}

@@ -1,0 +1,105 @@
+import AppStoreModels
+import AppStoreSimulator
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import StoreKeeperAPI
+import TestSupport
+import Testing
+
+/// `GET /v1/metrics/{name}` over real HTTP: computed from what the project stores, as JSON and CSV, secret key only,
+/// every bad parameter refused by name.
+@Suite struct MetricsEndToEndTests {
+    typealias E2E = ServerEndToEndTests
+
+    static func raw(_ base: String, _ path: String, key: String?) async throws -> (Int, String, String) {
+        var request = HTTPClientRequest(url: base + path)
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        return (Int(response.status.code), response.headers.first(name: "Content-Type") ?? "", body)
+    }
+
+    @Test("new subscriptions and MRR from the stored evidence, as JSON and as CSV", arguments: TestDatabases.backends)
+    func metrics(_ backend: String) async throws {
+        try await E2E.withServers(backend) { h, client, _, _ in
+            let day = AppleDateFormat.rfc3339(h.clock.now()).prefix(10)
+            let tomorrow = AppleDateFormat.rfc3339(h.clock.now().addingTimeInterval(86_400)).prefix(10)
+            for (customer, product) in [("m1", "premium.monthly"), ("m2", "premium.monthly"), ("y1", "premium.annual")]
+            {
+                let bought = try await h.simulator.purchase(
+                    bundleID: E2E.bundleID, productID: product, customerID: customer)
+                let token = try #require(
+                    try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: E2E.bundleID)
+                        .signedTransactionInfo)
+                let (status, _) = try await client.call(
+                    .POST, "/v1/transactions",
+                    body: client.json(["app_user_id": customer, "signed_transaction": token]))
+                #expect(status == 200)
+            }
+            await h.advance(months: 0.01)  // the purchases are in the past of the server's clock
+            let range = [
+                ("from", String(day)), ("to", String(tomorrow)), ("interval", "day"), ("environment", "Sandbox"),
+            ]
+            let (status, body) = try await client.call(
+                .GET, APIPath.metric("new_subscriptions", query: range), key: E2E.secretKey)
+            #expect(status == 200)
+            let series = try #require(body["series"] as? [[String: Any]])
+            let points = try #require(series.first?["points"] as? [[String: Any]])
+            #expect(series.first?["key"] as? String == "all")
+            #expect(points.last?["value"] as? Double == 3 && points.last?["start"] as? String == "\(day)T00:00:00Z")
+            #expect(points.dropLast().allSatisfy { $0["value"] as? Double == 0 })
+
+            // The sandbox's 5-minute month and 60-minute year are a month and a year: 9.99 × 2 + 79.99 / 12.
+            let (_, mrr) = try await client.call(
+                .GET, APIPath.metric("mrr", query: range + [("split", "product")]), key: E2E.secretKey)
+            let bySeries = Dictionary(
+                uniqueKeysWithValues: (mrr["series"] as? [[String: Any]] ?? []).map {
+                    ($0["key"] as? String ?? "", ($0["points"] as? [[String: Any]])?.last?["value"] as? Double)
+                })
+            #expect(bySeries == ["premium.monthly USD": 19.98, "premium.annual USD": 6.666])
+
+            let (csvStatus, type, csv) = try await Self.raw(
+                client.base, APIPath.metric("new_subscriptions", query: range + [("format", "csv")]), key: E2E.secretKey
+            )
+            #expect(csvStatus == 200 && type.hasPrefix("text/csv"))
+            #expect(csv.hasPrefix("key,start,value\n"))
+            #expect(csv.hasSuffix("\"all\",\(day)T00:00:00Z,3\n"))
+
+            // Production (the default) has none of the simulator's sandbox purchases.
+            let (_, production) = try await client.call(
+                .GET, APIPath.metric("new_subscriptions", query: [("from", String(day)), ("to", String(tomorrow))]),
+                key: E2E.secretKey)
+            #expect(
+                ((production["series"] as? [[String: Any]])?.first?["points"] as? [[String: Any]])?.last?["value"]
+                    as? Double == 0)
+        }
+    }
+
+    @Test("secret key only; an unknown metric is 404; every bad parameter is refused naming it")
+    func refusals() async throws {
+        try await E2E.withServers("sqlite") { _, client, _, _ in
+            #expect(try await client.call(.GET, APIPath.metric("mrr"), key: nil).0 == 401)
+            #expect(try await client.call(.GET, APIPath.metric("mrr"), key: E2E.publicKey).0 == 403)
+            let (unknown, body) = try await client.call(.GET, APIPath.metric("happiness"), key: E2E.secretKey)
+            #expect(unknown == 404)
+            #expect((body["error"] as? [String: Any])?["code"] as? String == "unknown_metric")
+            for (parameter, value) in [
+                ("from", "yesterday"), ("to", "2026-13-01"), ("interval", "hour"), ("split", "country"),
+                ("environment", "Staging"), ("format", "xml"),
+            ] {
+                let (status, refusal) = try await client.call(
+                    .GET, APIPath.metric("mrr", query: [(parameter, value)]), key: E2E.secretKey)
+                #expect(status == 400, "\(parameter)=\(value)")
+                let message = (refusal["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.contains("\(parameter)=\"\(value)\""), "\(message)")
+            }
+            let (backwards, _) = try await client.call(
+                .GET, APIPath.metric("mrr", query: [("from", "2026-02-01"), ("to", "2026-01-01")]), key: E2E.secretKey)
+            #expect(backwards == 400)
+            let (tooMany, _) = try await client.call(
+                .GET, APIPath.metric("mrr", query: [("from", "1990-01-01"), ("to", "2026-01-01")]), key: E2E.secretKey)
+            #expect(tooMany == 400)
+        }
+    }
+}

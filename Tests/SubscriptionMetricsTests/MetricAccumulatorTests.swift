@@ -1,0 +1,153 @@
+import AppStoreModels
+import Foundation
+import SubscriptionEngine
+import Testing
+
+@testable import SubscriptionMetrics
+
+/// Every metric on a small fixed history whose values are worked out by hand (below, customer by customer).
+///
+/// - A: premium.monthly 9.99, Jan 1 → renewed Feb 1 and Mar 1; still renewing.
+/// - B: a 7-day free trial from Jan 10, converted Jan 17 (9.99 to Feb 17), then auto-renew off: ends Feb 17.
+/// - C: a 7-day free trial from Jan 20, auto-renew off: ends Jan 27 unconverted.
+/// - D: premium.annual 79.99 from Feb 5, refunded 90 % on Mar 10.
+/// - E: premium.monthly 9.99 from Jan 5; billing fails at Feb 5 (no grace): ends Feb 5.
+/// - F: a sandbox purchase, left out by default.
+@Suite struct MetricAccumulatorTests {
+    static func date(_ month: Int, _ day: Int, hour: Int = 12) -> Date {
+        var components = DateComponents(year: 2026, month: month, day: day, hour: hour)
+        components.timeZone = TimeZone(identifier: "UTC")
+        return Calendar(identifier: .gregorian).date(from: components)!
+    }
+
+    static func period(
+        _ id: String, _ original: String, _ product: String, from: Date, to: Date, price: Int64,
+        trial: Bool = false, environment: AppStoreEnvironment = .production
+    ) -> Transaction {
+        var transaction = Transaction(
+            transactionID: id, originalTransactionID: original, productID: product, source: .signedData)
+        transaction.kind = .autoRenewable
+        transaction.purchaseDate = from
+        transaction.originalPurchaseDate = from
+        transaction.expiresAt = to
+        transaction.price = trial ? 0 : price
+        transaction.currency = "USD"
+        transaction.storefront = "USA"
+        transaction.environment = environment
+        transaction.offer = trial ? Offer(kind: .freeTrial) : nil
+        transaction.observedAt = from
+        return transaction
+    }
+
+    static func renewal(_ original: String, autoRenew: Bool, intent: ExpirationIntent?, retry: Bool = false)
+        -> RenewalState
+    {
+        var renewal = RenewalState(originalTransactionID: original, source: .signedData)
+        renewal.willAutoRenew = autoRenew
+        renewal.expirationIntent = intent
+        renewal.isInBillingRetry = retry
+        renewal.observedAt = date(3, 15)
+        return renewal
+    }
+
+    static let customers: [EvidenceSet] = {
+        func set(_ transactions: [Transaction], _ renewals: [RenewalState] = []) -> EvidenceSet {
+            var evidence = EvidenceSet()
+            transactions.forEach { evidence.insert($0) }
+            renewals.forEach { evidence.insert($0) }
+            return evidence
+        }
+        var refunded = period(
+            "D1", "D1", "premium.annual", from: date(2, 5), to: date(2, 5).addingTimeInterval(365 * 86_400),
+            price: 79_990)
+        refunded.revokedAt = date(3, 10)
+        refunded.revocationType = .refundProrated
+        refunded.revocationPercentage = 90_000
+        return [
+            set([
+                period("A1", "A1", "premium.monthly", from: date(1, 1), to: date(2, 1), price: 9_990),
+                period("A2", "A1", "premium.monthly", from: date(2, 1), to: date(3, 1), price: 9_990),
+                period("A3", "A1", "premium.monthly", from: date(3, 1), to: date(4, 1), price: 9_990),
+            ]),
+            set(
+                [
+                    period("B1", "B1", "premium.monthly", from: date(1, 10), to: date(1, 17), price: 0, trial: true),
+                    period("B2", "B1", "premium.monthly", from: date(1, 17), to: date(2, 17), price: 9_990),
+                ], [renewal("B1", autoRenew: false, intent: .customerCancelled)]),
+            set(
+                [period("C1", "C1", "premium.monthly", from: date(1, 20), to: date(1, 27), price: 0, trial: true)],
+                [renewal("C1", autoRenew: false, intent: .customerCancelled)]),
+            set([refunded]),
+            set(
+                [period("E1", "E1", "premium.monthly", from: date(1, 5), to: date(2, 5), price: 9_990)],
+                [renewal("E1", autoRenew: true, intent: .billingError, retry: false)]),
+            set([
+                period(
+                    "F1", "F1", "premium.monthly", from: date(1, 3), to: date(2, 3), price: 9_990, environment: .sandbox
+                )
+            ]),
+        ]
+    }()
+
+    static func compute(
+        _ name: MetricName, interval: MetricInterval = .month, from: Date = date(1, 1, hour: 0),
+        to: Date = date(4, 1, hour: 0), split: MetricSplit? = nil, environments: Set<String> = ["Production"]
+    ) -> [String: [Double]] {
+        var metric = MetricAccumulator(
+            MetricQuery(
+                name: name, from: from, to: to, interval: interval, split: split, environments: environments,
+                now: date(3, 20)))
+        customers.forEach { metric.add($0) }
+        return Dictionary(uniqueKeysWithValues: metric.series().map { ($0.key, $0.points.map(\.value)) })
+    }
+
+    @Test("active subscriptions at each month's end (the current month: now), trials on chosen days")
+    func actives() {
+        #expect(Self.compute(.activeSubscriptions) == ["all": [3, 2, 1]])
+        let trials = Self.compute(
+            .activeTrials, interval: .day, from: Self.date(1, 1, hour: 0), to: Self.date(2, 1, hour: 0))
+        let days = trials["all"] ?? []
+        #expect(days.count == 31)
+        #expect([days[11], days[17], days[20], days[27]] == [1, 0, 1, 0], "Jan 12, 18, 21, 28")
+    }
+
+    @Test("MRR normalises each paid period to a month, per currency, and can be split by product")
+    func mrr() {
+        #expect(Self.compute(.mrr) == ["USD": [29.97, 16.656, 9.99]])
+        #expect(
+            Self.compute(.mrr, split: .product) == [
+                "premium.monthly USD": [29.97, 9.99, 9.99], "premium.annual USD": [0, 6.666, 0],
+            ])
+    }
+
+    @Test("new subscriptions, renewals and trial conversion by the month they happened in")
+    func flows() {
+        #expect(Self.compute(.newSubscriptions) == ["all": [4, 1, 0]])
+        #expect(Self.compute(.renewals) == ["all": [1, 1, 1]])
+        #expect(Self.compute(.trialConversion) == ["all": [0.5, 0, 0]])
+    }
+
+    @Test("churn split voluntary / involuntary; refunds counted and summed; sandbox only when asked for")
+    func endings() {
+        #expect(Self.compute(.churn) == ["voluntary": [1, 1, 0], "involuntary": [0, 1, 0]])
+        #expect(Self.compute(.refunds) == ["count": [0, 0, 1], "amount USD": [0, 0, 71.991]])
+        #expect(Self.compute(.newSubscriptions, environments: ["Sandbox"]) == ["all": [1, 0, 0]])
+        #expect(
+            Self.compute(.newSubscriptions, split: .environment, environments: ["Production", "Sandbox"]) == [
+                "Production": [4, 1, 0], "Sandbox": [1, 0, 0],
+            ])
+    }
+
+    @Test("weeks start on Monday and months on the 1st, in UTC; every bucket has a point")
+    func buckets() {
+        let weeks = MetricInterval.week.buckets(from: Self.date(1, 1), to: Self.date(1, 15))
+        #expect(weeks.first?.start == Self.date(12, 29, hour: 0).addingTimeInterval(-365 * 86_400))
+        #expect(weeks.count == 3)
+        var empty = MetricAccumulator(
+            MetricQuery(
+                name: .churn, from: Self.date(1, 1), to: Self.date(3, 1, hour: 0), interval: .month,
+                now: Self.date(3, 20)))
+        empty.add(EvidenceSet())
+        #expect(empty.series().map(\.key) == ["all"] && empty.series()[0].points.map(\.value) == [0, 0])
+    }
+}
