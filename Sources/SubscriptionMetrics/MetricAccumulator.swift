@@ -27,7 +27,39 @@ public struct MetricAccumulator: Sendable {
     /// Adds one customer.
     /// - Parameter evidence: The customer's evidence.
     public mutating func add(_ evidence: EvidenceSet) {
-        for timeline in SubscriptionTimeline.timelines(evidence) { add(timeline) }
+        let timelines = SubscriptionTimeline.timelines(evidence)
+        if query.name == .reactivations {
+            addReactivations(timelines)
+            return
+        }
+        for timeline in timelines { add(timeline) }
+    }
+
+    /// Apple retries billing for up to 60 days: a lapse longer than that is the customer leaving.
+    static let billingRetryWindow: TimeInterval = 60 * 86_400
+
+    /// Reactivations of one customer: across its subscriptions of a group, a period that begins after the
+    /// customer's access in the group had ended — more than 60 days after, within one subscription (a shorter lapse
+    /// is a billing recovery), or at all, for a later subscription's first period.
+    mutating func addReactivations(_ timelines: [SubscriptionTimeline]) {
+        let groups = Dictionary(grouping: timelines) { $0.group ?? $0.originalTransactionID }
+        for (_, members) in groups {
+            let periods = members.flatMap { timeline in
+                timeline.periods.enumerated().map { (timeline.originalTransactionID, $0.offset, $0.element) }
+            }.sorted { ($0.2.start, $0.0) < ($1.2.start, $1.0) }
+            var accessUntil: Date?
+            var lastOriginal: String?
+            for (original, _, period) in periods {
+                if let until = accessUntil, period.start > until, counts(period) {
+                    let lapse = period.start.timeIntervalSince(until)
+                    if original != lastOriginal || lapse > Self.billingRetryWindow {
+                        add(1, key: key(period), at: period.start)
+                    }
+                }
+                accessUntil = max(accessUntil ?? period.accessEnd, period.accessEnd)
+                lastOriginal = original
+            }
+        }
     }
 
     /// Adds one subscription's timeline.
@@ -68,12 +100,33 @@ public struct MetricAccumulator: Sendable {
         case .churn:
             for (index, period) in periods.enumerated() where counts(period) {
                 let next = periods.indices.contains(index + 1) ? periods[index + 1] : nil
-                // Access ended without a next period beginning by then: a lapse.
+                // Access ended without a next period beginning by then: a lapse — unless billing recovered within
+                // Apple's retry window (a recovery, not churn).
                 guard period.accessEnd <= query.now, next.map({ $0.start > period.accessEnd }) ?? true,
-                    period.refundedAt == nil
+                    period.refundedAt == nil,
+                    next.map({ $0.start.timeIntervalSince(period.expiresAt) > Self.billingRetryWindow }) ?? true
                 else { continue }
                 let reason = next == nil ? timeline.endReason : "other"
                 add(1, key: key(period, suffix: reason), at: period.accessEnd)
+            }
+        case .graceRecoveries, .billingRecoveries:
+            for (previous, next) in zip(periods, periods.dropFirst()) where counts(next) {
+                let lapse = next.start.timeIntervalSince(previous.expiresAt)
+                guard lapse > 0, lapse <= Self.billingRetryWindow, next.start <= query.now else { continue }
+                let inGrace = timeline.graceEnds.contains { $0 > previous.expiresAt && next.start <= $0 }
+                if inGrace == (query.name == .graceRecoveries) { add(1, key: key(next), at: next.start) }
+            }
+        case .reactivations:
+            addReactivations([timeline])
+        case .cohorts:
+            guard let first = periods.first, counts(first), let cohort = index(of: first.start) else { break }
+            let name = Self.monthName(first.start)
+            let cohortKey = key(first, suffix: name)
+            for (position, bucket) in buckets.enumerated() where position >= cohort && bucket.start < query.now {
+                let instant = min(bucket.end, query.now)
+                let active = periods.contains { $0.start < instant && instant <= $0.accessEnd }
+                add(active ? 1 : 0, key: cohortKey, bucket: position)
+                denominators[cohortKey, default: Array(repeating: 0, count: buckets.count)][position] += 1
             }
         case .refunds:
             for period in periods where counts(period) {
@@ -106,6 +159,13 @@ public struct MetricAccumulator: Sendable {
     }
 
     var defaultKey: String { query.split == nil ? "all" : "none" }
+
+    /// `2026-01`: a cohort's name, the UTC month of its first purchase.
+    static func monthName(_ date: Date) -> String {
+        let parts = MetricInterval.calendar.dateComponents([.year, .month], from: date)
+        let month = parts.month ?? 0
+        return "\(parts.year ?? 0)-\(month < 10 ? "0" : "")\(month)"
+    }
 
     func counts(_ period: SubscriptionPeriod) -> Bool { query.environments.contains(period.environment) }
 

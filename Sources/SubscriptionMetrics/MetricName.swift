@@ -18,4 +18,14 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
     case churn
     /// Refunds dated in the bucket: `count`, and the refunded `amount` per currency.
     case refunds
+    /// Renewals that came after a billing failure while the billing grace period kept access.
+    case graceRecoveries = "grace_recoveries"
+    /// Renewals that came after a billing failure without access (billing retry), within Apple's 60 days.
+    case billingRecoveries = "billing_recoveries"
+    /// Customers coming back: a period beginning more than 60 days after the subscription lapsed, or a new
+    /// subscription in a group where the customer's earlier one had ended.
+    case reactivations
+    /// Retention by month of first purchase: one series per cohort (`2026-01`), the share of its subscriptions with
+    /// access at each bucket's end.
+    case cohorts
 }

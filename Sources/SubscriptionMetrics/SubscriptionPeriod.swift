@@ -9,6 +9,8 @@ public struct SubscriptionPeriod: Sendable, Hashable {
     public var start: Date
     /// When access from it ended or ends: its expiry, an earlier refund or upgrade, or a later grace end.
     public var accessEnd: Date
+    /// Its expiry (the renewal date it was bought until).
+    public var expiresAt: Date
     /// When it was refunded (not an upgrade, not a family revocation), if it was.
     public var refundedAt: Date?
     /// The refunded share in thousandths of a percent (100000 for a full refund).

@@ -10,6 +10,10 @@ public struct SubscriptionTimeline: Sendable, Hashable {
     public var periods: [SubscriptionPeriod]
     /// Why its access ended last (`voluntary`, `involuntary` or `other`), from its newest renewal info.
     public var endReason: String
+    /// Its subscription group, when the evidence says.
+    public var group: String?
+    /// Every billing grace end any of its renewal info announced (which renewals recovered within grace).
+    public var graceEnds: [Date]
 
     /// The timelines of every auto-renewable subscription in a customer's evidence.
     /// - Parameter evidence: The customer's evidence.
@@ -18,19 +22,19 @@ public struct SubscriptionTimeline: Sendable, Hashable {
         let merged = Dictionary(grouping: evidence.transactions, by: \.transactionID).values.map {
             Transaction.merged(Array($0))
         }
-        let renewals = Dictionary(grouping: evidence.renewals, by: \.originalTransactionID).mapValues(
-            RenewalState.newest)
+        let observations = Dictionary(grouping: evidence.renewals, by: \.originalTransactionID)
         let bySubscription = Dictionary(
             grouping: merged.filter { ($0.kind == nil || $0.kind == .autoRenewable) && $0.expiresAt != nil },
             by: \.originalTransactionID)
         return bySubscription.compactMap { original, transactions in
-            timeline(original, transactions, renewal: renewals[original])
+            timeline(original, transactions, renewals: observations[original] ?? [])
         }.sorted { $0.originalTransactionID < $1.originalTransactionID }
     }
 
-    static func timeline(_ original: String, _ transactions: [Transaction], renewal: RenewalState?)
+    static func timeline(_ original: String, _ transactions: [Transaction], renewals: [RenewalState])
         -> SubscriptionTimeline?
     {
+        let renewal = renewals.isEmpty ? nil : RenewalState.newest(renewals)
         let ordered = transactions.sorted {
             ($0.purchaseDate ?? .distantPast, $0.transactionID) < ($1.purchaseDate ?? .distantPast, $1.transactionID)
         }
@@ -46,7 +50,8 @@ public struct SubscriptionTimeline: Sendable, Hashable {
             periods.append(
                 SubscriptionPeriod(
                     productID: transaction.productID, start: start,
-                    accessEnd: transaction.accessEndsAt.map { max(start, $0) } ?? expires, refundedAt: refund,
+                    accessEnd: transaction.accessEndsAt.map { max(start, $0) } ?? expires, expiresAt: expires,
+                    refundedAt: refund,
                     refundedShare: transaction.revocationPercentage ?? 100_000, price: transaction.price ?? 0,
                     currency: transaction.currency ?? "unknown", storefront: transaction.storefront,
                     environment: transaction.environment?.rawValue ?? "Production",
@@ -69,7 +74,9 @@ public struct SubscriptionTimeline: Sendable, Hashable {
         } else {
             reason = "other"
         }
-        return SubscriptionTimeline(originalTransactionID: original, periods: periods, endReason: reason)
+        return SubscriptionTimeline(
+            originalTransactionID: original, periods: periods, endReason: reason,
+            group: ordered.last?.subscriptionGroupID, graceEnds: renewals.compactMap(\.gracePeriodExpiresAt).sorted())
     }
 
     /// A period's nominal length in months: Apple's standard periods by their day counts, else days / 30.4375. In

@@ -22,7 +22,7 @@ import Testing
 
     static func period(
         _ id: String, _ original: String, _ product: String, from: Date, to: Date, price: Int64,
-        trial: Bool = false, environment: AppStoreEnvironment = .production
+        trial: Bool = false, environment: AppStoreEnvironment = .production, group: String? = nil
     ) -> Transaction {
         var transaction = Transaction(
             transactionID: id, originalTransactionID: original, productID: product, source: .signedData)
@@ -36,6 +36,7 @@ import Testing
         transaction.environment = environment
         transaction.offer = trial ? Offer(kind: .freeTrial) : nil
         transaction.observedAt = from
+        transaction.subscriptionGroupID = group
         return transaction
     }
 
@@ -89,8 +90,47 @@ import Testing
         ]
     }()
 
+    /// Billing trouble and returns, worked out by hand:
+    /// - G: Jan 2 → Feb 2; billing fails, grace until Feb 18; recovers Feb 10 (→ Mar 10), renews Mar 10.
+    /// - H: Jan 3 → Feb 3; billing fails without grace; recovers Feb 20 (→ Mar 18), then ends.
+    /// - I: Jan 4 → Feb 4, auto-renew off; a new subscription in the same group on Mar 15.
+    static let returns: [EvidenceSet] = {
+        func set(_ transactions: [Transaction], _ renewals: [RenewalState] = []) -> EvidenceSet {
+            var evidence = EvidenceSet()
+            transactions.forEach { evidence.insert($0) }
+            renewals.forEach { evidence.insert($0) }
+            return evidence
+        }
+        var grace = RenewalState(originalTransactionID: "G1", source: .signedData)
+        grace.isInBillingRetry = true
+        grace.gracePeriodExpiresAt = date(2, 18)
+        grace.observedAt = date(2, 3)
+        var renewed = RenewalState(originalTransactionID: "G1", source: .signedData)
+        renewed.willAutoRenew = true
+        renewed.observedAt = date(3, 10)
+        let monthly = "premium.monthly"
+        return [
+            set(
+                [
+                    period("G1", "G1", monthly, from: date(1, 2), to: date(2, 2), price: 9_990, group: "pro"),
+                    period("G2", "G1", monthly, from: date(2, 10), to: date(3, 10), price: 9_990, group: "pro"),
+                    period("G3", "G1", monthly, from: date(3, 10), to: date(4, 10), price: 9_990, group: "pro"),
+                ], [grace, renewed]),
+            set([
+                period("H1", "H1", monthly, from: date(1, 3), to: date(2, 3), price: 9_990, group: "pro"),
+                period("H2", "H1", monthly, from: date(2, 20), to: date(3, 18), price: 9_990, group: "pro"),
+            ]),
+            set(
+                [
+                    period("I1", "I1", monthly, from: date(1, 4), to: date(2, 4), price: 9_990, group: "pro"),
+                    period("I2", "I2", monthly, from: date(3, 15), to: date(4, 15), price: 9_990, group: "pro"),
+                ], [renewal("I1", autoRenew: false, intent: .customerCancelled)]),
+        ]
+    }()
+
     static func compute(
-        _ name: MetricName, interval: MetricInterval = .month, from: Date = date(1, 1, hour: 0),
+        _ name: MetricName, customers: [EvidenceSet] = Self.customers, interval: MetricInterval = .month,
+        from: Date = date(1, 1, hour: 0),
         to: Date = date(4, 1, hour: 0), split: MetricSplit? = nil, environments: Set<String> = ["Production"]
     ) -> [String: [Double]] {
         var metric = MetricAccumulator(
@@ -136,6 +176,18 @@ import Testing
             Self.compute(.newSubscriptions, split: .environment, environments: ["Production", "Sandbox"]) == [
                 "Production": [4, 1, 0], "Sandbox": [1, 0, 0],
             ])
+    }
+
+    @Test("recoveries within grace or after it, reactivations, churn that a recovery undoes, and cohorts")
+    func returnsAndCohorts() {
+        #expect(Self.compute(.graceRecoveries, customers: Self.returns) == ["all": [0, 1, 0]])
+        #expect(Self.compute(.billingRecoveries, customers: Self.returns) == ["all": [0, 1, 0]])
+        #expect(Self.compute(.reactivations, customers: Self.returns) == ["all": [0, 0, 1]])
+        #expect(Self.compute(.churn, customers: Self.returns) == ["voluntary": [0, 1, 0], "other": [0, 0, 1]])
+        let cohorts = Self.compute(.cohorts, customers: Self.returns)
+        #expect(Set(cohorts.keys) == ["2026-01", "2026-03"])
+        #expect(cohorts["2026-01"]?.map { ($0 * 1000).rounded() / 1000 } == [1, 0.667, 0.333])
+        #expect(cohorts["2026-03"] == [0, 0, 1])
     }
 
     @Test("weeks start on Monday and months on the 1st, in UTC; every bucket has a point")
