@@ -126,11 +126,15 @@ public enum StoreKeeperApplication {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
+        let authenticator = Authenticator(store: dependencies.store)
         APIRoutes(
             service: service,
             webhooks: WebhookService(store: dependencies.store, subscribers: service, now: dependencies.now),
-            authenticator: Authenticator(store: dependencies.store),
+            authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes
+        ).addRoutes(to: router)
+        DashboardRoutes(
+            service: service, authenticator: authenticator, sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)
         var dispatch = WebhookDispatcher.Options()

@@ -27,20 +27,23 @@ final class Authenticator: Sendable {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count < 512 else {
             throw APIError(.unauthorized, "missing_api_key", "send Authorization: Bearer <api key>")
         }
-        let hash = Self.hash(String(header.dropFirst(7)))
-        var found = known.withLock { $0[hash] }
-        if found == nil, let stored = try await store.apiKey(hash: hash) {
-            known.withLock { cache in
-                if cache.count < 10_000 { cache[hash] = stored }
-            }
-            found = stored
-        }
-        guard let record = found else {
+        guard let record = try await record(forKey: String(header.dropFirst(7))) else {
             throw APIError(.unauthorized, "invalid_api_key", "the API key is not valid")
         }
         if secretRequired, record.kind != .secret {
             throw APIError(.forbidden, "secret_key_required", "this endpoint needs a secret key")
         }
         return record
+    }
+
+    /// The record of a key given in clear (a bearer token, the dashboard's sign-in form), if the key is valid.
+    func record(forKey key: String) async throws -> APIKeyRecord? {
+        let hash = Self.hash(key)
+        if let found = known.withLock({ $0[hash] }) { return found }
+        guard let stored = try await store.apiKey(hash: hash) else { return nil }
+        known.withLock { cache in
+            if cache.count < 10_000 { cache[hash] = stored }
+        }
+        return stored
     }
 }

@@ -1,0 +1,121 @@
+import AppStoreModels
+import Foundation
+import StoreKeeperAPI
+import SubscriptionMetrics
+
+/// The dashboard's HTML: one function per page part. Everything not written here is escaped (``HTMLText``).
+enum DashboardPages {
+    /// The overview's charts, in order.
+    static let overviewCharts: [(MetricName, String)] = [
+        (.mrr, "Monthly recurring revenue"), (.activeSubscriptions, "Active subscriptions"),
+        (.activeTrials, "Active trials"), (.newSubscriptions, "New subscriptions"), (.churn, "Churn"),
+        (.refunds, "Refunds"),
+    ]
+
+    static let style = """
+        body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#111827;background:#f9fafb}
+        header{background:#111827;color:#fff;padding:10px 20px;display:flex;gap:18px;align-items:center}
+        header a{color:#e5e7eb;text-decoration:none}header form{margin-left:auto}
+        main{padding:20px;max-width:1400px}figure{display:inline-block;margin:0 16px 16px 0;background:#fff;
+        border:1px solid #e5e7eb;border-radius:6px;padding:10px;vertical-align:top}figcaption{font-weight:600}
+        .axis{stroke:#9ca3af}.tick{font-size:11px;fill:#6b7280}.legend{list-style:none;padding:0;margin:4px 0 0}
+        .legend li{display:inline-block;margin-right:12px}.swatch{display:inline-block;width:10px;height:10px;
+        margin-right:4px;border-radius:2px}table{border-collapse:collapse;background:#fff}td,th{border:1px solid #e5e7eb;
+        padding:4px 8px;text-align:left;vertical-align:top}.error{color:#b91c1c}.muted{color:#6b7280}
+        """
+
+    static func document(title: String, body: String) -> String {
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(HTMLText.escape(title)) · StoreKeeper</title>"
+            + "<meta name=\"viewport\" content=\"width=device-width\"><style>\(style)</style></head><body>\(body)</body></html>"
+    }
+
+    /// The sign-in page.
+    static func login(error: String?) -> String {
+        document(
+            title: "Sign in",
+            body: "<main><h1>StoreKeeper</h1><form method=\"post\" action=\"/dashboard/login\">"
+                + "<label>Secret key <input type=\"password\" name=\"key\" autocomplete=\"off\" required size=\"48\"></label> "
+                + "<button type=\"submit\">Sign in</button></form>"
+                + (error.map { "<p class=\"error\" role=\"alert\">\(HTMLText.escape($0))</p>" } ?? "") + "</main>")
+    }
+
+    /// A page of the signed-in dashboard: navigation, the sign-out form (with the CSRF token), the body.
+    static func layout(title: String, session: DashboardSessions.Session, body: String) -> String {
+        document(
+            title: title,
+            body: "<header><strong>StoreKeeper</strong><a href=\"/dashboard\">Overview</a>"
+                + "<a href=\"/dashboard/cohorts\">Cohorts</a><a href=\"/dashboard/subscribers\">Subscribers</a>"
+                + "<span class=\"muted\">\(HTMLText.escape(session.bundleID))</span>"
+                + "<form method=\"post\" action=\"/dashboard/logout\"><input type=\"hidden\" name=\"csrf\" "
+                + "value=\"\(session.csrf)\"><button type=\"submit\">Sign out</button></form></header>"
+                + "<main><h1>\(HTMLText.escape(title))</h1>\(body)</main>")
+    }
+
+    static func message(title: String, text: String) -> String {
+        document(title: title, body: "<main><h1>\(HTMLText.escape(title))</h1><p>\(HTMLText.escape(text))</p></main>")
+    }
+
+    /// The environment a page shows (`Production` unless the query says `Sandbox`, `Xcode` or `all`).
+    static func environment(_ raw: String?) -> (name: String, set: Set<String>) {
+        switch raw {
+        case "Sandbox": ("Sandbox", ["Sandbox"])
+        case "Xcode": ("Xcode", ["Xcode"])
+        case "all": ("all", ["Production", "Sandbox", "Xcode"])
+        default: ("Production", ["Production"])
+        }
+    }
+
+    static func environmentLinks(_ current: String, path: String) -> String {
+        "<p>Environment: "
+            + ["Production", "Sandbox", "all"].map { name in
+                name == current
+                    ? "<strong>\(name)</strong>" : "<a href=\"\(path)?environment=\(name)\">\(name)</a>"
+            }.joined(separator: " · ") + "</p>"
+    }
+
+    static func searchForm(_ id: String?) -> String {
+        "<form method=\"get\" action=\"/dashboard/subscribers\"><label>App user id "
+            + "<input name=\"id\" value=\"\(HTMLText.escape(id ?? ""))\" required></label> "
+            + "<button type=\"submit\">Find</button></form>"
+    }
+
+    /// A subscriber: entitlements, each subscription's state with its explanation, the event timeline with causes.
+    static func subscriber(_ subscriber: Subscriber, events: [SubscriberEvent]) -> String {
+        var html = "<h2>\(HTMLText.escape(subscriber.appUserID))</h2>"
+        if !subscriber.aliases.isEmpty {
+            html += "<p class=\"muted\">Aliases: \(subscriber.aliases.map(HTMLText.escape).joined(separator: ", "))</p>"
+        }
+        html += "<h3>Entitlements</h3>"
+        if subscriber.entitlements.isEmpty {
+            html += "<p class=\"muted\">None.</p>"
+        } else {
+            html += "<table><tr><th>entitlement</th><th>product</th><th>until</th></tr>"
+            for entitlement in subscriber.entitlements {
+                html +=
+                    "<tr><td>\(HTMLText.escape(entitlement.identifier))</td><td>\(HTMLText.escape(entitlement.productID))</td>"
+                    + "<td>\(entitlement.expiresAt.map(AppleDateFormat.rfc3339) ?? "forever")</td></tr>"
+            }
+            html += "</table>"
+        }
+        html += "<h3>Subscriptions</h3>"
+        for subscription in subscriber.subscriptions {
+            html +=
+                "<p><strong>\(HTMLText.escape(subscription.productID))</strong> "
+                + "(\(HTMLText.escape(subscription.originalTransactionID))): \(HTMLText.escape(subscription.status))"
+                + (subscription.expiresAt.map { " until \(AppleDateFormat.rfc3339($0))" } ?? "") + "</p><ul>"
+                + subscription.explanation.map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>"
+        }
+        if subscriber.subscriptions.isEmpty { html += "<p class=\"muted\">None.</p>" }
+        html += "<h3>Timeline</h3><table><tr><th>when</th><th>what</th><th>cause</th><th>detail</th></tr>"
+        for event in events.reversed() {
+            let detail = event.detail.keys.sorted().map { key in
+                "\(key)=\(String(describing: event.detail[key]!))"
+            }.joined(separator: ", ")
+            html +=
+                "<tr><td>\(AppleDateFormat.rfc3339(event.createdAt))</td><td>\(HTMLText.escape(event.type))</td>"
+                + "<td>\(HTMLText.escape(event.cause))\(event.causeID.map { " " + HTMLText.escape($0) } ?? "")</td>"
+                + "<td>\(HTMLText.escape(detail))</td></tr>"
+        }
+        return html + "</table>"
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import StoreKeeperAPI
+import SubscriptionMetrics
+
+/// The dashboard at `/dashboard`: server-rendered HTML with SVG charts, no script. Sign-in takes a secret key
+/// (`POST /dashboard/login`, form field `key`) and sets an HttpOnly, SameSite=Strict session cookie; every other
+/// form carries the session's CSRF token. Each page shows the signed-in key's project.
+struct DashboardRoutes: Sendable {
+    let service: SubscriberService
+    let authenticator: Authenticator
+    let sessions: DashboardSessions
+
+    static let cookie = "storekeeper_session"
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("dashboard/login") { _, _ in Self.page(DashboardPages.login(error: nil)) }
+        router.post("dashboard/login") { request, _ in try await signIn(request) }
+        router.post("dashboard/logout") { request, _ in
+            try await withSession(request) { token, session in
+                let fields = HTMLText.formFields(try await Self.formBody(request))
+                guard fields["csrf"] == session.csrf else { return Self.forbidden() }
+                sessions.remove(token)
+                return Self.redirect(
+                    "/dashboard/login", cookie: "\(Self.cookie)=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0"
+                )
+            }
+        }
+        router.get("dashboard") { request, _ in
+            try await withSession(request) { _, session in
+                let environment = DashboardPages.environment(request.uri.queryParameters.get("environment"))
+                let now = service.now()
+                var charts: [String] = []
+                for (name, title) in DashboardPages.overviewCharts {
+                    let query = MetricQuery(
+                        name: name, from: now - 90 * 86_400, to: now, interval: .day, environments: environment.set,
+                        now: now)
+                    charts.append(
+                        SVGChart.line(try await service.metric(query, bundleID: session.bundleID), title: title))
+                }
+                return Self.page(
+                    DashboardPages.layout(
+                        title: "Overview", session: session,
+                        body: DashboardPages.environmentLinks(environment.name, path: "/dashboard") + charts.joined()))
+            }
+        }
+        router.get("dashboard/cohorts") { request, _ in
+            try await withSession(request) { _, session in
+                let environment = DashboardPages.environment(request.uri.queryParameters.get("environment"))
+                let now = service.now()
+                let query = MetricQuery(
+                    name: .cohorts, from: now - 365 * 86_400, to: now, interval: .month,
+                    environments: environment.set, now: now)
+                let cohorts = try await service.metric(query, bundleID: session.bundleID)
+                return Self.page(
+                    DashboardPages.layout(
+                        title: "Cohorts", session: session,
+                        body: DashboardPages.environmentLinks(environment.name, path: "/dashboard/cohorts")
+                            + "<p>Share of each month's new subscriptions with access at each month's end.</p>"
+                            + SVGChart.heatmap(cohorts)))
+            }
+        }
+        router.get("dashboard/subscribers") { request, _ in
+            try await withSession(request) { _, session in
+                let id = request.uri.queryParameters.get("id").map { String($0) }?.trimmingCharacters(in: .whitespaces)
+                var body = DashboardPages.searchForm(id)
+                if let id, !id.isEmpty {
+                    let document = try await service.subscriberDocument(
+                        appUserID: id, project: try service.project(session.bundleID))
+                    let answer = try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
+                    let events = try await service.events(appUserID: id, bundleID: session.bundleID)
+                    body += DashboardPages.subscriber(answer.subscriber, events: events.events)
+                }
+                return Self.page(DashboardPages.layout(title: "Subscribers", session: session, body: body))
+            }
+        }
+    }
+
+    /// `POST /dashboard/login`: a secret key signs in; anything else shows the form again with the reason.
+    func signIn(_ request: Request) async throws -> Response {
+        let fields = HTMLText.formFields(try await Self.formBody(request))
+        let key = fields["key"] ?? ""
+        guard !key.isEmpty, key.utf8.count < 512, let record = try await authenticator.record(forKey: key) else {
+            return Self.page(DashboardPages.login(error: "That key is not valid."), status: .unauthorized)
+        }
+        guard record.kind == .secret else {
+            return Self.page(
+                DashboardPages.login(error: "The dashboard needs a secret key (sk_…), not a public one."),
+                status: .forbidden)
+        }
+        let (token, _) = sessions.create(bundleID: record.bundleID)
+        return Self.redirect(
+            "/dashboard",
+            cookie:
+                "\(Self.cookie)=\(token); HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=\(Int(DashboardSessions.lifetime))"
+        )
+    }
+
+    /// Runs `body` for a signed-in request; others go to the sign-in page.
+    func withSession(
+        _ request: Request, _ body: (String, DashboardSessions.Session) async throws -> Response
+    ) async throws -> Response {
+        let token = Self.cookieValue(request.headers[.cookie], name: Self.cookie)
+        guard let token, let session = sessions.session(token) else { return Self.redirect("/dashboard/login") }
+        return try await body(token, session)
+    }
+
+    static func cookieValue(_ header: String?, name: String) -> String? {
+        for part in (header ?? "").split(separator: ";") {
+            let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0] == name { return String(pair[1]) }
+        }
+        return nil
+    }
+
+    static func formBody(_ request: Request) async throws -> String {
+        let buffer = try await request.body.collect(upTo: 16 * 1024)
+        return String(buffer: buffer)
+    }
+
+    /// Headers every page carries: no script may run, nothing loads from elsewhere, no framing.
+    static let securityHeaders: HTTPFields = [
+        .contentType: "text/html; charset=utf-8",
+        .contentSecurityPolicy:
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        .cacheControl: "no-store",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
+
+    static func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: securityHeaders, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static func redirect(_ location: String, cookie: String? = nil) -> Response {
+        var headers: HTTPFields = [.location: location, .cacheControl: "no-store"]
+        if let cookie { headers[.setCookie] = cookie }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    static func forbidden() -> Response {
+        page(
+            DashboardPages.message(
+                title: "Refused",
+                text: "This form's CSRF token does not match your session. Reload the page and try again."),
+            status: .forbidden)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// Signed-in dashboard sessions, in memory: a random token (the cookie) names the project's app and the session's
+/// CSRF token. A session lasts 12 hours; signing out ends it. Restarting the server signs everyone out.
+final class DashboardSessions: Sendable {
+    /// One session.
+    struct Session: Sendable {
+        /// The app whose secret key signed in (its project is shown).
+        var bundleID: String
+        /// The token every form of the session carries.
+        var csrf: String
+        /// When it ends.
+        var expiresAt: Date
+    }
+
+    /// How long a session lasts.
+    static let lifetime: TimeInterval = 12 * 3_600
+    /// The most sessions kept (the oldest are dropped first).
+    static let capacity = 10_000
+
+    let sessions = Mutex<[String: Session]>([:])
+    let now: @Sendable () -> Date
+
+    init(now: @escaping @Sendable () -> Date) {
+        self.now = now
+    }
+
+    /// A new session for an app: its cookie token and the session.
+    func create(bundleID: String) -> (token: String, session: Session) {
+        let token = Self.randomToken()
+        let session = Session(bundleID: bundleID, csrf: Self.randomToken(), expiresAt: now() + Self.lifetime)
+        let instant = now()
+        sessions.withLock { all in
+            all = all.filter { $0.value.expiresAt > instant }
+            if all.count >= Self.capacity, let oldest = all.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
+                all[oldest.key] = nil
+            }
+            all[token] = session
+        }
+        return (token, session)
+    }
+
+    /// The live session a cookie token names, if any.
+    func session(_ token: String?) -> Session? {
+        guard let token else { return nil }
+        let instant = now()
+        return sessions.withLock { all in
+            guard let session = all[token] else { return nil }
+            guard session.expiresAt > instant else {
+                all[token] = nil
+                return nil
+            }
+            return session
+        }
+    }
+
+    /// Ends a session.
+    func remove(_ token: String) { _ = sessions.withLock { $0.removeValue(forKey: token) } }
+
+    /// 32 random bytes in hex.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}
