@@ -77,17 +77,17 @@ struct DashboardRoutes: Sendable {
         }
     }
 
-    /// `POST /dashboard/login`: a secret key signs in; anything else shows the form again with the reason.
+    /// `POST /dashboard/login`: a secret key signs in; anything else shows the form again with the reason (a page,
+    /// not an error status: the browser shows the form, and no session is made).
     func signIn(_ request: Request) async throws -> Response {
         let fields = HTMLText.formFields(try await Self.formBody(request))
         let key = fields["key"] ?? ""
         guard !key.isEmpty, key.utf8.count < 512, let record = try await authenticator.record(forKey: key) else {
-            return Self.page(DashboardPages.login(error: "That key is not valid."), status: .unauthorized)
+            return Self.page(DashboardPages.login(error: "That key is not valid."))
         }
         guard record.kind == .secret else {
             return Self.page(
-                DashboardPages.login(error: "The dashboard needs a secret key (sk_…), not a public one."),
-                status: .forbidden)
+                DashboardPages.login(error: "The dashboard needs a secret key (sk_…), not a public one."))
         }
         let (token, _) = sessions.create(bundleID: record.bundleID)
         return Self.redirect(

@@ -4,10 +4,10 @@ import Foundation
 /// by observation time (unknown first), then source rank, then content as a last tie-break.
 enum ObservationOrder {
     static func precedes(_ lhs: Transaction, _ rhs: Transaction) -> Bool {
-        // At the same instant from the same source, a revocation is the later fact (a refund is signed after the
-        // purchase it refunds, even when both carry the same millisecond).
-        if lhs.observedAt == rhs.observedAt, lhs.source == rhs.source, (lhs.revokedAt == nil) != (rhs.revokedAt == nil)
-        {
+        // At the same instant, a revocation is the later fact, whatever the sources (a refund is signed after the
+        // purchase it refunds even when both carry the same millisecond, and a status fetch in that millisecond
+        // may predate it).
+        if lhs.observedAt == rhs.observedAt, (lhs.revokedAt == nil) != (rhs.revokedAt == nil) {
             return lhs.revokedAt == nil
         }
         return compare(

@@ -182,6 +182,15 @@ enum Scenarios {
             ],
             expectations: [.init(day: 45, status: .active, expires: 60, entitlements: ["pro": 60])]),
         Scenario(
+            name: "a refund signed in the same millisecond as another source's observation still revokes",
+            evidence: [
+                .transaction(A.transaction("1", bought: 0, expires: 30, signed: 0)),
+                .notificationV2(
+                    A.notificationV2("REFUND", signed: 0),
+                    A.transaction("1", bought: 0, expires: 30, signed: 0, revoked: 0, revocationReason: 1), nil),
+            ],
+            expectations: [.init(day: 1, status: .revoked, entitlements: [:])]),
+        Scenario(
             name: "refund reversed restores access",
             evidence: [
                 .transaction(A.transaction("1", bought: 0, expires: 30)),

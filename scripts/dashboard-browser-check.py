@@ -1,0 +1,93 @@
+"""The dashboard in headless Chromium (see dashboard-browser-check): sign in, every page, charts drawn, no console
+error, wrong key and missing CSRF token refused."""
+import json
+import sys
+import urllib.request
+
+from playwright.sync_api import sync_playwright
+
+base, shots = sys.argv[1], sys.argv[2]
+bundle = "com.example.storekeeper.demo"
+secret = "sk_demo_storekeeper_secret"
+
+
+def call(method, path, body=None, key=None):
+    request = urllib.request.Request(base + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    if key:
+        request.add_header("Authorization", f"Bearer {key}")
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"{}")
+
+
+# A small population: buyers of each plan, a trial, one auto-renew off, a refund; then two months pass.
+customers = [("browser-monthly", "premium.monthly", None), ("browser-annual", "premium.annual", None),
+             ("browser-basic", "basic.monthly", "introductory"), ("browser-leaver", "premium.monthly", None),
+             ("browser-refunded", "premium.monthly", None)]
+for customer, product, offer in customers:
+    body = {"bundleID": bundle, "productID": product, "customerID": customer}
+    if offer:
+        body["offer"] = offer
+    bought = call("POST", "/simulator/v1/purchases", body)
+    listed = call("GET", f"/simulator/v1/apps/{bundle}/device-transactions?customerID={customer}")
+    signed = listed["transactions"][-1]["signedTransaction"]
+    call("POST", "/v1/transactions", {"app_user_id": customer, "signed_transaction": signed},
+         key="pk_demo_storekeeper_public")
+    if customer == "browser-leaver":
+        call("POST", f"/simulator/v1/subscriptions/{bought['originalTransactionId']}/auto-renew", {"enabled": False})
+    if customer == "browser-refunded":
+        call("POST", f"/simulator/v1/transactions/{bought['transactionId']}/refund", {"reason": 1})
+call("POST", "/simulator/v1/clock/advance", {"months": 2})
+
+errors = []
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    page.goto(base + "/dashboard")
+    assert page.url.endswith("/dashboard/login"), f"not sent to sign in: {page.url}"
+    page.fill("input[name=key]", "sk_not_a_key")
+    page.click("button[type=submit]")
+    assert "not valid" in page.inner_text("[role=alert]"), "a wrong key was not refused"
+    page.screenshot(path=f"{shots}/login-refused.png")
+
+    page.fill("input[name=key]", secret)
+    page.click("button[type=submit]")
+    assert page.url.endswith("/dashboard"), f"sign-in did not reach the dashboard: {page.url}"
+    cookie = [c for c in page.context.cookies() if c["name"] == "storekeeper_session"][0]
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict", f"cookie flags: {cookie}"
+
+    def charts(path, name, minimum):
+        page.goto(base + path)
+        page.screenshot(path=f"{shots}/{name}.png", full_page=True)
+        svgs = page.query_selector_all("svg.chart")
+        assert len(svgs) >= minimum, f"{path}: {len(svgs)} charts"
+        for svg in svgs:
+            marks = svg.query_selector_all("polyline, rect")
+            assert marks, f"{path}: a chart with nothing drawn"
+            assert int(svg.get_attribute("data-points")) > 0, f"{path}: a chart without data"
+        return svgs
+
+    overview = charts("/dashboard?environment=Sandbox", "overview", 6)
+    drawn = [svg.get_attribute("data-metric") for svg in overview
+             if any(float(p) != 0 for line in svg.query_selector_all("polyline")
+                    for p in [line.get_attribute("points").split(" ")[-1].split(",")[1]])]
+    assert "active_subscriptions" in drawn or "new_subscriptions" in drawn, f"no chart moved: {drawn}"
+    charts("/dashboard/cohorts?environment=Sandbox", "cohorts", 1)
+    page.goto(base + "/dashboard/subscribers?id=browser-refunded")
+    page.screenshot(path=f"{shots}/subscriber.png", full_page=True)
+    text = page.inner_text("main")
+    assert "revoked" in text and "REFUND" in text, "the refunded subscriber's story is missing"
+
+    refused = page.request.post(base + "/dashboard/logout", form={"csrf": "forged"})
+    assert refused.status == 403, f"a form without the CSRF token: {refused.status}"
+    page.click("header button[type=submit]")
+    assert page.url.endswith("/dashboard/login"), f"sign-out: {page.url}"
+    browser.close()
+
+if errors:
+    sys.exit(f"dashboard-browser-check: the console logged errors: {errors}")
+print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber), "
+      f"no console error; a wrong key and a forged CSRF token refused; screenshots in {shots}")
