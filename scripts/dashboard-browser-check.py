@@ -81,6 +81,12 @@ with sync_playwright() as playwright:
     text = page.inner_text("main")
     assert "revoked" in text and "REFUND" in text, "the refunded subscriber's story is missing"
 
+    for path, name, expected in [("/dashboard/notifications", "notifications", "SUBSCRIBED"),
+                                 ("/dashboard/webhooks", "webhooks", "No webhook endpoints")]:
+        page.goto(base + path)
+        page.screenshot(path=f"{shots}/{name}.png", full_page=True)
+        assert expected in page.inner_text("main"), f"{path}: '{expected}' missing"
+
     refused = page.request.post(base + "/dashboard/logout", form={"csrf": "forged"})
     assert refused.status == 403, f"a form without the CSRF token: {refused.status}"
     page.click("header button[type=submit]")
@@ -89,5 +95,6 @@ with sync_playwright() as playwright:
 
 if errors:
     sys.exit(f"dashboard-browser-check: the console logged errors: {errors}")
-print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber), "
+print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber, "
+      f"notifications, webhooks), "
       f"no console error; a wrong key and a forged CSRF token refused; screenshots in {shots}")

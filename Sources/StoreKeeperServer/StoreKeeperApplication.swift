@@ -127,14 +127,16 @@ public enum StoreKeeperApplication {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
         let authenticator = Authenticator(store: dependencies.store)
+        let webhooks = WebhookService(store: dependencies.store, subscribers: service, now: dependencies.now)
         APIRoutes(
             service: service,
-            webhooks: WebhookService(store: dependencies.store, subscribers: service, now: dependencies.now),
+            webhooks: webhooks,
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes
         ).addRoutes(to: router)
         DashboardRoutes(
-            service: service, authenticator: authenticator, sessions: DashboardSessions(now: dependencies.now)
+            service: service, webhooks: webhooks, authenticator: authenticator,
+            sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)
         var dispatch = WebhookDispatcher.Options()

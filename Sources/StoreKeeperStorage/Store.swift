@@ -49,6 +49,10 @@ public protocol Store: WebhookStore, PollStore {
         storageKey: String, evidence: EvidenceSet
     )]
 
+    /// The newest notifications received for these apps, newest first (only notifications that verified are
+    /// stored).
+    func recentNotifications(bundleIDs: [String], limit: Int) async throws -> [NotificationRecord]
+
     /// A subscriber's events in one project, oldest first.
     func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord]
 

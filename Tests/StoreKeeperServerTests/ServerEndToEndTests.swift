@@ -44,6 +44,25 @@ import Testing
 
         func json(_ object: [String: Any]) -> Data { try! JSONSerialization.data(withJSONObject: object) }
 
+        /// A customer buys `product` in the simulator and the app posts the signed transaction as `appUserID`
+        /// (the customer's name by default); returns the purchase and the post's status.
+        @discardableResult
+        func buy(
+            _ h: SimulatorHarness, _ product: String, customer: String, appUserID: String? = nil,
+            options: PurchaseOptions = .init()
+        ) async throws -> (transaction: SimulatedTransaction, status: Int) {
+            let bought = try await h.simulator.purchase(
+                bundleID: ServerEndToEndTests.bundleID, productID: product, customerID: customer, options: options)
+            let token = try #require(
+                try await h.simulator.transactionInfo(
+                    transactionID: bought.transactionID, bundleID: ServerEndToEndTests.bundleID
+                ).signedTransactionInfo)
+            let (status, _) = try await call(
+                .POST, "/v1/transactions",
+                body: json(["app_user_id": appUserID ?? customer, "signed_transaction": token]))
+            return (bought, status)
+        }
+
         func subscriber(_ id: String) async throws -> [String: Any] {
             let (status, body) = try await call(.GET, "/v1/subscribers/\(id)")
             #expect(status == 200)
@@ -175,13 +194,7 @@ import Testing
             await delivery.deliverDue()
             #expect(await h.simulator.notifications(for: Self.bundleID).last?.attempts.map(\.result) == ["SUCCESS"])
 
-            let bought = try await h.simulator.purchase(
-                bundleID: Self.bundleID, productID: "premium.monthly", customerID: "minor")
-            let token = try #require(
-                try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: Self.bundleID)
-                    .signedTransactionInfo)
-            _ = try await client.call(
-                .POST, "/v1/transactions", body: client.json(["app_user_id": "minor", "signed_transaction": token]))
+            try await client.buy(h, "premium.monthly", customer: "minor")
             await delivery.deliverDue()
             #expect((try await client.subscriber("minor")["entitlements"] as? [Any])?.count == 1)
 
@@ -213,14 +226,7 @@ import Testing
 
             // Consent given again: a purchase after the rescission grants access.
             await h.advance(months: 0.1)
-            let lifetime = try await h.simulator.purchase(
-                bundleID: Self.bundleID, productID: "lifetime", customerID: "minor")
-            let lifetimeToken = try #require(
-                try await h.simulator.transactionInfo(transactionID: lifetime.transactionID, bundleID: Self.bundleID)
-                    .signedTransactionInfo)
-            _ = try await client.call(
-                .POST, "/v1/transactions",
-                body: client.json(["app_user_id": "minor", "signed_transaction": lifetimeToken]))
+            try await client.buy(h, "lifetime", customer: "minor")
             subscriber = try await client.subscriber("minor")
             let entitlements = subscriber["entitlements"] as? [[String: Any]]
             #expect(entitlements?.map { $0["product_id"] as? String } == ["lifetime"])

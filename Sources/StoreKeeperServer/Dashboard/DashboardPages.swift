@@ -1,6 +1,7 @@
 import AppStoreModels
 import Foundation
 import StoreKeeperAPI
+import StoreKeeperStorage
 import SubscriptionMetrics
 
 /// The dashboard's HTML: one function per page part. Everything not written here is escaped (``HTMLText``).
@@ -45,6 +46,7 @@ enum DashboardPages {
             title: title,
             body: "<header><strong>StoreKeeper</strong><a href=\"/dashboard\">Overview</a>"
                 + "<a href=\"/dashboard/cohorts\">Cohorts</a><a href=\"/dashboard/subscribers\">Subscribers</a>"
+                + "<a href=\"/dashboard/notifications\">Notifications</a><a href=\"/dashboard/webhooks\">Webhooks</a>"
                 + "<span class=\"muted\">\(HTMLText.escape(session.bundleID))</span>"
                 + "<form method=\"post\" action=\"/dashboard/logout\"><input type=\"hidden\" name=\"csrf\" "
                 + "value=\"\(session.csrf)\"><button type=\"submit\">Sign out</button></form></header>"
@@ -71,6 +73,53 @@ enum DashboardPages {
                 name == current
                     ? "<strong>\(name)</strong>" : "<a href=\"\(path)?environment=\(name)\">\(name)</a>"
             }.joined(separator: " · ") + "</p>"
+    }
+
+    /// The notification log: the newest notifications that verified, with what became of each. (A notification
+    /// that does not verify is refused and counted in `/metrics`, not stored.)
+    static func notifications(_ records: [NotificationRecord]) -> String {
+        guard !records.isEmpty else { return "<p class=\"muted\">No notifications yet.</p>" }
+        var html =
+            "<p class=\"muted\">Every notification here verified (signature, chain to Apple's root, app); what "
+            + "does not verify is refused with its reason and counted in /metrics.</p><table><tr><th>received</th>"
+            + "<th>type</th><th>outcome</th><th>subscriptions</th><th>id</th></tr>"
+        for record in records {
+            html +=
+                "<tr><td>\(AppleDateFormat.rfc3339(record.receivedAt))</td><td>\(HTMLText.escape(record.type))</td>"
+                + "<td>verified, \(HTMLText.escape(record.status))</td>"
+                + "<td>\(HTMLText.escape(record.originalTransactionIDs.joined(separator: ", ")))</td>"
+                + "<td class=\"muted\">\(HTMLText.escape(record.notificationID))</td></tr>"
+        }
+        return html + "</table>"
+    }
+
+    /// Each webhook endpoint with its newest deliveries.
+    static func webhooks(_ sections: [(WebhookEndpoint, [WebhookDelivery])]) -> String {
+        guard !sections.isEmpty else {
+            return "<p class=\"muted\">No webhook endpoints: add one with POST /v1/webhooks.</p>"
+        }
+        var html = ""
+        for (endpoint, deliveries) in sections {
+            html +=
+                "<h2>\(HTMLText.escape(endpoint.url))</h2><p class=\"muted\">\(HTMLText.escape(endpoint.id)) · "
+                + "\(HTMLText.escape(endpoint.eventTypes.isEmpty ? "every event" : endpoint.eventTypes.joined(separator: ", ")))</p>"
+            guard !deliveries.isEmpty else {
+                html += "<p class=\"muted\">No deliveries yet.</p>"
+                continue
+            }
+            html +=
+                "<table><tr><th>event</th><th>subscriber</th><th>status</th><th>attempts</th><th>last attempt</th>"
+                + "<th>result</th></tr>"
+            for delivery in deliveries {
+                html +=
+                    "<tr><td>\(HTMLText.escape(delivery.eventType))</td><td>\(HTMLText.escape(delivery.appUserID))</td>"
+                    + "<td>\(HTMLText.escape(delivery.status))</td><td>\(delivery.attempts)</td>"
+                    + "<td>\(delivery.lastAttemptAt.map(AppleDateFormat.rfc3339) ?? "")</td>"
+                    + "<td>\(HTMLText.escape(delivery.lastResult ?? ""))</td></tr>"
+            }
+            html += "</table>"
+        }
+        return html
     }
 
     static func searchForm(_ id: String?) -> String {

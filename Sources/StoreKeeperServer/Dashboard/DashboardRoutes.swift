@@ -9,6 +9,7 @@ import SubscriptionMetrics
 /// form carries the session's CSRF token. Each page shows the signed-in key's project.
 struct DashboardRoutes: Sendable {
     let service: SubscriberService
+    let webhooks: WebhookService
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
@@ -59,6 +60,29 @@ struct DashboardRoutes: Sendable {
                         body: DashboardPages.environmentLinks(environment.name, path: "/dashboard/cohorts")
                             + "<p>Share of each month's new subscriptions with access at each month's end.</p>"
                             + SVGChart.heatmap(cohorts)))
+            }
+        }
+        router.get("dashboard/notifications") { request, _ in
+            try await withSession(request) { _, session in
+                let project = try service.project(session.bundleID)
+                let apps = service.apps.values.filter { $0.project == project }.map(\.configuration.bundleID).sorted()
+                let notifications = try await service.store.recentNotifications(bundleIDs: apps, limit: 200)
+                return Self.page(
+                    DashboardPages.layout(
+                        title: "Notifications", session: session, body: DashboardPages.notifications(notifications)))
+            }
+        }
+        router.get("dashboard/webhooks") { request, _ in
+            try await withSession(request) { _, session in
+                var sections: [(WebhookEndpoint, [WebhookDelivery])] = []
+                for endpoint in try await webhooks.list(bundleID: session.bundleID).endpoints {
+                    let log = try await webhooks.deliveries(
+                        endpointID: endpoint.id, status: nil, bundleID: session.bundleID)
+                    sections.append((endpoint, Array(log.deliveries.prefix(100))))
+                }
+                return Self.page(
+                    DashboardPages.layout(
+                        title: "Webhooks", session: session, body: DashboardPages.webhooks(sections)))
             }
         }
         router.get("dashboard/subscribers") { request, _ in

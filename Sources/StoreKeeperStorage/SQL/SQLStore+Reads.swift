@@ -158,6 +158,24 @@ extension SQLStore {
         }
     }
 
+    /// The newest notifications of some apps (see ``Store/recentNotifications(bundleIDs:limit:)``).
+    public func recentNotifications(bundleIDs: [String], limit: Int) async throws -> [NotificationRecord] {
+        guard !bundleIDs.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: bundleIDs.count).joined(separator: ", ")
+        let rows = try await database.read(
+            "SELECT notification_id, bundle_id, type, status, received_at, original_transaction_ids FROM notifications WHERE bundle_id IN (\(placeholders)) ORDER BY received_at DESC, notification_id LIMIT ?",
+            bundleIDs.map(SQLValue.text) + [.integer(Int64(max(1, limit)))])
+        return rows.map { row in
+            NotificationRecord(
+                notificationID: row["notification_id"]?.string ?? "", bundleID: row["bundle_id"]?.string ?? "",
+                type: row["type"]?.string ?? "", status: row["status"]?.string ?? "",
+                receivedAt: Self.date(row["received_at"]),
+                originalTransactionIDs: (row["original_transaction_ids"]?.string ?? "").split(separator: ",").map {
+                    ProjectScope.value(ofKey: String($0))
+                })
+        }
+    }
+
     /// The LIKE pattern of every storage key in `project` (a project id's only LIKE wildcard, `_`, escaped).
     static func keyPattern(_ project: ProjectScope) -> String {
         project.key("").replacingOccurrences(of: "_", with: "\\_") + "%"

@@ -37,17 +37,9 @@ import Testing
 
     @Test("sign in with a secret key; every page draws its charts; CSRF guards sign-out; wrong keys are refused")
     func dashboard() async throws {
-        try await E2E.withServers("sqlite") { h, client, _, _ in
-            for customer in ["d1", "d2<script>"] {
-                let bought = try await h.simulator.purchase(
-                    bundleID: E2E.bundleID, productID: "premium.monthly", customerID: customer)
-                let token = try #require(
-                    try await h.simulator.transactionInfo(transactionID: bought.transactionID, bundleID: E2E.bundleID)
-                        .signedTransactionInfo)
-                _ = try await client.call(
-                    .POST, "/v1/transactions",
-                    body: client.json(["app_user_id": customer, "signed_transaction": token]))
-            }
+        try await E2E.withServers("sqlite") { h, client, _, delivery in
+            for customer in ["d1", "d2<script>"] { try await client.buy(h, "premium.monthly", customer: customer) }
+            await delivery.deliverDue()
             await h.advance(months: 0.01)
             var browser = Browser(base: client.base)
 
@@ -81,6 +73,12 @@ import Testing
             #expect(found.status == 200)
             #expect(found.body.contains("d2&lt;script&gt;") && !found.body.contains("d2<script>"))
             #expect(found.body.contains("active") && found.body.contains("transaction_posted"))
+
+            let log = try await browser.go(.GET, "/dashboard/notifications")
+            #expect(log.status == 200 && log.body.contains("SUBSCRIBED/INITIAL_BUY"))
+            #expect(!log.body.contains("\(E2E.bundleID):"), "subscriptions are shown by their own ids")
+            let hooks = try await browser.go(.GET, "/dashboard/webhooks")
+            #expect(hooks.status == 200 && hooks.body.contains("No webhook endpoints"))
 
             let csrf = try #require(
                 overview.body.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
