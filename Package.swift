@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "AppStoreSimulatorServer",
             dependencies: [
-                "AppStoreSimulator", "AppStoreModels", "AppStoreVerification",
+                "AppStoreSimulator", "AppStoreModels", "AppStoreVerification", "AppStoreSigning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

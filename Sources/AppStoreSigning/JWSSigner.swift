@@ -13,9 +13,28 @@ public enum JWSSigner {
     public static func sign(
         _ payload: [UInt8], chain: [[UInt8]], key: P256.Signing.PrivateKey, algorithm: String = "ES256"
     ) throws -> String {
+        try sign(payload, encodedHeader: encodedHeader(chain: chain, algorithm: algorithm), key: key)
+    }
+
+    /// The header segment (`alg` and `x5c`, base64url), the same for every token one chain signs: a signer of
+    /// many tokens makes it once.
+    /// - Parameters:
+    ///   - chain: DER certificates for `x5c`, leaf first.
+    ///   - algorithm: The `alg` header value.
+    /// - Returns: The encoded header.
+    public static func encodedHeader(chain: [[UInt8]], algorithm: String = "ES256") -> String {
         let x5c = chain.map { "\"\(Base64.standardEncode($0))\"" }.joined(separator: ",")
-        let header = "{\"alg\":\"\(algorithm)\",\"x5c\":[\(x5c)]}"
-        let signingInput = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(payload)
+        return Base64.urlEncode(Array("{\"alg\":\"\(algorithm)\",\"x5c\":[\(x5c)]}".utf8))
+    }
+
+    /// Signs a payload under a header made by ``encodedHeader(chain:algorithm:)``.
+    /// - Parameters:
+    ///   - payload: The payload JSON bytes.
+    ///   - encodedHeader: The header segment.
+    ///   - key: The leaf's private key.
+    /// - Returns: The token.
+    public static func sign(_ payload: [UInt8], encodedHeader: String, key: P256.Signing.PrivateKey) throws -> String {
+        let signingInput = encodedHeader + "." + Base64.urlEncode(payload)
         let signature = try key.signature(for: Array(signingInput.utf8))
         return signingInput + "." + Base64.urlEncode(signature.rawRepresentation)
     }

@@ -26,6 +26,16 @@ extension AppStoreSimulator {
         }
     }
 
+    /// One transaction as the device sees it (StoreKit's `jwsRepresentation` of a purchase's result).
+    /// - Parameter transactionID: The transaction.
+    /// - Returns: It, signed now, or `nil` when unknown.
+    public func deviceTransaction(_ transactionID: String) -> DeviceTransaction? {
+        guard let transaction = transactions[transactionID] else { return nil }
+        return DeviceTransaction(
+            transaction: transaction, signedTransaction: sign(transactionPayload(transaction, signedAt: clock.now())),
+            finished: finishedOnDevice.contains(transactionID))
+    }
+
     /// The app finished `transactionID` on the device (StoreKit's `Transaction.finish()`); finishing twice is
     /// harmless.
     /// - Throws: ``SimulatorError`` for an unknown transaction.

@@ -28,7 +28,10 @@ extension AppStoreSimulator {
             type, subtype, bundleID: bundleID, content: ("data", data), transactionID: transactionRecord?.transactionID,
             at: date)
         notification.v1Type = v1
-        if let v1 {
+        notification.originalTransactionID =
+            transactionRecord?.originalTransactionID ?? subscription?.originalTransactionID
+        // The V1 body (with a whole receipt) only for an app that takes V1 notifications.
+        if let v1, app.notificationV1URL != nil {
             notification.v1Body = v1Body(
                 v1, app: app, transaction: transactionRecord, subscription: subscription, at: date)
         }
@@ -111,6 +114,16 @@ extension AppStoreSimulator {
 
     /// How many notifications still have a delivery attempt scheduled (due now or retrying later).
     public var pendingDeliveries: Int { awaitingDelivery.count }
+
+    /// The delivery queue after catching the world up to now: attempts due now, and every one scheduled (due now
+    /// or retrying later). A driver that moves the clock waits for `due` to reach 0 before moving it again.
+    /// - Returns: Due and scheduled counts.
+    public func deliveryBacklog() -> (due: Int, scheduled: Int) {
+        advance()
+        let now = clock.now()
+        let due = awaitingDelivery.count { (notificationLog[$0].nextAttemptAt ?? .distantFuture) <= now }
+        return (due, awaitingDelivery.count)
+    }
 
     /// Records a delivery attempt and schedules the next one on Apple's retry schedule (V2: 1, 12, 24, 48,
     /// 72 hours, scaled by the rate), or stops after success or the fifth retry.

@@ -10,14 +10,13 @@ extension AppStoreSimulator {
 
     /// Canonical JSON (sorted keys) so equal inputs give equal bytes.
     static func json(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
+        CompactJSON.data(object)
     }
 
     func sign(_ object: [String: Any]) -> String {
         let data = Self.json(object)
         // Signing with a key we generated cannot fail short of memory exhaustion.
-        return (try? JWSSigner.sign(Array(data), chain: pki.signedData.chainDER, key: pki.signedData.leafKey)) ?? ""
+        return (try? JWSSigner.sign(Array(data), encodedHeader: signingHeader, key: pki.signedData.leafKey)) ?? ""
     }
 
     /// A transaction as Apple signs it (`JWSTransaction`).

@@ -25,7 +25,8 @@ public actor AppStoreSimulator {
         public var seed: UInt64 = 1
         /// How fast subscription time runs. Default: Apple's sandbox, "1 month = 5 min".
         public var rate: SandboxRate = .fiveMinutes
-        /// Renewals before auto-renew turns off (the sandbox stops after 12). Default 12.
+        /// Renewals before auto-renew turns off in the sandbox (Apple's stops after 12); production has no cap.
+        /// Default 12.
         public var maximumRenewals = 12
         /// `Sandbox` or `Production`: the environment written into evidence. Default `Sandbox`.
         public var environment = "Sandbox"
@@ -40,6 +41,8 @@ public actor AppStoreSimulator {
     nonisolated public let pki: SimulatorPKI
     /// Where "now" comes from.
     nonisolated public let clock: any SimulatorClock
+    /// The JWS header segment of everything the simulator signs (its signed-data chain), made once.
+    nonisolated let signingHeader: String
 
     var apps: [String: SimulatedApp] = [:]
     var transactions: [String: SimulatedTransaction] = [:]
@@ -81,6 +84,7 @@ public actor AppStoreSimulator {
         self.configuration = configuration
         self.pki = pki
         self.clock = clock
+        self.signingHeader = JWSSigner.encodedHeader(chain: pki.signedData.chainDER)
         self.random = SeededRandom(seed: configuration.seed)
     }
 
@@ -237,8 +241,9 @@ public actor AppStoreSimulator {
             emit("EXPIRED", "PRICE_INCREASE", v1: nil, subscription: subscription, at: date)
             return
         }
-        if subscription.renewalCount >= configuration.maximumRenewals {
-            // The sandbox turns auto-renew off at the renewal after the cap.
+        if configuration.environment != "Production", subscription.renewalCount >= configuration.maximumRenewals {
+            // The sandbox turns auto-renew off at the renewal after the cap; production renews for as long as the
+            // customer pays.
             subscription.status = .expired
             subscription.autoRenewEnabled = false
             subscription.expirationIntent = 1

@@ -83,14 +83,21 @@ struct ControlRoutes: Sendable {
                 }
                 let transaction = try await simulator.purchase(
                     bundleID: body.bundleID, productID: body.productID, customerID: body.customerID, options: options)
-                return JSONResponse.object(Self.describe(transaction), status: .created)
+                var object = Self.describe(transaction)
+                // What StoreKit hands the app after a purchase: the signed transaction it sends its server.
+                object["signedTransaction"] = await simulator.deviceTransaction(transaction.transactionID)?
+                    .signedTransaction
+                return JSONResponse.object(object, status: .created)
             }
         }
         control.get("clock") { _, _ in
             JSONResponse.object([
                 "now": ISO8601DateFormatter().string(from: simulator.clock.now()), "manual": manualClock != nil,
+                "environment": simulator.configuration.environment,
+                "secondsPerDay": simulator.configuration.rate.seconds(forDays: 1),
             ])
         }
+
         control.post("clock/advance") { request, _ in
             try await handle {
                 guard let manualClock else {
@@ -241,7 +248,9 @@ struct ControlRoutes: Sendable {
             return JSONResponse.object(["serverAPI": log.counts, "overflow": log.overflow])
         }
         control.get("deliveries") { _, _ in
-            JSONResponse.object(["pending": await simulator.pendingDeliveries])
+            // pending: every notification with an attempt still scheduled; due: those whose attempt is due now.
+            let (due, scheduled) = await simulator.deliveryBacklog()
+            return JSONResponse.object(["pending": scheduled, "due": due])
         }
         control.get("apps/:bundleID/notifications") { _, context in
             let bundleID = try context.parameters.require("bundleID")

@@ -1,3 +1,4 @@
+import AppStoreSigning
 import AppStoreSimulator
 import Foundation
 import Hummingbird
@@ -23,8 +24,7 @@ enum JSONResponse {
     }
 
     static func object(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return make(data, status: status)
+        make(CompactJSON.data(object), status: status)
     }
 
     static func error(_ code: String, _ message: String, status: HTTPResponse.Status) -> Response {

@@ -1,3 +1,4 @@
+import AppStoreSigning
 public import AppStoreSimulator
 public import AsyncHTTPClient
 import Foundation
@@ -17,7 +18,7 @@ public struct NotificationDeliveryService: Service {
     ///   - simulator: The simulator.
     ///   - httpClient: The client used to POST notifications.
     ///   - interval: How often to look for due work.
-    public init(simulator: AppStoreSimulator, httpClient: HTTPClient, interval: Duration = .milliseconds(200)) {
+    public init(simulator: AppStoreSimulator, httpClient: HTTPClient, interval: Duration = .milliseconds(25)) {
         self.simulator = simulator
         self.httpClient = httpClient
         self.interval = interval
@@ -38,30 +39,48 @@ public struct NotificationDeliveryService: Service {
         }
     }
 
-    /// Sends the notifications that are due now (at most `limit` of them, oldest first), once each.
+    /// Sends the notifications that are due now (at most `limit` of them, oldest first), once each: each
+    /// subscription's in order, different subscriptions' side by side (as Apple's servers send them).
     /// - Parameter limit: The most to send.
     /// - Returns: How many were due and sent.
     @discardableResult
     public func deliverDue(limit: Int = .max) async -> Int {
         let due = await simulator.dueNotifications(limit: limit)
+        var lanes: [String: [SimulatedNotification]] = [:]
+        var order: [String] = []
         for notification in due {
-            if Task.isCancelled { break }
-            guard let app = await simulator.app(notification.bundleID) else { continue }
-            var result = "SUCCESS"
-            if let url = app.notificationURL {
-                let body =
-                    (try? JSONSerialization.data(withJSONObject: ["signedPayload": notification.signedPayload]))
-                    ?? Data()
-                result = await post(body, to: url)
+            let lane = notification.originalTransactionID ?? notification.notificationUUID
+            if lanes[lane] == nil { order.append(lane) }
+            lanes[lane, default: []].append(notification)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for lane in order {
+                let notifications = lanes[lane] ?? []
+                group.addTask {
+                    for notification in notifications {
+                        if Task.isCancelled { return }
+                        await deliver(notification)
+                    }
+                }
             }
-            if let url = app.notificationV1URL, let v1 = notification.v1Body {
-                let v1Result = await post(v1, to: url)
-                if result == "SUCCESS" { result = v1Result }
-            }
-            if Task.isCancelled { break }
-            await simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: result)
         }
         return due.count
+    }
+
+    /// One attempt at one notification, recorded unless cut short by cancellation.
+    func deliver(_ notification: SimulatedNotification) async {
+        guard let app = await simulator.app(notification.bundleID) else { return }
+        var result = "SUCCESS"
+        if let url = app.notificationURL {
+            let body = CompactJSON.data(["signedPayload": notification.signedPayload])
+            result = await post(body, to: url)
+        }
+        if let url = app.notificationV1URL, let v1 = notification.v1Body {
+            let v1Result = await post(v1, to: url)
+            if result == "SUCCESS" { result = v1Result }
+        }
+        if Task.isCancelled { return }
+        await simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: result)
     }
 
     func post(_ body: Data, to url: String) async -> String {

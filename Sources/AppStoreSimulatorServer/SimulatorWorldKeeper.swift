@@ -27,12 +27,16 @@ public struct SimulatorWorldKeeper: Service {
         self.logger = logger
     }
 
-    /// Runs until graceful shutdown, then saves the world a last time.
+    /// Runs until graceful shutdown, then saves the world a last time. A world that takes long to save (a large
+    /// population) is saved less often: the pause after a save is at least nine times what it took, so saving
+    /// never takes more than a tenth of the time.
     public func run() async throws {
         var saved: [UInt64]?
+        let clock = ContinuousClock()
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            saved = await save(unless: saved)
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            let took = await clock.measure { saved = await save(unless: saved) }
+            let pause = max(interval, took * 9)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) }
         }
         _ = await save(unless: nil)
     }

@@ -51,7 +51,7 @@ struct ImportCommand: AsyncParsableCommand {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         var imported = 0
         var failures: [String] = []
-        let progress = ImportProgress(total: pending.count)
+        let progress = ProgressLine(label: "importing", unit: "rows", total: pending.count)
         for row in pending {
             switch try await send(row, kind: importFile.kind, key: key, client: client) {
             case nil:
@@ -95,31 +95,5 @@ struct ImportCommand: AsyncParsableCommand {
             return "\(error.error.code): \(error.error.message)"
         }
         return "HTTP \(response.status.code)"
-    }
-}
-
-/// The import's progress on standard error: a line rewritten in place on a terminal, otherwise a line at each
-/// tenth.
-final class ImportProgress {
-    let total: Int
-    var done = 0
-    var shownTenth = 0
-    let terminal = isatty(STDERR_FILENO) == 1
-
-    init(total: Int) { self.total = total }
-
-    func advance() {
-        done += 1
-        let text = "importing: \(done)/\(total) rows (\(total == 0 ? 100 : done * 100 / total) %)"
-        if terminal {
-            FileHandle.standardError.write(Data(("\r" + text).utf8))
-        } else if total > 0, done * 10 / total > shownTenth {
-            shownTenth = done * 10 / total
-            FileHandleOutput.standardError(text)
-        }
-    }
-
-    func finish() {
-        if terminal, total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

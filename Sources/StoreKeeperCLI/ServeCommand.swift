@@ -36,6 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var simulatorClock: String?
     @Option(help: "The in-process simulator's sandbox month: 3m, 5m, 15m, 30m, 1h or real.") var simulatorRate: String?
+    @Option(help: "The in-process simulator's environment: Sandbox or Production.") var simulatorEnvironment: String?
+    @Option(help: "The data folder (SQLite, the simulator's world; default data).") var data: String?
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
@@ -45,76 +47,30 @@ struct ServeCommand: AsyncParsableCommand {
         if let port { configuration.port = port }
         if let simulatorClock { configuration.simulatorClock = simulatorClock }
         if let simulatorRate { configuration.simulatorRate = simulatorRate }
+        if let simulatorEnvironment { configuration.simulatorEnvironment = simulatorEnvironment }
+        if let data { configuration.dataDirectory = data }
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }
 
-        // The simulator first: in demo mode it configures the demo app and its products, which the store's
-        // announcer evaluates with.
         do { try configuration.validate() } catch { throw CommandFailure("\(error)") }
-        let (simulator, manualClock, extraRoots, worldFile) = try await Self.simulatorAsApple(&configuration)
-        let store = try await StoreOpener.open(configuration)
-        let boundPort = Port()
-        let httpClient = OutboundHTTPClient.make()
-        var dependencies = StoreKeeperApplication.Dependencies(
-            store: store, httpClient: httpClient,
-            extraRoutes: { router in
-                // The composition root mounts the in-process simulator as Apple on the same server.
-                if let simulator {
-                    SimulatorApplication.addRoutes(to: router, simulator: simulator, manualClock: manualClock)
-                }
-            },
-            extraRoots: extraRoots)
-        // With the simulator's manual clock, the server runs on it too: the whole world moves together.
-        if let manualClock { dependencies.now = { manualClock.now() } }
-        dependencies.logger = logger
-        let gate = StartupGate()
-        dependencies.startupGate = gate
-        dependencies.metricsRegistry = Self.metrics
-        let appleBase = simulator == nil ? nil : "http://127.0.0.1:\(configuration.port)"
-        let finalConfiguration = configuration
-        let inProcess = simulator
-        let router: Router<BasicRequestContext>
-        let workers: [any Service]
-        do {
-            (router, workers) = try await StoreKeeperApplication.build(
-                configuration: configuration, dependencies: dependencies, appleBaseURL: appleBase)
-        } catch {
-            try? await httpClient.shutdown()
-            try? await store.close()
-            throw error
-        }
-        let application = Application(
-            router: router, server: .storeKeeper(configuration.limits),
-            configuration: .init(
-                address: .hostname(configuration.hostname, port: configuration.port), serverName: "StoreKeeper"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? finalConfiguration.port
-                await boundPort.set(port)
-                gate.open()
-                if let inProcess {
-                    await Self.pointDemoNotifications(inProcess, port: port)
-                }
-                FileHandleOutput.standardOutput(
-                    Self.banner(finalConfiguration, port: port, simulator: inProcess != nil))
-                for (bundleID, facts) in Self.appFacts(finalConfiguration, port: port, simulator: inProcess != nil) {
-                    logger.info("app \(bundleID) ready", metadata: facts)
-                }
-            },
-            logger: logger)
-        var services: [any Service] = [application] + workers
-        if let simulator {
-            services.append(NotificationDeliveryService(simulator: simulator, httpClient: httpClient))
-            if let worldFile {
-                services.append(SimulatorWorldKeeper(simulator: simulator, file: worldFile, logger: logger))
+        let completed = Completed()
+        let assembly = try await ServerAssembly.make(configuration, logger: logger) { port in
+            guard let final = await completed.configuration else { return }
+            let simulator = final.usesSimulator
+            FileHandleOutput.standardOutput(Self.banner(final, port: port, simulator: simulator))
+            for (bundleID, facts) in Self.appFacts(final, port: port, simulator: simulator) {
+                logger.info("app \(bundleID) ready", metadata: facts)
             }
         }
+        await completed.set(assembly.configuration)
+        let finalConfiguration = assembly.configuration
+        let services = assembly.services
         // The service group's own messages only when something is wrong.
         var groupLogger = logger
         groupLogger.logLevel = max(logger.logLevel, .warning)
         let group = ServiceGroup(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger)
         do { try await group.run() } catch {
-            try? await httpClient.shutdown()
-            try? await store.close()
+            await assembly.close()
             if let error = error as? IOError, error.errnoCode == EADDRINUSE {
                 throw CommandFailure(
                     "port \(finalConfiguration.port) on \(finalConfiguration.hostname) is already in use: stop what listens "
@@ -122,8 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             throw error
         }
-        try await httpClient.shutdown()
-        try await store.close()
+        await assembly.close()
         logger.info("StoreKeeper stopped")
     }
 
@@ -161,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// With the simulator on: its PKI (loaded or made under the data folder), the simulator, and — with no app
     /// configured — the demo app and keys put into `configuration`.
     /// - Returns: The simulator and the roots to trust, or `nil` and none.
-    static func simulatorAsApple(_ configuration: inout ServerConfiguration) async throws -> (
+    static func simulatorAsApple(_ configuration: inout ServerConfiguration, clockStart: Date? = nil) async throws -> (
         AppStoreSimulator?, ManualClock?, [[UInt8]], SimulatorWorldFile?
     ) {
         var simulator: AppStoreSimulator?
@@ -179,7 +134,9 @@ struct ServeCommand: AsyncParsableCommand {
             // (and a manual clock continues from where it stood).
             let file = SimulatorWorldFile(directory: directory.path)
             let saved = try file.load()
-            if configuration.simulatorClock == "manual" { manualClock = ManualClock(start: saved?.clock ?? Date()) }
+            if configuration.simulatorClock == "manual" {
+                manualClock = ManualClock(start: saved?.clock ?? clockStart ?? Date())
+            }
             let sim = AppStoreSimulator(
                 configuration: simulatorConfiguration, pki: pki, clock: manualClock ?? SystemClock())
             if let saved { try await sim.restore(saved) }
@@ -252,8 +209,8 @@ enum DemoKeys {
     static let secretKey = ServerConfiguration.demoSecretKey
 }
 
-/// The port the server bound, once known.
-actor Port {
-    var value: Int?
-    func set(_ port: Int) { value = port }
+/// The configuration as the assembly completed it, for the banner printed once the server listens.
+actor Completed {
+    var configuration: ServerConfiguration?
+    func set(_ configuration: ServerConfiguration) { self.configuration = configuration }
 }

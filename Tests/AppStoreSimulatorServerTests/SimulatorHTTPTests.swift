@@ -42,8 +42,11 @@ import Testing
             ])
             let (created, body) = try await request(.POST, "\(base)/simulator/v1/purchases", body: purchase)
             #expect(created == 201)
-            let transactionID = try #require(
-                (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["transactionId"] as? String)
+            let bought = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+            let transactionID = try #require(bought["transactionId"] as? String)
+            // As StoreKit hands the app its purchase: the signed transaction, verifiable with Apple's roots.
+            let signedPurchase = try #require(bought["signedTransaction"] as? String)
+            #expect(try await h.verifier.verifyTransaction(signedPurchase).transactionId == transactionID)
             let (advanced, _) = try await request(
                 .POST, "\(base)/simulator/v1/clock/advance", body: Data(#"{"months":1.2}"#.utf8))
             #expect(advanced == 200)
@@ -161,6 +164,37 @@ import Testing
             #expect(history[0].nextAttemptAt == nil)
             let body = try JSONDecoder().decode(ResponseBodyV2.self, from: receiver.bodies[1])
             #expect(try await h.verifier.verifyNotification(body.signedPayload).payload.notificationType == .subscribed)
+        }
+    }
+
+    @Test(
+        "each subscription's notifications arrive in order (different ones side by side); the backlog counts what is due"
+    )
+    func orderedLanes() async throws {
+        let receiver = NotificationReceiver(statuses: [])
+        try await LiveServer.with(router: receiver.router()) { receiverBase in
+            let h = try await SimulatorHarness(notificationURL: "\(receiverBase)/notifications")
+            let delivery = NotificationDeliveryService(simulator: h.simulator, httpClient: HTTPClient.shared)
+            for customer in 0..<6 {
+                _ = try await h.simulator.purchase(
+                    bundleID: h.bundleID, productID: "premium.monthly", customerID: "lane-\(customer)")
+            }
+            await h.advance(months: 3.5)
+            let backlog = await h.simulator.deliveryBacklog()
+            #expect(backlog.due == 6 * 4 && backlog.scheduled == 6 * 4)  // SUBSCRIBED and three renewals each
+            #expect(await delivery.deliverDue() == 24)
+            #expect(await h.simulator.deliveryBacklog().due == 0)
+            var seen: [String: [Date]] = [:]
+            for body in receiver.bodies {
+                let notification = try await h.verifier.verifyNotification(
+                    try JSONDecoder().decode(ResponseBodyV2.self, from: body).signedPayload)
+                let original = try #require(notification.transaction?.originalTransactionId)
+                seen[original, default: []].append(notification.payload.signedDate ?? .distantPast)
+            }
+            #expect(seen.count == 6)
+            for (original, dates) in seen {
+                #expect(dates == dates.sorted() && dates.count == 4, "\(original): \(dates)")
+            }
         }
     }
 }

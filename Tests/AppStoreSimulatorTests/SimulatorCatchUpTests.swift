@@ -41,4 +41,21 @@ import Testing
             await h.simulator.dueNotifications(limit: 10).map(\.notificationUUID)
                 == all.dropFirst(2).map(\.notificationUUID))
     }
+
+    @Test("production renews for as long as the customer pays; only the sandbox stops at its renewal cap")
+    func productionHasNoCap() async throws {
+        var configuration = AppStoreSimulator.Configuration()
+        configuration.environment = "Production"
+        configuration.rate = .realTime
+        configuration.maximumRenewals = 2
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_767_225_600))
+        let simulator = AppStoreSimulator(configuration: configuration, pki: SimulatorHarness.sharedPKI, clock: clock)
+        try await simulator.createApp(SimulatedApp.demo(bundleID: "com.example.production"))
+        let bought = try await simulator.purchase(
+            bundleID: "com.example.production", productID: "premium.monthly", customerID: "p")
+        clock.advance(by: 30 * 86_400 * 5.5)
+        await simulator.advance()
+        let subscription = try #require(await simulator.subscription(bought.originalTransactionID))
+        #expect(subscription.status == .active && subscription.renewalCount == 5)
+    }
 }

@@ -28,6 +28,9 @@ public struct SimulatedNotification: Sendable, Hashable, Codable {
     public var signedDate: Date
     /// The transaction it is about.
     public var transactionID: String?
+    /// The subscription or purchase it is about (its original transaction id): a deliverer keeps each one's
+    /// notifications in order and may send different ones side by side.
+    public var originalTransactionID: String?
     /// Delivery attempts so far.
     public var attempts: [Attempt] = []
     /// When the next attempt is due, or `nil` when delivered or given up.

@@ -91,22 +91,31 @@ public enum Base64 {
     /// - Parameter bytes: The bytes.
     /// - Returns: The text.
     public static func urlEncode(_ bytes: some Sequence<UInt8>) -> String {
-        standardEncode(bytes).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        encode(bytes, alphabet: urlAlphabet, padded: false)
     }
 
     /// Encodes bytes as padded standard base64.
     /// - Parameter bytes: The bytes.
     /// - Returns: The text.
     public static func standardEncode(_ bytes: some Sequence<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        encode(bytes, alphabet: standardAlphabet, padded: true)
+    }
+
+    static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Both encodings in one pass: three bytes to four characters of `alphabet`, the tail padded with `=` or not.
+    static func encode(_ bytes: some Sequence<UInt8>, alphabet: [UInt8], padded: Bool) -> String {
         let input = Array(bytes)
         var output = [UInt8]()
         output.reserveCapacity((input.count + 2) / 3 * 4)
         var index = 0
         while index + 3 <= input.count {
             let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            for shift in [18, 12, 6, 0] { output.append(alphabet[Int((chunk >> UInt32(shift)) & 63)]) }
+            output.append(alphabet[Int((chunk >> 18) & 63)])
+            output.append(alphabet[Int((chunk >> 12) & 63)])
+            output.append(alphabet[Int((chunk >> 6) & 63)])
+            output.append(alphabet[Int(chunk & 63)])
             index += 3
         }
         let rest = input.count - index
@@ -115,8 +124,12 @@ public enum Base64 {
             if rest == 2 { chunk |= UInt32(input[index + 1]) << 8 }
             output.append(alphabet[Int((chunk >> 18) & 63)])
             output.append(alphabet[Int((chunk >> 12) & 63)])
-            output.append(rest == 2 ? alphabet[Int((chunk >> 6) & 63)] : UInt8(ascii: "="))
-            output.append(UInt8(ascii: "="))
+            if rest == 2 {
+                output.append(alphabet[Int((chunk >> 6) & 63)])
+            } else if padded {
+                output.append(UInt8(ascii: "="))
+            }
+            if padded { output.append(UInt8(ascii: "=")) }
         }
         return String(decoding: output, as: UTF8.self)
     }

@@ -1,0 +1,42 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A long command's progress on standard error (`importing: 40/200 rows (20 %)`): one line rewritten in place on a
+/// terminal, otherwise a line at each tenth.
+final class ProgressLine {
+    let label: String
+    let unit: String
+    let total: Int
+    var done = 0
+    var shownTenth = 0
+    let terminal = isatty(STDERR_FILENO) == 1
+
+    init(label: String, unit: String, total: Int) {
+        self.label = label
+        self.unit = unit
+        self.total = total
+    }
+
+    /// One more done.
+    /// - Parameter detail: Said after the count (`, 3,120 subscribers paying`).
+    func advance(detail: String = "") {
+        done += 1
+        let text = "\(label): \(done)/\(total) \(unit) (\(total == 0 ? 100 : done * 100 / total) %)\(detail)"
+        if terminal {
+            FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
+        } else if total > 0, done * 10 / total > shownTenth {
+            shownTenth = done * 10 / total
+            FileHandleOutput.standardError(text)
+        }
+    }
+
+    /// Ends the line on a terminal.
+    func finish() {
+        if terminal, total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,77 @@
+"""Compares the rates a simulated population was given with what the metrics API measured on it.
+
+Usage: population-check.py BASE_URL SUMMARY_JSON (the output of `storekeeper simulate --json`, default rates).
+Each rate is a sum over the whole calendar months of the run, per paying subscriber-month: the paying base of a
+month is the active subscriptions minus the active trials at the end of the month before.
+"""
+
+import json
+import sys
+import urllib.request
+
+SECRET = "sk_demo_storekeeper_secret"
+TIME_TARGET_SECONDS = 120  # for 10,000 subscribers over 12 months
+DAYS_PER_MONTH = 30.4375 / 30  # the population's rates are per 30-day period
+
+
+def metric(base, name, start, end, split=None):
+    query = f"from={start}&to={end}&interval=month" + (f"&split={split}" if split else "")
+    request = urllib.request.Request(
+        f"{base}/v1/metrics/{name}?{query}", headers={"Authorization": f"Bearer {SECRET}"}
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        document = json.load(response)
+    return {series["key"]: [point["value"] for point in series["points"]] for series in document["series"]}
+
+
+def main():
+    base, summary_path = sys.argv[1], sys.argv[2]
+    summary = json.load(open(summary_path))
+    start, end = summary["start"][:10], summary["end"][:10]
+    failures = summary["failures"]
+    print(
+        f"population-check: {summary['subscribers']} subscribers, {summary['days']} days "
+        f"({summary['start']} to {summary['end']}) in {summary['seconds']:.1f} s; actions {summary['actions']}"
+    )
+    active = metric(base, "active_subscriptions", start, end)["all"]
+    trials = metric(base, "active_trials", start, end)["all"]
+    churn = metric(base, "churn", start, end, split="offer_type")
+    conversion = metric(base, "trial_conversion", start, end)["all"]
+    refunds = metric(base, "refunds", start, end)["count"]
+    grace = metric(base, "grace_recoveries", start, end)["all"]
+    billing = metric(base, "billing_recoveries", start, end)["all"]
+    count = len(active)
+    # Whole months only: the first bucket began before the run and the last ends after it.
+    months = range(2, count - 1)
+    paying = sum(active[m - 1] - trials[m - 1] for m in months)
+
+    def total(series):
+        return sum(series[m] for m in months)
+
+    voluntary = total(churn.get("none voluntary", [0] * count))
+    involuntary = sum(total(values) for key, values in churn.items() if key.endswith(" involuntary"))
+    failed = involuntary + total(grace) + total(billing)
+    checks = [
+        ("monthly churn (paid, voluntary)", 0.08 * DAYS_PER_MONTH, voluntary / paying, 0.01),
+        ("billing failure per month", 0.03 * DAYS_PER_MONTH, failed / paying, 0.005),
+        ("refunds per month", 0.01 * DAYS_PER_MONTH, total(refunds) / paying, 0.003),
+        ("trial conversion", 0.4, sum(conversion[m] for m in months) / len(months), 0.03),
+    ]
+    ok = failures == 0
+    if failures:
+        print(f"population-check: {failures} actions were refused")
+    for name, given, measured, tolerance in checks:
+        verdict = "ok" if abs(measured - given) <= tolerance else "OUT OF TOLERANCE"
+        ok = ok and verdict == "ok"
+        print(
+            f"population-check: {name:32s} given {given * 100:6.2f} %  measured {measured * 100:6.2f} %  "
+            f"(+- {tolerance * 100:.1f}) {verdict}"
+        )
+    print(f"population-check: paying subscriber-months measured {paying:.0f}")
+    if summary["subscribers"] == 10000 and summary["months"] == 12:
+        met = "met" if summary["seconds"] < TIME_TARGET_SECONDS else "NOT MET (reported, not gated)"
+        print(f"population-check: simulate took {summary['seconds']:.1f} s; target < {TIME_TARGET_SECONDS} s: {met}")
+    sys.exit(0 if ok else 1)
+
+
+main()
