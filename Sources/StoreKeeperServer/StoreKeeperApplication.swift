@@ -106,7 +106,8 @@ public enum StoreKeeperApplication {
             policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger,
-            answerCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).answers, now: dependencies.now)
+            answerCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).answers,
+            reporting: configuration.reporting, now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware<BasicRequestContext>())

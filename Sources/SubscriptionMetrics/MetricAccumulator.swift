@@ -78,9 +78,11 @@ public struct MetricAccumulator: Sendable {
                 case .activeSubscriptions: add(1, key: key(period), bucket: index)
                 case .activeTrials where period.isTrial: add(1, key: key(period), bucket: index)
                 case .mrr where !period.isTrial && period.price > 0:
-                    add(
-                        Double(period.price) / 1000 / period.months, key: key(period, currency: period.currency),
-                        bucket: index)
+                    let monthly = Double(period.price) / 1000 / period.months
+                    add(monthly, key: key(period, currency: period.currency), bucket: index)
+                    if let (converted, code) = reported(monthly, period.currency) {
+                        add(converted, key: key(period, currency: code), bucket: index)
+                    }
                 default: break
                 }
             }
@@ -134,6 +136,9 @@ public struct MetricAccumulator: Sendable {
                 add(1, key: key(period, suffix: "count"), at: refunded)
                 let amount = Double(period.price) / 1000 * Double(period.refundedShare) / 100_000
                 add(amount, key: key(period, suffix: "amount " + period.currency), at: refunded)
+                if let (converted, code) = reported(amount, period.currency) {
+                    add(converted, key: key(period, suffix: "amount " + code), at: refunded)
+                }
             }
         }
     }
@@ -168,6 +173,13 @@ public struct MetricAccumulator: Sendable {
     }
 
     func counts(_ period: SubscriptionPeriod) -> Bool { query.environments.contains(period.environment) }
+
+    /// An amount in the query's reporting currency, with that series' currency name (`reporting USD`); `nil`
+    /// without a reporting currency or a rate for `currency`.
+    func reported(_ amount: Double, _ currency: String) -> (Double, String)? {
+        guard let reporting = query.reporting, let rate = reporting.rate(for: currency) else { return nil }
+        return (amount * rate, "reporting " + reporting.code)
+    }
 
     func key(_ period: SubscriptionPeriod, currency: String? = nil, suffix: String? = nil) -> String {
         let parts = [query.split.map { $0.value(of: period) }, currency, suffix].compactMap { $0 }

@@ -16,6 +16,8 @@ public struct MetricQuery: Sendable, Hashable {
     public var environments: Set<String>
     /// The server's clock: snapshots are never taken after it, and what has not ended by it has not churned.
     public var now: Date
+    /// Also report money (`mrr`, refund amounts) in this currency, converted at its rates. Default none.
+    public var reporting: ReportingCurrency?
 
     /// Makes a query.
     public init(

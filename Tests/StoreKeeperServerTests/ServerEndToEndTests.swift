@@ -180,6 +180,9 @@ import Testing
             .init(key: productionKey, kind: .public, bundleID: productionBundleID),
         ]
         configuration.engine = ServerConfiguration.demoEngine
+        // Metrics also report money in a currency worth half a dollar (so converted amounts stay exact).
+        configuration.reportingCurrency = "EUR"
+        configuration.exchangeRates = ["USD": 2]
         return configuration
     }
 

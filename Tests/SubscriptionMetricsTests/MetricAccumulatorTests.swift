@@ -160,6 +160,38 @@ import Testing
             ])
     }
 
+    @Test(
+        "a reporting currency adds one series summing every currency at its rate; a currency without a rate is left out"
+    )
+    func reportingCurrency() {
+        func paid(_ id: String, currency: String, price: Int64) -> EvidenceSet {
+            var transaction = Self.period(
+                id, id, "premium.monthly", from: Self.date(1, 3), to: Self.date(2, 3), price: price)
+            transaction.currency = currency
+            var evidence = EvidenceSet()
+            evidence.insert(transaction)
+            return evidence
+        }
+        let customers = [
+            paid("U", currency: "USD", price: 10_000), paid("E", currency: "EUR", price: 9_000),
+            paid("J", currency: "JPY", price: 1_500_000), paid("X", currency: "CHF", price: 9_000),
+        ]
+        var query = MetricQuery(
+            name: .mrr, from: Self.date(1, 1, hour: 0), to: Self.date(2, 1, hour: 0), interval: .month,
+            now: Self.date(3, 20))
+        query.reporting = ReportingCurrency(code: "USD", rates: ["EUR": 1.1, "JPY": 0.0065])
+        var metric = MetricAccumulator(query)
+        customers.forEach { metric.add($0) }
+        let series = Dictionary(uniqueKeysWithValues: metric.series().map { ($0.key, $0.points.map(\.value)) })
+        #expect(series["USD"] == [10] && series["EUR"] == [9] && series["JPY"] == [1_500] && series["CHF"] == [9])
+        let reported = series["reporting USD"]?.first ?? 0
+        #expect(abs(reported - (10 + 9 * 1.1 + 1_500 * 0.0065)) < 1e-9, "\(reported)")  // CHF has no rate
+        #expect(ReportingCurrency(code: "usd", rates: [:]).problem?.contains("ISO 4217") == true)
+        #expect(
+            ReportingCurrency(code: "USD", rates: ["EUR": 0]).problem
+                == "exchangeRates.EUR is 0.0; it must be a positive number")
+    }
+
     @Test("new subscriptions, renewals and trial conversion by the month they happened in")
     func flows() {
         #expect(Self.compute(.newSubscriptions) == ["all": [4, 1, 0]])

@@ -2,6 +2,7 @@ import Crypto
 public import Foundation
 public import StoreKeeperStorage
 public import SubscriptionEngine
+public import SubscriptionMetrics
 
 /// Everything `storekeeper serve` needs. Every field has a default; with none given the server runs with
 /// SQLite under `./data`, the simulator in-process as Apple, and a demo app.
@@ -194,6 +195,19 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// ``serverAPIBaseURL`` when only that is set: a simulator or proxy that answers both).
     public var serverAPISandboxBaseURL: String?
 
+    /// Report money in the metrics (`mrr`, refund amounts) also in this currency (ISO 4217), each currency
+    /// converted at ``exchangeRates``; amounts in a currency without a rate are left out of that series. Default
+    /// none.
+    public var reportingCurrency: String?
+    /// What one unit of each currency is worth in ``reportingCurrency`` (`{"EUR": 1.08, "JPY": 0.0067}`).
+    /// Default none.
+    public var exchangeRates: [String: Double] = [:]
+
+    /// The reporting currency with its rates, when one is configured.
+    public var reporting: ReportingCurrency? {
+        reportingCurrency.map { ReportingCurrency(code: $0, rates: exchangeRates) }
+    }
+
     /// The defaults.
     public init() {}
 
@@ -204,7 +218,8 @@ public struct ServerConfiguration: Sendable, Decodable {
             simulatorClock, simulatorRate,
             verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, serverAPISandboxBaseURL,
             webhookRetrySeconds,
-            reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds
+            reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds,
+            reportingCurrency, exchangeRates
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -244,6 +259,8 @@ public struct ServerConfiguration: Sendable, Decodable {
         pollRequestsPerSecond =
             try c.decodeIfPresent(Double.self, forKey: .pollRequestsPerSecond) ?? pollRequestsPerSecond
         leaseSeconds = try c.decodeIfPresent(Double.self, forKey: .leaseSeconds) ?? leaseSeconds
+        reportingCurrency = try c.decodeIfPresent(String.self, forKey: .reportingCurrency)
+        exchangeRates = try c.decodeIfPresent([String: Double].self, forKey: .exchangeRates) ?? exchangeRates
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over
@@ -323,6 +340,10 @@ public struct ServerConfiguration: Sendable, Decodable {
             throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 1 to 1048576")
         }
         if let problem = pollSchedule.problem { throw StorageError(problem) }
+        if let problem = reporting?.problem { throw StorageError(problem) }
+        if reportingCurrency == nil, !exchangeRates.isEmpty {
+            throw StorageError("exchangeRates is set without reportingCurrency: name the currency they convert to")
+        }
         guard pollRequestsPerSecond >= 0.01, pollRequestsPerSecond <= 10_000 else {
             throw StorageError("pollRequestsPerSecond is \(pollRequestsPerSecond); it must be from 0.01 to 10000")
         }

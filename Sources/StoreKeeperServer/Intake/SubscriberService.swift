@@ -7,6 +7,7 @@ import Logging
 import StoreKeeperAPI
 import StoreKeeperStorage
 import SubscriptionEngine
+import SubscriptionMetrics
 
 /// The server's logic, apart from HTTP: verify evidence, store it with its events in one transaction, and
 /// answer from the engine at the server's clock.
@@ -19,6 +20,8 @@ public struct SubscriberService: Sendable {
     let localReceipts: Bool
     let now: @Sendable () -> Date
     let documents: SubscriberDocumentCache
+    /// The currency metrics also report money in, with its rates (configuration `reportingCurrency`).
+    let reporting: ReportingCurrency?
     /// Where failures that do not fail the request are reported (outside a request; see ``log``).
     let logger: Logger
 
@@ -32,8 +35,10 @@ public struct SubscriberService: Sendable {
     init(
         store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine,
         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger,
-        answerCacheBudget: Int = CacheBudget.standard.answers, now: @escaping @Sendable () -> Date
+        answerCacheBudget: Int = CacheBudget.standard.answers, reporting: ReportingCurrency? = nil,
+        now: @escaping @Sendable () -> Date
     ) {
+        self.reporting = reporting
         self.store = store
         self.apps = apps
         self.engine = engine

@@ -15,6 +15,8 @@ extension SubscriberService {
     /// - Returns: The series.
     func metric(_ query: MetricQuery, bundleID: String) async throws -> MetricResponse {
         let project = try project(bundleID)
+        var query = query
+        query.reporting = reporting
         var accumulator = MetricAccumulator(query)
         var after: String?
         while true {

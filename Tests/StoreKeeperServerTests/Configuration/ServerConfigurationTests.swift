@@ -22,6 +22,23 @@ import Testing
         #expect(configuration.limits.headerTimeoutSeconds == 10 && configuration.limits.maximumConnections == 4_096)
         #expect(configuration.appleDeadlineSeconds == 10)
         #expect(configuration.apps[1].extraRootPaths.isEmpty)
+        #expect(configuration.reporting?.rate(for: "EUR") == 1.08 && configuration.reporting?.rate(for: "USD") == 1)
+    }
+
+    @Test(
+        "a reporting currency that is not a code, a rate that is not positive, or rates without a currency are refused")
+    func reportingCurrency() throws {
+        var configuration = ServerConfiguration()
+        configuration.reportingCurrency = "dollars"
+        #expect(throws: StorageError.self) { try configuration.validate() }
+        configuration.reportingCurrency = "USD"
+        configuration.exchangeRates = ["EUR": -1]
+        #expect(throws: StorageError("exchangeRates.EUR is -1.0; it must be a positive number")) {
+            try configuration.validate()
+        }
+        configuration.reportingCurrency = nil
+        configuration.exchangeRates = ["EUR": 1.08]
+        #expect(throws: StorageError.self) { try configuration.validate() }
     }
 
     @Test("examples/server-config.json shows every key the server reads")

@@ -49,7 +49,12 @@ import Testing
                 uniqueKeysWithValues: (mrr["series"] as? [[String: Any]] ?? []).map {
                     ($0["key"] as? String ?? "", ($0["points"] as? [[String: Any]])?.last?["value"] as? Double)
                 })
-            #expect(bySeries == ["premium.monthly USD": 19.98, "premium.annual USD": 6.666])
+            // And in the configured reporting currency (EUR; a dollar is two).
+            #expect(
+                bySeries == [
+                    "premium.monthly USD": 19.98, "premium.annual USD": 6.666,
+                    "premium.monthly reporting EUR": 39.96, "premium.annual reporting EUR": 13.332,
+                ])
 
             let (csvStatus, type, csv) = try await Self.raw(
                 client.base, APIPath.metric("new_subscriptions", query: range + [("format", "csv")]), key: E2E.secretKey
