@@ -112,6 +112,29 @@ extension AppStoreSimulator {
         .prefix(max(0, limit)).map { self.notificationLog[$0] }
     }
 
+    /// Days of notification history kept: Apple's Get Notification History reaches 180 days back.
+    public static let historyDays = 180.0
+
+    /// Forgets the notifications older than ``historyDays`` (real days, whatever the rate) that have no delivery
+    /// attempt left, so memory and the saved world grow with time kept, not with time run. Runs only once the
+    /// oldest is a month past the limit, so the log is rebuilt about once a month of simulated time.
+    func trimHistory(now: Date) {
+        let cutoff = now.addingTimeInterval(-Self.historyDays * 86_400)
+        guard let oldest = notificationLog.first, oldest.signedDate < cutoff.addingTimeInterval(-30 * 86_400) else {
+            return
+        }
+        let kept =
+            notificationLog.firstIndex { $0.signedDate >= cutoff || $0.nextAttemptAt != nil } ?? notificationLog.count
+        guard kept > 0 else { return }
+        notificationLog.removeFirst(kept)
+        notificationIndex = [:]
+        for (position, notification) in notificationLog.enumerated() {
+            notificationIndex[notification.notificationUUID] = position
+        }
+        awaitingDelivery = Set(awaitingDelivery.map { $0 - kept })
+        revision &+= 1
+    }
+
     /// How many notifications still have a delivery attempt scheduled (due now or retrying later).
     public var pendingDeliveries: Int { awaitingDelivery.count }
 

@@ -177,7 +177,7 @@ public actor AppStoreSimulator {
     // MARK: - Time
 
     /// Catches the simulated world up to `clock.now()`: renewals, billing failures, grace and retry ends, in
-    /// time order.
+    /// time order; then forgets notification history past Apple's 180 days.
     ///
     /// Processing an event changes only its own subscription, so after each one only that subscription's next
     /// due date is queued again; every event is still taken in (time, original transaction id) order.
@@ -188,6 +188,7 @@ public actor AppStoreSimulator {
             revision &+= 1
             subscriptions.schedule(event.originalTransactionID)
         }
+        trimHistory(now: now)
     }
 
     func process(_ originalID: String, at date: Date) {

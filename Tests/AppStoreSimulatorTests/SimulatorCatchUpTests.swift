@@ -58,4 +58,36 @@ import Testing
         let subscription = try #require(await simulator.subscription(bought.originalTransactionID))
         #expect(subscription.status == .active && subscription.renewalCount == 5)
     }
+
+    @Test("notification history older than Apple's 180 days is forgotten once delivered; what is kept still delivers")
+    func historyKeptForAppleDays() async throws {
+        var configuration = AppStoreSimulator.Configuration()
+        configuration.environment = "Production"
+        configuration.rate = .realTime
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_767_225_600))
+        let simulator = AppStoreSimulator(configuration: configuration, pki: SimulatorHarness.sharedPKI, clock: clock)
+        try await simulator.createApp(
+            SimulatedApp.demo(bundleID: "com.example.history", notificationURL: "http://127.0.0.1:9/n"))
+        _ = try await simulator.purchase(bundleID: "com.example.history", productID: "premium.monthly", customerID: "h")
+        let day = 86_400.0
+        for _ in 0..<12 {
+            clock.advance(by: 30 * day)
+            for notification in await simulator.dueNotifications() {
+                await simulator.recordAttempt(notificationUUID: notification.notificationUUID, result: "SUCCESS")
+            }
+        }
+        _ = try await simulator.purchase(bundleID: "com.example.history", productID: "coins.100", customerID: "h")
+        let now = clock.now()
+        let kept = await simulator.notifications(for: "com.example.history")
+        // 14 notifications were sent over 360 days; those signed more than 180 (and, trimming monthly, at most
+        // 210) days ago are gone.
+        #expect(kept.count < 14 && kept.count >= 7, "\(kept.count) kept")
+        #expect(kept.allSatisfy { now.timeIntervalSince($0.signedDate) <= 210 * day })
+        // The newest is still awaiting delivery and delivers by its UUID after the log moved.
+        let due = await simulator.dueNotifications()
+        #expect(due.count == 1 && due.first?.notificationType == "ONE_TIME_CHARGE")
+        await simulator.recordAttempt(notificationUUID: due[0].notificationUUID, result: "SUCCESS")
+        #expect(await simulator.deliveryBacklog().scheduled == 0)
+        #expect(await simulator.notifications(for: "com.example.history").last?.attempts.map(\.result) == ["SUCCESS"])
+    }
 }
