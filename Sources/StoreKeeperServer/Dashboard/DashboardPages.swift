@@ -75,20 +75,38 @@ enum DashboardPages {
             }.joined(separator: " · ") + "</p>"
     }
 
-    /// The notification log: the newest notifications that verified, with what became of each. (A notification
-    /// that does not verify is refused and counted in `/metrics`, not stored.)
-    static func notifications(_ records: [NotificationRecord]) -> String {
-        guard !records.isEmpty else { return "<p class=\"muted\">No notifications yet.</p>" }
-        var html =
-            "<p class=\"muted\">Every notification here verified (signature, chain to Apple's root, app); what "
-            + "does not verify is refused with its reason and counted in /metrics.</p><table><tr><th>received</th>"
-            + "<th>type</th><th>outcome</th><th>subscriptions</th><th>id</th></tr>"
-        for record in records {
+    /// The notification log: the newest notifications that verified, with what became of each, then the newest
+    /// refused ones claiming the same apps since this process started, with why.
+    static func notifications(_ records: [NotificationRecord], refused: [RefusedNotification]) -> String {
+        var html = "<h2>Received</h2>"
+        if records.isEmpty {
+            html += "<p class=\"muted\">No notifications yet.</p>"
+        } else {
             html +=
-                "<tr><td>\(AppleDateFormat.rfc3339(record.receivedAt))</td><td>\(HTMLText.escape(record.type))</td>"
-                + "<td>verified, \(HTMLText.escape(record.status))</td>"
-                + "<td>\(HTMLText.escape(record.originalTransactionIDs.joined(separator: ", ")))</td>"
-                + "<td class=\"muted\">\(HTMLText.escape(record.notificationID))</td></tr>"
+                "<p class=\"muted\">Each verified (signature, chain to Apple's root, app) and stored once.</p>"
+                + "<table><tr><th>received</th><th>type</th><th>outcome</th><th>subscriptions</th><th>id</th></tr>"
+            for record in records {
+                html +=
+                    "<tr><td>\(AppleDateFormat.rfc3339(record.receivedAt))</td><td>\(HTMLText.escape(record.type))</td>"
+                    + "<td>verified, \(HTMLText.escape(record.status))</td>"
+                    + "<td>\(HTMLText.escape(record.originalTransactionIDs.joined(separator: ", ")))</td>"
+                    + "<td class=\"muted\">\(HTMLText.escape(record.notificationID))</td></tr>"
+            }
+            html += "</table>"
+        }
+        html += "<h2>Refused</h2>"
+        guard !refused.isEmpty else {
+            return html + "<p class=\"muted\">None refused: every notification claiming these apps verified.</p>"
+        }
+        html +=
+            "<p class=\"muted\">Bodies claiming these apps that this server process refused since it started "
+            + "(answered 4xx, nothing stored; the claim is unverified).</p><table><tr><th>received</th><th>refused as</th><th>reason</th>"
+            + "<th>body SHA-256</th></tr>"
+        for record in refused {
+            html +=
+                "<tr><td>\(AppleDateFormat.rfc3339(record.receivedAt))</td><td>\(HTMLText.escape(record.code))</td>"
+                + "<td>\(HTMLText.escape(record.reason))</td>"
+                + "<td class=\"muted\">\(HTMLText.escape(String(record.bodyDigest.prefix(16))))…</td></tr>"
         }
         return html + "</table>"
     }

@@ -67,9 +67,11 @@ struct DashboardRoutes: Sendable {
                 let project = try service.project(session.bundleID)
                 let apps = service.apps.values.filter { $0.project == project }.map(\.configuration.bundleID).sorted()
                 let notifications = try await service.store.recentNotifications(bundleIDs: apps, limit: 200)
+                let refused = service.refusals.recent(bundleIDs: apps, limit: 50)
                 return Self.page(
                     DashboardPages.layout(
-                        title: "Notifications", session: session, body: DashboardPages.notifications(notifications)))
+                        title: "Notifications", session: session,
+                        body: DashboardPages.notifications(notifications, refused: refused)))
             }
         }
         router.get("dashboard/webhooks") { request, _ in

@@ -29,6 +29,8 @@ public struct SubscriberService: Sendable {
     var log: Logger { RequestScope.logger ?? logger }
     /// Decoded JWS headers of notifications, split before their app (and its verifier) is known.
     let headers = JWSHeaderCache()
+    /// The newest refused notifications, for the dashboard's notification log (this process's, memory only).
+    let refusals = RefusalLog()
 
     static let maximumUserIDLength = 256
 

@@ -47,10 +47,12 @@ struct APIRoutes: Sendable {
                     signedTransaction: try required(body.signedTransaction, "signed_transaction"), bundleID: bundleID))
         case .postNotification:
             let outcome: ApplyOutcome
+            let received = try await body(request)
             do {
-                outcome = try await service.ingestNotification(try await body(request))
+                outcome = try await service.ingestNotification(received)
             } catch {
                 ServerMetrics.notification(type: "unknown", outcome: "rejected")
+                if let refusal = error as? ServiceError { service.recordRefused(received, error: refusal) }
                 throw error
             }
             var metadata: Logger.Metadata = ["outcome": "\(outcome.status)"]

@@ -41,6 +41,12 @@ import Testing
             for customer in ["d1", "d2<script>"] { try await client.buy(h, "premium.monthly", customer: customer) }
             await delivery.deliverDue()
             await h.advance(months: 0.01)
+            // A forgery claiming the app (a real notification, its signature flipped): refused, and kept for the log.
+            let real = try #require(await h.simulator.notifications(for: E2E.bundleID).first?.signedPayload)
+            let (refused, _) = try await client.call(
+                .POST, "/v1/notifications/appstore", key: nil,
+                body: client.json(["signedPayload": JWSTamper.flippedSignature(real)]))
+            #expect(refused == 401 || refused == 422 || refused == 400, "refused with \(refused)")
             var browser = Browser(base: client.base)
 
             let away = try await browser.go(.GET, "/dashboard")
@@ -76,6 +82,9 @@ import Testing
 
             let log = try await browser.go(.GET, "/dashboard/notifications")
             #expect(log.status == 200 && log.body.contains("SUBSCRIBED/INITIAL_BUY"))
+            let refusedPart = try #require(log.body.components(separatedBy: "<h2>Refused</h2>").last)
+            #expect(refusedPart.contains("signature"), "\(refusedPart)")
+            #expect(!refusedPart.contains("None refused"))
             #expect(!log.body.contains("\(E2E.bundleID):"), "subscriptions are shown by their own ids")
             let hooks = try await browser.go(.GET, "/dashboard/webhooks")
             #expect(hooks.status == 200 && hooks.body.contains("No webhook endpoints"))
