@@ -13,21 +13,35 @@ public struct MetricAccumulator: Sendable {
     /// The query.
     public let query: MetricQuery
     let buckets: [DateInterval]
+    /// The instant each snapshot is taken at: a bucket's end, or `now` for the bucket holding it (only buckets
+    /// that began before `now` have one). Strictly increasing.
+    let instants: [Date]
     /// Per series key, per bucket: the sum (and, for ratios, the denominator).
     var sums: [String: [Double]] = [:]
     var denominators: [String: [Double]] = [:]
+    /// Per series key, snapshot values added over runs of buckets: `+v` at a run's first bucket and `-v` after
+    /// its last, summed in order by ``series()`` (so a customer's months-long period costs two additions, not one
+    /// per day).
+    var deltas: [String: [Double]] = [:]
 
     /// Starts a computation.
     /// - Parameter query: What to compute.
     public init(_ query: MetricQuery) {
         self.query = query
         buckets = query.interval.buckets(from: query.from, to: query.to)
+        instants = buckets.prefix { $0.start < query.now }.map { min($0.end, query.now) }
     }
 
     /// Adds one customer.
     /// - Parameter evidence: The customer's evidence.
     public mutating func add(_ evidence: EvidenceSet) {
-        let timelines = SubscriptionTimeline.timelines(evidence)
+        add(timelines: SubscriptionTimeline.timelines(evidence))
+    }
+
+    /// Adds one customer from its timelines (``SubscriptionTimeline/timelines(_:)``), so several metrics can share
+    /// one reading of a customer's evidence.
+    /// - Parameter timelines: The customer's timelines.
+    public mutating func add(timelines: [SubscriptionTimeline]) {
         if query.name == .reactivations {
             addReactivations(timelines)
             return
@@ -68,24 +82,7 @@ public struct MetricAccumulator: Sendable {
         guard !buckets.isEmpty else { return }
         switch query.name {
         case .activeSubscriptions, .activeTrials, .mrr:
-            for (index, bucket) in buckets.enumerated() {
-                let instant = min(bucket.end, query.now)
-                guard bucket.start < query.now,
-                    let period = periods.last(where: { $0.start < instant && instant <= $0.accessEnd }),
-                    counts(period)
-                else { continue }
-                switch query.name {
-                case .activeSubscriptions: add(1, key: key(period), bucket: index)
-                case .activeTrials where period.isTrial: add(1, key: key(period), bucket: index)
-                case .mrr where !period.isTrial && period.price > 0:
-                    let monthly = Double(period.price) / 1000 / period.months
-                    add(monthly, key: key(period, currency: period.currency), bucket: index)
-                    if let (converted, code) = reported(monthly, period.currency) {
-                        add(converted, key: key(period, currency: code), bucket: index)
-                    }
-                default: break
-                }
-            }
+            addSnapshots(periods)
         case .newSubscriptions:
             if let first = periods.first, counts(first) { add(1, key: key(first), at: first.start) }
         case .renewals:
@@ -143,10 +140,81 @@ public struct MetricAccumulator: Sendable {
         }
     }
 
+    /// A snapshot metric's share of one subscription: at each bucket's instant, the last period (in start order)
+    /// that began before the instant and still gave access at it — counted once per subscription, whatever
+    /// overlaps. Walks only the buckets between the first period's start and the latest access end, and adds each
+    /// run of buckets held by one period at once.
+    mutating func addSnapshots(_ periods: [SubscriptionPeriod]) {
+        guard let first = periods.first, let latestEnd = periods.map(\.accessEnd).max() else { return }
+        var index = firstInstant(after: first.start)
+        var started = 0
+        var run: (holder: Int, from: Int)?
+        while index < instants.count, instants[index] <= latestEnd {
+            let instant = instants[index]
+            while started < periods.count, periods[started].start < instant { started += 1 }
+            var holder = started - 1
+            while holder >= 0, instant > periods[holder].accessEnd { holder -= 1 }
+            if run?.holder != holder {
+                if let run { addSnapshot(periods[run.holder], buckets: run.from..<index) }
+                run = holder >= 0 ? (holder, index) : nil
+            }
+            index += 1
+        }
+        if let run { addSnapshot(periods[run.holder], buckets: run.from..<index) }
+    }
+
+    /// The first snapshot whose instant is after `date` (``instants``' count when none is).
+    func firstInstant(after date: Date) -> Int {
+        var low = 0
+        var high = instants.count
+        while low < high {
+            let middle = (low + high) / 2
+            if instants[middle] > date { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// What one period adds to each snapshot in `range`.
+    mutating func addSnapshot(_ period: SubscriptionPeriod, buckets range: Range<Int>) {
+        guard counts(period), !range.isEmpty else { return }
+        switch query.name {
+        case .activeSubscriptions: add(1, key: key(period), buckets: range)
+        case .activeTrials where period.isTrial: add(1, key: key(period), buckets: range)
+        case .mrr where !period.isTrial && period.price > 0:
+            let monthly = Double(period.price) / 1000 / period.months
+            add(monthly, key: key(period, currency: period.currency), buckets: range)
+            if let (converted, code) = reported(monthly, period.currency) {
+                add(converted, key: key(period, currency: code), buckets: range)
+            }
+        default: break
+        }
+    }
+
+    mutating func add(_ value: Double, key: String, buckets range: Range<Int>) {
+        deltas[key, default: Array(repeating: 0, count: buckets.count + 1)][range.lowerBound] += value
+        deltas[key]![range.upperBound] -= value
+    }
+
+    /// The sums with the snapshot runs laid out bucket by bucket.
+    var totals: [String: [Double]] {
+        var totals = sums
+        for (key, delta) in deltas {
+            var running = 0.0
+            var values = totals[key] ?? Array(repeating: 0, count: buckets.count)
+            for index in values.indices {
+                running += delta[index]
+                values[index] += running
+            }
+            totals[key] = values
+        }
+        return totals
+    }
+
     /// The series, sorted by key; every bucket has a point (0 where nothing happened; a ratio with nothing to
     /// divide is 0).
     public func series() -> [MetricSeries] {
         let starts = buckets.map(\.start)
+        let sums = totals
         let keys = sums.keys.sorted()
         guard !keys.isEmpty else {
             return [MetricSeries(key: defaultKey, points: starts.map { ($0, 0) })]
@@ -157,7 +225,8 @@ public struct MetricAccumulator: Sendable {
                 if let denominator = denominators[key] {
                     return (starts[index], denominator[index] == 0 ? 0 : values[index] / denominator[index])
                 }
-                return (starts[index], (values[index] * 1000).rounded() / 1000)
+                // Rounded to thousandths (runs of added and removed amounts leave float dust); `+ 0` makes -0 zero.
+                return (starts[index], (values[index] * 1000).rounded() / 1000 + 0)
             }
             return MetricSeries(key: key, points: points)
         }
@@ -182,6 +251,7 @@ public struct MetricAccumulator: Sendable {
     }
 
     func key(_ period: SubscriptionPeriod, currency: String? = nil, suffix: String? = nil) -> String {
+        if query.split == nil, currency == nil, suffix == nil { return "all" }
         let parts = [query.split.map { $0.value(of: period) }, currency, suffix].compactMap { $0 }
         return parts.isEmpty ? "all" : parts.joined(separator: " ")
     }

@@ -32,14 +32,13 @@ struct DashboardRoutes: Sendable {
             try await withSession(request) { _, session in
                 let environment = DashboardPages.environment(request.uri.queryParameters.get("environment"))
                 let now = service.now()
-                var charts: [String] = []
-                for (name, title) in DashboardPages.overviewCharts {
-                    let query = MetricQuery(
+                let queries = DashboardPages.overviewCharts.map { name, _ in
+                    MetricQuery(
                         name: name, from: now - 90 * 86_400, to: now, interval: .day, environments: environment.set,
                         now: now)
-                    charts.append(
-                        SVGChart.line(try await service.metric(query, bundleID: session.bundleID), title: title))
                 }
+                let results = try await service.metrics(queries, bundleID: session.bundleID)
+                let charts = zip(results, DashboardPages.overviewCharts).map { SVGChart.line($0, title: $1.1) }
                 return Self.page(
                     DashboardPages.layout(
                         title: "Overview", session: session,

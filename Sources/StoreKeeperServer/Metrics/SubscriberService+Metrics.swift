@@ -14,23 +14,40 @@ extension SubscriberService {
     ///   - bundleID: The caller's app (its project is read).
     /// - Returns: The series.
     func metric(_ query: MetricQuery, bundleID: String) async throws -> MetricResponse {
+        try await metrics([query], bundleID: bundleID)[0]
+    }
+
+    /// Several metrics over the caller's project from one reading of it: each subscriber's evidence is read and
+    /// made into timelines once, and every query counts from those (a dashboard page's charts cost one scan).
+    /// - Parameters:
+    ///   - queries: What to compute.
+    ///   - bundleID: The caller's app (its project is read).
+    /// - Returns: The series of each query, in order.
+    func metrics(_ queries: [MetricQuery], bundleID: String) async throws -> [MetricResponse] {
         let project = try project(bundleID)
-        var query = query
-        query.reporting = reporting
-        var accumulator = MetricAccumulator(query)
+        var accumulators = queries.map { query in
+            var query = query
+            query.reporting = reporting
+            return MetricAccumulator(query)
+        }
         var after: String?
         while true {
             let page = try await store.evidencePage(in: project, after: after, limit: Self.metricsPageSize)
-            for entry in page { accumulator.add(entry.evidence) }
+            for entry in page {
+                let timelines = SubscriptionTimeline.timelines(entry.evidence)
+                for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
+            }
             guard page.count == Self.metricsPageSize, let last = page.last else { break }
             after = last.storageKey
         }
-        return MetricResponse(
-            name: query.name.rawValue, interval: query.interval.rawValue,
-            series: accumulator.series().map { series in
-                MetricSeriesBody(
-                    key: series.key, points: series.points.map { MetricPoint(start: $0.start, value: $0.value) })
-            })
+        return accumulators.map { accumulator in
+            MetricResponse(
+                name: accumulator.query.name.rawValue, interval: accumulator.query.interval.rawValue,
+                series: accumulator.series().map { series in
+                    MetricSeriesBody(
+                        key: series.key, points: series.points.map { MetricPoint(start: $0.start, value: $0.value) })
+                })
+        }
     }
 
     /// A metric's series as CSV: a header `key,start,value`, then one line per point (keys quoted).
