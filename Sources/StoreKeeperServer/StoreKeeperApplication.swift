@@ -107,6 +107,7 @@ public enum StoreKeeperApplication {
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger,
             answerCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).answers,
+            timelineCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).timelines,
             reporting: configuration.reporting, now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())

@@ -20,6 +20,8 @@ public struct SubscriberService: Sendable {
     let localReceipts: Bool
     let now: @Sendable () -> Date
     let documents: SubscriberDocumentCache
+    /// Every subscriber's timelines, kept for metric queries.
+    let timelineCache: MetricTimelineCache
     /// The currency metrics also report money in, with its rates (configuration `reportingCurrency`).
     let reporting: ReportingCurrency?
     /// Where failures that do not fail the request are reported (outside a request; see ``log``).
@@ -37,7 +39,8 @@ public struct SubscriberService: Sendable {
     init(
         store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine,
         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger,
-        answerCacheBudget: Int = CacheBudget.standard.answers, reporting: ReportingCurrency? = nil,
+        answerCacheBudget: Int = CacheBudget.standard.answers,
+        timelineCacheBudget: Int = CacheBudget.standard.timelines, reporting: ReportingCurrency? = nil,
         now: @escaping @Sendable () -> Date
     ) {
         self.reporting = reporting
@@ -50,6 +53,7 @@ public struct SubscriberService: Sendable {
         self.now = now
         self.logger = logger
         documents = SubscriberDocumentCache(changes: store.changes, budget: answerCacheBudget)
+        timelineCache = MetricTimelineCache(changes: store.changes, budget: timelineCacheBudget)
     }
 
     func app(_ bundleID: String) throws(ServiceError) -> AppRuntime {

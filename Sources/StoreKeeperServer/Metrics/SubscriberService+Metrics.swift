@@ -17,8 +17,10 @@ extension SubscriberService {
         try await metrics([query], bundleID: bundleID)[0]
     }
 
-    /// Several metrics over the caller's project from one reading of it: each subscriber's evidence is read and
-    /// made into timelines once, and every query counts from those (a dashboard page's charts cost one scan).
+    /// Several metrics over the caller's project from one reading of it: each subscriber's timelines are made
+    /// once and every query counts from them (a dashboard page's charts cost one pass). The timelines come from
+    /// ``MetricTimelineCache`` (only subscribers changed since the last query are read), or, when it cannot serve
+    /// the project, from reading every subscriber's evidence a page at a time.
     /// - Parameters:
     ///   - queries: What to compute.
     ///   - bundleID: The caller's app (its project is read).
@@ -30,15 +32,21 @@ extension SubscriberService {
             query.reporting = reporting
             return MetricAccumulator(query)
         }
-        var after: String?
-        while true {
-            let page = try await store.evidencePage(in: project, after: after, limit: Self.metricsPageSize)
-            for entry in page {
-                let timelines = SubscriptionTimeline.timelines(entry.evidence)
+        if let kept = try await timelineCache.timelines(in: project, store: store) {
+            for timelines in kept {
                 for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
             }
-            guard page.count == Self.metricsPageSize, let last = page.last else { break }
-            after = last.storageKey
+        } else {
+            var after: String?
+            while true {
+                let page = try await store.evidencePage(in: project, after: after, limit: Self.metricsPageSize)
+                for entry in page {
+                    let timelines = SubscriptionTimeline.timelines(entry.evidence)
+                    for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
+                }
+                guard page.count == Self.metricsPageSize, let last = page.last else { break }
+                after = last.storageKey
+            }
         }
         return accumulators.map { accumulator in
             MetricResponse(

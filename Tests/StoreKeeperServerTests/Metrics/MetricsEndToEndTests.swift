@@ -73,6 +73,41 @@ import Testing
         }
     }
 
+    @Test(
+        "metrics kept between queries still count every change committed before the next query",
+        arguments: TestDatabases.backends)
+    func keptTimelinesFollowChanges(_ backend: String) async throws {
+        try await E2E.withServers(backend) { h, client, _, delivery in
+            let day = AppleDateFormat.rfc3339(h.clock.now()).prefix(10)
+            let tomorrow = AppleDateFormat.rfc3339(h.clock.now().addingTimeInterval(86_400)).prefix(10)
+            let range = [
+                ("from", String(day)), ("to", String(tomorrow)), ("interval", "day"), ("environment", "Sandbox"),
+            ]
+            func today(_ name: String) async throws -> Double? {
+                let (status, body) = try await client.call(.GET, APIPath.metric(name, query: range), key: E2E.secretKey)
+                #expect(status == 200)
+                let series = body["series"] as? [[String: Any]]
+                return (series?.first?["points"] as? [[String: Any]])?.last?["value"] as? Double
+            }
+            #expect(try await client.buy(h, "premium.monthly", customer: "k1").status == 200)
+            await h.advance(months: 0.01)
+            #expect(try await today("new_subscriptions") == 1)
+            #expect(try await today("active_subscriptions") == 1)
+            // Subscribers who arrive after the first query are counted.
+            let k2 = try await client.buy(h, "premium.monthly", customer: "k2")
+            #expect(k2.status == 200)
+            #expect(try await client.buy(h, "premium.annual", customer: "k3").status == 200)
+            await h.advance(months: 0.01)
+            #expect(try await today("new_subscriptions") == 3)
+            #expect(try await today("active_subscriptions") == 3)
+            // A refund that arrives by notification, after the last query, removes that subscription's access.
+            try await h.simulator.refund(transactionID: k2.transaction.transactionID, reason: 1)
+            await delivery.deliverDue()
+            await h.advance(months: 0.01)
+            #expect(try await today("active_subscriptions") == 2)
+        }
+    }
+
     @Test("secret key only; an unknown metric is 404; every bad parameter is refused naming it")
     func refusals() async throws {
         try await E2E.withServers("sqlite") { _, client, _, _ in
