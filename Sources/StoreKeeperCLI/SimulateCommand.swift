@@ -180,10 +180,20 @@ struct SimulateCommand: AsyncParsableCommand {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let start = calendar.startOfDay(for: Date()).addingTimeInterval(-Double(days) * 86_400)
+        return try await Pair.start(configuration, clockStart: start)
+    }
+}
+
+extension SimulateCommand.Pair {
+    /// Starts a server (with its in-process simulator as Apple) from a validated configuration, in this process.
+    /// - Parameters:
+    ///   - configuration: The server's configuration (its port a free one).
+    ///   - clockStart: Where a manual clock starts.
+    static func start(_ configuration: ServerConfiguration, clockStart: Date?) async throws -> Self {
         var logger = Logger(label: "storekeeper")
         logger.logLevel = .warning
         let running = AsyncStream<Int>.makeStream()
-        let assembly = try await ServerAssembly.make(configuration, logger: logger, clockStart: start) { port in
+        let assembly = try await ServerAssembly.make(configuration, logger: logger, clockStart: clockStart) { port in
             running.continuation.yield(port)
         }
         let group = ServiceGroup(services: assembly.services, gracefulShutdownSignals: [], logger: logger)
@@ -197,6 +207,6 @@ struct SimulateCommand: AsyncParsableCommand {
             let reason = await task.result
             throw CommandFailure("the in-process server did not start: \(reason)")
         }
-        return Pair(base: "http://127.0.0.1:\(port)", group: group, task: task, assembly: assembly)
+        return Self(base: "http://127.0.0.1:\(port)", group: group, task: task, assembly: assembly)
     }
 }

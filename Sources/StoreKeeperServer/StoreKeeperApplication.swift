@@ -158,6 +158,7 @@ public enum StoreKeeperApplication {
                     SubscriptionPoller(
                         service: service, schedule: configuration.pollSchedule,
                         requestsPerSecond: configuration.pollRequestsPerSecond, lease: configuration.leaseSeconds),
+                    MetricTimelineWarmer(service: service),
                 ])
         ]
         return (router, services)

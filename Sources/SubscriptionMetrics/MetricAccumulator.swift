@@ -24,10 +24,14 @@ public struct MetricAccumulator: Sendable {
     /// per day).
     var deltas: [String: [Double]] = [:]
 
+    /// The environments counted, as a list (one or two names: faster to search than to hash).
+    let environments: [String]
+
     /// Starts a computation.
     /// - Parameter query: What to compute.
     public init(_ query: MetricQuery) {
         self.query = query
+        environments = query.environments.sorted()
         buckets = query.interval.buckets(from: query.from, to: query.to)
         instants = buckets.prefix { $0.start < query.now }.map { min($0.end, query.now) }
     }
@@ -241,7 +245,26 @@ public struct MetricAccumulator: Sendable {
         return "\(parts.year ?? 0)-\(month < 10 ? "0" : "")\(month)"
     }
 
-    func counts(_ period: SubscriptionPeriod) -> Bool { query.environments.contains(period.environment) }
+    func counts(_ period: SubscriptionPeriod) -> Bool { environments.contains(period.environment) }
+
+    /// Adds what another computation of the same query counted (customers split between computations, e.g. one
+    /// per core): the result is the same as one computation over all of them.
+    /// - Parameter other: A computation of the same query.
+    public mutating func merge(_ other: MetricAccumulator) {
+        precondition(other.query == query, "merging computations of different queries")
+        for (key, values) in other.sums { Self.add(values, into: &sums, key) }
+        for (key, values) in other.denominators { Self.add(values, into: &denominators, key) }
+        for (key, values) in other.deltas { Self.add(values, into: &deltas, key) }
+    }
+
+    static func add(_ values: [Double], into table: inout [String: [Double]], _ key: String) {
+        guard var existing = table[key] else {
+            table[key] = values
+            return
+        }
+        for index in existing.indices { existing[index] += values[index] }
+        table[key] = existing
+    }
 
     /// An amount in the query's reporting currency, with that series' currency name (`reporting USD`); `nil`
     /// without a reporting currency or a rate for `currency`.

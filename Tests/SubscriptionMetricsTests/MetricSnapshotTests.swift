@@ -25,6 +25,7 @@ import Testing
         var random = Generator(state: seed)
         return (0..<count).map { number in
             var periods: [SubscriptionPeriod] = []
+            var graceEnds: [Date] = []
             // Half start at midnight, so periods begin and end exactly at bucket boundaries too.
             let second = random.next(2) == 0 ? 0 : random.next(86_400)
             var start = origin.addingTimeInterval(Double(random.next(400)) * day + Double(second))
@@ -35,12 +36,19 @@ import Testing
                 let length = (trial ? 7 : [30, 31, 7, 365][random.next(4)]) * day
                 let expires = start.addingTimeInterval(length)
                 var accessEnd = expires
-                if random.next(10) == 0 { accessEnd = start.addingTimeInterval(length * 0.4) }  // refund or upgrade
-                if random.next(15) == 0 { accessEnd = expires.addingTimeInterval(16 * day) }  // grace
+                var refundedAt: Date?
+                if random.next(10) == 0 {  // refunded
+                    accessEnd = start.addingTimeInterval(length * 0.4)
+                    refundedAt = accessEnd
+                }
+                if random.next(15) == 0 {  // billing grace
+                    accessEnd = expires.addingTimeInterval(16 * day)
+                    graceEnds.append(accessEnd)
+                }
                 periods.append(
                     SubscriptionPeriod(
                         productID: random.next(2) == 0 ? "monthly" : "annual", start: start, accessEnd: accessEnd,
-                        expiresAt: expires, refundedAt: nil, refundedShare: 100_000,
+                        expiresAt: expires, refundedAt: refundedAt, refundedShare: 100_000,
                         price: trial ? 0 : Int64(999 + random.next(90_000)), currency: currency, storefront: "USA",
                         environment: environment, offerType: trial ? "free_trial" : "none", isTrial: trial,
                         months: length / day / 30.4375))
@@ -51,7 +59,8 @@ import Testing
                 }
             }
             return SubscriptionTimeline(
-                originalTransactionID: "o\(number)", periods: periods, endReason: "other", group: nil, graceEnds: [])
+                originalTransactionID: "o\(number)", periods: periods, endReason: "other", group: nil,
+                graceEnds: graceEnds)
         }
     }
 
@@ -111,6 +120,30 @@ import Testing
                 #expect(!expected.isEmpty, "the population has \(name) to count")
                 #expect(measured == expected, "\(name) by \(interval) split \(String(describing: split))")
             }
+        }
+    }
+
+    @Test("customers counted in shares and merged give exactly what one computation gives, for every metric")
+    func sharesMerge() {
+        let timelines = Self.timelines(count: 300, seed: 11)
+        for name in MetricName.allCases {
+            let query = MetricQuery(
+                name: name, from: Self.origin, to: Self.origin.addingTimeInterval(450 * Self.day),
+                interval: name == .cohorts ? .month : .week, split: .product,
+                now: Self.origin.addingTimeInterval(420.5 * Self.day))
+            var whole = MetricAccumulator(query)
+            var first = MetricAccumulator(query)
+            var second = MetricAccumulator(query)
+            for (index, timeline) in timelines.enumerated() {
+                whole.add(timelines: [timeline])
+                if index < 123 { first.add(timelines: [timeline]) } else { second.add(timelines: [timeline]) }
+            }
+            first.merge(second)
+            let merged = first.series().map { ($0.key, $0.points.map(\.value)) }
+            let expected = whole.series().map { ($0.key, $0.points.map(\.value)) }
+            #expect(merged.map(\.0) == expected.map(\.0), "\(name)")
+            #expect(merged.map(\.1) == expected.map(\.1), "\(name)")
+            #expect(expected.contains { $0.1.contains { $0 != 0 } }, "\(name) counts something")
         }
     }
 

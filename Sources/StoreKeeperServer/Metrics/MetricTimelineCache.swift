@@ -85,7 +85,10 @@ final class MetricTimelineCache: Sendable {
                 return (state.live, state.projects[project.id], marked, state.oversized.contains(project.id))
             }
             guard live, !oversized else { return nil }
-            guard var kept else { return try await build(project, store: store) }
+            // Many changes (an import, a burst of renewals) are cheaper to read as pages than one at a time.
+            guard var kept, marked.count <= max(1_000, kept.timelines.count / 10) else {
+                return try await build(project, store: store)
+            }
             do {
                 for key in marked {
                     kept.bytes -= kept.timelines[key].map { Self.cost(key, $0) } ?? 0
@@ -113,11 +116,16 @@ final class MetricTimelineCache: Sendable {
 
     /// Reads the whole project and keeps its timelines, unless they pass the budget.
     func build(_ project: ProjectScope, store: any Store) async throws -> [[SubscriptionTimeline]]? {
-        let room = budget - state.withLock { $0.projects.values.reduce(0) { $0 + $1.bytes } }
+        let room =
+            budget
+            - state.withLock { state in
+                state.projects.filter { $0.key != project.id }.values.reduce(0) { $0 + $1.bytes }
+            }
         var timelines: [String: [SubscriptionTimeline]] = [:]
         var bytes = 0
         var after: String?
         while true {
+            try Task.checkCancellation()
             let page = try await store.evidencePage(
                 in: project, after: after, limit: SubscriberService.metricsPageSize)
             for entry in page {

@@ -33,9 +33,7 @@ extension SubscriberService {
             return MetricAccumulator(query)
         }
         if let kept = try await timelineCache.timelines(in: project, store: store) {
-            for timelines in kept {
-                for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
-            }
+            accumulators = await Self.count(kept, into: accumulators)
         } else {
             var after: String?
             while true {
@@ -55,6 +53,36 @@ extension SubscriberService {
                     MetricSeriesBody(
                         key: series.key, points: series.points.map { MetricPoint(start: $0.start, value: $0.value) })
                 })
+        }
+    }
+
+    /// Counts kept timelines into `accumulators`, a share of the customers per core (merged at the end).
+    static func count(_ customers: [[SubscriptionTimeline]], into accumulators: [MetricAccumulator]) async
+        -> [MetricAccumulator]
+    {
+        let shares = customers.count < 20_000 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let size = (customers.count + shares - 1) / max(1, shares)
+        return await withTaskGroup(of: [MetricAccumulator].self) { group in
+            for share in 0..<shares {
+                let range = (share * size)..<min(customers.count, (share + 1) * size)
+                group.addTask {
+                    var counted = accumulators
+                    for timelines in customers[range] {
+                        for index in counted.indices { counted[index].add(timelines: timelines) }
+                    }
+                    return counted
+                }
+            }
+            var merged: [MetricAccumulator]?
+            for await counted in group {
+                guard var total = merged else {
+                    merged = counted
+                    continue
+                }
+                for index in total.indices { total[index].merge(counted[index]) }
+                merged = total
+            }
+            return merged ?? accumulators
         }
     }
 

@@ -1,0 +1,234 @@
+import AppStoreModels
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import StoreKeeperServer
+import StoreKeeperStorage
+import SubscriptionMetrics
+
+/// `storekeeper metrics-bench`: issue 20's dashboard speed check. Stores a synthetic history of `--subscribers`
+/// customers (``SyntheticHistory``; kept, so a rerun on the same database skips it), starts a server on that
+/// database in this process, and times every metric for a year (day resolution; cohorts by month) and every
+/// dashboard page, each asked `--repeats` times over loopback HTTP: the first answer of a metric builds the
+/// server's kept timelines, the later ones are what a team sees. Ends with the slowest later answer against the
+/// target (200 ms).
+struct MetricsBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metrics-bench",
+        abstract: "Time every metric query and dashboard page over a stored synthetic population.")
+
+    @Option(help: "Subscribers to store (skipped when the database already holds them).") var subscribers = 100_000
+    @Option(help: "Months of history.") var months = 12
+    @Option(help: "Random seed of the history.") var seed: UInt64 = 42
+    @Option(help: "PostgreSQL URL (default: DATABASE_URL; without either, SQLite under --data).")
+    var databaseURL: String?
+    @Option(help: "Data folder (SQLite, and the simulator's files).") var data = "metrics-bench-data"
+    @Option(help: "The server's cache budget in MiB (its metric timelines get an eighth).") var cacheMegabytes = 1_024
+    @Option(help: "Writes at once while storing the history.") var concurrency = 8
+    @Option(help: "Times each query and page is asked.") var repeats = 3
+    @Option(help: "The target for every answer after the first, in milliseconds.") var targetMilliseconds = 200.0
+    @Flag(help: "Print the results as JSON.") var json = false
+
+    func validate() throws {
+        guard subscribers >= 1 else { throw ValidationError("--subscribers is \(subscribers); it must be at least 1") }
+        guard (1...120).contains(months) else { throw ValidationError("--months is \(months); it must be 1–120") }
+        guard (1...64).contains(concurrency) else {
+            throw ValidationError("--concurrency is \(concurrency); it must be 1–64")
+        }
+        guard (2...20).contains(repeats) else { throw ValidationError("--repeats is \(repeats); it must be 2–20") }
+    }
+
+    /// One timed request.
+    struct Timing {
+        var name: String
+        var first: Double
+        var later: [Double]
+        /// The last answer's points summed per series (metrics only), to show what was counted.
+        var totals: [String: Double] = [:]
+    }
+
+    func run() async throws {
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = data
+        configuration.hostname = "127.0.0.1"
+        configuration.port = FreePort.find() ?? 0
+        configuration.cacheMegabytes = cacheMegabytes
+        configuration.databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
+        do { try configuration.validate() } catch { throw CommandFailure("\(error)") }
+        let pair = try await SimulateCommand.Pair.start(configuration, clockStart: nil)
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let result: Result<[Timing], any Error>
+        do {
+            try await store(into: pair.assembly)
+            result = .success(try await time(base: pair.base, client: client))
+        } catch {
+            result = .failure(error)
+        }
+        try? await client.shutdown()
+        await pair.stop()
+        let met = report(try result.get(), database: configuration.databaseURL == nil ? "sqlite" : "postgres")
+        if !met { throw ExitCode(1) }
+    }
+
+    /// Stores the synthetic history unless its last customer is there already.
+    func store(into assembly: ServerAssembly) async throws {
+        let bundleID = SimulateCommand.bundleID
+        let project = try assembly.configuration.projectScopes()[bundleID] ?? ProjectScope(bundleID)
+        let last = SyntheticHistory.customerID(subscribers - 1)
+        if try await assembly.store.snapshot(last, in: project) != nil {
+            FileHandleOutput.standardError("metrics-bench: \(subscribers) subscribers already stored")
+            return
+        }
+        let history = SyntheticHistory(seed: seed, months: months, end: Date())
+        let progress = ProgressLine(label: "storing", unit: "subscribers", total: subscribers)
+        let store = assembly.store
+        let policy = assembly.configuration.transferPolicy
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() {
+                guard next < subscribers else { return }
+                let number = next
+                next += 1
+                group.addTask {
+                    let (original, evidence) = history.customer(number)
+                    _ = try await store.apply(
+                        EvidenceWrite(
+                            project: project, bundleID: bundleID, appUserID: SyntheticHistory.customerID(number),
+                            kind: "synthetic", rawBody: "{\"synthetic\":\(number),\"seed\":\(seed)}",
+                            evidence: evidence, originalTransactionIDs: [original], cause: .imported,
+                            eventType: "synthetic_history"),
+                        policy: policy, now: Date())
+                }
+            }
+            for _ in 0..<concurrency { add() }
+            while try await group.next() != nil {
+                progress.advance()
+                add()
+            }
+        }
+        progress.finish()
+    }
+
+    /// Times every metric and every dashboard page.
+    func time(base: String, client: HTTPClient) async throws -> [Timing] {
+        let now = Date()
+        let from = AppleDateFormat.rfc3339(now.addingTimeInterval(-365 * 86_400))
+        let to = AppleDateFormat.rfc3339(now)
+        var requests: [(String, String)] = MetricName.allCases.map { name in
+            let interval = name == .cohorts ? "month" : "day"
+            return (
+                "GET /v1/metrics/\(name.rawValue)",
+                "/v1/metrics/\(name.rawValue)?from=\(from)&to=\(to)&interval=\(interval)"
+            )
+        }
+        requests += [
+            ("dashboard overview", "/dashboard"), ("dashboard cohorts", "/dashboard/cohorts"),
+            ("dashboard subscriber", "/dashboard/subscribers?id=\(SyntheticHistory.customerID(1))"),
+            ("dashboard notifications", "/dashboard/notifications"), ("dashboard webhooks", "/dashboard/webhooks"),
+        ]
+        let cookie = try await signIn(base: base, client: client)
+        var timings: [Timing] = []
+        for (name, path) in requests {
+            var seconds: [Double] = []
+            var body = ByteBuffer()
+            for _ in 0..<repeats {
+                var request = HTTPClientRequest(url: base + path)
+                if path.hasPrefix("/dashboard") {
+                    request.headers.add(name: "Cookie", value: cookie)
+                } else {
+                    request.headers.add(name: "Authorization", value: "Bearer \(DemoKeys.secretKey)")
+                }
+                let clock = ContinuousClock()
+                let began = clock.now
+                let response = try await client.execute(request, timeout: .seconds(600))
+                body = try await response.body.collect(upTo: 1 << 26)
+                let took = clock.now - began
+                guard response.status == .ok else {
+                    throw CommandFailure("\(name) answered \(response.status.code)")
+                }
+                seconds.append(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
+            }
+            timings.append(
+                Timing(
+                    name: name, first: seconds[0], later: Array(seconds.dropFirst()),
+                    totals: path.hasPrefix("/v1/") ? Self.totals(body) : [:]))
+        }
+        return timings
+    }
+
+    /// A metric answer's points summed per series.
+    static func totals(_ body: ByteBuffer) -> [String: Double] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+            let series = object["series"] as? [[String: Any]]
+        else { return [:] }
+        var totals: [String: Double] = [:]
+        for entry in series {
+            let points = entry["points"] as? [[String: Any]] ?? []
+            totals[entry["key"] as? String ?? ""] = points.reduce(0) { $0 + (($1["value"] as? Double) ?? 0) }
+        }
+        return totals
+    }
+
+    /// Signs in to the dashboard with the demo's secret key; returns the session cookie.
+    func signIn(base: String, client: HTTPClient) async throws -> String {
+        var request = HTTPClientRequest(url: base + "/dashboard/login")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: "key=\(DemoKeys.secretKey)"))
+        let response = try await client.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        guard let cookie = response.headers.first(name: "Set-Cookie")?.split(separator: ";").first else {
+            throw CommandFailure("the dashboard sign-in set no cookie (status \(response.status.code))")
+        }
+        return String(cookie)
+    }
+
+    /// Prints the timings; returns whether the target was met.
+    func report(_ timings: [Timing], database: String) -> Bool {
+        let slowest = timings.map { ($0.later.max() ?? 0, $0.name) }.max { $0.0 < $1.0 }
+        let met = (slowest?.0 ?? 0) * 1_000 < targetMilliseconds
+        let rss = Self.residentMegabytes()
+        if json {
+            let object: [String: Any] = [
+                "subscribers": subscribers, "months": months, "seed": seed,
+                "database": database,
+                "timings": timings.map {
+                    [
+                        "name": $0.name, "first_ms": $0.first * 1_000, "later_ms": $0.later.map { $0 * 1_000 },
+                        "totals": $0.totals,
+                    ]
+                },
+                "slowest_later_ms": (slowest?.0 ?? 0) * 1_000, "target_ms": targetMilliseconds, "met": met,
+                "resident_megabytes": rss,
+            ]
+            let text = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            FileHandleOutput.standardOutput(String(decoding: text, as: UTF8.self))
+            return met
+        }
+        var lines = timings.map { timing in
+            "  " + timing.name.padding(toLength: 36, withPad: " ", startingAt: 0)
+                + String(format: " first %8.1f ms   later ", timing.first * 1_000)
+                + timing.later.map { String(format: "%.1f", $0 * 1_000) }.joined(separator: ", ") + " ms"
+        }
+        lines.insert(
+            "metrics-bench: \(subscribers) subscribers, \(months) months, \(database); answers over loopback HTTP:",
+            at: 0)
+        lines.append(
+            String(
+                format: "metrics-bench: slowest later answer %.1f ms (%@); target < %.0f ms: %@; resident %d MiB",
+                (slowest?.0 ?? 0) * 1_000, (slowest?.1 ?? "-") as NSString, targetMilliseconds,
+                met ? "met" : "NOT met", rss))
+        FileHandleOutput.standardOutput(lines.joined(separator: "\n"))
+        return met
+    }
+
+    /// This process's resident memory in MiB (Linux; 0 elsewhere).
+    static func residentMegabytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1_024
+    }
+}

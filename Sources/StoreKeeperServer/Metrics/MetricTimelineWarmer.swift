@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import StoreKeeperStorage
+
+/// Builds every project's kept metric timelines once the server listens, so the first dashboard visit after a
+/// start does not pay for reading the whole project (seconds at 100,000 subscribers). Then it is done; later
+/// queries keep the timelines fresh themselves.
+struct MetricTimelineWarmer: Service {
+    let service: SubscriberService
+
+    func run() async throws {
+        let projects = Set(service.apps.values.map(\.project)).sorted { $0.id < $1.id }
+        let clock = ContinuousClock()
+        for project in projects {
+            let began = clock.now
+            let built = try? await cancelWhenGracefulShutdown {
+                try await service.timelineCache.timelines(in: project, store: service.store)
+            }
+            guard let built = built ?? nil else { continue }
+            service.logger.info(
+                "metric timelines kept",
+                metadata: [
+                    "project": "\(project.id)", "subscribers": "\(built.count)",
+                    "seconds": "\(String(format: "%.2f", (clock.now - began) / .seconds(1)))",
+                ])
+        }
+    }
+}
