@@ -153,6 +153,9 @@ final class MetricTimelineCache: Sendable {
         }
     }
 
+    /// Whether `project` was found too large to keep.
+    func isOversized(_ project: ProjectScope) -> Bool { state.withLock { $0.oversized.contains(project.id) } }
+
     /// The bytes kept now (estimated), all projects together.
     var bytes: Int { state.withLock { $0.projects.values.reduce(0) { $0 + $1.bytes } } }
 }

@@ -17,7 +17,18 @@ struct MetricTimelineWarmer: Service {
             let built = try? await cancelWhenGracefulShutdown {
                 try await service.timelineCache.timelines(in: project, store: service.store)
             }
-            guard let built = built ?? nil else { continue }
+            guard let built = built ?? nil else {
+                if service.timelineCache.isOversized(project) {
+                    service.logger.warning(
+                        "metric timelines do not fit the cache: each metric query reads the whole project",
+                        metadata: [
+                            "project": "\(project.id)",
+                            "share_megabytes": "\(service.timelineCache.budget >> 20)",
+                            "advice": "raise cacheMegabytes (the timelines get an eighth of it)",
+                        ])
+                }
+                continue
+            }
             service.logger.info(
                 "metric timelines kept",
                 metadata: [

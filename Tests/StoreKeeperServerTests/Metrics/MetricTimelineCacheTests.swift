@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperStorage
+import SubscriptionEngine
 import TestSupport
 import Testing
 
@@ -39,6 +40,38 @@ import Testing
         changes.publish(.changed((0..<4).map { project.key("u\($0)") }))
         #expect(cache.state.withLock { $0.projects.isEmpty && $0.changed.isEmpty })
         try await store.close()
+    }
+
+    @Test("a project past the budget is not kept, and says so")
+    func oversized() async throws {
+        let store = try #require(try await TestDatabases.makeStore("sqlite"))
+        let project = try ProjectScope("com.example.cache")
+        _ = try await store.apply(
+            EvidenceWrite(
+                project: project, bundleID: "com.example.cache", appUserID: "u1", kind: "test", rawBody: "{}",
+                evidence: Self.evidence("o1"), originalTransactionIDs: ["o1"], cause: .client,
+                eventType: "transaction_posted"),
+            policy: .transfer, now: Date())
+        let cache = MetricTimelineCache(changes: SubscriberChanges(liveFromStart: true), budget: 10)
+        #expect(try await cache.timelines(in: project, store: store) == nil, "too large: the caller reads")
+        #expect(cache.isOversized(project))
+        #expect(cache.bytes == 0)
+        let roomy = MetricTimelineCache(changes: SubscriberChanges(liveFromStart: true), budget: 1 << 20)
+        #expect(try await roomy.timelines(in: project, store: store)?.count == 1)
+        #expect(!roomy.isOversized(project) && roomy.bytes > 0)
+        try await store.close()
+    }
+
+    static func evidence(_ original: String) -> EvidenceSet {
+        var transaction = Transaction(
+            transactionID: original, originalTransactionID: original, productID: "p", source: .signedData)
+        transaction.kind = .autoRenewable
+        transaction.purchaseDate = Date(timeIntervalSince1970: 1_767_225_600)
+        transaction.expiresAt = Date(timeIntervalSince1970: 1_767_225_600 + 30 * 86_400)
+        transaction.observedAt = transaction.purchaseDate
+        var evidence = EvidenceSet()
+        evidence.insert(transaction)
+        return evidence
     }
 
     @Test("the estimate grows with periods, so a budget bounds what is kept")
