@@ -1,10 +1,13 @@
-/// SplitMix64: the simulator's only source of randomness, so a seed reproduces a run.
-struct SeededRandom: RandomNumberGenerator, Sendable, Codable {
+/// SplitMix64: the simulator's only source of randomness, so a seed reproduces a run (also what other seeded
+/// generators of test populations use: `storekeeper metrics-bench`).
+public struct SeededRandom: RandomNumberGenerator, Sendable, Codable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator whose numbers are fixed by `seed`.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 seeded bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

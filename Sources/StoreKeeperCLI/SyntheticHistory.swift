@@ -1,4 +1,5 @@
 import AppStoreModels
+import AppStoreSimulator
 import Foundation
 import SubscriptionEngine
 
@@ -16,34 +17,21 @@ struct SyntheticHistory: Sendable {
     /// When it ends (the last instant any customer is observed).
     let end: Date
 
-    /// A small deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// A number in [0, 1).
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     /// Customer `number`'s app user id.
     static func customerID(_ number: Int) -> String { "bench-\(number)" }
 
     /// Customer `number`'s subscription id and evidence.
     func customer(_ number: Int) -> (originalTransactionID: String, evidence: EvidenceSet) {
-        var random = Generator(state: seed &* 1_000_003 &+ UInt64(number))
+        var random = SeededRandom(seed: seed &* 1_000_003 &+ UInt64(number))
+        func unit() -> Double { Double.random(in: 0..<1, using: &random) }
         let day = 86_400.0
         let span = Double(months) * 30.4375 * day
         let start = Date(
-            timeIntervalSince1970: end.addingTimeInterval(-span + random.unit() * span).timeIntervalSince1970.rounded())
-        let annual = random.unit() < 0.2
-        let product = annual ? "premium.annual" : (random.unit() < 0.5 ? "premium.monthly" : "basic.monthly")
+            timeIntervalSince1970: end.addingTimeInterval(-span + unit() * span).timeIntervalSince1970.rounded())
+        let annual = unit() < 0.2
+        let product = annual ? "premium.annual" : (unit() < 0.5 ? "premium.monthly" : "basic.monthly")
         let price: Int64 = annual ? 79_990 : (product == "premium.monthly" ? 9_990 : 4_990)
-        let currency = random.unit() < 0.25 ? "EUR" : "USD"
+        let currency = unit() < 0.25 ? "EUR" : "USD"
         let original = "9\(String(format: "%014d", number))"
         var evidence = EvidenceSet()
         var renewal = RenewalState(originalTransactionID: original, source: .signedData)
@@ -70,11 +58,11 @@ struct SyntheticHistory: Sendable {
             return transaction
         }
         var periodStart = start
-        if random.unit() < 0.5 {
+        if unit() < 0.5 {
             let trialEnd = start.addingTimeInterval(7 * day)
             _ = add(start, trialEnd, trial: true)
             periodStart = trialEnd
-            if random.unit() >= 0.4 || trialEnd > end {
+            if unit() >= 0.4 || trialEnd > end {
                 renewal.willAutoRenew = false
                 renewal.expirationIntent = .customerCancelled
                 renewal.observedAt = min(trialEnd, end)
@@ -85,7 +73,7 @@ struct SyntheticHistory: Sendable {
         let length = (annual ? 365 : 30.4375) * day
         while periodStart <= end {
             var last = add(periodStart, periodStart.addingTimeInterval(length), trial: false)
-            let draw = random.unit() * (annual ? 1.0 / 12 : 1)
+            let draw = unit() * (annual ? 1.0 / 12 : 1)
             if draw < 0.01 {
                 // A later observation of the same transaction: refunded.
                 last.revokedAt = min(periodStart.addingTimeInterval(length * 0.3), end)
