@@ -123,6 +123,11 @@ import Testing
             for (body, code) in [
                 (#"{"url":"ftp://example.com/hook"}"#, "invalid_url"),
                 (#"{"url":"not a url"}"#, "invalid_url"),
+                // The cloud metadata service and other addresses no receiver has (WebhookTarget).
+                (#"{"url":"http://169.254.169.254/latest/meta-data"}"#, "link-local"),
+                (#"{"url":"http://[fe80::1]/hook"}"#, "link-local"),
+                (#"{"url":"http://[::ffff:169.254.169.254]/hook"}"#, "link-local"),
+                (#"{"url":"http://0.0.0.0:8080/hook"}"#, "unspecified"),
                 (#"{"url":"https://example.com","event_types":["renewed"]}"#, "invalid_event_type"),
                 (#"{"url":"https://example.com","event_types":"renewal"}"#, "invalid_field"),
                 (#"{"event_types":[]}"#, "missing_field"),

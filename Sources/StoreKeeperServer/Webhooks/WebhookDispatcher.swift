@@ -100,14 +100,19 @@ public struct WebhookDispatcher: Service {
         request.body = .bytes(ByteBuffer(bytes: body))
         let result: String
         let delivered: Bool
-        do {
-            let response = try await httpClient.execute(request, timeout: options.requestTimeout)
-            _ = try? await response.body.collect(upTo: 64 << 10)
-            result = "HTTP \(response.status.code)"
-            delivered = (200..<300).contains(response.status.code)
-        } catch {
-            result = "not sent: \(error)"
+        if let refusal = await WebhookTarget.refusal(resolving: URL(string: delivery.url)?.host ?? "") {
+            result = "not sent: \(refusal); webhooks are never sent there"
             delivered = false
+        } else {
+            do {
+                let response = try await httpClient.execute(request, timeout: options.requestTimeout)
+                _ = try? await response.body.collect(upTo: 64 << 10)
+                result = "HTTP \(response.status.code)"
+                delivered = (200..<300).contains(response.status.code)
+            } catch {
+                result = "not sent: \(error)"
+                delivered = false
+            }
         }
         let attempts = delivery.attempts + 1
         let outcome: DeliveryOutcome

@@ -138,7 +138,8 @@ struct WebhookService: Sendable {
         )
     }
 
-    /// A URL deliveries can go to: absolute `http` or `https`, with a host, at most 2,048 bytes.
+    /// A URL deliveries can go to: absolute `http` or `https`, with a host that is not a refused address
+    /// (``WebhookTarget``), at most 2,048 bytes.
     static func checkedURL(_ raw: String) throws -> String {
         guard raw.utf8.count <= 2_048, let url = URL(string: raw),
             ["http", "https"].contains(url.scheme?.lowercased()),
@@ -146,6 +147,10 @@ struct WebhookService: Sendable {
         else {
             throw APIError.badRequest(
                 APIErrorCode.invalidURL.rawValue, "url must be an absolute http or https URL with a host")
+        }
+        if let refusal = WebhookTarget.refusal(literal: host) {
+            throw APIError.badRequest(
+                APIErrorCode.invalidURL.rawValue, "url names \(refusal): webhooks are never sent there")
         }
         return raw
     }

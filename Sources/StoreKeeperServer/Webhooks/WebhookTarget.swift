@@ -1,0 +1,113 @@
+import Foundation
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where webhook deliveries never go: addresses that are no receiver's and are the usual way to make a server
+/// reach its host's secrets — link-local (169.254.0.0/16, where clouds serve instance metadata and credentials;
+/// fe80::/10), unspecified (0.0.0.0, ::), multicast and broadcast. Loopback and private networks stay allowed: a
+/// self-hosted owner's backend usually lives there.
+///
+/// Checked twice: a URL naming such an address literally is refused when its endpoint is created, and a host name
+/// is resolved before each delivery and the delivery refused when any address it names is one (a host could be
+/// pointed there after the endpoint was made).
+enum WebhookTarget {
+    /// Why an address may not be a target, or `nil` when it may.
+    static func refusal(ipv4 bytes: [UInt8]) -> String? {
+        guard bytes.count == 4 else { return nil }
+        if bytes[0] == 169 && bytes[1] == 254 { return "a link-local address (169.254.0.0/16, cloud metadata)" }
+        if bytes == [0, 0, 0, 0] || bytes[0] == 0 { return "an unspecified address (0.0.0.0/8)" }
+        if (224...239).contains(bytes[0]) { return "a multicast address" }
+        if bytes == [255, 255, 255, 255] { return "the broadcast address" }
+        return nil
+    }
+
+    /// Why an IPv6 address may not be a target, or `nil` when it may (IPv4-mapped addresses are judged as IPv4).
+    static func refusal(ipv6 bytes: [UInt8]) -> String? {
+        guard bytes.count == 16 else { return nil }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return refusal(ipv4: Array(bytes[12..<16]))
+        }
+        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return "a link-local address (fe80::/10)" }
+        if bytes.allSatisfy({ $0 == 0 }) { return "the unspecified address (::)" }
+        if bytes[0] == 0xFF { return "a multicast address" }
+        return nil
+    }
+
+    /// Why a host written as an IP address may not be a target; `nil` when it may, or when it is a name.
+    static func refusal(literal host: String) -> String? {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 {
+            return refusal(ipv4: withUnsafeBytes(of: &v4) { Array($0) })
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, bare, &v6) == 1 {
+            return refusal(ipv6: withUnsafeBytes(of: &v6) { Array($0) })
+        }
+        return nil
+    }
+
+    /// Why a host may not be a target after resolving it: the first refused address it names, or `nil` (also when
+    /// it does not resolve: the delivery then fails on its own).
+    static func refusal(resolving host: String) async -> String? {
+        if let literal = refusal(literal: host) { return literal }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        guard !bare.isEmpty, !bare.allSatisfy({ $0.isNumber || $0 == "." || $0 == ":" }) else { return nil }
+        let now = ContinuousClock.now
+        if let known = answers.withLock({ $0[bare] }), known.until > now { return known.refusal }
+        let addresses: [[UInt8]] =
+            (try? await NIOThreadPool.singleton.runIfActive { Self.resolve(bare) }) ?? []
+        let found = addresses.lazy.compactMap { address in
+            address.count == 4 ? refusal(ipv4: address) : refusal(ipv6: address)
+        }.first.map { "\(host) resolves to \($0)" }
+        answers.withLock { answers in
+            if answers.count >= 1_000 { answers = [:] }
+            answers[bare] = (found, now + .seconds(30))
+        }
+        return found
+    }
+
+    /// Recent answers by host name, for 30 seconds (a delivery round resolves each host once).
+    static let answers = Mutex<[String: (refusal: String?, until: ContinuousClock.Instant)]>([:])
+
+    /// Every address `host` resolves to (blocking: run off the cooperative pool).
+    static func resolve(_ host: String) -> [[UInt8]] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+            hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
+        defer { freeaddrinfo(first) }
+        var addresses: [[UInt8]] = []
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let current = entry {
+            if let address = current.pointee.ai_addr {
+                switch Int32(address.pointee.sa_family) {
+                case AF_INET:
+                    address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                        var value = pointer.pointee.sin_addr
+                        addresses.append(withUnsafeBytes(of: &value) { Array($0) })
+                    }
+                case AF_INET6:
+                    address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                        var value = pointer.pointee.sin6_addr
+                        addresses.append(withUnsafeBytes(of: &value) { Array($0) })
+                    }
+                default: break
+                }
+            }
+            entry = current.pointee.ai_next
+        }
+        return addresses
+    }
+}
