@@ -23,6 +23,14 @@ enum NotificationRouting {
         }
     }
 
+    /// The app a notification body names, unverified: its V2 payload's `bundleId`, or a V1 body's `bid`.
+    static func claimedBundleID(_ body: Data) -> String? {
+        if let signedPayload = signedPayload(inBody: body) { return bundleID(token: signedPayload) }
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { return nil }
+        if let signedPayload = object["signedPayload"] as? String { return bundleID(token: signedPayload) }
+        return object["bid"] as? String
+    }
+
     /// A position in a body being scanned.
     struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>

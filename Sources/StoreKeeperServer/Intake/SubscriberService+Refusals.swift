@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StoreKeeperStorage
 
 extension SubscriberService {
     /// Keeps a refused notification in this process's notification log (``RefusalLog``, memory only): the app it
@@ -13,19 +14,8 @@ extension SubscriberService {
         guard [.invalidInput, .unknownApp, .unverifiable, .unauthenticated].contains(error.kind) else { return }
         refusals.add(
             RefusedNotification(
-                claimedBundleID: Self.claimedBundleID(body) ?? "", code: error.code, reason: error.message,
-                bodyDigest: SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined(), receivedAt: now()))
-    }
-
-    /// The app a notification body names, unverified: its V2 payload's `bundleId`, or a V1 body's `bid`.
-    static func claimedBundleID(_ body: Data) -> String? {
-        if let signedPayload = NotificationRouting.signedPayload(inBody: body) {
-            return NotificationRouting.bundleID(token: signedPayload)
-        }
-        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { return nil }
-        if let signedPayload = object["signedPayload"] as? String {
-            return NotificationRouting.bundleID(token: signedPayload)
-        }
-        return object["bid"] as? String
+                claimedBundleID: NotificationRouting.claimedBundleID(body) ?? "", code: error.code,
+                reason: error.message,
+                bodyDigest: HexDigest.hex(SHA256.hash(data: body)), receivedAt: now()))
     }
 }

@@ -123,26 +123,36 @@ final class MetricTimelineCache: Sendable {
             }
         var timelines: [String: [SubscriptionTimeline]] = [:]
         var bytes = 0
-        var after: String?
-        while true {
-            try Task.checkCancellation()
-            let page = try await store.evidencePage(
-                in: project, after: after, limit: SubscriberService.metricsPageSize)
-            for entry in page {
-                let built = SubscriptionTimeline.timelines(entry.evidence)
-                timelines[entry.storageKey] = built
-                bytes += Self.cost(entry.storageKey, built)
-            }
-            if bytes > room {
-                forget(project)
-                return nil
-            }
-            guard page.count == SubscriberService.metricsPageSize, let last = page.last else { break }
-            after = last.storageKey
+        try await Self.scan(project, store: store) { key, built in
+            timelines[key] = built
+            bytes += Self.cost(key, built)
+            return bytes <= room
+        }
+        if bytes > room {
+            forget(project)
+            return nil
         }
         let keptNow = (timelines, bytes)
         state.withLock { state in if state.live { state.projects[project.id] = keptNow } }
         return Array(timelines.values)
+    }
+
+    /// Reads every subscriber of `project` a page at a time and hands `visit` each one's timelines, until `visit`
+    /// answers `false` (at the end of that page).
+    static func scan(
+        _ project: ProjectScope, store: any Store, _ visit: (String, [SubscriptionTimeline]) -> Bool
+    ) async throws {
+        var after: String?
+        while true {
+            try Task.checkCancellation()
+            let page = try await store.evidencePage(in: project, after: after, limit: SubscriberService.metricsPageSize)
+            var going = true
+            for entry in page {
+                going = visit(entry.storageKey, SubscriptionTimeline.timelines(entry.evidence)) && going
+            }
+            guard going, page.count == SubscriberService.metricsPageSize, let last = page.last else { return }
+            after = last.storageKey
+        }
     }
 
     /// Stops keeping a project: it is read whole by each query from now on.

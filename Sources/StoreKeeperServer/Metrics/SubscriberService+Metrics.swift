@@ -35,15 +35,9 @@ extension SubscriberService {
         if let kept = try await timelineCache.timelines(in: project, store: store) {
             accumulators = await Self.count(kept, into: accumulators)
         } else {
-            var after: String?
-            while true {
-                let page = try await store.evidencePage(in: project, after: after, limit: Self.metricsPageSize)
-                for entry in page {
-                    let timelines = SubscriptionTimeline.timelines(entry.evidence)
-                    for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
-                }
-                guard page.count == Self.metricsPageSize, let last = page.last else { break }
-                after = last.storageKey
+            try await MetricTimelineCache.scan(project, store: store) { _, timelines in
+                for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
+                return true
             }
         }
         return accumulators.map { accumulator in
