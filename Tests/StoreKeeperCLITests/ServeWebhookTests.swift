@@ -128,6 +128,7 @@ import Testing
                 (#"{"url":"http://[fe80::1]/hook"}"#, "link-local"),
                 (#"{"url":"http://[::ffff:169.254.169.254]/hook"}"#, "link-local"),
                 (#"{"url":"http://0.0.0.0:8080/hook"}"#, "unspecified"),
+                (#"{"url":"http://2852039166/latest/meta-data"}"#, "link-local"),
                 (#"{"url":"https://example.com","event_types":["renewed"]}"#, "invalid_event_type"),
                 (#"{"url":"https://example.com","event_types":"renewal"}"#, "invalid_field"),
                 (#"{"event_types":[]}"#, "missing_field"),

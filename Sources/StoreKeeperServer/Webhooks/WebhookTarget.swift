@@ -39,11 +39,14 @@ enum WebhookTarget {
         return nil
     }
 
-    /// Why a host written as an IP address may not be a target; `nil` when it may, or when it is a name.
+    /// Why a host written as an IP address (in any form the resolver reads as one) may not be a target; `nil` when
+    /// it may, or when it is a name.
     static func refusal(literal host: String) -> String? {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        // inet_aton, not inet_pton: it reads what the resolver and the HTTP client read as an IPv4 address,
+        // including the old forms (2852039166, 0xa9fea9fe, 169.254.43518 all name 169.254.169.254).
         var v4 = in_addr()
-        if inet_pton(AF_INET, bare, &v4) == 1 {
+        if inet_aton(bare, &v4) != 0 {
             return refusal(ipv4: withUnsafeBytes(of: &v4) { Array($0) })
         }
         var v6 = in6_addr()
@@ -58,7 +61,7 @@ enum WebhookTarget {
     static func refusal(resolving host: String) async -> String? {
         if let literal = refusal(literal: host) { return literal }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        guard !bare.isEmpty, !bare.allSatisfy({ $0.isNumber || $0 == "." || $0 == ":" }) else { return nil }
+        guard !bare.isEmpty else { return nil }
         let now = ContinuousClock.now
         if let known = answers.withLock({ $0[bare] }), known.until > now { return known.refusal }
         let addresses: [[UInt8]] =

@@ -10,6 +10,8 @@ import Testing
         arguments: [
             "169.254.169.254", "169.254.0.1", "0.0.0.0", "0.1.2.3", "224.0.0.1", "239.255.255.250",
             "255.255.255.255", "fe80::1", "[fe80::abcd]", "::", "ff02::1", "::ffff:169.254.169.254",
+            // 169.254.169.254 written as the resolver also reads it: one number, hexadecimal, two parts.
+            "2852039166", "0xa9fea9fe", "169.254.43518",
         ])
     func refused(_ host: String) async {
         #expect(WebhookTarget.refusal(literal: host) != nil, "\(host)")
@@ -20,7 +22,7 @@ import Testing
         "public, private and loopback addresses and host names are allowed",
         arguments: [
             "127.0.0.1", "10.0.0.5", "172.16.3.4", "192.168.1.1", "8.8.8.8", "::1", "[::1]", "2001:db8::1",
-            "::ffff:10.0.0.1", "hooks.example.com", "localhost",
+            "::ffff:10.0.0.1", "hooks.example.com", "localhost", "2130706433",
         ])
     func allowed(_ host: String) async {
         #expect(WebhookTarget.refusal(literal: host) == nil, "\(host)")
