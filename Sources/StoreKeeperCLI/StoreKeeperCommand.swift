@@ -9,7 +9,7 @@ public struct StoreKeeperCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MigrateCommand.self, InspectCommand.self, StateCommand.self, SimulatorCommand.self,
             KeysCommand.self, BenchCommand.self, LoadCommand.self, WebhookBenchCommand.self, ImportCommand.self,
-            DemoClientCommand.self, SimulateCommand.self, MetricsBenchCommand.self,
+            DemoClientCommand.self, SimulateCommand.self, MetricsBenchCommand.self, ScaleBenchCommand.self,
         ]
     )
 

@@ -156,7 +156,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// Run the App Store simulator in-process and use it as Apple. Default true when no apps are configured.
     public var simulator: Bool?
     /// The memory the caches may use together, in MiB (answers, decoded evidence, encoded observations; each
-    /// forgets its least recently used entries past its share). Default 256.
+    /// forgets its least recently used entries past its share). Default 256; 0 keeps nothing (every read from
+    /// the database: for measuring, or a machine with no memory to spare).
     public var cacheMegabytes = 256
     /// The in-process simulator's environment: `Sandbox` (default) or `Production` (production-shaped evidence:
     /// receipts of type `Production`, verifyReceipt answering at the production URL).
@@ -336,8 +337,8 @@ public struct ServerConfiguration: Sendable, Decodable {
         // With the simulator and no app yet, the demo app comes later (and the server checks again then).
         if !(usesSimulator && apps.isEmpty) { _ = try configuredWebhooks(now: Date()) }
         if let problem = limits.problem { throw StorageError(problem) }
-        guard (1...1_048_576).contains(cacheMegabytes) else {
-            throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 1 to 1048576")
+        guard (0...1_048_576).contains(cacheMegabytes) else {
+            throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 0 (no caches) to 1048576")
         }
         if let problem = pollSchedule.problem { throw StorageError(problem) }
         if let problem = reporting?.problem { throw StorageError(problem) }

@@ -41,6 +41,18 @@ import Testing
         #expect(throws: StorageError.self) { try configuration.validate() }
     }
 
+    @Test("cacheMegabytes 0 turns the caches off; a negative budget is refused, naming the key and the value")
+    func cacheBudgetBounds() throws {
+        var configuration = ServerConfiguration()
+        configuration.cacheMegabytes = 0
+        try configuration.validate()
+        #expect(CacheBudget(megabytes: 0).answers == 0 && CacheBudget(megabytes: 0).evidence == 0)
+        configuration.cacheMegabytes = -1
+        #expect(throws: StorageError("cacheMegabytes is -1; it must be from 0 (no caches) to 1048576")) {
+            try configuration.validate()
+        }
+    }
+
     @Test("examples/server-config.json shows every key the server reads")
     func exampleShowsEveryKey() throws {
         let path = Fixtures.packageRoot.appendingPathComponent("examples/server-config.json")

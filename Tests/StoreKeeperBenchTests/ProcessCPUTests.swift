@@ -1,0 +1,26 @@
+import Foundation
+import StoreKeeperBench
+import Testing
+
+/// A benchmark charges a server process for the CPU it used, read from Linux's per-thread `schedstat`.
+@Suite struct ProcessCPUTests {
+    @Test("the first schedstat field is the on-CPU time in nanoseconds")
+    func parse() {
+        #expect(ProcessCPU.parse("123456789 555 7\n") == 123_456_789)
+        #expect(ProcessCPU.parse("x 1 2") == nil)
+        #expect(ProcessCPU.parse("") == nil)
+    }
+
+    @Test("this process's CPU time grows while it works, and a process that is gone has none")
+    func readsAProcess() throws {
+        let me = ProcessCPU(pid: getpid())
+        let before = try #require(me.nanoseconds())
+        var x: UInt64 = 1
+        let started = Date()
+        while Date().timeIntervalSince(started) < 0.05 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+        #expect(x != 0)
+        let after = try #require(me.nanoseconds())
+        #expect(after > before + 10_000_000, "50 ms of spinning counts at least 10 ms of CPU")
+        #expect(ProcessCPU(pid: Int32.max).nanoseconds() == nil)
+    }
+}
