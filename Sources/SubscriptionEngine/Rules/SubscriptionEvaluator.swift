@@ -30,11 +30,10 @@ enum SubscriptionEvaluator {
             ($0.expiresAt ?? $0.purchaseDate ?? .distantPast, $0.purchaseDate ?? .distantPast, $0.transactionID)
                 < ($1.expiresAt ?? $1.purchaseDate ?? .distantPast, $1.purchaseDate ?? .distantPast, $1.transactionID)
         }!
+        // (No count of the periods: a store keeps only the periods that still matter, rule supersededHistoryFolds.)
         if ordered.count > 1 {
             explanation.append(
-                F.tagged(
-                    .latestExpiryDecides,
-                    "\(ordered.count) transactions; the latest period is transaction \(latest.transactionID)"))
+                F.tagged(.latestExpiryDecides, "the latest of its periods is transaction \(latest.transactionID)"))
         }
         explanation.append(
             "\(latest.purchaseDate == latest.originalPurchaseDate ? "purchased" : "renewed") "

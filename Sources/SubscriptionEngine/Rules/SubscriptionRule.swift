@@ -41,4 +41,7 @@ public enum SubscriptionRule: String, Sendable, CaseIterable {
     /// After a parent or guardian rescinds consent for a minor's use of the app, nothing bought before grants
     /// access; a purchase after it does.
     case consentRescindedWithholdsAccess = "consent-rescinded-withholds-access"
+    /// Past periods and renewal info that later observations superseded change no answer from then on: a store may
+    /// keep them apart from what it evaluates (``SubscriptionEngine/fold(_:at:)``).
+    case supersededHistoryFolds = "superseded-history-folds"
 }

@@ -707,7 +707,10 @@ enum Scenarios {
                     day: 31, status: .active, expires: 60,
                     check: { state in
                         state.subscriptions.count == 1
-                            && state.subscriptions[0].explanation.contains { $0.contains("2 transactions") }
+                            && state.subscriptions[0].explanation.filter {
+                                $0.contains("the latest of its periods is transaction 2")
+                            }.count == 1
+                            && state.subscriptions[0].explanation.filter { $0.contains("began") }.count == 1
                     })
             ]),
         Scenario(
