@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "StoreKeeperSQLite",
             dependencies: [
-                "StoreKeeperStorage", "FilePermissions",
+                "StoreKeeperStorage", "SubscriptionEngine", "FilePermissions",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "StoreKeeperPostgres",
             dependencies: [
-                "StoreKeeperStorage",
+                "StoreKeeperStorage", "SubscriptionEngine",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -227,7 +227,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres",
+                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -288,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperStorageTests",
             dependencies: [
-                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport",
+                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "SubscriptionEngine", "TestSupport",
                 "AppStoreModels", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],

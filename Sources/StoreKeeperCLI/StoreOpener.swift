@@ -22,14 +22,15 @@ enum StoreOpener {
         let projects = try configuration.projectScopes()
         let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
         // Every write announces its changes with the engine the server answers with (the webhooks' outbox).
-        let announcer = WebhookAnnouncer(
-            engine: SubscriptionEngine(configuration: configuration.engine), pollSchedule: configuration.pollSchedule)
+        let engine = SubscriptionEngine(configuration: configuration.engine)
+        let announcer = WebhookAnnouncer(engine: engine, pollSchedule: configuration.pollSchedule)
+        // Every row keeps only what its answers depend on; superseded history goes to evidence_history.
         if let url = configuration.databaseURL {
             return try await SQLStore.postgres(
-                url: url, projects: projects, cacheBudget: budget, announcer: announcer)
+                url: url, projects: projects, cacheBudget: budget, announcer: announcer, folding: engine)
         }
         return try await SQLStore.sqlite(
             path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path,
-            projects: projects, cacheBudget: budget, announcer: announcer)
+            projects: projects, cacheBudget: budget, announcer: announcer, folding: engine)
     }
 }

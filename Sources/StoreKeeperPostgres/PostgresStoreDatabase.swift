@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 public import StoreKeeperStorage
+public import SubscriptionEngine
 import Synchronization
 
 /// PostgreSQL for ``SQLStore``: a PostgresNIO connection pool; every unit of work is one transaction on one
@@ -189,17 +190,18 @@ extension SQLStore {
     ///     projects existed.
     ///   - cacheBudget: The memory its caches of decoded evidence and encoded observations may use.
     ///   - announcer: Decides what each write announces (the webhooks' outbox); `nil` announces nothing.
+    ///   - folding: The engine whose fold moves superseded history out of each saved row; `nil` keeps it all.
     /// - Returns: The migrated store.
     public static func postgres(
         url: String, groupCommit: GroupCommit = .standard,
         projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
-        announcer: (any ChangeAnnouncer)? = nil
+        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil
     ) async throws -> SQLStore {
         let database = try PostgresStoreDatabase.connect(url: url)
         let store = SQLStore(
             database: database, evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
             evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), groupCommit: groupCommit,
-            announcer: announcer)
+            announcer: announcer, folding: folding)
         try await store.migrate(projects: projects)
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
         return store

@@ -2,6 +2,7 @@ import FilePermissions
 import Foundation
 import SQLiteNIO
 public import StoreKeeperStorage
+public import SubscriptionEngine
 
 /// SQLite for ``SQLStore``: one connection to a file (WAL, full sync, so a commit survives a crash before the
 /// 200 is sent), transactions serialised by a lock.
@@ -152,15 +153,16 @@ extension SQLStore {
     ///     projects existed.
     ///   - cacheBudget: The memory its caches of decoded evidence and encoded observations may use.
     ///   - announcer: Decides what each write announces (the webhooks' outbox); `nil` announces nothing.
+    ///   - folding: The engine whose fold moves superseded history out of each saved row; `nil` keeps it all.
     /// - Returns: The migrated store.
     public static func sqlite(
         path: String, projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
-        announcer: (any ChangeAnnouncer)? = nil
+        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil
     ) async throws -> SQLStore {
         let store = SQLStore(
             database: try await SQLiteStoreDatabase.open(path: path),
             evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
-            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), announcer: announcer)
+            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), announcer: announcer, folding: folding)
         try await store.migrate(projects: projects)
         return store
     }

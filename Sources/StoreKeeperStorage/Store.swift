@@ -34,6 +34,12 @@ public protocol Store: WebhookStore, PollStore {
     /// A snapshot's evidence, decoded (or remembered from an earlier decode of the same JSON).
     func decodeEvidence(_ snapshot: SubscriberSnapshot) throws -> EvidenceSet
 
+    /// Everything known about a subscriber: its row's evidence and the history folded out of it (what answers
+    /// about the past — metrics, timelines — are computed from; answers from now on need only the row).
+    /// - Parameter snapshot: The subscriber's row.
+    /// - Returns: The whole evidence.
+    func fullEvidence(_ snapshot: SubscriberSnapshot) async throws -> EvidenceSet
+
     /// The base64 app receipt last stored for a subscriber (by its storage key), if any: what polling asks
     /// verifyReceipt with when the app has no App Store Server API credentials.
     func latestReceipt(appUserKey: String) async throws -> String?
@@ -43,8 +49,8 @@ public protocol Store: WebhookStore, PollStore {
     /// answers a parent's rescinded consent, which is rare.
     func originals(appTransactionID: String, in project: ProjectScope) async throws -> [String: [String]]
 
-    /// One page of a project's subscribers' evidence in storage-key order, after `after` (`nil`: from the
-    /// first): what project-wide reads (metrics) stream through, a page at a time.
+    /// One page of a project's subscribers' whole evidence (history included) in storage-key order, after `after`
+    /// (`nil`: from the first): what project-wide reads (metrics) stream through, a page at a time.
     func evidencePage(in project: ProjectScope, after: String?, limit: Int) async throws -> [(
         storageKey: String, evidence: EvidenceSet
     )]

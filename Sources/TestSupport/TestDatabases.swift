@@ -4,6 +4,7 @@ import PostgresNIO
 import StoreKeeperPostgres
 import StoreKeeperSQLite
 public import StoreKeeperStorage
+public import SubscriptionEngine
 
 /// Fresh, empty stores for tests: an SQLite file in a temporary folder, or a new PostgreSQL database on the
 /// server named by `STOREKEEPER_TEST_DATABASE_URL` (scripts/test starts one).
@@ -22,23 +23,23 @@ public enum TestDatabases {
     public static var postgresRequired: Bool { ProcessInfo.processInfo.environment["CI"] != nil || postgresURL != nil }
 
     /// A fresh store, or `nil` when the backend is PostgreSQL and no server is configured (local `swift test`).
-    public static func makeStore(_ backend: String, announcer: (any ChangeAnnouncer)? = nil) async throws
-        -> SQLStore?
-    {
+    public static func makeStore(
+        _ backend: String, announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil
+    ) async throws -> SQLStore? {
         switch backend {
         case "sqlite":
             let path = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "storekeeper-\(UUID().uuidString).sqlite"
             ).path
-            return try await SQLStore.sqlite(path: path, announcer: announcer)
+            return try await SQLStore.sqlite(path: path, announcer: announcer, folding: folding)
         case "postgres-group":
             guard let url = try await freshPostgresDatabase() else { return nil }
             return try await SQLStore.postgres(
                 url: url, groupCommit: GroupCommit(workers: 1, largestGroup: 8, smallestGroup: 1),
-                announcer: announcer)
+                announcer: announcer, folding: folding)
         default:
             guard let url = try await freshPostgresDatabase() else { return nil }
-            return try await SQLStore.postgres(url: url, announcer: announcer)
+            return try await SQLStore.postgres(url: url, announcer: announcer, folding: folding)
         }
     }
 

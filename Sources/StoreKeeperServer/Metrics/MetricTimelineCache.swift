@@ -96,7 +96,7 @@ final class MetricTimelineCache: Sendable {
                     guard let snapshot = try await store.snapshot(ProjectScope.value(ofKey: key), in: project),
                         snapshot.storageKey == key
                     else { continue }  // gone, or merged into another subscriber (itself marked)
-                    let timelines = SubscriptionTimeline.timelines(try store.decodeEvidence(snapshot))
+                    let timelines = SubscriptionTimeline.timelines(try await store.fullEvidence(snapshot))
                     kept.timelines[key] = timelines
                     kept.bytes += Self.cost(key, timelines)
                 }

@@ -114,8 +114,11 @@ struct SubscriptionPoller: Service {
             var union = stored
             union.formUnion(answer.evidence)
             let after = service.engine.evaluate(union, at: now)
+            // What the row does not hold yet, unless it is history the row would fold away again (a receipt lists
+            // every past period).
             let newTransactions = Set(answer.evidence.transactions.map(\.transactionID)).subtracting(
-                stored.transactions.map(\.transactionID))
+                stored.transactions.map(\.transactionID)
+            ).subtracting(service.engine.fold(union, at: now).folded.transactions.map(\.transactionID))
             if answer.raw.isEmpty
                 || (newTransactions.isEmpty
                     && Self.facts(after) == Self.facts(service.engine.evaluate(stored, at: now)))

@@ -33,6 +33,9 @@ struct EvidenceSave {
     var bundleID: String
     /// The new evidence.
     var change: EvidenceChange
+    /// Observations folded out of the row (superseded history, ``SubscriptionEngine/fold(_:at:)``): appended to the
+    /// subscriber's history instead.
+    var folded = EvidenceSet()
 
     /// The evidence the row holds afterwards.
     var evidence: EvidenceSet {

@@ -10,13 +10,15 @@ enum WritePlanner {
     ///   - policy: What happens to a subscription another subscriber owns.
     ///   - reading: What the write found.
     ///   - announcer: Decides the events announced about each saved subscriber (none without one).
+    ///   - folding: Folds each saved row's superseded history out of it (none without one).
     ///   - now: The server's clock.
     /// - Returns: The rows to write, the events, the announcements, the notification marks and the outcome.
     static func plan(
         _ write: EvidenceWrite, policy: TransferPolicy, reading: WriteReading,
-        announcer: (any ChangeAnnouncer)?, now: Date
+        announcer: (any ChangeAnnouncer)?, folding: SubscriptionEngine? = nil, now: Date
     ) throws -> WritePlan {
         var plan = plan(write, policy: policy, reading: reading)
+        if let folding { plan.saves = plan.saves.map { fold($0, folding, now: now) } }
         guard let announcer else { return plan }
         for save in plan.saves {
             let moved = plan.movedOwners.filter { $0.owner == save.user }.map { ProjectScope.value(ofKey: $0.original) }
@@ -27,6 +29,17 @@ enum WritePlanner {
                 PlannedAnnouncement(user: save.user, announcement: try announcer.announce(change)))
         }
         return plan
+    }
+
+    /// `save` with its superseded history folded out: the row keeps what answers from `now` on depend on (the
+    /// same answers), the rest goes to history. Unchanged when nothing is superseded.
+    static func fold(_ save: EvidenceSave, _ engine: SubscriptionEngine, now: Date) -> EvidenceSave {
+        let split = engine.fold(save.evidence, at: now)
+        guard !split.folded.isEmpty else { return save }
+        var folded = save
+        folded.change = .whole(split.kept)
+        folded.folded.formUnion(split.folded)
+        return folded
     }
 
     /// What an announcer is asked about one subscriber: after a write's save, or when the clock reaches the

@@ -78,7 +78,8 @@ extension SQLStore {
             }
         }
         let reading = try await read(tx, write, owners: owners, user: user, preloaded: preloaded)
-        let plan = try WritePlanner.plan(write, policy: policy, reading: reading, announcer: announcer, now: now)
+        let plan = try WritePlanner.plan(
+            write, policy: policy, reading: reading, announcer: announcer, folding: folding, now: now)
         try await execute(plan, tx, write, notificationID: notificationID, evidenceID: evidenceID, now: now)
         return (plan.outcome, plan.changed)
     }
@@ -151,6 +152,10 @@ extension SQLStore {
             try await tx.query(
                 "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?",
                 [.text(owner), .text(original)])
+            // Its history moves with it.
+            try await tx.query(
+                "UPDATE evidence_history SET app_user_id = ? WHERE original_transaction_id = ?",
+                [.text(owner), .text(original)])
         }
         for id in plan.appliedLate {
             try await tx.query(
@@ -162,6 +167,7 @@ extension SQLStore {
         if let last = plan.saves.last {
             try await self.save(tx, last, events: plan.events, evidenceID: evidenceID, now: now)
         }
+        try await Self.insertHistory(tx, try plan.saves.flatMap(historyRows))
         try await Self.writeAnnouncements(tx, plan.announcements, now: now)
     }
 

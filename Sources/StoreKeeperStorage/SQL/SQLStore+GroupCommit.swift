@@ -77,6 +77,7 @@ extension SQLStore {
             var seen = Set<String>()
             var announced = announcer == nil ? [:] : try await Self.announcedRows(tx, users: users)
             var announcements: [PlannedAnnouncement] = []
+            var history: [HistoryRow] = []
             for queued in writes {
                 let write = queued.write
                 let id = write.notificationID ?? ""
@@ -87,7 +88,8 @@ extension SQLStore {
                 var groupReading = try reading(write, owners: owners, claimed: claimed, rows: &rows)
                 groupReading.announced = announced
                 let plan = try WritePlanner.plan(
-                    write, policy: queued.policy, reading: groupReading, announcer: announcer, now: queued.now)
+                    write, policy: queued.policy, reading: groupReading, announcer: announcer, folding: folding,
+                    now: queued.now)
                 for item in plan.announcements { announced[item.user]?.state = item.announcement.announced }
                 announcements += plan.announcements
                 guard plan.newOwners.isEmpty, plan.movedOwners.isEmpty, plan.appliedLate.isEmpty, plan.saves.count <= 1
@@ -99,13 +101,14 @@ extension SQLStore {
                     if rows[save.user] == nil { throw GroupConflict() }
                     if !saves.contains(where: { $0.user == save.user }) { saves.append((save.user, save.bundleID)) }
                     rows[save.user] = try encoded(save)
+                    history += try historyRows(save)
                 }
                 events += plan.events.map { ($0, evidenceID) }
                 results.append((plan.outcome, plan.changed))
             }
             try await saveAll(
                 tx, saves.compactMap { save in rows[save.user].map { (save.user, save.bundleID, $0) } }, events: events,
-                parked: marks, now: writes[0].now)
+                parked: marks, history: history, now: writes[0].now)
             try await Self.writeAnnouncements(tx, announcements, now: writes[0].now)
             return results
         }
@@ -201,7 +204,8 @@ extension SQLStore {
     /// One statement: every changed subscriber row, every event (in order) and every parked notification.
     func saveAll(
         _ tx: any SQLTransaction, _ saves: [(user: String, bundleID: String, row: StoredEvidence)],
-        events: [(PlannedEvent, Int64)], parked: [(id: String, status: String, pending: String)], now: Date
+        events: [(PlannedEvent, Int64)], parked: [(id: String, status: String, pending: String)],
+        history: [HistoryRow] = [], now: Date
     ) async throws {
         let jsons = saves.map(\.row.json)
         let time = Self.timestamp(now)
@@ -218,6 +222,9 @@ extension SQLStore {
         let parkedBinds: [SQLValue] =
             parked.isEmpty
             ? [] : [.texts(parked.map(\.id)), .texts(parked.map(\.status)), .texts(parked.map(\.pending))]
+        // Superseded observations folded out of the rows (most renewals fold the period before).
+        let historyInsert = history.isEmpty ? "" : "history AS (\(Self.historyInsertFromArrays) RETURNING 1),"
+        let historyBinds = history.isEmpty ? [] : Self.historyBinds(history)
         try await tx.query(
             """
             WITH saved AS (
@@ -226,13 +233,14 @@ extension SQLStore {
                 ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json, updated_at = excluded.updated_at
                 RETURNING 1),
             \(parkedUpdate)
+            \(historyInsert)
             done AS (SELECT 1)
             INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json)
             SELECT u, ?, t, c, ci, ei, d FROM unnest(?, ?, ?, ?, ?, ?) WITH ORDINALITY AS e(u, t, c, ci, ei, d, position)
             ORDER BY position
             """,
             [.text(time), .text(time), .texts(saves.map(\.user)), .texts(saves.map(\.bundleID)), .texts(jsons)]
-                + parkedBinds
+                + parkedBinds + historyBinds
                 + [
                     .text(time), .texts(events.map(\.0.appUserID)), .texts(events.map(\.0.type)),
                     .texts(events.map(\.0.cause.rawValue)),

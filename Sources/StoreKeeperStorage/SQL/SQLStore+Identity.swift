@@ -31,6 +31,8 @@ extension SQLStore {
             try await tx.query(
                 "UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await tx.query(
+                "UPDATE evidence_history SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await tx.query(
                 "UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await tx.query(
                 "UPDATE events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])

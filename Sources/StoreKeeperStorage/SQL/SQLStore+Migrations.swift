@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 7
+    public static let schemaVersion = 8
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -88,6 +88,14 @@ extension SQLStore {
                 "ALTER TABLE announced ADD COLUMN poll_at TEXT",
                 "ALTER TABLE announced ADD COLUMN poll_lease TEXT",
                 "CREATE INDEX announced_poll ON announced (poll_at) WHERE poll_at IS NOT NULL",
+            ],
+            // 8: History. Observations a write folds out of a subscriber's row because no answer from then on
+            // depends on them (past periods, replaced renewal info), one row each, kept once (by digest) for the
+            // answers about the past; the subscriber's row stays the size of what still matters.
+            [
+                "CREATE TABLE evidence_history (id \(autoIncrement), app_user_id TEXT NOT NULL, original_transaction_id TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, evidence_json TEXT NOT NULL)",
+                "CREATE INDEX evidence_history_user ON evidence_history (app_user_id, id)",
+                "CREATE INDEX evidence_history_subscription ON evidence_history (original_transaction_id)",
             ],
         ]
         _ = try await database.withTransaction { tx in

@@ -84,6 +84,10 @@ extension SQLStore {
                 ("events", "id, app_user_id, type, cause, cause_id, evidence_id, detail_json", "id"),
                 ("api_keys", "key_hash, kind, bundle_id", "key_hash"),
                 ("announced", "app_user_id, state_json, due_at, poll_at", "app_user_id"),
+                (
+                    "evidence_history", "app_user_id, original_transaction_id, evidence_json",
+                    "original_transaction_id, digest"
+                ),
                 ("webhook_events", "project, app_user_id, type", "app_user_id, created_at, type"),
                 ("webhook_endpoints", "id AS endpoint, project, url, event_types", "id"),
                 (
@@ -145,16 +149,23 @@ extension SQLStore {
     public func evidencePage(in project: ProjectScope, after: String?, limit: Int) async throws -> [(
         storageKey: String, evidence: EvidenceSet
     )] {
+        // Each subscriber's history with its row (a JSON array of single-observation sets).
+        let concatenate =
+            database.dialect == .sqlite ? "group_concat(evidence_json, ',')" : "string_agg(evidence_json, ',')"
         let rows = try await database.read(
-            "SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\' AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
+            "SELECT s.app_user_id, s.evidence_json, (SELECT '[' || \(concatenate) || ']' FROM evidence_history h WHERE h.app_user_id = s.app_user_id) AS history_json FROM subscribers s WHERE s.app_user_id LIKE ? ESCAPE '\\' AND s.app_user_id > ? ORDER BY s.app_user_id LIMIT ?",
             [.text(Self.keyPattern(project)), .text(after ?? ""), .integer(Int64(max(1, limit)))])
         return try rows.compactMap { row in
             // Decoded directly: a scan of the whole project must not evict the cache's hot subscribers.
             guard let user = row["app_user_id"]?.string else { return nil }
-            return (
-                user,
-                try Self.decodeStored(EvidenceSet.self, row["evidence_json"], empty: "{}", what: "evidence of \(user)")
-            )
+            var evidence = try Self.decodeStored(
+                EvidenceSet.self, row["evidence_json"], empty: "{}", what: "evidence of \(user)")
+            for past in try Self.decodeStored(
+                [EvidenceSet].self, row["history_json"], empty: "[]", what: "history of \(user)")
+            {
+                evidence.formUnion(past)
+            }
+            return (user, evidence)
         }
     }
 

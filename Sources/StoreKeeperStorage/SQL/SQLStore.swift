@@ -1,5 +1,5 @@
 import Foundation
-import SubscriptionEngine
+public import SubscriptionEngine
 
 /// The one implementation of ``Store``: plain SQL with bound parameters over any ``SQLDatabase``.
 public struct SQLStore: Store {
@@ -20,6 +20,9 @@ public struct SQLStore: Store {
     let smallestGroup: Int
     /// Decides what each write announces (the webhooks' outbox); `nil`: nothing is announced.
     public let announcer: (any ChangeAnnouncer)?
+    /// Folds superseded history out of every saved row into `evidence_history` (the server's engine, for its
+    /// product kinds); `nil` keeps every observation in the row.
+    public let folding: SubscriptionEngine?
 
     /// Wraps a database.
     /// - Parameters:
@@ -28,10 +31,12 @@ public struct SQLStore: Store {
     ///   - evidenceEncoder: Encodes evidence for storing.
     ///   - groupCommit: PostgreSQL: how notifications that arrive together commit.
     ///   - announcer: Decides what each write announces; `nil` announces nothing.
+    ///   - folding: The engine whose fold moves superseded history out of each saved row; `nil` keeps it all.
     public init(
         database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(),
         evidenceEncoder: EvidenceEncoder = EvidenceEncoder(),
-        groupCommit: GroupCommit = .standard, announcer: (any ChangeAnnouncer)? = nil
+        groupCommit: GroupCommit = .standard, announcer: (any ChangeAnnouncer)? = nil,
+        folding: SubscriptionEngine? = nil
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
         let tally = GroupTally()
@@ -40,7 +45,8 @@ public struct SQLStore: Store {
             let plain = SQLStore(
                 database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
                 groupTally: tally,
-                notificationQueue: nil, smallestGroup: groupCommit.smallestGroup, announcer: announcer)
+                notificationQueue: nil, smallestGroup: groupCommit.smallestGroup, announcer: announcer,
+                folding: folding)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
                 await plain.applyGroup(writes)
             }
@@ -48,16 +54,18 @@ public struct SQLStore: Store {
         self.init(
             database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
             groupTally: tally,
-            notificationQueue: queue, smallestGroup: groupCommit.smallestGroup, announcer: announcer)
+            notificationQueue: queue, smallestGroup: groupCommit.smallestGroup, announcer: announcer,
+            folding: folding)
     }
 
     private init(
         database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder,
         changes: SubscriberChanges,
         groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?,
-        smallestGroup: Int, announcer: (any ChangeAnnouncer)?
+        smallestGroup: Int, announcer: (any ChangeAnnouncer)?, folding: SubscriptionEngine?
     ) {
         self.smallestGroup = smallestGroup
+        self.folding = folding
         self.announcer = announcer
         self.database = database
         self.evidenceCache = evidenceCache

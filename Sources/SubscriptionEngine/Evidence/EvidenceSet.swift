@@ -21,6 +21,9 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
     /// An empty set.
     public init() {}
 
+    /// Whether it holds no observation at all.
+    public var isEmpty: Bool { transactions.isEmpty && renewals.isEmpty && (consentRescissions ?? []).isEmpty }
+
     /// Adds one transaction observation.
     /// - Parameter transaction: The observation.
     public mutating func insert(_ transaction: Transaction) { transactions.insert(transaction) }

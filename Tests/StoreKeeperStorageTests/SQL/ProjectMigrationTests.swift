@@ -54,7 +54,8 @@ import Testing
                 [.text(time), .text(parked)])
         }
         #expect(
-            try await store.migrate(projects: ["com.example.ios": Self.example, "com.example.mac": Self.example]) == 7)
+            try await store.migrate(projects: ["com.example.ios": Self.example, "com.example.mac": Self.example])
+                == SQLStore.schemaVersion)
 
         #expect(
             try await store.subscriber("alice", in: Self.example)?.evidence.transactions.map(\.transactionID) == ["t1"])
