@@ -288,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperStorageTests",
             dependencies: [
-                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "SubscriptionEngine", "TestSupport",
+                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport",
                 "AppStoreModels", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
