@@ -289,7 +289,8 @@ let package = Package(
             name: "StoreKeeperStorageTests",
             dependencies: [
                 "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport",
-                "AppStoreModels", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
+                "AppStoreModels", "AppStoreSigning", "AppStoreSimulator",
+                .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings

@@ -44,6 +44,8 @@ struct ScaleBenchCommand: AsyncParsableCommand {
         var ingestNanoseconds: [Double] = []
         var walBytes: [Double] = []
         var storedBytes = 0.0
+        /// What each table (with its indexes and TOAST) grew by over the group's notifications.
+        var storedByTable: [String: Double] = [:]
         var notifications = 0
 
         static func median(_ values: [Double]) -> Double {
@@ -181,6 +183,9 @@ struct ScaleBenchCommand: AsyncParsableCommand {
                 costs[group].ingestNanoseconds.append(Double(after.cpu - before.cpu) / count)
                 costs[group].walBytes.append(Double(after.wal - before.wal) / count)
                 costs[group].storedBytes += Double(after.stored - before.stored)
+                for (table, bytes) in after.tables {
+                    costs[group].storedByTable[table, default: 0] += Double(bytes - (before.tables[table] ?? 0))
+                }
                 costs[group].notifications += bodies.count
                 // Three reads of each subscriber: every one from the database (caches off).
                 let readsBefore = cpu.nanoseconds() ?? 0
@@ -202,7 +207,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
 
     /// The server's CPU time, the WAL position and the database's size.
     func sample(_ database: PostgresStoreDatabase, _ cpu: ProcessCPU) async throws -> (
-        cpu: UInt64, wal: Int64, stored: Int64
+        cpu: UInt64, wal: Int64, stored: Int64, tables: [String: Int64]
     ) {
         let rows = try await database.read(
             "SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint AS wal, "
@@ -212,7 +217,14 @@ struct ScaleBenchCommand: AsyncParsableCommand {
         guard let row = rows.first, let wal = row["wal"]?.int, let stored = row["stored"]?.int,
             let nanoseconds = cpu.nanoseconds()
         else { throw CommandFailure("could not read the server's CPU time or the database's WAL position") }
-        return (nanoseconds, wal, stored)
+        let tables = try await database.read(
+            "SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c "
+                + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'", [])
+        var sizes: [String: Int64] = [:]
+        for table in tables {
+            if let name = table["name"]?.string, let bytes = table["bytes"]?.int { sizes[name] = bytes }
+        }
+        return (nanoseconds, wal, stored, sizes)
     }
 
     func report(_ costs: [GroupCosts]) {
@@ -226,6 +238,9 @@ struct ScaleBenchCommand: AsyncParsableCommand {
                     "renewals": group.renewals, "get_cpu_ms": group.get / 1e6, "ingest_cpu_ms": group.ingest / 1e6,
                     "wal_bytes_per_notification": group.wal,
                     "stored_bytes_per_notification": group.storedPerNotification,
+                    "stored_bytes_per_notification_by_table": group.storedByTable.mapValues {
+                        $0 / Double(max(1, group.notifications))
+                    },
                 ]
             }
             let report: [String: Any] = [
@@ -249,6 +264,10 @@ struct ScaleBenchCommand: AsyncParsableCommand {
                     format: "%8d  %9.2f ms  %14.2f ms  %11.0f bytes  %14.0f bytes", group.renewals, group.get / 1e6,
                     group.ingest / 1e6, group.wal, group.storedPerNotification))
         }
+        let parts = light.storedByTable.filter { $0.value != 0 }.sorted { $0.value > $1.value }.map {
+            String(format: "%@ %.0f", $0.key, $0.value / Double(max(1, light.notifications)))
+        }
+        FileHandleOutput.standardOutput("stored per notification (1 renewal), by table: " + parts.joined(separator: ", "))
         FileHandleOutput.standardOutput(
             String(
                 format: "growth: get=%.2f ingest=%.2f wal=%.2f stored_bytes_per_notification=%d", growth.get,
