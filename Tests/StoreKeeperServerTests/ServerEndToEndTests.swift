@@ -74,16 +74,23 @@ import Testing
         }
     }
 
+    /// The engine the e2e servers answer with, which also folds their stores' history.
+    static let engine = SubscriptionEngine(configuration: ServerConfiguration.demoEngine)
+
     /// Runs `body` with a simulator (manual clock) on one port and StoreKeeper on another.
     static func withServers(
         _ backend: String,
         _ body: @Sendable (SimulatorHarness, Client, SQLStore, NotificationDeliveryService) async throws -> Void
     ) async throws {
-        guard let store = try await TestDatabases.makeStore(backend) else {
+        // As `serve` opens it: superseded history folded out of the rows.
+        guard let store = try await TestDatabases.makeStore(backend, folding: Self.engine) else {
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
         try await withServers(on: [store]) { h, clients, delivery in try await body(h, clients[0], store, delivery) }
+        // Every raw evidence the scenario stored (compacted where it repeats a chain) rebuilds to its digest.
+        let check = try await store.checkStoredEvidence()
+        #expect(check.mismatched.isEmpty, "stored evidence that does not rebuild: \(check.mismatched)")
         try await store.close()
     }
 
@@ -98,7 +105,10 @@ import Testing
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
-        let stores = [try await SQLStore.postgres(url: url), try await SQLStore.postgres(url: url)]
+        let stores = [
+            try await SQLStore.postgres(url: url, folding: Self.engine),
+            try await SQLStore.postgres(url: url, folding: Self.engine),
+        ]
         try await withServers(on: stores) { h, clients, delivery in try await body(h, clients[0], clients[1], delivery)
         }
         for store in stores { try await store.close() }

@@ -7,8 +7,8 @@ struct WritePlan {
     var outcome: ApplyOutcome
     /// Subscriptions nobody owned, now owned by the write's subscriber: `(original, owner)`.
     var newOwners: [(original: String, owner: String)] = []
-    /// Subscriptions moved to the write's subscriber (transfer policy): `(original, owner)`.
-    var movedOwners: [(original: String, owner: String)] = []
+    /// Subscriptions moved to the write's subscriber (transfer policy): `(original, owner, previous owner)`.
+    var movedOwners: [(original: String, owner: String, previous: String)] = []
     /// Subscriber rows to write, in order: other subscribers first, the write's own subscriber last.
     var saves: [EvidenceSave] = []
     /// Events to append, in order.

@@ -84,7 +84,7 @@ enum WritePlanner {
             moving[owner, default: []].insert(subscription)
             switch policy {
             case .transfer:
-                plan.movedOwners.append((original, user))
+                plan.movedOwners.append((original, user, owner))
                 let detail = [
                     "original_transaction_id": subscription, "from": ProjectScope.value(ofKey: owner),
                     "to": ProjectScope.value(ofKey: user),

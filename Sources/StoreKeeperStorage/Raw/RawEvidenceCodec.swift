@@ -5,8 +5,8 @@ import Foundation
 /// Every JWS Apple (or the simulator) signs carries the same certificate chain in its header, and a V2 notification
 /// carries three: its own, and those of the signed transaction and renewal info nested (base64url-encoded again)
 /// in its payload. ``compact(_:)`` replaces each JWS header segment of at least ``smallestPart`` characters by a
-/// reference to a part stored once (by SHA-256), and each payload segment that holds such a JWS by its decoded
-/// text, compacted the same way; ``expand(_:parts:)`` rebuilds the original. A body is only stored compacted when
+/// reference to a part stored once (by SHA-256), and that JWS's payload segment by its decoded text (when it is
+/// canonical base64url of UTF-8), compacted the same way; ``expand(_:parts:)`` rebuilds the original. A body is only stored compacted when
 /// expanding it gives back exactly the raw bytes.
 ///
 /// Compacted form: the raw text, with `U+0001` + 64 hex digits for a part, and `U+0002` + compacted text + `U+0003`
@@ -28,6 +28,7 @@ public enum RawEvidenceCodec {
     public struct Problem: Error, Equatable, CustomStringConvertible {
         /// What is wrong.
         public var reason: String
+        /// The reason.
         public var description: String { reason }
     }
 
@@ -35,7 +36,7 @@ public enum RawEvidenceCodec {
     /// - Parameter raw: The raw evidence.
     /// - Returns: The body and its parts.
     public static func compact(_ raw: String) -> Compacted? {
-        guard !raw.unicodeScalars.contains(where: { $0.value < 4 }) else { return nil }
+        guard !raw.utf8.contains(where: { $0 < 4 }) else { return nil }
         var parts: [String: String] = [:]
         let body = compactText(raw, parts: &parts)
         guard !parts.isEmpty, let rebuilt = try? expand(body, parts: { parts[$0] }), rebuilt == raw else {
@@ -51,53 +52,58 @@ public enum RawEvidenceCodec {
     /// - Returns: The raw text.
     /// - Throws: ``Problem`` when a part is missing or the body is malformed.
     public static func expand(_ body: String, parts: (String) -> String?) throws -> String {
-        var scalars = Array(body.unicodeScalars)[...]
-        let text = try expandUntilEnd(&scalars, parts: parts, nested: false)
-        return text
+        let bytes = Array(body.utf8)
+        var index = 0
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 2)
+        try expand(bytes, &index, into: &output, parts: parts, nested: false)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The part digests a compacted body refers to.
     public static func references(_ body: String) -> Set<String> {
+        let bytes = Array(body.utf8)
         var found = Set<String>()
-        var scalars = Array(body.unicodeScalars)[...]
-        while let index = scalars.firstIndex(where: { $0 == "\u{1}" }) {
-            let digest = String(String.UnicodeScalarView(scalars[(index + 1)...].prefix(64)))
-            found.insert(digest)
-            scalars = scalars[(index + 1)...]
+        for (index, byte) in bytes.enumerated() where byte == 1 && index + 64 < bytes.count {
+            found.insert(String(decoding: bytes[(index + 1)...(index + 64)], as: UTF8.self))
         }
         return found
     }
 
-    static func expandUntilEnd(_ scalars: inout ArraySlice<Unicode.Scalar>, parts: (String) -> String?, nested: Bool)
-        throws -> String
-    {
-        var output = String.UnicodeScalarView()
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            switch scalar {
-            case "\u{1}":
-                let digest = String(String.UnicodeScalarView(scalars.prefix(64)))
-                guard digest.count == 64 else { throw Problem(reason: "a part reference is cut short") }
-                scalars = scalars.dropFirst(64)
+    static func expand(
+        _ bytes: [UInt8], _ index: inout Int, into output: inout [UInt8], parts: (String) -> String?, nested: Bool
+    ) throws {
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case 1:
+                guard index + 64 <= bytes.count else { throw Problem(reason: "a part reference is cut short") }
+                let digest = String(decoding: bytes[index..<(index + 64)], as: UTF8.self)
+                index += 64
                 guard let part = parts(digest) else { throw Problem(reason: "part \(digest) is not stored") }
-                output.append(contentsOf: part.unicodeScalars)
-            case "\u{2}":
-                let inner = try expandUntilEnd(&scalars, parts: parts, nested: true)
-                output.append(contentsOf: base64URL(Data(inner.utf8)).unicodeScalars)
-            case "\u{3}":
+                output.append(contentsOf: part.utf8)
+            case 2:
+                var inner: [UInt8] = []
+                try expand(bytes, &index, into: &inner, parts: parts, nested: true)
+                output.append(contentsOf: base64URL(inner))
+            case 3:
                 guard nested else { throw Problem(reason: "a payload ends that never began") }
-                return String(output)
+                return
             default:
-                output.append(scalar)
+                output.append(byte)
             }
         }
         guard !nested else { throw Problem(reason: "a payload never ends") }
-        return String(output)
     }
 
-    /// `text` with every JWS in it compacted (scanned as UTF-8 bytes: tokens are ASCII).
+    /// `text` with every JWS in it compacted.
     static func compactText(_ text: String, parts: inout [String: String]) -> String {
-        let bytes = Array(text.utf8)
+        String(decoding: compactBytes(Array(text.utf8), parts: &parts), as: UTF8.self)
+    }
+
+    /// UTF-8 `bytes` with every JWS in them compacted (tokens are ASCII).
+    static func compactBytes(_ bytes: [UInt8], parts: inout [String: String]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var start = 0
@@ -119,47 +125,64 @@ public enum RawEvidenceCodec {
             while end < bytes.count, isTokenByte(bytes[end]) { end += 1 }
             // Only a run long enough to hold a large header can be worth compacting.
             if end - start > smallestPart {
-                let token = String(decoding: bytes[start..<end], as: UTF8.self)
-                output.append(contentsOf: compactToken(token, parts: &parts).utf8)
+                output += compactToken(bytes[start..<end], parts: &parts)
             } else {
                 output.append(contentsOf: bytes[start..<end])
             }
             start = end
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// A run of base64url characters and dots: compacted when it is a JWS with a large header.
-    static func compactToken(_ token: String, parts: inout [String: String]) -> String {
-        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, segments[0].utf8.count >= smallestPart, segments[0].hasPrefix("eyJ") else {
-            return token
-        }
-        let header = String(segments[0])
+    static func compactToken(_ token: ArraySlice<UInt8>, parts: inout [String: String]) -> [UInt8] {
+        let dots = token.indices.filter { token[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2, dots[0] - token.startIndex >= smallestPart,
+            token.starts(with: "eyJ".utf8)
+        else { return Array(token) }
+        let headerBytes = token[token.startIndex..<dots[0]]
+        let payloadBytes = token[(dots[0] + 1)..<dots[1]]
+        let header = String(decoding: headerBytes, as: UTF8.self)
         let digest = HexDigest.sha256(header)
         parts[digest] = header
-        var payload = String(segments[1])
-        if let decoded = decodeBase64URL(payload), base64URL(decoded) == payload,
-            let inner = String(data: decoded, encoding: .utf8), !inner.unicodeScalars.contains(where: { $0.value < 4 })
+        var output = [1] + Array(digest.utf8) + [UInt8(ascii: ".")]
+        if let decoded = decodeBase64URL(payloadBytes), base64URL(decoded).elementsEqual(payloadBytes),
+            !decoded.contains(where: { $0 < 4 }), String(validating: decoded, as: UTF8.self) != nil
         {
-            var innerParts: [String: String] = [:]
-            let compacted = compactText(inner, parts: &innerParts)
-            if !innerParts.isEmpty {
-                parts.merge(innerParts) { first, _ in first }
-                payload = "\u{2}" + compacted + "\u{3}"
+            // Kept decoded (a quarter smaller than its base64url), its own nested tokens compacted too.
+            output += [2] + compactBytes(decoded, parts: &parts) + [3]
+        } else {
+            output += payloadBytes
+        }
+        output += token[dots[1]...]
+        return output
+    }
+
+    /// Unpadded base64url of `bytes` (as ASCII bytes).
+    static func base64URL(_ bytes: [UInt8]) -> [UInt8] {
+        var encoded = Array(Data(bytes).base64EncodedData())
+        while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
+        for index in encoded.indices {
+            if encoded[index] == UInt8(ascii: "+") {
+                encoded[index] = UInt8(ascii: "-")
+            } else if encoded[index] == UInt8(ascii: "/") {
+                encoded[index] = UInt8(ascii: "_")
             }
         }
-        return "\u{1}" + digest + "." + payload + "." + segments[2]
+        return encoded
     }
 
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decodeBase64URL(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+    /// The bytes of an unpadded base64url text, or `nil` when it is not base64url.
+    static func decodeBase64URL(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        var base64 = Array(text)
+        for index in base64.indices {
+            if base64[index] == UInt8(ascii: "-") {
+                base64[index] = UInt8(ascii: "+")
+            } else if base64[index] == UInt8(ascii: "_") {
+                base64[index] = UInt8(ascii: "/")
+            }
+        }
+        base64 += Array(repeating: UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: Data(base64)).map(Array.init)
     }
 }

@@ -148,14 +148,11 @@ extension SQLStore {
                 "INSERT INTO ownership (original_transaction_id, app_user_id, bundle_id) VALUES (?, ?, ?) ON CONFLICT (original_transaction_id) DO NOTHING",
                 [.text(original), .text(owner), .text(write.bundleID)])
         }
-        for (original, owner) in plan.movedOwners {
+        for (original, owner, previous) in plan.movedOwners {
             try await tx.query(
                 "UPDATE ownership SET app_user_id = ? WHERE original_transaction_id = ?",
                 [.text(owner), .text(original)])
-            // Its history moves with it.
-            try await tx.query(
-                "UPDATE evidence_history SET app_user_id = ? WHERE original_transaction_id = ?",
-                [.text(owner), .text(original)])
+            try await Self.moveHistory(tx, of: original, from: previous, to: owner)
         }
         for id in plan.appliedLate {
             try await tx.query(

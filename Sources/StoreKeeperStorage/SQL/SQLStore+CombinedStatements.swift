@@ -42,10 +42,13 @@ extension SQLStore {
         }
         // The evidence row inserted here is invisible to the rest of this statement, and one stored before is
         // visible: so `evidence_id` has exactly one row either way.
+        let stored = StoredRaw(write.rawBody)
         let row = try await tx.query(
             """
-            WITH inserted AS (
-                INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?)
+            WITH parts AS (
+                INSERT INTO evidence_parts (digest, body) SELECT * FROM unnest(?, ?) ON CONFLICT (digest) DO NOTHING),
+            inserted AS (
+                INSERT INTO evidence (digest, bundle_id, kind, received_at, body, form) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (digest) DO NOTHING RETURNING id),
             evidence_id AS (SELECT id FROM inserted UNION ALL SELECT id FROM evidence WHERE digest = ?),
             claimed AS (
@@ -65,7 +68,9 @@ extension SQLStore {
             ) AS locked ON true
             """,
             [
-                .text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody),
+                .texts(stored.parts.keys.sorted()), .texts(stored.parts.keys.sorted().map { stored.parts[$0] ?? "" }),
+                .text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(stored.body),
+                stored.form.map(SQLValue.text) ?? .null,
                 .text(digest),
                 write.notificationID.map(SQLValue.text) ?? .null, .text(write.bundleID), .text(write.eventType),
                 .text(timestamp(now)),

@@ -151,9 +151,14 @@ extension SQLStore {
     {
         let received = Self.timestamp(writes[0].now)
         let digests = writes.map(\.write.digest)
+        let stored = writes.map { StoredRaw($0.write.rawBody) }
+        let parts = stored.reduce(into: [String: String]()) { all, raw in all.merge(raw.parts) { first, _ in first } }
+        let partDigests = parts.keys.sorted()
         let rows = try await tx.query(
             """
-            WITH input AS (
+            WITH parts AS (
+                INSERT INTO evidence_parts (digest, body) SELECT * FROM unnest(?, ?) ON CONFLICT (digest) DO NOTHING),
+            input AS (
                 SELECT * FROM unnest(?, ?, ?, ?, ?, ?)
                     WITH ORDINALITY AS i(digest, bundle_id, kind, notification_id, type, originals, position)),
             fresh AS (
@@ -163,8 +168,8 @@ extension SQLStore {
                 WHERE t.taken IS NULL
                 ORDER BY input.notification_id, input.position),
             inserted AS (
-                INSERT INTO evidence (digest, bundle_id, kind, received_at, body)
-                SELECT digest, bundle_id, kind, ?, (?)[position]
+                INSERT INTO evidence (digest, bundle_id, kind, received_at, body, form)
+                SELECT digest, bundle_id, kind, ?, (?)[position], NULLIF((?)[position], '')
                 FROM (SELECT DISTINCT ON (digest) digest, bundle_id, kind, position FROM fresh ORDER BY digest, position) AS first
                 ON CONFLICT (digest) DO NOTHING RETURNING id, digest),
             ids AS (
@@ -184,10 +189,12 @@ extension SQLStore {
             UNION ALL SELECT 'row', app_user_id, evidence_json FROM locked
             """,
             [
+                .texts(partDigests), .texts(partDigests.map { parts[$0] ?? "" }),
                 .texts(digests), .texts(writes.map(\.write.bundleID)), .texts(writes.map(\.write.kind)),
                 .texts(writes.map { $0.write.notificationID ?? "" }), .texts(writes.map(\.write.eventType)),
                 .texts(writes.map { $0.write.originalTransactionIDs.joined(separator: ",") }), .text(received),
-                .texts(writes.map(\.write.rawBody)), .texts(digests), .text(received), .texts(users), .texts(originals),
+                .texts(stored.map(\.body)), .texts(stored.map { $0.form ?? "" }), .texts(digests), .text(received),
+                .texts(users), .texts(originals),
             ])
         var claim = GroupClaim()
         for row in rows {

@@ -5,11 +5,10 @@ public import SubscriptionEngine
 /// subscriber's row (``SubscriptionEngine/fold(_:at:)``): the row stays the size of what still matters, the history
 /// keeps everything for the answers about the past (metrics, timelines).
 struct HistoryRow: Equatable {
-    /// The subscriber (stored key) who owned the subscription when it was folded.
+    /// The subscriber (stored key) who owns the observation's subscription.
     var user: String
-    /// The subscription (stored key: `project:original transaction id`).
-    var original: String
-    /// The SHA-256 of `json`: the same observation is appended once, however often it is folded again.
+    /// The first 128 bits of the SHA-256 of `json` (hex), the row's key: the same observation is appended once,
+    /// however often it is folded again (a receipt lists every past period each time it is posted).
     var digest: String
     /// The observation, as an ``EvidenceSet`` holding only it.
     var json: String
@@ -20,33 +19,31 @@ extension SQLStore {
     /// The history rows of `save`'s folded observations, one per observation.
     func historyRows(_ save: EvidenceSave) throws -> [HistoryRow] {
         guard !save.folded.isEmpty else { return [] }
-        let project = ProjectScope.id(ofKey: save.user)
-        func row(_ original: String, _ single: EvidenceSet) throws -> HistoryRow {
+        func row(_ single: EvidenceSet) throws -> HistoryRow {
             let json = try evidenceEncoder.encode(single)
-            return HistoryRow(
-                user: save.user, original: project + ":" + original, digest: HexDigest.sha256(json), json: json)
+            return HistoryRow(user: save.user, digest: String(HexDigest.sha256(json).prefix(32)), json: json)
         }
         var rows: [HistoryRow] = []
         for transaction in save.folded.transactions {
             var single = EvidenceSet()
             single.insert(transaction)
-            rows.append(try row(transaction.originalTransactionID, single))
+            rows.append(try row(single))
         }
         for renewal in save.folded.renewals {
             var single = EvidenceSet()
             single.insert(renewal)
-            rows.append(try row(renewal.originalTransactionID, single))
+            rows.append(try row(single))
         }
-        return rows.sorted { ($0.original, $0.digest) < ($1.original, $1.digest) }
+        return rows.sorted { $0.digest < $1.digest }
     }
 
-    /// The statement appending history rows from four arrays (PostgreSQL), skipping observations already there.
+    /// The statement appending history rows from three arrays (PostgreSQL), skipping observations already there.
     static let historyInsertFromArrays =
-        "INSERT INTO evidence_history (app_user_id, original_transaction_id, digest, evidence_json) SELECT * FROM unnest(?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING"
+        "INSERT INTO evidence_history (digest, app_user_id, evidence_json) SELECT * FROM unnest(?, ?, ?) ON CONFLICT (digest) DO NOTHING"
 
     /// The binds of ``historyInsertFromArrays``.
     static func historyBinds(_ rows: [HistoryRow]) -> [SQLValue] {
-        [.texts(rows.map(\.user)), .texts(rows.map(\.original)), .texts(rows.map(\.digest)), .texts(rows.map(\.json))]
+        [.texts(rows.map(\.digest)), .texts(rows.map(\.user)), .texts(rows.map(\.json))]
     }
 
     /// Appends history rows in the write's transaction.
@@ -58,8 +55,8 @@ extension SQLStore {
         }
         for row in rows {
             try await tx.query(
-                "INSERT INTO evidence_history (app_user_id, original_transaction_id, digest, evidence_json) VALUES (?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING",
-                [.text(row.user), .text(row.original), .text(row.digest), .text(row.json)])
+                "INSERT INTO evidence_history (digest, app_user_id, evidence_json) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING",
+                [.text(row.digest), .text(row.user), .text(row.json)])
         }
     }
 
@@ -67,7 +64,7 @@ extension SQLStore {
     public func fullEvidence(_ snapshot: SubscriberSnapshot) async throws -> EvidenceSet {
         var evidence = try decodeEvidence(snapshot)
         let rows = try await database.read(
-            "SELECT evidence_json FROM evidence_history WHERE app_user_id = ? ORDER BY id", [.text(snapshot.storageKey)]
+            "SELECT evidence_json FROM evidence_history WHERE app_user_id = ?", [.text(snapshot.storageKey)]
         )
         for row in rows {
             evidence.formUnion(
@@ -75,5 +72,19 @@ extension SQLStore {
                     EvidenceSet.self, row["evidence_json"], empty: "{}", what: "history of \(snapshot.storageKey)"))
         }
         return evidence
+    }
+
+    /// Moves the history of subscription `original` (its stored key) from `previous` to `owner`: the rows of the
+    /// previous owner's history whose observation names it (a transfer, which is rare, so the rows are found by
+    /// their JSON rather than through an index every notification would pay for).
+    static func moveHistory(_ tx: any SQLTransaction, of original: String, from previous: String, to owner: String)
+        async throws
+    {
+        let id = ProjectScope.value(ofKey: original)
+        let escaped = id.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        try await tx.query(
+            "UPDATE evidence_history SET app_user_id = ? WHERE app_user_id = ? AND evidence_json LIKE ? ESCAPE '\\'",
+            [.text(owner), .text(previous), .text("%\"originalTransactionID\":\"\(escaped)\"%")])
     }
 }

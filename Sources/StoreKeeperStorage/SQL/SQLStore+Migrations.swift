@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 8
+    public static let schemaVersion = 9
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -90,13 +90,30 @@ extension SQLStore {
                 "CREATE INDEX announced_poll ON announced (poll_at) WHERE poll_at IS NOT NULL",
             ],
             // 8: History. Observations a write folds out of a subscriber's row because no answer from then on
-            // depends on them (past periods, replaced renewal info), one row each, kept once (by digest) for the
-            // answers about the past; the subscriber's row stays the size of what still matters.
+            // depends on them (past periods, replaced renewal info), one row each, kept once (keyed by digest) for
+            // the answers about the past; the subscriber's row stays the size of what still matters.
             [
-                "CREATE TABLE evidence_history (id \(autoIncrement), app_user_id TEXT NOT NULL, original_transaction_id TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, evidence_json TEXT NOT NULL)",
-                "CREATE INDEX evidence_history_user ON evidence_history (app_user_id, id)",
-                "CREATE INDEX evidence_history_subscription ON evidence_history (original_transaction_id)",
+                "CREATE TABLE evidence_history (digest TEXT PRIMARY KEY, app_user_id TEXT NOT NULL, evidence_json TEXT NOT NULL)",
+                "CREATE INDEX evidence_history_user ON evidence_history (app_user_id)",
             ],
+            // 9: Raw evidence stored once. The certificate chain every signed header repeats is kept once in
+            // evidence_parts (by SHA-256); a body stored `compact` refers to it and is rebuilt byte for byte
+            // (RawEvidenceCodec). Rows stored before stay as they are (form NULL: the raw text). PostgreSQL
+            // compresses raw evidence and history rows that pass its TOAST threshold (about 2 kB: large receipts)
+            // with lz4, fast enough for every write, instead of storing them uncompressed.
+            [
+                "CREATE TABLE evidence_parts (digest TEXT PRIMARY KEY, body TEXT NOT NULL)",
+                "ALTER TABLE evidence ADD COLUMN form TEXT",
+            ]
+                + (database.dialect == .sqlite
+                    ? []
+                    : [
+                        "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTENDED",
+                        "ALTER TABLE evidence ALTER COLUMN body SET COMPRESSION lz4",
+                        "ALTER TABLE evidence SET (toast_tuple_target = 1024)",
+                        "ALTER TABLE evidence_history ALTER COLUMN evidence_json SET COMPRESSION lz4",
+                        "ALTER TABLE evidence_history SET (toast_tuple_target = 256)",
+                    ]),
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

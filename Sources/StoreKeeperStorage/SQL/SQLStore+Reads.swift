@@ -39,10 +39,15 @@ extension SQLStore {
 
     /// The base64 app receipt last stored for a subscriber (see ``Store/latestReceipt(appUserKey:)``).
     public func latestReceipt(appUserKey: String) async throws -> String? {
-        try await database.read(
-            "SELECT evidence.body FROM events JOIN evidence ON evidence.id = events.evidence_id WHERE events.app_user_id = ? AND evidence.kind = 'receipt' ORDER BY events.id DESC LIMIT 1",
-            [.text(appUserKey)]
-        ).first?["body"]?.string
+        try await database.withReadTransaction { tx in
+            guard
+                let row = try await tx.query(
+                    "SELECT evidence.id, evidence.body, evidence.form FROM events JOIN evidence ON evidence.id = events.evidence_id WHERE events.app_user_id = ? AND evidence.kind = 'receipt' ORDER BY events.id DESC LIMIT 1",
+                    [.text(appUserKey)]
+                ).first, let body = row["body"]?.string
+            else { return nil }
+            return try await Self.rawText(tx, body: body, form: row["form"]?.string, id: row["id"]?.int ?? 0)
+        }
     }
 
     /// A subscriber's events in one project, oldest first.
@@ -76,7 +81,8 @@ extension SQLStore {
                 ("subscribers", "app_user_id, bundle_id, evidence_json", "app_user_id"),
                 ("aliases", "alias, app_user_id", "alias"),
                 ("ownership", "original_transaction_id, app_user_id, bundle_id", "original_transaction_id"),
-                ("evidence", "id, digest, bundle_id, kind, body", "id"),
+                ("evidence", "id, digest, bundle_id, kind, body, form", "id"),
+                ("evidence_parts", "digest, body", "digest"),
                 (
                     "notifications", "notification_id, type, status, original_transaction_ids, pending_json",
                     "notification_id"
@@ -84,10 +90,7 @@ extension SQLStore {
                 ("events", "id, app_user_id, type, cause, cause_id, evidence_id, detail_json", "id"),
                 ("api_keys", "key_hash, kind, bundle_id", "key_hash"),
                 ("announced", "app_user_id, state_json, due_at, poll_at", "app_user_id"),
-                (
-                    "evidence_history", "app_user_id, original_transaction_id, evidence_json",
-                    "original_transaction_id, digest"
-                ),
+                ("evidence_history", "app_user_id, evidence_json", "app_user_id, digest"),
                 ("webhook_events", "project, app_user_id, type", "app_user_id, created_at, type"),
                 ("webhook_endpoints", "id AS endpoint, project, url, event_types", "id"),
                 (

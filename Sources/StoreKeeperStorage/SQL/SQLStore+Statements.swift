@@ -31,9 +31,14 @@ extension SQLStore {
     static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws
         -> Int64
     {
+        let stored = StoredRaw(write.rawBody)
+        try await insertParts(tx, stored.parts)
         let inserted = try await tx.query(
-            "INSERT INTO evidence (digest, bundle_id, kind, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING id",
-            [.text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(write.rawBody)])
+            "INSERT INTO evidence (digest, bundle_id, kind, received_at, body, form) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING id",
+            [
+                .text(digest), .text(write.bundleID), .text(write.kind), .text(timestamp(now)), .text(stored.body),
+                stored.form.map(SQLValue.text) ?? .null,
+            ])
         if let id = inserted.first?["id"]?.int { return id }
         return try await tx.query("SELECT id FROM evidence WHERE digest = ?", [.text(digest)]).first?["id"]?.int ?? 0
     }
