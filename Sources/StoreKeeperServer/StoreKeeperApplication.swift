@@ -159,7 +159,13 @@ public enum StoreKeeperApplication {
                         service: service, schedule: configuration.pollSchedule,
                         requestsPerSecond: configuration.pollRequestsPerSecond, lease: configuration.leaseSeconds),
                     MetricTimelineWarmer(service: service),
-                ])
+                ]
+                    + (configuration.rawEvidenceRetentionDays > 0
+                        ? [
+                            RawEvidenceRetention(
+                                store: dependencies.store, days: configuration.rawEvidenceRetentionDays,
+                                now: dependencies.now, logger: dependencies.logger)
+                        ] : []))
         ]
         return (router, services)
     }

@@ -40,6 +40,11 @@ public protocol Store: WebhookStore, PollStore {
     /// - Returns: The whole evidence.
     func fullEvidence(_ snapshot: SubscriberSnapshot) async throws -> EvidenceSet
 
+    /// Drops the raw text of up to `limit` stored evidence rows received before `cutoff`, receipts excepted (the
+    /// retention setting): their digest, and everything decided from them, stay.
+    /// - Returns: How many were dropped (`limit`: there may be more).
+    func purgeRawEvidence(receivedBefore cutoff: Date, limit: Int) async throws -> Int
+
     /// The base64 app receipt last stored for a subscriber (by its storage key), if any: what polling asks
     /// verifyReceipt with when the app has no App Store Server API credentials.
     func latestReceipt(appUserKey: String) async throws -> String?

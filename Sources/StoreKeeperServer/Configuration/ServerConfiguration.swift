@@ -186,6 +186,10 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// How long, in seconds, a process holds a poll or a webhook delivery it took: when the process dies, the
     /// others take its work after this. Default 120 (a delivery's request may take at most half of it, up to 10).
     public var leaseSeconds: Double = 120
+    /// Raw evidence (signed transactions, notifications) received more than this many days ago is dropped, keeping
+    /// what was decided from it and its digest; receipts are kept (polling without API credentials sends the
+    /// newest). Default 0: kept for good.
+    public var rawEvidenceRetentionDays = 0
     /// Apple's URLs (default Apple's; the in-process simulator overrides them).
     public var verifyReceiptProductionURL: String?
     /// Sandbox verifyReceipt URL.
@@ -220,6 +224,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, serverAPISandboxBaseURL,
             webhookRetrySeconds,
             reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds,
+            rawEvidenceRetentionDays,
             reportingCurrency, exchangeRates
     }
 
@@ -260,6 +265,8 @@ public struct ServerConfiguration: Sendable, Decodable {
         pollRequestsPerSecond =
             try c.decodeIfPresent(Double.self, forKey: .pollRequestsPerSecond) ?? pollRequestsPerSecond
         leaseSeconds = try c.decodeIfPresent(Double.self, forKey: .leaseSeconds) ?? leaseSeconds
+        rawEvidenceRetentionDays =
+            try c.decodeIfPresent(Int.self, forKey: .rawEvidenceRetentionDays) ?? rawEvidenceRetentionDays
         reportingCurrency = try c.decodeIfPresent(String.self, forKey: .reportingCurrency)
         exchangeRates = try c.decodeIfPresent([String: Double].self, forKey: .exchangeRates) ?? exchangeRates
     }
@@ -347,6 +354,10 @@ public struct ServerConfiguration: Sendable, Decodable {
         }
         guard pollRequestsPerSecond >= 0.01, pollRequestsPerSecond <= 10_000 else {
             throw StorageError("pollRequestsPerSecond is \(pollRequestsPerSecond); it must be from 0.01 to 10000")
+        }
+        guard (0...36_500).contains(rawEvidenceRetentionDays) else {
+            throw StorageError(
+                "rawEvidenceRetentionDays is \(rawEvidenceRetentionDays); it must be from 0 (keep for good) to 36500")
         }
         guard leaseSeconds >= 2, leaseSeconds <= 3_600 else {
             throw StorageError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")

@@ -27,6 +27,8 @@ struct StoredRaw: Equatable {
 
     /// The `form` of a compacted body.
     static let compact = "compact"
+    /// The `form` of a row whose raw text the retention setting dropped (its body is empty).
+    static let purged = "purged"
 }
 
 /// Reading raw evidence back, byte for byte.
@@ -59,12 +61,27 @@ extension SQLStore {
         }
     }
 
+    /// Drops the raw text of old evidence (see ``Store/purgeRawEvidence(receivedBefore:limit:)``).
+    public func purgeRawEvidence(receivedBefore cutoff: Date, limit: Int) async throws -> Int {
+        try await database.withTransaction { tx in
+            try await tx.query(
+                "UPDATE evidence SET body = '', form = ? WHERE id IN (SELECT id FROM evidence WHERE received_at < ? AND kind <> 'receipt' AND (form IS NULL OR form <> ?) ORDER BY id LIMIT ?) RETURNING id",
+                [
+                    .text(StoredRaw.purged), .text(Self.timestamp(cutoff)), .text(StoredRaw.purged),
+                    .integer(Int64(max(1, limit))),
+                ]
+            ).count
+        }
+    }
+
     /// Rebuilds every stored raw evidence and checks it against the digest it was stored under (the SHA-256 of its
-    /// kind and raw text): what proves that storing evidence compacted loses nothing.
-    /// - Returns: How many were checked, and the ids of any that do not match.
-    public func checkStoredEvidence() async throws -> (checked: Int, mismatched: [Int64]) {
+    /// kind and raw text): what proves that storing evidence compacted loses nothing. Rows the retention setting
+    /// emptied are counted apart.
+    /// - Returns: How many were checked, the ids of any that do not match, and how many were purged.
+    public func checkStoredEvidence() async throws -> (checked: Int, mismatched: [Int64], purged: Int) {
         try await database.withReadTransaction { tx in
             var checked = 0
+            var purged = 0
             var mismatched: [Int64] = []
             var after: Int64 = 0
             while true {
@@ -74,6 +91,10 @@ extension SQLStore {
                 guard let last = rows.last?["id"]?.int else { break }
                 for row in rows {
                     let id = row["id"]?.int ?? 0
+                    if row["form"]?.string == StoredRaw.purged {
+                        purged += 1
+                        continue
+                    }
                     let raw = try await Self.rawText(
                         tx, body: row["body"]?.string ?? "", form: row["form"]?.string, id: id)
                     if HexDigest.sha256((row["kind"]?.string ?? "") + "\n" + raw) != row["digest"]?.string {
@@ -83,7 +104,7 @@ extension SQLStore {
                 }
                 after = last
             }
-            return (checked, mismatched)
+            return (checked, mismatched, purged)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StoreKeeperStorage
 import TestSupport
 import Testing
@@ -51,6 +52,23 @@ import Testing
         #expect(throws: StorageError("cacheMegabytes is -1; it must be from 0 (no caches) to 1048576")) {
             try configuration.validate()
         }
+    }
+
+    @Test("rawEvidenceRetentionDays keeps evidence for good at 0 (the default); a negative value is refused")
+    func retentionBounds() async throws {
+        var configuration = ServerConfiguration()
+        #expect(configuration.rawEvidenceRetentionDays == 0)
+        configuration.rawEvidenceRetentionDays = 90
+        try configuration.validate()
+        configuration.rawEvidenceRetentionDays = -1
+        #expect(
+            throws: StorageError("rawEvidenceRetentionDays is -1; it must be from 0 (keep for good) to 36500")
+        ) { try configuration.validate() }
+        let store = try #require(try await TestDatabases.makeStore("sqlite"))
+        let worker = RawEvidenceRetention(store: store, days: 90, logger: Logger(label: "test"))
+        #expect(
+            worker.cutoff(at: Date(timeIntervalSince1970: 100 * 86_400)) == Date(timeIntervalSince1970: 10 * 86_400))
+        try await store.close()
     }
 
     @Test("examples/server-config.json shows every key the server reads")
