@@ -76,39 +76,9 @@ struct MetricsBenchCommand: AsyncParsableCommand {
     func store(into assembly: ServerAssembly) async throws {
         let bundleID = SimulateCommand.bundleID
         let project = try assembly.configuration.projectScopes()[bundleID] ?? ProjectScope(bundleID)
-        let last = SyntheticHistory.customerID(subscribers - 1)
-        if try await assembly.store.snapshot(last, in: project) != nil {
-            FileHandleOutput.standardError("metrics-bench: \(subscribers) subscribers already stored")
-            return
-        }
-        let history = SyntheticHistory(seed: seed, months: months, end: Date())
-        let progress = ProgressLine(label: "storing", unit: "subscribers", total: subscribers)
-        let store = assembly.store
-        let policy = assembly.configuration.transferPolicy
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            func add() {
-                guard next < subscribers else { return }
-                let number = next
-                next += 1
-                group.addTask {
-                    let (original, evidence) = history.customer(number)
-                    _ = try await store.apply(
-                        EvidenceWrite(
-                            project: project, bundleID: bundleID, appUserID: SyntheticHistory.customerID(number),
-                            kind: "synthetic", rawBody: "{\"synthetic\":\(number),\"seed\":\(seed)}",
-                            evidence: evidence, originalTransactionIDs: [original], cause: .imported,
-                            eventType: "synthetic_history"),
-                        policy: policy, now: Date())
-                }
-            }
-            for _ in 0..<concurrency { add() }
-            while try await group.next() != nil {
-                progress.advance()
-                add()
-            }
-        }
-        progress.finish()
+        _ = try await SyntheticHistory(seed: seed, months: months, end: Date()).store(
+            subscribers, into: assembly.store, project: project, bundleID: bundleID,
+            policy: assembly.configuration.transferPolicy, concurrency: concurrency, command: "metrics-bench")
     }
 
     /// Times every metric and every dashboard page.

@@ -1,7 +1,6 @@
 import AppStoreSimulator
 import ArgumentParser
 import AsyncHTTPClient
-import FilePermissions
 import Foundation
 import StoreKeeperBench
 import StoreKeeperPostgres
@@ -67,11 +66,9 @@ struct ScaleBenchCommand: AsyncParsableCommand {
         }
         let folder = URL(fileURLWithPath: data)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let server = try startServer(databaseURL: url, folder: folder)
-        defer {
-            server.process.terminate()
-            server.process.waitUntilExit()
-        }
+        // Caches off: every read and write goes to the database.
+        let server = try ChildServer.start(configuration: ["cacheMegabytes": 0, "databaseURL": url], folder: folder)
+        defer { server.stop() }
         let database = try PostgresStoreDatabase.connect(url: url)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let result: Result<[GroupCosts], any Error>
@@ -85,47 +82,8 @@ struct ScaleBenchCommand: AsyncParsableCommand {
         report(try result.get())
     }
 
-    /// The child server: its process and base URL.
-    struct Server {
-        var process: Process
-        var base: String
-    }
-
-    /// Starts `storekeeper serve` (this executable) with caches off, and waits until it answers.
-    func startServer(databaseURL: String, folder: URL) throws -> Server {
-        let port = FreePort.find() ?? 18_700
-        let configPath = folder.appendingPathComponent("scale-bench-config.json")
-        let config = try JSONSerialization.data(withJSONObject: ["cacheMegabytes": 0, "databaseURL": databaseURL])
-        // It names the database's password: private to this user.
-        try PrivateFiles.write(config, to: configPath.path)
-        let log = folder.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [
-            "serve", "--config", configPath.path, "--port", "\(port)", "--data",
-            folder.appendingPathComponent("server").path, "--log-level", "warning",
-        ]
-        let output = try FileHandle(forWritingTo: log)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let base = "http://127.0.0.1:\(port)"
-        for _ in 0..<300 {
-            if !process.isRunning {
-                throw CommandFailure("the server stopped at start; its log: \(log.path)")
-            }
-            if let health = URL(string: base + "/health"), (try? Data(contentsOf: health)) != nil {
-                return Server(process: process, base: base)
-            }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        process.terminate()
-        throw CommandFailure("the server did not answer /health within 30 s; its log: \(log.path)")
-    }
-
     /// Seeds both groups, then measures them in rounds.
-    func measure(server: Server, database: PostgresStoreDatabase, client: HTTPClient, folder: URL) async throws
+    func measure(server: ChildServer, database: PostgresStoreDatabase, client: HTTPClient, folder: URL) async throws
         -> [GroupCosts]
     {
         let caller = JSONCaller(base: server.base, client: client, bearer: DemoKeys.publicKey)

@@ -10,6 +10,7 @@ public struct StoreKeeperCommand: AsyncParsableCommand {
             ServeCommand.self, MigrateCommand.self, InspectCommand.self, StateCommand.self, SimulatorCommand.self,
             KeysCommand.self, BenchCommand.self, LoadCommand.self, WebhookBenchCommand.self, ImportCommand.self,
             DemoClientCommand.self, SimulateCommand.self, MetricsBenchCommand.self, ScaleBenchCommand.self,
+            MemoryBenchCommand.self,
         ]
     )
 

@@ -118,7 +118,8 @@ public enum StoreKeeperApplication {
         router.get("ready") { _, _ in try await readiness.response() }
         if let registry = dependencies.metricsRegistry {
             router.get("metrics") { _, _ in
-                Response(
+                ServerMetrics.caches(service.cacheUsage)
+                return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
             }

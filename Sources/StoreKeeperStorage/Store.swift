@@ -45,6 +45,9 @@ public protocol Store: WebhookStore, PollStore {
     /// - Returns: How many were dropped (`limit`: there may be more).
     func purgeRawEvidence(receivedBefore cutoff: Date, limit: Int) async throws -> Int
 
+    /// The size and use of the store's caches, by name (`evidence`, `encodings`), for `/metrics`.
+    var cacheUsage: [String: CacheUsage] { get }
+
     /// The base64 app receipt last stored for a subscriber (by its storage key), if any: what polling asks
     /// verifyReceipt with when the app has no App Store Server API credentials.
     func latestReceipt(appUserKey: String) async throws -> String?

@@ -69,5 +69,14 @@ import Testing
         #expect(Self.total(after, "storekeeper_webhook_attempts_total", [#"result="retry""#]) >= 1)
         #expect(Self.total(after, "storekeeper_webhook_attempts_total", [#"result="failed""#]) >= 1)
         #expect(Self.total(before, "storekeeper_webhook_attempts_total") == 0)
+
+        // The caches: answers remembered and found again, within their budgets (256 MiB in all by default).
+        _ = try await client.call(.GET, "/v1/subscribers/alice")
+        _ = try await client.call(.GET, "/v1/subscribers/alice")
+        let caches = try await Self.scrape(client)
+        #expect(Self.total(caches, "storekeeper_cache_lookups", [#"cache="answers""#, #"result="hit""#]) >= 1)
+        #expect(Self.total(caches, "storekeeper_cache_entries", [#"cache="answers""#]) >= 1)
+        #expect(Self.total(caches, "storekeeper_cache_bytes", [#"cache="evidence""#]) > 0)
+        #expect(Self.total(caches, "storekeeper_cache_budget_bytes") == Double(256 << 20))
     }
 }

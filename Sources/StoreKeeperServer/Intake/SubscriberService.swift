@@ -81,6 +81,15 @@ public struct SubscriberService: Sendable {
         ).sorted()
     }
 
+    /// The size and use of every cache the server keeps: encoded answers, the store's, and metric timelines.
+    var cacheUsage: [String: CacheUsage] {
+        var usage = store.cacheUsage
+        usage["answers"] = documents.usage
+        usage["timelines"] = CacheUsage(
+            bytes: timelineCache.bytes, budget: timelineCache.budget, entries: 0, hits: 0, misses: 0, evictions: 0)
+        return usage
+    }
+
     // MARK: - Client evidence
 
     /// `POST /v1/receipts` (and an import by receipt: `cause` `import`).

@@ -1,4 +1,5 @@
 import Metrics
+import StoreKeeperStorage
 
 /// The server's own measurements, through swift-metrics (the composition root decides where they go: `serve`
 /// sends them to a Prometheus registry shown at `/metrics`; without a backend they cost nothing). Requests by
@@ -33,6 +34,21 @@ enum ServerMetrics {
     /// Deliveries waiting (pending) in the outbox.
     static func outboxDepth(_ depth: Int) {
         Gauge(label: "storekeeper_outbox_depth").record(depth)
+    }
+
+    /// Each cache's size, budget, entries, lookups (hit or miss) and evictions so far, by cache name: recorded when
+    /// `/metrics` is read.
+    static func caches(_ usage: [String: CacheUsage]) {
+        for (name, cache) in usage {
+            Gauge(label: "storekeeper_cache_bytes", dimensions: [("cache", name)]).record(cache.bytes)
+            Gauge(label: "storekeeper_cache_budget_bytes", dimensions: [("cache", name)]).record(cache.budget)
+            Gauge(label: "storekeeper_cache_entries", dimensions: [("cache", name)]).record(cache.entries)
+            Gauge(label: "storekeeper_cache_lookups", dimensions: [("cache", name), ("result", "hit")])
+                .record(cache.hits)
+            Gauge(label: "storekeeper_cache_lookups", dimensions: [("cache", name), ("result", "miss")])
+                .record(cache.misses)
+            Gauge(label: "storekeeper_cache_evictions", dimensions: [("cache", name)]).record(cache.evictions)
+        }
     }
 
     /// How late the oldest due poll is, in seconds (0 when none is due).

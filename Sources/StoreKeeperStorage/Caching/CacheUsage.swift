@@ -12,4 +12,14 @@ public struct CacheUsage: Sendable, Hashable {
     public var misses: Int
     /// Entries forgotten to stay within the budget.
     public var evictions: Int
+
+    /// Makes a report.
+    public init(bytes: Int, budget: Int, entries: Int, hits: Int, misses: Int, evictions: Int) {
+        self.bytes = bytes
+        self.budget = budget
+        self.entries = entries
+        self.hits = hits
+        self.misses = misses
+        self.evictions = evictions
+    }
 }

@@ -88,4 +88,9 @@ public struct SQLStore: Store {
 
     /// Closes the database.
     public func close() async throws { try await database.close() }
+
+    /// The size and use of its caches of decoded evidence and encoded observations.
+    public var cacheUsage: [String: CacheUsage] {
+        ["evidence": evidenceCache.usage, "encodings": evidenceEncoder.usage]
+    }
 }
