@@ -53,10 +53,14 @@ extension SQLStore {
             try await tx.query(historyInsertFromArrays, historyBinds(rows))
             return
         }
-        for row in rows {
+        // SQLite: one statement for up to 300 rows (900 bound values, well within its limit).
+        for start in stride(from: 0, to: rows.count, by: 300) {
+            let chunk = rows[start..<min(rows.count, start + 300)]
             try await tx.query(
-                "INSERT INTO evidence_history (digest, app_user_id, evidence_json) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING",
-                [.text(row.digest), .text(row.user), .text(row.json)])
+                "INSERT INTO evidence_history (digest, app_user_id, evidence_json) VALUES "
+                    + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
+                    + " ON CONFLICT (digest) DO NOTHING",
+                chunk.flatMap { [SQLValue.text($0.digest), .text($0.user), .text($0.json)] })
         }
     }
 

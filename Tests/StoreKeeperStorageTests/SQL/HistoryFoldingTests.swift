@@ -94,6 +94,23 @@ import Testing
         #expect(distinct.count <= 1, "every executor leaves the same rows: \(dumps.keys.sorted())")
     }
 
+    @Test("one write that folds hundreds of observations (an imported history) stores every one")
+    func largeFold() async throws {
+        for executor in TestDatabases.executors {
+            guard let store = try await TestDatabases.makeStore(executor, folding: Self.engine) else {
+                if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
+                continue
+            }
+            var write = Spec.clientWrite("u1", "o1", original: "o1")
+            write.evidence = (0...399).reduce(into: EvidenceSet()) { $0.formUnion(Self.period($1)) }
+            _ = try await store.apply(write, policy: .transfer, now: Self.start.addingTimeInterval(400 * Self.day))
+            #expect(try await Self.count(store, "evidence_history") == Int64(800 - 4), "\(executor)")
+            let row = try #require(try await store.snapshot("u1", in: Spec.project))
+            #expect(try await store.fullEvidence(row) == write.evidence, "\(executor)")
+            try await store.close()
+        }
+    }
+
     @Test("history follows its subscription to a new owner, and its subscriber into an alias merge")
     func historyMoves() async throws {
         for executor in TestDatabases.executors {
