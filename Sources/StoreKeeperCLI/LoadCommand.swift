@@ -198,40 +198,27 @@ struct LoadCommand: AsyncParsableCommand {
             ?? ""
         var originals = [String](repeating: "", count: subscribers)
         let started = Date()
-        try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            var next = 0
-            func add() {
-                let index = next
-                next += 1
-                group.addTask {
-                    let purchase = try await call(
-                        client, "POST", "/simulator/v1/purchases",
-                        [
-                            "bundleID": Self.bundleID, "productID": Self.productID, "customerID": "load-\(index)",
-                        ])
-                    let id = purchase["transactionId"] as? String ?? ""
-                    let signed =
-                        try await call(client, "GET", "/inApps/v1/transactions/\(id)", nil, bearer: token)[
-                            "signedTransactionInfo"] as? String ?? ""
-                    _ = try await call(
-                        client, "POST", "/v1/transactions",
-                        ["app_user_id": "load-\(index)", "signed_transaction": signed],
-                        bearer: Self.publicKey)
-                    return (index, id)
-                }
-            }
-            for _ in 0..<min(concurrency, subscribers) { add() }
-            var done = 0
-            while let (index, id) = try await group.next() {
-                originals[index] = id
-                done += 1
-                if done % 1000 == 0 || done == subscribers {
-                    FileHandleOutput.standardError(
-                        String(
-                            format: "seeded %d/%d subscribers (%.0f s)", done, subscribers,
-                            Date().timeIntervalSince(started)))
-                }
-                if next < subscribers { add() }
+        var done = 0
+        try await BoundedConcurrency.forEach(subscribers, width: concurrency) { index -> (Int, String) in
+            let purchase = try await call(
+                client, "POST", "/simulator/v1/purchases",
+                ["bundleID": Self.bundleID, "productID": Self.productID, "customerID": "load-\(index)"])
+            let id = purchase["transactionId"] as? String ?? ""
+            let signed =
+                try await call(client, "GET", "/inApps/v1/transactions/\(id)", nil, bearer: token)[
+                    "signedTransactionInfo"] as? String ?? ""
+            _ = try await call(
+                client, "POST", "/v1/transactions", ["app_user_id": "load-\(index)", "signed_transaction": signed],
+                bearer: Self.publicKey)
+            return (index, id)
+        } collect: { index, id in
+            originals[index] = id
+            done += 1
+            if done % 1000 == 0 || done == subscribers {
+                FileHandleOutput.standardError(
+                    String(
+                        format: "seeded %d/%d subscribers (%.0f s)", done, subscribers,
+                        Date().timeIntervalSince(started)))
             }
         }
         return originals

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperBench
 import StoreKeeperStorage
 
 /// Storing a synthetic population through the store's write path (the benchmarks' seeding).
@@ -16,28 +17,16 @@ extension SyntheticHistory {
         }
         let progress = ProgressLine(label: "storing", unit: "subscribers", total: count)
         let history = self
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            func add() {
-                guard next < count else { return }
-                let number = next
-                next += 1
-                group.addTask {
-                    let (original, evidence) = history.customer(number)
-                    _ = try await store.apply(
-                        EvidenceWrite(
-                            project: project, bundleID: bundleID, appUserID: Self.customerID(number),
-                            kind: "synthetic", rawBody: "{\"synthetic\":\(number),\"seed\":\(history.seed)}",
-                            evidence: evidence, originalTransactionIDs: [original], cause: .imported,
-                            eventType: "synthetic_history"),
-                        policy: policy, now: Date())
-                }
-            }
-            for _ in 0..<max(1, concurrency) { add() }
-            while try await group.next() != nil {
-                progress.advance()
-                add()
-            }
+        try await BoundedConcurrency.forEach(count, width: concurrency) { number in
+            let (original, evidence) = history.customer(number)
+            _ = try await store.apply(
+                EvidenceWrite(
+                    project: project, bundleID: bundleID, appUserID: Self.customerID(number), kind: "synthetic",
+                    rawBody: "{\"synthetic\":\(number),\"seed\":\(history.seed)}", evidence: evidence,
+                    originalTransactionIDs: [original], cause: .imported, eventType: "synthetic_history"),
+                policy: policy, now: Date())
+        } collect: { _ in
+            progress.advance()
         }
         progress.finish()
         return true
