@@ -1,6 +1,6 @@
 import Foundation
 
-/// The CPU time one Linux process has used so far, summed over its threads from `/proc/<pid>/task/*/schedstat`
+/// The CPU time (and resident memory) of one Linux process: the time it has used so far, summed over its threads from `/proc/<pid>/task/*/schedstat`
 /// (nanoseconds), so a benchmark can charge a server process — and not itself — for the requests it answered.
 public struct ProcessCPU: Sendable {
     /// The process.
@@ -21,6 +21,15 @@ public struct ProcessCPU: Sendable {
             total += Self.parse(text) ?? 0
         }
         return total
+    }
+
+    /// The process's resident memory in bytes (`VmRSS` of `/proc/<pid>/status`), or `nil` when unknown.
+    public func residentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes * 1_024
     }
 
     /// The on-CPU nanoseconds of one `schedstat` line (its first field).

@@ -1,5 +1,6 @@
 import FilePermissions
 import Foundation
+import StoreKeeperBench
 
 /// A `storekeeper serve` a benchmark starts as its child process (this executable), so the server's CPU time and
 /// memory are measured apart from the load it is given. Its configuration is written to a private file (it may name
@@ -48,12 +49,6 @@ struct ChildServer {
         process.waitUntilExit()
     }
 
-    /// Its resident memory in bytes (`VmRSS` of `/proc/<pid>/status`), or `nil` when unknown.
-    var residentBytes: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return nil }
-        return kilobytes * 1_024
-    }
+    /// Its resident memory in bytes, or `nil` when unknown.
+    var residentBytes: Int? { ProcessCPU(pid: process.processIdentifier).residentBytes() }
 }

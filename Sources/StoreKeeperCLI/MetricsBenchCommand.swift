@@ -3,6 +3,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import StoreKeeperBench
 import StoreKeeperServer
 import StoreKeeperStorage
 import SubscriptionMetrics
@@ -195,10 +196,5 @@ struct MetricsBenchCommand: AsyncParsableCommand {
     }
 
     /// This process's resident memory in MiB (Linux; 0 elsewhere).
-    static func residentMegabytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return 0 }
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1_024
-    }
+    static func residentMegabytes() -> Int { (ProcessCPU(pid: getpid()).residentBytes() ?? 0) >> 20 }
 }

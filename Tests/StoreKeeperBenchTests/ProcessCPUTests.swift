@@ -23,4 +23,11 @@ import Testing
         #expect(after > before + 10_000_000, "50 ms of spinning counts at least 10 ms of CPU")
         #expect(ProcessCPU(pid: Int32.max).nanoseconds() == nil)
     }
+
+    @Test("this process's resident memory is read, a process that is gone has none")
+    func residentMemory() throws {
+        let bytes = try #require(ProcessCPU(pid: getpid()).residentBytes())
+        #expect(bytes > 1 << 20)
+        #expect(ProcessCPU(pid: Int32.max).residentBytes() == nil)
+    }
 }
