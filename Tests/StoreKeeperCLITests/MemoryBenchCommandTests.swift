@@ -15,12 +15,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
         let arguments = [
             "memory-bench", "--database-url", url, "--data", data.path, "--subscribers", "300", "--hot", "100",
-            "--target-megabytes", "100000", "--json",
+            "--target-megabytes", "100000", "--settle", "0", "--json",
         ]
         let run = try CommandRunner.run(arguments)
         #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
         #expect(run.standardError.contains("storing: 300/300 subscribers (100 %)"))
-        #expect(run.standardError.contains("last 100, again: 100 reads"))
+        #expect(run.standardError.contains("last 100, again (3/3): 100 reads"), "each cached range is read --repeats times")
         #expect(run.standardError.contains("answers from the cache 100 %"), "the second read of each is cached")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
@@ -29,6 +29,8 @@ import Testing
         #expect((report["uncached_get_cpu_ms"] as? Double ?? 0) > (report["cached_get_cpu_ms_hot"] as? Double ?? 0))
         let again = try CommandRunner.run(arguments)
         #expect(again.standardError.contains("300 subscribers already stored"))
+        let refused = try CommandRunner.run(arguments + ["--settle", "601"])
+        #expect(refused.status != 0 && refused.standardError.contains("--settle is 601"), "\(refused.standardError)")
         let missed = try CommandRunner.run(arguments + ["--target-megabytes", "1"])
         #expect(missed.status == 1, "a memory target no server meets fails")
     }
