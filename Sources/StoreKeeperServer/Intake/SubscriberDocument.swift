@@ -8,13 +8,13 @@ import SubscriptionEngine
 /// encoded once per stored row and engine answer and kept (``SubscriberDocumentCache``); the response wraps those
 /// bytes with the server's clock.
 enum SubscriberDocument {
-    /// The API's JSON (``StoreKeeperAPI/APICoding``).
+    /// The API's JSON (``StoreKeeperAPI/APICoding``), for a document ``APIJSONWriter`` cannot be sure to write.
     static let encoder = APICoding.encoder()
 
     /// The encoded `subscriber` object.
     static func encode(appUserID: String, aliases: [String], firstSeen: Date?, state: CustomerState) throws -> [UInt8] {
-        Array(
-            try encoder.encode(Subscriber(appUserID: appUserID, aliases: aliases, firstSeen: firstSeen, state: state)))
+        let subscriber = Subscriber(appUserID: appUserID, aliases: aliases, firstSeen: firstSeen, state: state)
+        return try APIJSONWriter.json(subscriber) ?? Array(encoder.encode(subscriber))
     }
 
     /// The whole response body: `{"request_date", "request_date_ms", "subscriber"}` around an encoded subscriber.

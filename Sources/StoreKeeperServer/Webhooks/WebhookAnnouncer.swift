@@ -35,9 +35,8 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
             state: state)
         let events = try found.changes.map { found in
             let event = webhookEvent(found, state: state, subscriber: subscriber, change: change)
-            return OutboxEvent(
-                id: event.id, type: event.type,
-                body: String(decoding: try Self.encoder.encode(event), as: UTF8.self))
+            let body = try APIJSONWriter.json(event) ?? Array(Self.encoder.encode(event))
+            return OutboxEvent(id: event.id, type: event.type, body: String(decoding: body, as: UTF8.self))
         }
         return Announcement(announced: found.announced, events: events, dueAt: due, pollAt: poll)
     }
@@ -56,7 +55,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
         return next.addingTimeInterval(pollSchedule.afterExpiry * (1 + pollSchedule.jitter) + 60)
     }
 
-    /// How event bodies are written (the API's JSON).
+    /// How event bodies are written (the API's JSON) when ``APIJSONWriter`` cannot be sure to write them the same.
     static let encoder = APICoding.encoder()
 
     /// One change as the event delivered.
