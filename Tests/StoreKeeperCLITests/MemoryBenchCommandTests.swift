@@ -20,7 +20,8 @@ import Testing
         let run = try CommandRunner.run(arguments)
         #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
         #expect(run.standardError.contains("storing: 300/300 subscribers (100 %)"))
-        #expect(run.standardError.contains("last 100, again (3/3): 100 reads"), "each cached range is read --repeats times")
+        #expect(
+            run.standardError.contains("last 100, again (3/3): 100 reads"), "each cached range is read --repeats times")
         #expect(run.standardError.contains("answers from the cache 100 %"), "the second read of each is cached")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
