@@ -116,6 +116,10 @@ import Testing
                     var configuration = AppStoreClient.Configuration()
                     configuration.serverAPIBaseURL = productionBase
                     configuration.serverAPISandboxBaseURL = sandbox
+                    // What is asked where is specified here, not how fast: the whole suite runs in parallel
+                    // on two cores.
+                    configuration.totalDeadline = .seconds(60)
+                    configuration.timeout = .seconds(60)
                     let client = AppStoreClient(configuration: configuration, httpClient: .shared)
                     if expectFound {
                         let info = try await client.transactionInfo(
