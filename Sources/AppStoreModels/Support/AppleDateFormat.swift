@@ -203,7 +203,8 @@ public enum AppleDateFormat {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    /// The proleptic Gregorian date (year, month, day) `days` days after 1970-01-01 (Howard Hinnant's algorithm).
+    public static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -85,8 +85,7 @@ public struct SubscriberService: Sendable {
     var cacheUsage: [String: CacheUsage] {
         var usage = store.cacheUsage
         usage["answers"] = documents.usage
-        usage["timelines"] = CacheUsage(
-            bytes: timelineCache.bytes, budget: timelineCache.budget, entries: 0, hits: 0, misses: 0, evictions: 0)
+        usage["timelines"] = timelineCache.usage
         return usage
     }
 

@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// Writes JSON the way the API's encoder (``StoreKeeperAPI/APICoding``: `JSONEncoder` with sorted keys, slashes
@@ -149,18 +150,8 @@ struct APIJSONWriter {
     private static func civil(_ seconds: Int) -> (
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
     ) {
-        let days = seconds / 86_400
         let rest = seconds % 86_400
-        // Days to a civil date (proleptic Gregorian), counted from 0000-03-01.
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = AppleDateFormat.civilFromDays(seconds / 86_400)
         return (year, month, day, rest / 3_600, rest % 3_600 / 60, rest % 60)
     }
 }

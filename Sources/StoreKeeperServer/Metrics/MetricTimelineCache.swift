@@ -24,6 +24,16 @@ final class MetricTimelineCache: Sendable {
         var oversized: Set<String> = []
         var live: Bool
         var heardLiveness = false
+        /// Queries answered from kept timelines, queries that read the project, subscribers' timelines forgotten.
+        var hits = 0
+        var misses = 0
+        var evictions = 0
+
+        /// Forgets every kept project, counting what it held.
+        mutating func forgetAll() {
+            evictions += projects.values.reduce(0) { $0 + $1.timelines.count }
+            projects = [:]
+        }
     }
 
     let state: Mutex<State>
@@ -48,7 +58,7 @@ final class MetricTimelineCache: Sendable {
             case .changed(let keys):
                 state.changed.formUnion(keys)
                 if state.changed.count > changeMemory {
-                    state.projects = [:]
+                    state.forgetAll()
                     state.changed = []
                 }
             case .live:
@@ -57,7 +67,7 @@ final class MetricTimelineCache: Sendable {
             case .interrupted:
                 state.live = false
                 state.heardLiveness = true
-                state.projects = [:]
+                state.forgetAll()
                 state.changed = []
             }
         }
@@ -79,16 +89,19 @@ final class MetricTimelineCache: Sendable {
     func timelines(in project: ProjectScope, store: any Store) async throws -> [[SubscriptionTimeline]]? {
         try await turns.withLock {
             let prefix = project.key("")
-            let (live, kept, marked, oversized) = state.withLock { state in
+            let (trusted, kept, marked) = state.withLock { state in
                 let marked = state.changed.filter { $0.hasPrefix(prefix) }
                 state.changed.subtract(marked)
-                return (state.live, state.projects[project.id], marked, state.oversized.contains(project.id))
+                let trusted = state.live && !state.oversized.contains(project.id)
+                // Many changes (an import, a burst of renewals) are cheaper to read as pages than one at a time.
+                let kept = state.projects[project.id].flatMap {
+                    trusted && marked.count <= max(1_000, $0.timelines.count / 10) ? $0 : nil
+                }
+                if kept == nil { state.misses += 1 } else { state.hits += 1 }
+                return (trusted, kept, marked)
             }
-            guard live, !oversized else { return nil }
-            // Many changes (an import, a burst of renewals) are cheaper to read as pages than one at a time.
-            guard var kept, marked.count <= max(1_000, kept.timelines.count / 10) else {
-                return try await build(project, store: store)
-            }
+            guard trusted else { return nil }
+            guard var kept else { return try await build(project, store: store) }
             do {
                 for key in marked {
                     kept.bytes -= kept.timelines[key].map { Self.cost(key, $0) } ?? 0
@@ -158,6 +171,7 @@ final class MetricTimelineCache: Sendable {
     /// Stops keeping a project: it is read whole by each query from now on.
     func forget(_ project: ProjectScope) {
         state.withLock { state in
+            state.evictions += state.projects[project.id]?.timelines.count ?? 0
             state.projects[project.id] = nil
             state.oversized.insert(project.id)
         }
@@ -168,4 +182,16 @@ final class MetricTimelineCache: Sendable {
 
     /// The bytes kept now (estimated), all projects together.
     var bytes: Int { state.withLock { $0.projects.values.reduce(0) { $0 + $1.bytes } } }
+
+    /// Its size and use so far, for `/metrics`: entries are subscribers whose timelines are kept, a lookup is a
+    /// query (a hit when kept timelines answered it, a miss when the project was read), an eviction a subscriber's
+    /// timelines forgotten (the budget, too many unheard changes, an interrupted change feed).
+    var usage: CacheUsage {
+        state.withLock { state in
+            CacheUsage(
+                bytes: state.projects.values.reduce(0) { $0 + $1.bytes }, budget: budget,
+                entries: state.projects.values.reduce(0) { $0 + $1.timelines.count }, hits: state.hits,
+                misses: state.misses, evictions: state.evictions)
+        }
+    }
 }

@@ -19,9 +19,12 @@ import Testing
         changes.publish(.live)
         #expect(try await cache.timelines(in: project, store: store)?.isEmpty == true)
         #expect(cache.state.withLock { $0.projects[project.id] != nil })
+        #expect(try await cache.timelines(in: project, store: store)?.isEmpty == true)
+        #expect(cache.usage.hits == 1 && cache.usage.misses == 2, "not live, then built: misses; then kept: a hit")
         changes.publish(.interrupted)
         #expect(cache.state.withLock { $0.projects.isEmpty })
         #expect(try await cache.timelines(in: project, store: store) == nil)
+        #expect(cache.usage.misses == 3)
         try await store.close()
     }
 
@@ -56,9 +59,13 @@ import Testing
         #expect(try await cache.timelines(in: project, store: store) == nil, "too large: the caller reads")
         #expect(cache.isOversized(project))
         #expect(cache.bytes == 0)
+        #expect(cache.usage.entries == 0 && cache.usage.misses == 1)
         let roomy = MetricTimelineCache(changes: SubscriberChanges(liveFromStart: true), budget: 1 << 20)
         #expect(try await roomy.timelines(in: project, store: store)?.count == 1)
         #expect(!roomy.isOversized(project) && roomy.bytes > 0)
+        #expect(roomy.usage.entries == 1 && roomy.usage.bytes == roomy.bytes && roomy.usage.budget == 1 << 20)
+        roomy.forget(project)
+        #expect(roomy.usage.entries == 0 && roomy.usage.evictions == 1, "forgetting a project counts its subscribers")
         try await store.close()
     }
 
