@@ -1,4 +1,3 @@
-import AppStoreClient
 import ArgumentParser
 import Foundation
 import Logging
@@ -26,7 +25,7 @@ struct WebhookBenchCommand: AsyncParsableCommand {
         configuration.dataDirectory = folder.path
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try await StoreOpener.open(configuration)
-        let httpClient = OutboundHTTPClient.make()
+        let client = WebhookHTTPClient()
         let receiver = LoadWebhookReceiver()
         let secret = "whsec_bench_" + UUID().uuidString
         receiver.expect(secret: secret)
@@ -39,7 +38,7 @@ struct WebhookBenchCommand: AsyncParsableCommand {
             try await Self.fill(store, endpoint: endpoint, count: total)
             var logger = Logger(label: "storekeeper.webhook-bench")
             logger.logLevel = .error
-            let dispatcher = WebhookDispatcher(store: store, httpClient: httpClient, logger: logger)
+            let dispatcher = WebhookDispatcher(store: store, client: client, logger: logger)
             let started = ContinuousClock.now
             while receiver.tally.events.count < total {
                 if try await dispatcher.deliverDue() == 0 { try await Task.sleep(for: .milliseconds(20)) }
@@ -50,7 +49,7 @@ struct WebhookBenchCommand: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - started
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         }
-        try await httpClient.shutdown()
+        await client.shutdown()
         try await store.close()
         let tally = receiver.tally
         let rate = Double(total) / seconds

@@ -151,7 +151,7 @@ public enum StoreKeeperApplication {
                 gate: dependencies.startupGate,
                 services: [
                     WebhookDispatcher(
-                        store: dependencies.store, httpClient: dependencies.httpClient, options: dispatch,
+                        store: dependencies.store, options: dispatch,
                         now: dependencies.now, logger: dependencies.logger),
                     ClockAnnouncer(store: dependencies.store, now: dependencies.now, logger: dependencies.logger),
                     NotificationReconciler(

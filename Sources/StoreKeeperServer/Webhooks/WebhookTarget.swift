@@ -14,8 +14,8 @@ import Synchronization
 /// self-hosted owner's backend usually lives there.
 ///
 /// Checked twice: a URL naming such an address literally is refused when its endpoint is created, and a host name
-/// is resolved before each delivery and the delivery refused when any address it names is one (a host could be
-/// pointed there after the endpoint was made).
+/// is resolved before each new connection and the delivery refused when any address it names is one (a host could
+/// be pointed there after the endpoint was made); the connection is then made to a checked address.
 enum WebhookTarget {
     /// Why an address may not be a target, or `nil` when it may.
     static func refusal(ipv4 bytes: [UInt8]) -> String? {
@@ -56,28 +56,54 @@ enum WebhookTarget {
         return nil
     }
 
-    /// Why a host may not be a target after resolving it: the first refused address it names, or `nil` (also when
-    /// it does not resolve: the delivery then fails on its own).
-    static func refusal(resolving host: String) async -> String? {
-        if let literal = refusal(literal: host) { return literal }
+    /// What resolving a delivery host found: a refused address, or the addresses a connection may be made to.
+    enum Resolution: Sendable, Equatable {
+        /// The host is, or names, an address deliveries never go to.
+        case refused(String)
+        /// Every address the host names (none when it does not resolve); each one was checked.
+        case addresses([[UInt8]])
+    }
+
+    /// Resolves `host` and judges every address it names: refused when any one is refused. The webhook client
+    /// connects only to the addresses of an answer that was not refused, so a name re-pointed after the check
+    /// (DNS rebinding) never reaches a refused address. Answers are kept for 30 seconds (a round resolves each host
+    /// once).
+    static func resolution(of host: String) async -> Resolution {
+        if let literal = refusal(literal: host) { return .refused(literal) }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        guard !bare.isEmpty else { return nil }
+        guard !bare.isEmpty else { return .addresses([]) }
         let now = ContinuousClock.now
-        if let known = answers.withLock({ $0[bare] }), known.until > now { return known.refusal }
+        if let known = answers.withLock({ $0[bare] }), known.until > now { return known.resolution }
         let addresses: [[UInt8]] =
             (try? await NIOThreadPool.singleton.runIfActive { Self.resolve(bare) }) ?? []
         let found = addresses.lazy.compactMap { address in
             address.count == 4 ? refusal(ipv4: address) : refusal(ipv6: address)
         }.first.map { "\(host) resolves to \($0)" }
+        let resolution = found.map(Resolution.refused) ?? .addresses(addresses)
         answers.withLock { answers in
             if answers.count >= 1_000 { answers = [:] }
-            answers[bare] = (found, now + .seconds(30))
+            answers[bare] = (resolution, now + .seconds(30))
         }
-        return found
+        return resolution
     }
 
-    /// Recent answers by host name, for 30 seconds (a delivery round resolves each host once).
-    static let answers = Mutex<[String: (refusal: String?, until: ContinuousClock.Instant)]>([:])
+    /// Why a host may not be a target after resolving it: the first refused address it names, or `nil` (also when
+    /// it does not resolve: the delivery then fails on its own).
+    static func refusal(resolving host: String) async -> String? {
+        if case .refused(let reason) = await resolution(of: host) { return reason }
+        return nil
+    }
+
+    /// Whether `host` is written as an IP address (in any form the resolver reads as one), not a name.
+    static func isAddressLiteral(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_aton(bare, &v4) != 0 || inet_pton(AF_INET6, bare, &v6) == 1
+    }
+
+    /// Recent answers by host name, for 30 seconds.
+    static let answers = Mutex<[String: (resolution: Resolution, until: ContinuousClock.Instant)]>([:])
 
     /// Every address `host` resolves to (blocking: run off the cooperative pool).
     static func resolve(_ host: String) -> [[UInt8]] {

@@ -1,0 +1,27 @@
+/// Why a webhook request got no answer; its description is what the delivery log shows after `not sent: `.
+enum WebhookHTTPError: Error, Equatable, CustomStringConvertible {
+    /// The host is, or resolves to, an address deliveries never go to (``WebhookTarget``).
+    case refused(String)
+    /// The host resolves to no address.
+    case unresolved(host: String)
+    /// No connection could be made to any of the host's addresses.
+    case unreachable(host: String, port: Int, reason: String)
+    /// The connection closed before a whole answer; `answered` tells whether the status line had arrived.
+    case closed(answered: Bool)
+    /// No whole answer by the round's deadline.
+    case timedOut
+    /// The client was shut down.
+    case shutDown
+
+    var description: String {
+        switch self {
+        case .refused(let reason): "\(reason); webhooks are never sent there"
+        case .unresolved(let host): "\(host) resolves to no address"
+        case .unreachable(let host, let port, let reason): "could not connect to \(host):\(port) (\(reason))"
+        case .closed(let answered):
+            answered ? "the connection closed during the answer" : "the connection closed before an answer"
+        case .timedOut: "no answer by the deadline"
+        case .shutDown: "the webhook client was shut down"
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import NIOCore
+import Testing
+
+@testable import StoreKeeperServer
+
+/// The webhook client keeps one connection per lane, posts exactly what it is given, never follows a redirect,
+/// gives up at the deadline, replaces a kept connection the receiver closed, and never connects to a refused
+/// address.
+@Suite struct WebhookHTTPClientTests {
+    /// Runs `body` with a started server and a client, and stops both after.
+    func withServer(
+        _ script: @escaping @Sendable (Int) -> ScriptedHTTPServer.Answer,
+        _ body: (ScriptedHTTPServer, WebhookHTTPClient) async throws -> Void
+    ) async throws {
+        let server = ScriptedHTTPServer(script: script)
+        try await server.start()
+        let client = WebhookHTTPClient()
+        do {
+            try await body(server, client)
+        } catch {
+            await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        await client.shutdown()
+        await server.stop()
+    }
+
+    func url(_ server: ScriptedHTTPServer, _ path: String = "/hook?source=storekeeper") throws -> WebhookURL {
+        try #require(WebhookURL("http://127.0.0.1:\(server.port)\(path)"))
+    }
+
+    static let soon = TimeAmount.seconds(10)
+
+    @Test func aLaneSendsItsRequestsOneAfterAnotherOnOneConnection() async throws {
+        try await withServer({ _ in .status(204) }) { server, client in
+            var connection: WebhookHTTPClient.Connection?
+            for index in 0..<5 {
+                let status = try await client.post(
+                    try url(server), headers: [("StoreKeeper-Event-Id", "evt_\(index)")],
+                    body: ByteBuffer(string: "{\"n\":\(index)}"), over: &connection, deadline: .now() + Self.soon)
+                #expect(status == 204)
+                #expect(connection != nil, "the receiver keeps the connection, so the lane does")
+            }
+            #expect(server.connections == 1)
+            let requests = server.requests
+            #expect(requests.count == 5)
+            let last = try #require(requests.last)
+            #expect(last.target == "/hook?source=storekeeper")
+            #expect(String(decoding: last.body, as: UTF8.self) == "{\"n\":4}")
+            let headers = Dictionary(last.headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { $1 })
+            #expect(headers["host"] == "127.0.0.1:\(server.port)")
+            #expect(headers["content-length"] == "7")
+            #expect(headers["storekeeper-event-id"] == "evt_4")
+
+            client.release(connection)
+            var next: WebhookHTTPClient.Connection?
+            _ = try await client.post(
+                try url(server), headers: [], body: ByteBuffer(), over: &next, deadline: .now() + Self.soon)
+            #expect(server.connections == 1, "a released connection is taken by the next lane")
+        }
+    }
+
+    @Test func aConnectionTheReceiverClosesIsNotKept() async throws {
+        try await withServer({ _ in .statusAndClose(200) }) { server, client in
+            var connection: WebhookHTTPClient.Connection?
+            for _ in 0..<3 {
+                let status = try await client.post(
+                    try url(server), headers: [], body: ByteBuffer(string: "{}"), over: &connection,
+                    deadline: .now() + Self.soon)
+                #expect(status == 200)
+                #expect(connection == nil, "Connection: close ends the lane's hold on it")
+            }
+            #expect(server.connections == 3)
+        }
+    }
+
+    @Test func aKeptConnectionClosedBeforeAnsweringIsReplacedOnce() async throws {
+        // Request 1 arrives on the kept connection and the receiver closes it (as at its idle timeout): the
+        // request goes again on a new connection.
+        try await withServer({ $0 == 1 ? .close : .status(200) }) { server, client in
+            var connection: WebhookHTTPClient.Connection?
+            for _ in 0..<2 {
+                let status = try await client.post(
+                    try url(server), headers: [], body: ByteBuffer(string: "{}"), over: &connection,
+                    deadline: .now() + Self.soon)
+                #expect(status == 200)
+            }
+            #expect(server.connections == 2)
+            #expect(server.requests.count == 3)
+        }
+    }
+
+    @Test func aNewConnectionClosedBeforeAnsweringFailsWithoutARetry() async throws {
+        try await withServer({ _ in .close }) { server, client in
+            var connection: WebhookHTTPClient.Connection?
+            await #expect(throws: WebhookHTTPError.closed(answered: false)) {
+                _ = try await client.post(
+                    try url(server), headers: [], body: ByteBuffer(string: "{}"), over: &connection,
+                    deadline: .now() + Self.soon)
+            }
+            #expect(connection == nil)
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test func aRedirectIsTheAnswerAndIsNeverFollowed() async throws {
+        try await withServer({ _ in .status(302) }) { server, client in
+            var connection: WebhookHTTPClient.Connection?
+            let status = try await client.post(
+                try url(server), headers: [], body: ByteBuffer(string: "{}"), over: &connection,
+                deadline: .now() + Self.soon)
+            #expect(status == 302)
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test func aReceiverThatNeverAnswersTimesOutAtTheDeadline() async throws {
+        try await withServer({ _ in .silent }) { server, client in
+            var connection: WebhookHTTPClient.Connection?
+            let started = ContinuousClock.now
+            await #expect(throws: WebhookHTTPError.timedOut) {
+                _ = try await client.post(
+                    try url(server), headers: [], body: ByteBuffer(string: "{}"), over: &connection,
+                    deadline: .now() + .milliseconds(300))
+            }
+            #expect(connection == nil, "a connection that timed out is closed, never reused")
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test(arguments: ["http://169.254.169.254/latest", "http://[fe80::1]:8080/", "http://0.0.0.0:9/"])
+    func aRefusedAddressIsNeverConnectedTo(_ raw: String) async throws {
+        let client = WebhookHTTPClient()
+        var connection: WebhookHTTPClient.Connection?
+        do {
+            _ = try await client.post(
+                try #require(WebhookURL(raw)), headers: [], body: ByteBuffer(), over: &connection,
+                deadline: .now() + Self.soon)
+            Issue.record("\(raw) was posted to")
+        } catch let error as WebhookHTTPError {
+            guard case .refused(let reason) = error else {
+                Issue.record("\(raw): \(error)")
+                return
+            }
+            #expect(error.description.contains("never sent there"), "\(reason)")
+        }
+        await client.shutdown()
+    }
+
+    @Test func aPortNobodyListensOnIsUnreachable() async throws {
+        let server = ScriptedHTTPServer { _ in .status(200) }
+        try await server.start()
+        let port = server.port
+        await server.stop()
+        let client = WebhookHTTPClient()
+        var connection: WebhookHTTPClient.Connection?
+        do {
+            _ = try await client.post(
+                try #require(WebhookURL("http://127.0.0.1:\(port)/")), headers: [], body: ByteBuffer(),
+                over: &connection, deadline: .now() + Self.soon)
+            Issue.record("posted to a closed port")
+        } catch let error as WebhookHTTPError {
+            guard case .unreachable(let host, let failedPort, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(host == "127.0.0.1" && failedPort == port)
+        }
+        await client.shutdown()
+    }
+
+    @Test func afterShutdownNothingIsSent() async throws {
+        try await withServer({ _ in .status(200) }) { server, client in
+            await client.shutdown()
+            var connection: WebhookHTTPClient.Connection?
+            await #expect(throws: WebhookHTTPError.shutDown) {
+                _ = try await client.post(
+                    try url(server), headers: [], body: ByteBuffer(), over: &connection, deadline: .now() + Self.soon)
+            }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func aURLIsReadOnce() throws {
+        let url = try #require(WebhookURL("HTTPS://Hooks.Example.com/a/b%20c?x=1&y=%2F"))
+        #expect(url.origin == "https://hooks.example.com:443")
+        #expect(url.hostHeader == "hooks.example.com")
+        #expect(url.target == "/a/b%20c?x=1&y=%2F")
+        #expect(url.isTLS)
+        let v6 = try #require(WebhookURL("http://[::1]:8080"))
+        #expect(v6.host == "::1" && v6.port == 8080 && v6.target == "/")
+        #expect(v6.hostHeader == "[::1]:8080" && v6.origin == "http://[::1]:8080")
+        #expect(WebhookURL("ftp://example.com/") == nil)
+        #expect(WebhookURL("not a url") == nil)
+        #expect(WebhookURL("http:///path") == nil)
+    }
+}
