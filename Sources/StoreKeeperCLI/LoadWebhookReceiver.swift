@@ -1,6 +1,7 @@
 import Foundation
-import Hummingbird
-import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 import StoreKeeperServer
 import Synchronization
 
@@ -37,28 +38,59 @@ final class LoadWebhookReceiver: Sendable {
     func expect(secret: String) { state.withLock { $0.secret = secret } }
 
     /// Runs the receiver on a free loopback port while `body` runs with its URL.
+    ///
+    /// A bare HTTP/1.1 handler on NIO (keep-alive, one answer per request, no router): it shares the machine's
+    /// cores with the server it measures, so it does as little as a receiver can while still checking every
+    /// signature and counting every id.
     func run<Result: Sendable>(_ body: @Sendable (String) async throws -> Result) async throws -> Result {
-        let router = Router()
-        router.post("hook") { request, _ -> Response in
-            let buffer = try await request.body.collect(upTo: 4 << 20)
-            self.record(
-                eventID: request.headers.first { $0.name.canonicalName == "storekeeper-event-id" }?.value,
-                signature: request.headers.first { $0.name.canonicalName == "storekeeper-signature" }?.value,
-                body: buffer.readableBytesView)
-            return Response(status: .ok)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(DeliveryHandler(receiver: self))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        do {
+            let result = try await body("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/hook")
+            try? await channel.close()
+            return result
+        } catch {
+            try? await channel.close()
+            throw error
         }
-        var logger = Logger(label: "storekeeper.load.receiver")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await application.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            defer { group.cancelAll() }
-            return try await body("http://127.0.0.1:\(port)/hook")
+    }
+
+    /// Reads one delivery (its two headers and its body), records it, and answers 200.
+    private final class DeliveryHandler: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        let receiver: LoadWebhookReceiver
+        var eventID: String?
+        var signature: String?
+        var body = ByteBuffer()
+
+        init(receiver: LoadWebhookReceiver) {
+            self.receiver = receiver
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                eventID = head.headers.first(name: "StoreKeeper-Event-Id")
+                signature = head.headers.first(name: "StoreKeeper-Signature")
+                body.clear()
+            case .body(var part):
+                body.writeBuffer(&part)
+            case .end:
+                receiver.record(eventID: eventID, signature: signature, body: body.readableBytesView)
+                let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "0"])
+                context.write(wrapOutboundOut(.head(head)), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            }
         }
     }
 

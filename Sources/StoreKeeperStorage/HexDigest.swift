@@ -16,6 +16,19 @@ public enum HexDigest {
     /// - Parameter bytes: The bytes.
     /// - Returns: Their hex.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        write(bytes)
+    }
+
+    /// Raw bytes in lowercase hex (the same as ``hex(_:)-(Sequence<UInt8>)``, compiled for raw bytes here: callers in
+    /// other modules would otherwise run the unspecialised generic loop, as signing each webhook delivery did).
+    /// - Parameter bytes: The bytes.
+    /// - Returns: Their hex.
+    public static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+        write(bytes)
+    }
+
+    @inline(__always)
+    static func write(_ bytes: some Sequence<UInt8>) -> String {
         var hex = [UInt8]()
         hex.reserveCapacity(64)
         for byte in bytes {

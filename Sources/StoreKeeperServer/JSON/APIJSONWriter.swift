@@ -112,6 +112,11 @@ struct APIJSONWriter {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            // Keys, ids, dates and most names need no escape: copied whole.
+            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                output.append(contentsOf: utf8)
+                return
+            }
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):

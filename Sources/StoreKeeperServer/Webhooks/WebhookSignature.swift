@@ -33,8 +33,10 @@ public enum WebhookSignature {
     static func hex(secret: String, timestamp: Int64, body: some Collection<UInt8>) -> String {
         var hmac = HMAC<SHA256>(key: SymmetricKey(data: Array(secret.utf8)))
         hmac.update(data: Array("\(timestamp).".utf8))
-        hmac.update(data: Array(body))
-        return HexDigest.hex(hmac.finalize())
+        // In place when the body is contiguous (a delivery's buffer, a receiver's): no copy of about 2 kB per event.
+        let hashed: Void? = body.withContiguousStorageIfAvailable { hmac.update(data: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { hmac.update(data: Array(body)) }
+        return hmac.finalize().withUnsafeBytes { HexDigest.hex($0) }
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -10,6 +10,10 @@ struct WebhookURL: Sendable, Hashable {
     let port: Int
     /// Path and query as written (percent-encoded), `/` when the URL has no path.
     let target: String
+    /// Scheme, host and port: deliveries to one origin share connections and lanes.
+    let origin: String
+    /// The `Host` header: the host, with the port unless it is the scheme's default.
+    let hostHeader: String
 
     /// Reads an absolute `http` or `https` URL with a host; `nil` for anything else.
     init?(_ raw: String) {
@@ -24,17 +28,11 @@ struct WebhookURL: Sendable, Hashable {
         self.host = host
         self.port = port
         self.target = (path.isEmpty ? "/" : path) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+        self.origin = "\(scheme)://\(bracketed):\(port)"
+        self.hostHeader = port == (scheme == "https" ? 443 : 80) ? bracketed : "\(bracketed):\(port)"
     }
 
     /// Whether the connection is TLS.
     var isTLS: Bool { scheme == "https" }
-
-    /// Scheme, host and port: deliveries to one origin share connections and lanes.
-    var origin: String { "\(scheme)://\(bracketedHost):\(port)" }
-
-    /// The `Host` header: the host, with the port unless it is the scheme's default.
-    var hostHeader: String { port == (isTLS ? 443 : 80) ? bracketedHost : "\(bracketedHost):\(port)" }
-
-    /// The host as a URL writes it (an IPv6 literal in brackets).
-    var bracketedHost: String { host.contains(":") ? "[\(host)]" : host }
 }

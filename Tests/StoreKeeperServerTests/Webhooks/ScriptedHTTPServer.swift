@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A loopback HTTP/1.1 server that answers each request (numbered from 0 across connections) as its script says,
@@ -35,6 +36,7 @@ final class ScriptedHTTPServer: Sendable {
 
     private let counts = Mutex(Counts())
     private let script: @Sendable (Int) -> Answer
+    private let tls: NIOSSLContext?
     private let channel = Mutex<(any Channel)?>(nil)
 
     /// Connections accepted so far.
@@ -45,8 +47,10 @@ final class ScriptedHTTPServer: Sendable {
     /// The port it listens on (after ``start()``).
     var port: Int { channel.withLock { $0?.localAddress?.port ?? 0 } }
 
-    init(script: @escaping @Sendable (Int) -> Answer) {
+    /// A server answering as `script` says, over TLS when `tls` is given.
+    init(tls: TLSConfiguration? = nil, script: @escaping @Sendable (Int) -> Answer) throws {
         self.script = script
+        self.tls = try tls.map { try NIOSSLContext(configuration: $0) }
     }
 
     /// Listens on a free loopback port.
@@ -56,6 +60,9 @@ final class ScriptedHTTPServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     self.counts.withLock { $0.connections += 1 }
+                    if let tls = self.tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(Handler(server: self))
                 }

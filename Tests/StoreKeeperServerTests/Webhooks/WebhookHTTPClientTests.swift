@@ -1,5 +1,10 @@
+import Crypto
+import Foundation
 import NIOCore
+import NIOSSL
+import SwiftASN1
 import Testing
+import X509
 
 @testable import StoreKeeperServer
 
@@ -12,7 +17,7 @@ import Testing
         _ script: @escaping @Sendable (Int) -> ScriptedHTTPServer.Answer,
         _ body: (ScriptedHTTPServer, WebhookHTTPClient) async throws -> Void
     ) async throws {
-        let server = ScriptedHTTPServer(script: script)
+        let server = try ScriptedHTTPServer(script: script)
         try await server.start()
         let client = WebhookHTTPClient()
         do {
@@ -149,7 +154,7 @@ import Testing
     }
 
     @Test func aPortNobodyListensOnIsUnreachable() async throws {
-        let server = ScriptedHTTPServer { _ in .status(200) }
+        let server = try ScriptedHTTPServer { _ in .status(200) }
         try await server.start()
         let port = server.port
         await server.stop()
@@ -194,5 +199,60 @@ import Testing
         #expect(WebhookURL("ftp://example.com/") == nil)
         #expect(WebhookURL("not a url") == nil)
         #expect(WebhookURL("http:///path") == nil)
+    }
+
+    @Test func anHTTPSEndpointIsVerifiedAgainstTheTrustRootsByItsName() async throws {
+        let authority = P256.Signing.PrivateKey()
+        let authorityName = try DistinguishedName { CommonName("StoreKeeper test CA") }
+        let root = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(authority.publicKey),
+            notValidBefore: Date() - 3_600, notValidAfter: Date() + 3_600, issuer: authorityName,
+            subject: authorityName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true))
+            },
+            issuerPrivateKey: .init(authority))
+        let key = P256.Signing.PrivateKey()
+        let leaf = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
+            notValidBefore: Date() - 3_600, notValidAfter: Date() + 3_600, issuer: authorityName,
+            subject: try DistinguishedName { CommonName("localhost") }, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                SubjectAlternativeNames([.dnsName("localhost")])
+            },
+            issuerPrivateKey: .init(authority))
+        func nio(_ certificate: Certificate) throws -> NIOSSLCertificate {
+            var serializer = DER.Serializer()
+            try serializer.serialize(certificate)
+            return try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)
+        }
+        let server = try ScriptedHTTPServer(
+            tls: .makeServerConfiguration(
+                certificateChain: [.certificate(try nio(leaf))],
+                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem))
+            )
+        ) { _ in .status(200) }
+        try await server.start()
+        var trusting = WebhookHTTPClient.Configuration()
+        trusting.tls.trustRoots = .certificates([try nio(root)])
+        let client = WebhookHTTPClient(configuration: trusting)
+        let url = try #require(WebhookURL("https://localhost:\(server.port)/hook"))
+        var connection: WebhookHTTPClient.Connection?
+        let status = try await client.post(
+            url, headers: [], body: ByteBuffer(string: "{}"), over: &connection, deadline: .now() + Self.soon)
+        #expect(status == 200)
+        await client.shutdown()
+
+        let strangers = WebhookHTTPClient()
+        var other: WebhookHTTPClient.Connection?
+        await #expect(throws: (any Error).self, "a certificate no trust root vouches for is refused") {
+            _ = try await strangers.post(
+                url, headers: [], body: ByteBuffer(string: "{}"), over: &other, deadline: .now() + Self.soon)
+        }
+        await strangers.shutdown()
+        #expect(server.requests.count == 1, "nothing is sent before the receiver's certificate is verified")
+        await server.stop()
     }
 }
