@@ -145,7 +145,8 @@ public enum StoreKeeperApplication {
         var dispatch = WebhookDispatcher.Options()
         dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookRetrySeconds)
         dispatch.lease = configuration.leaseSeconds
-        dispatch.requestTimeout = .milliseconds(Int64(min(10, configuration.leaseSeconds / 2) * 1000))
+        dispatch.requestTimeout = .milliseconds(
+            Int64(min(configuration.webhookTimeoutSeconds, configuration.leaseSeconds / 2) * 1000))
         let services: [any Service] = [
             GatedService(
                 gate: dependencies.startupGate,

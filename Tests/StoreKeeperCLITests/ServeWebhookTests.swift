@@ -18,7 +18,10 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
-        try #"{"webhookRetrySeconds": \#(retry)}"#.write(to: config, atomically: true, encoding: .utf8)
+        // A minute for each answer: the receiver runs in the test process, whose event loops are busy for seconds
+        // while the whole suite starts; each attempt's result is asserted, so none may time out.
+        try #"{"webhookRetrySeconds": \#(retry), "webhookTimeoutSeconds": 60}"#.write(
+            to: config, atomically: true, encoding: .utf8)
         try await LiveServer.with(router: receiver.router()) { receiverBase in
             let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
             defer { server.stop() }
@@ -89,7 +92,7 @@ import Testing
                 failed = try await Self.deliveries(base, endpoint.id, status: "failed")
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(failed.map(\.attempts) == [3] && failed.first?.lastResult == "HTTP 500")
+            #expect(failed.map(\.attempts) == [3] && failed.first?.lastResult == "HTTP 500", "\(failed)")
             receiver.broken = false
             let id = try #require(failed.first?.id)
             let (redelivered, _) = try await ServeClient(base: base).call(

@@ -174,6 +174,9 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// How long a failed webhook delivery waits before each next attempt, in seconds; after the last, the
     /// delivery is `failed` (redeliverable). Each wait varies by ±20 %. Default about three days in ten attempts.
     public var webhookRetrySeconds: [Double] = WebhookRetrySchedule.standard.delays
+    /// How long, in seconds, a delivery round may wait for its receivers' answers (at most half of
+    /// `leaseSeconds`, so a delivery is never sent twice while its lease holds). Default 10.
+    public var webhookTimeoutSeconds: Double = 10
     /// How often, in seconds, each app with API credentials reads Apple's notification history for
     /// notifications that never arrived and applies them. Default 3600.
     public var reconcileSeconds: Double = 3_600
@@ -184,7 +187,7 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// The most App Store Server API requests per second polling sends for one app. Default 10.
     public var pollRequestsPerSecond: Double = 10
     /// How long, in seconds, a process holds a poll or a webhook delivery it took: when the process dies, the
-    /// others take its work after this. Default 120 (a delivery's request may take at most half of it, up to 10).
+    /// others take its work after this. Default 120 (a delivery round may take at most half of it).
     public var leaseSeconds: Double = 120
     /// Raw evidence (signed transactions, notifications) received more than this many days ago is dropped, keeping
     /// what was decided from it and its digest; receipts are kept (polling without API credentials sends the
@@ -222,7 +225,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
             simulatorClock, simulatorRate,
             verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, serverAPISandboxBaseURL,
-            webhookRetrySeconds,
+            webhookRetrySeconds, webhookTimeoutSeconds,
             reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds,
             rawEvidenceRetentionDays,
             reportingCurrency, exchangeRates
@@ -256,6 +259,8 @@ public struct ServerConfiguration: Sendable, Decodable {
         serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
         serverAPISandboxBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPISandboxBaseURL)
         webhookRetrySeconds = try c.decodeIfPresent([Double].self, forKey: .webhookRetrySeconds) ?? webhookRetrySeconds
+        webhookTimeoutSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .webhookTimeoutSeconds) ?? webhookTimeoutSeconds
         reconcileSeconds = try c.decodeIfPresent(Double.self, forKey: .reconcileSeconds) ?? reconcileSeconds
         pollSchedule.afterExpiry =
             try c.decodeIfPresent(Double.self, forKey: .pollDelaySeconds) ?? pollSchedule.afterExpiry
@@ -361,6 +366,9 @@ public struct ServerConfiguration: Sendable, Decodable {
         }
         guard leaseSeconds >= 2, leaseSeconds <= 3_600 else {
             throw StorageError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")
+        }
+        guard webhookTimeoutSeconds >= 1, webhookTimeoutSeconds <= 300 else {
+            throw StorageError("webhookTimeoutSeconds is \(webhookTimeoutSeconds); it must be from 1 to 300")
         }
         guard reconcileSeconds >= 1, reconcileSeconds <= 86_400 else {
             throw StorageError("reconcileSeconds is \(reconcileSeconds); it must be from 1 to 86400")

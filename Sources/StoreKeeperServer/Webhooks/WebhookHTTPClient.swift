@@ -46,6 +46,8 @@ public final class WebhookHTTPClient: Sendable {
     let configuration: Configuration
     private let group: any EventLoopGroup
     private let idle = Mutex(Idle())
+    /// Where host names are looked up (`getaddrinfo` blocks): threads of its own, started with the client.
+    private let resolver: NIOThreadPool
     /// Made when the first `https` endpoint is reached (reading the trust roots can fail; that delivery then
     /// fails with the reason, and the next one tries again).
     private let sslContext = Mutex<NIOSSLContext?>(nil)
@@ -57,6 +59,8 @@ public final class WebhookHTTPClient: Sendable {
     public init(configuration: Configuration = Configuration(), group: (any EventLoopGroup)? = nil) {
         self.configuration = configuration
         self.group = group ?? MultiThreadedEventLoopGroup.singleton
+        self.resolver = NIOThreadPool(numberOfThreads: 1)
+        resolver.start()
     }
 
     /// Posts `body` to `url` over `connection` (or a connection taken or made for it), by `deadline`.
@@ -125,6 +129,7 @@ public final class WebhookHTTPClient: Sendable {
             return idle.channels.values.flatMap { $0.map(\.channel) }
         }
         for channel in channels { try? await channel.close() }
+        try? await resolver.shutdownGracefully()
     }
 
     /// An idle connection to the origin, or a new one to a checked address.
@@ -144,7 +149,7 @@ public final class WebhookHTTPClient: Sendable {
         for channel in stale { channel.close(promise: nil) }
         if let reusable { return Connection(channel: reusable, origin: url.origin, reused: true) }
         let addresses: [[UInt8]]
-        switch await WebhookTarget.resolution(of: url.host) {
+        switch await WebhookTarget.resolution(of: url.host, pool: resolver) {
         case .refused(let reason): throw WebhookHTTPError.refused(reason)
         case .addresses(let found): addresses = found
         }

@@ -42,17 +42,19 @@ enum WebhookTarget {
     /// Why a host written as an IP address (in any form the resolver reads as one) may not be a target; `nil` when
     /// it may, or when it is a name.
     static func refusal(literal host: String) -> String? {
+        guard let address = literalAddress(host) else { return nil }
+        return address.count == 4 ? refusal(ipv4: address) : refusal(ipv6: address)
+    }
+
+    /// The address a host written as an IP address names (4 or 16 bytes), or `nil` for a name.
+    static func literalAddress(_ host: String) -> [UInt8]? {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         // inet_aton, not inet_pton: it reads what the resolver and the HTTP client read as an IPv4 address,
         // including the old forms (2852039166, 0xa9fea9fe, 169.254.43518 all name 169.254.169.254).
         var v4 = in_addr()
-        if inet_aton(bare, &v4) != 0 {
-            return refusal(ipv4: withUnsafeBytes(of: &v4) { Array($0) })
-        }
+        if inet_aton(bare, &v4) != 0 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()
-        if inet_pton(AF_INET6, bare, &v6) == 1 {
-            return refusal(ipv6: withUnsafeBytes(of: &v6) { Array($0) })
-        }
+        if inet_pton(AF_INET6, bare, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil
     }
 
@@ -68,21 +70,26 @@ enum WebhookTarget {
     /// connects only to the addresses of an answer that was not refused, so a name re-pointed after the check
     /// (DNS rebinding) never reaches a refused address. Answers are kept for 30 seconds (a round resolves each host
     /// once).
-    static func resolution(of host: String) async -> Resolution {
-        if let literal = refusal(literal: host) { return .refused(literal) }
-        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        guard !bare.isEmpty else { return .addresses([]) }
+    /// - Parameters:
+    ///   - host: The host as the URL names it.
+    ///   - pool: Where the blocking lookup runs (the webhook client's own threads: on NIO's shared pool a lookup
+    ///     would wait behind SQLite's work).
+    static func resolution(of host: String, pool: NIOThreadPool = .singleton) async -> Resolution {
+        if let literal = literalAddress(host) {
+            let refused = literal.count == 4 ? refusal(ipv4: literal) : refusal(ipv6: literal)
+            return refused.map(Resolution.refused) ?? .addresses([literal])
+        }
+        guard !host.isEmpty else { return .addresses([]) }
         let now = ContinuousClock.now
-        if let known = answers.withLock({ $0[bare] }), known.until > now { return known.resolution }
-        let addresses: [[UInt8]] =
-            (try? await NIOThreadPool.singleton.runIfActive { Self.resolve(bare) }) ?? []
+        if let known = answers.withLock({ $0[host] }), known.until > now { return known.resolution }
+        let addresses: [[UInt8]] = (try? await pool.runIfActive { Self.resolve(host) }) ?? []
         let found = addresses.lazy.compactMap { address in
             address.count == 4 ? refusal(ipv4: address) : refusal(ipv6: address)
         }.first.map { "\(host) resolves to \($0)" }
         let resolution = found.map(Resolution.refused) ?? .addresses(addresses)
         answers.withLock { answers in
             if answers.count >= 1_000 { answers = [:] }
-            answers[bare] = (resolution, now + .seconds(30))
+            answers[host] = (resolution, now + .seconds(30))
         }
         return resolution
     }
@@ -95,12 +102,7 @@ enum WebhookTarget {
     }
 
     /// Whether `host` is written as an IP address (in any form the resolver reads as one), not a name.
-    static func isAddressLiteral(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_aton(bare, &v4) != 0 || inet_pton(AF_INET6, bare, &v6) == 1
-    }
+    static func isAddressLiteral(_ host: String) -> Bool { literalAddress(host) != nil }
 
     /// Recent answers by host name, for 30 seconds.
     static let answers = Mutex<[String: (resolution: Resolution, until: ContinuousClock.Instant)]>([:])

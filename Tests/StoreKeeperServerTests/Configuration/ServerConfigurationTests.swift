@@ -113,6 +113,8 @@ import Testing
             (#"{"limits": {"maximumConnections": 0}}"#, "limits.maximumConnections"),
             (#"{"appleDeadlineSeconds": -1}"#, "appleDeadlineSeconds"),
             (#"{"leaseSeconds": 0.5}"#, "leaseSeconds is 0.5"),
+            (#"{"webhookTimeoutSeconds": 0}"#, "webhookTimeoutSeconds is 0.0"),
+            (#"{"webhookTimeoutSeconds": 301}"#, "webhookTimeoutSeconds is 301.0"),
             (
                 #"{"apps": [{"bundleID": "com.a"}], "webhooks": [{"bundleID": "com.b", "url": "https://x.example", "secret": "0123456789012345678901234567890123"}]}"#,
                 "webhooks[0]: app \"com.b\""
