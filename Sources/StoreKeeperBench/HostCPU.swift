@@ -44,6 +44,12 @@ public struct HostCPU: Equatable, Sendable {
         public var stealPercent: Double
         /// Percent of all CPU time left idle.
         public var idlePercent: Double
+
+        /// A share.
+        public init(stealPercent: Double, idlePercent: Double) {
+            self.stealPercent = stealPercent
+            self.idlePercent = idlePercent
+        }
     }
 
     /// The share of each kind of time between `earlier` and this sample (`nil` when no time passed).

@@ -33,6 +33,11 @@ struct LoadCommand: AsyncParsableCommand {
             "The event types the endpoint wants (comma-separated). Default renewal; another type (e.g. refund) measures events written but never delivered."
     )
     var webhookTypes = "renewal"
+    @Option(
+        help:
+            "Rounds of the webhook comparison: each posts a share of the notifications without an endpoint, then a share with one (so a slow minute or a growing database weighs on both alike). One more round before them warms both paths and is not counted."
+    )
+    var rounds = 3
     @Flag(help: "Print the results as JSON.") var json = false
 
     static let bundleID = "com.example.storekeeper.demo"
@@ -52,6 +57,22 @@ struct LoadCommand: AsyncParsableCommand {
         /// How much CPU the host took (steal) and how much stayed idle while it ran, where known.
         var host: HostCPU.Share?
         var perSecond: Double { Double(count) / seconds }
+
+        /// One measurement of several, as if run back to back (requests and seconds added, host shares weighed
+        /// by time).
+        static func combined(_ name: String, _ parts: [Measurement]) -> Measurement {
+            let seconds = parts.reduce(0) { $0 + $1.seconds }
+            let timed = parts.filter { $0.host != nil }
+            let hostSeconds = timed.reduce(0) { $0 + $1.seconds }
+            return Measurement(
+                name: name, count: parts.reduce(0) { $0 + $1.count }, seconds: seconds,
+                latencies: parts.flatMap(\.latencies), failures: parts.reduce(0) { $0 + $1.failures },
+                host: hostSeconds > 0
+                    ? HostCPU.Share(
+                        stealPercent: timed.reduce(0) { $0 + ($1.host?.stealPercent ?? 0) * $1.seconds } / hostSeconds,
+                        idlePercent: timed.reduce(0) { $0 + ($1.host?.idlePercent ?? 0) * $1.seconds } / hostSeconds)
+                    : nil)
+        }
         var p99: Double {
             guard !latencies.isEmpty else { return 0 }
             let sorted = latencies.sorted()
@@ -79,14 +100,18 @@ struct LoadCommand: AsyncParsableCommand {
         let bare = try await measure("GET /health (bare route)") { _ in ("GET", "/health", nil) }
         FileHandleOutput.standardError("signing \(notifications) V2 notifications")
         let bodies = try await makeNotifications(originals: seeded)
-        FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
-        let ingest = try await measure("POST V2 notification", bodies: bodies)
-        var results = [firstReads, reads, bare, ingest]
+        var results = [firstReads, reads, bare]
         var delivery: (tally: LoadWebhookReceiver.Tally, expected: Int)?
+        let ingest: Measurement
         if webhooks {
-            let (hooked, tally, expected) = try await ingestWithWebhook(client, originals: seeded)
-            results.append(hooked)
-            delivery = (tally, expected)
+            let comparison = try await compareWithWebhook(client, originals: seeded, plain: bodies)
+            ingest = comparison.without
+            results += [comparison.without, comparison.with]
+            delivery = (comparison.tally, comparison.expected)
+        } else {
+            FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
+            ingest = try await measure("POST V2 notification", bodies: bodies)
+            results.append(ingest)
         }
         let speedAfter = P256Speed.measure()
         if json {
@@ -134,8 +159,9 @@ struct LoadCommand: AsyncParsableCommand {
             if let delivery, let hooked = results.last {
                 FileHandleOutput.standardOutput(
                     String(
-                        format: "ingestion with one webhook endpoint = %.0f %% of ingestion without (target >= 80 %%)",
-                        hooked.perSecond / ingest.perSecond * 100))
+                        format:
+                            "ingestion with one webhook endpoint = %.0f %% of ingestion without (%d rounds each, target >= 80 %%)",
+                        hooked.perSecond / ingest.perSecond * 100, Self.rounds(rounds, notifications).counted))
                 FileHandleOutput.standardOutput(
                     String(
                         format:
@@ -154,40 +180,81 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 
-    /// Adds a webhook endpoint pointing at a receiver in this process, posts as many notifications again (for
-    /// other subscribers, or later periods), and waits until every renewal they announce has been delivered.
-    /// - Returns: The ingestion measurement, what the receiver got, and how many events were expected.
-    func ingestWithWebhook(_ client: HTTPClient, originals: [String]) async throws -> (
-        Measurement, LoadWebhookReceiver.Tally, Int
+    /// How many rounds the webhook comparison runs for `notifications` and how many of them count: one more than
+    /// asked, the first warming both paths (the first webhook round otherwise pays for first connections and
+    /// first statements alone); a single round when there are too few notifications to split.
+    static func rounds(_ asked: Int, _ notifications: Int) -> (total: Int, counted: Int) {
+        let counted = max(1, min(asked, notifications - 1))
+        return counted > 1 || notifications > 1 ? (counted + 1, counted) : (1, 1)
+    }
+
+    /// Ingestion without and with a webhook endpoint, in alternating rounds: each round posts a share of `plain`
+    /// with no endpoint, then adds an endpoint pointing at a receiver in this process, posts as many other
+    /// notifications (renewals of other subscribers, or later periods), waits until every event they announce
+    /// has been delivered, and removes the endpoint. The first round (``rounds(_:_:)``) is not counted.
+    /// - Returns: Both measurements (counted rounds added up), what the receiver got, and how many events were
+    ///   expected.
+    func compareWithWebhook(_ client: HTTPClient, originals: [String], plain: [Data]) async throws -> (
+        without: Measurement, with: Measurement, tally: LoadWebhookReceiver.Tally, expected: Int
     ) {
+        FileHandleOutput.standardError("signing \(notifications) more V2 notifications (for the webhook endpoint)")
+        let hooked = try await makeNotifications(originals: originals, offset: notifications)
+        let types = webhookTypes.split(separator: ",").map(String.init)
+        let expected =
+            types.contains("renewal") ? Set((0..<hooked.count).map { (notifications + $0) % originals.count }).count : 0
+        let (rounds, counted) = Self.rounds(rounds, min(plain.count, hooked.count))
+        let warmup = rounds - counted
         let receiver = LoadWebhookReceiver()
         return try await receiver.run { hookURL in
-            let endpoint = try await call(
-                client, "POST", "/v1/webhooks",
-                ["url": hookURL, "event_types": webhookTypes.split(separator: ",").map(String.init)],
-                bearer: DemoKeys.secretKey)
-            receiver.expect(secret: endpoint["secret"] as? String ?? "")
-            FileHandleOutput.standardError("signing \(notifications) more V2 notifications (a webhook endpoint added)")
-            let bodies = try await makeNotifications(originals: originals, offset: notifications)
-            let expected =
-                webhookTypes.split(separator: ",").contains("renewal")
-                ? Set((0..<bodies.count).map { (notifications + $0) % originals.count }).count : 0
-            FileHandleOutput.standardError("posting \(bodies.count) V2 notifications")
-            let hooked = try await measure("POST V2 notification, webhook", bodies: bodies)
-            let started = Date()
-            var seen = -1
-            while Date().timeIntervalSince(started) < 120 {
-                let count = receiver.tally.events.count
-                if count >= expected { break }
-                if count != seen {
-                    FileHandleOutput.standardError("webhook events delivered: \(count)/\(expected)")
-                    seen = count
+            var without: [Measurement] = []
+            var with: [Measurement] = []
+            for round in 0..<rounds {
+                let share = { (bodies: [Data]) in
+                    Array(bodies[bodies.count * round / rounds..<bodies.count * (round + 1) / rounds])
                 }
-                try await Task.sleep(for: .milliseconds(500))
+                let label = round < warmup ? "warm-up round" : "round \(round - warmup + 1)/\(counted)"
+                FileHandleOutput.standardError("\(label): posting V2 notifications")
+                without.append(try await measure("POST V2 notification", bodies: share(plain)))
+                let endpoint = try await call(
+                    client, "POST", "/v1/webhooks", ["url": hookURL, "event_types": types], bearer: DemoKeys.secretKey)
+                receiver.expect(secret: endpoint["secret"] as? String ?? "")
+                let bodies = share(hooked)
+                FileHandleOutput.standardError(
+                    "\(label): posting V2 notifications with a webhook endpoint")
+                let before = receiver.tally.events.count
+                with.append(try await measure("POST V2 notification, webhook", bodies: bodies))
+                let due = types.contains("renewal") ? before + bodies.count : 0
+                try await waitForEvents(receiver, count: min(due, expected))
+                receiver.closeRound()
+                FileHandleOutput.standardError(
+                    String(
+                        format: "%@: %.0f notifications/s without an endpoint, %.0f with one (%.0f %%)",
+                        label as NSString, without[round].perSecond, with[round].perSecond,
+                        with[round].perSecond / without[round].perSecond * 100))
+                _ = try await call(
+                    client, "DELETE", "/v1/webhooks/\(endpoint["id"] as? String ?? "")", nil,
+                    bearer: DemoKeys.secretKey)
             }
-            _ = try await call(
-                client, "DELETE", "/v1/webhooks/\(endpoint["id"] as? String ?? "")", nil, bearer: DemoKeys.secretKey)
-            return (hooked, receiver.tally, expected)
+            return (
+                Measurement.combined("POST V2 notification", Array(without.dropFirst(warmup))),
+                Measurement.combined("POST V2 notification, webhook", Array(with.dropFirst(warmup))), receiver.tally,
+                expected
+            )
+        }
+    }
+
+    /// Waits (up to two minutes) until the receiver has `count` distinct events.
+    func waitForEvents(_ receiver: LoadWebhookReceiver, count: Int) async throws {
+        let started = Date()
+        var seen = -1
+        while Date().timeIntervalSince(started) < 120 {
+            let received = receiver.tally.events.count
+            if received >= count { return }
+            if received != seen {
+                FileHandleOutput.standardError("webhook events delivered: \(received)/\(count)")
+                seen = received
+            }
+            try await Task.sleep(for: .milliseconds(200))
         }
     }
 

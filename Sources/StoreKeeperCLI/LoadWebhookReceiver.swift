@@ -16,16 +16,36 @@ final class LoadWebhookReceiver: Sendable {
         var raw = 0
         /// Deliveries whose signature did not verify.
         var badSignatures = 0
-        /// When the first and the latest new event arrived.
+        /// When the first and the latest new event of the current round arrived.
         var first: ContinuousClock.Instant?
         var last: ContinuousClock.Instant?
+        /// Distinct events when the current round began.
+        var roundStart = 0
+        /// Gaps between events and their seconds in the rounds closed so far (``LoadWebhookReceiver/closeRound()``).
+        var closedGaps = 0
+        var closedSeconds = 0.0
 
-        /// New events per second between the first and the last.
+        /// New events per second between the first and the last of each round (rounds added up).
         var perSecond: Double {
-            guard let first, let last, last > first else { return 0 }
-            let elapsed = last - first
-            return Double(events.count - 1)
-                / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            let open = first.flatMap { first in last.map { Self.seconds($0 - first) } } ?? 0
+            let gaps = closedGaps + max(0, events.count - roundStart - 1)
+            let seconds = closedSeconds + open
+            return seconds > 0 ? Double(gaps) / seconds : 0
+        }
+
+        /// Ends the current round: its events and time are kept apart from the next round's.
+        mutating func closeRound() {
+            if let first, let last {
+                closedGaps += max(0, events.count - roundStart - 1)
+                closedSeconds += Self.seconds(last - first)
+            }
+            first = nil
+            last = nil
+            roundStart = events.count
+        }
+
+        static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
     }
 
@@ -33,6 +53,9 @@ final class LoadWebhookReceiver: Sendable {
 
     /// What arrived so far.
     var tally: Tally { state.withLock { $0.tally } }
+
+    /// Ends a round of deliveries: the time between rounds does not count toward the delivery rate.
+    func closeRound() { state.withLock { $0.tally.closeRound() } }
 
     /// The secret deliveries are signed with (the endpoint's, shown once when it was added).
     func expect(secret: String) { state.withLock { $0.secret = secret } }
