@@ -29,6 +29,11 @@ final class MetricTimelineCache: Sendable {
         var misses = 0
         var evictions = 0
 
+        /// The bytes kept (estimated), of every project but `excluded`.
+        func bytes(excluding excluded: String? = nil) -> Int {
+            projects.reduce(0) { $0 + ($1.key == excluded ? 0 : $1.value.bytes) }
+        }
+
         /// Forgets every kept project, counting what it held.
         mutating func forgetAll() {
             evictions += projects.values.reduce(0) { $0 + $1.timelines.count }
@@ -120,7 +125,7 @@ final class MetricTimelineCache: Sendable {
             let keptNow = kept
             let total = state.withLock { state in
                 state.projects[project.id] = keptNow
-                return state.projects.values.reduce(0) { $0 + $1.bytes }
+                return state.bytes()
             }
             if total > budget { forget(project) }
             return Array(kept.timelines.values)
@@ -131,9 +136,7 @@ final class MetricTimelineCache: Sendable {
     func build(_ project: ProjectScope, store: any Store) async throws -> [[SubscriptionTimeline]]? {
         let room =
             budget
-            - state.withLock { state in
-                state.projects.filter { $0.key != project.id }.values.reduce(0) { $0 + $1.bytes }
-            }
+            - state.withLock { $0.bytes(excluding: project.id) }
         var timelines: [String: [SubscriptionTimeline]] = [:]
         var bytes = 0
         try await Self.scan(project, store: store) { key, built in
@@ -181,7 +184,7 @@ final class MetricTimelineCache: Sendable {
     func isOversized(_ project: ProjectScope) -> Bool { state.withLock { $0.oversized.contains(project.id) } }
 
     /// The bytes kept now (estimated), all projects together.
-    var bytes: Int { state.withLock { $0.projects.values.reduce(0) { $0 + $1.bytes } } }
+    var bytes: Int { state.withLock { $0.bytes() } }
 
     /// Its size and use so far, for `/metrics`: entries are subscribers whose timelines are kept, a lookup is a
     /// query (a hit when kept timelines answered it, a miss when the project was read), an eviction a subscriber's
@@ -189,7 +192,7 @@ final class MetricTimelineCache: Sendable {
     var usage: CacheUsage {
         state.withLock { state in
             CacheUsage(
-                bytes: state.projects.values.reduce(0) { $0 + $1.bytes }, budget: budget,
+                bytes: state.bytes(), budget: budget,
                 entries: state.projects.values.reduce(0) { $0 + $1.timelines.count }, hits: state.hits,
                 misses: state.misses, evictions: state.evictions)
         }

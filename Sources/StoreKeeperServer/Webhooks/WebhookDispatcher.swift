@@ -18,8 +18,6 @@ public struct WebhookDispatcher: Service {
         public var lease: TimeInterval = 60
         /// How long a round's deliveries may take, together.
         public var requestTimeout: TimeAmount = .seconds(10)
-        /// The most deliveries in flight to one origin at once: its lanes, each on one kept connection.
-        public var connectionsPerHost = 8
         /// The most deliveries taken at once (and sent concurrently).
         public var batch = 128
         /// How long to wait after a round that took less than a full batch: deliveries then leave in batches (one
@@ -74,7 +72,7 @@ public struct WebhookDispatcher: Service {
         let urls = leased.map { WebhookURL($0.url) }
         let origins = zip(leased, urls).map { delivery, url in url?.origin ?? delivery.url }
         let attempts = await withTaskGroup(of: [DeliveryAttempt].self) { group in
-            for lane in Self.lanes(origins, width: options.connectionsPerHost) {
+            for lane in Self.lanes(origins, width: client.configuration.connectionsPerOrigin) {
                 group.addTask {
                     var attempts: [DeliveryAttempt] = []
                     var connection: WebhookHTTPClient.Connection?

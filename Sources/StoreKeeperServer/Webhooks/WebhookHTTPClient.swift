@@ -16,8 +16,9 @@ public final class WebhookHTTPClient: Sendable {
     public struct Configuration: Sendable {
         /// How long a connection attempt to one address may take.
         public var connectTimeout: TimeAmount = .seconds(3)
-        /// The most idle connections kept to one origin (as many as the dispatcher's lanes to it).
-        public var idlePerOrigin = 8
+        /// The most connections to one origin: the dispatcher sends a round's deliveries to an origin in this many
+        /// lanes at most, each on one connection, and as many are kept open between rounds.
+        public var connectionsPerOrigin = 8
         /// How long an idle connection is kept before it is closed instead of reused.
         public var idleTimeout: Duration = .seconds(30)
         /// TLS for `https` endpoints: the system's trust roots and full verification unless replaced.
@@ -113,7 +114,7 @@ public final class WebhookHTTPClient: Sendable {
         guard let connection else { return }
         let kept = idle.withLock { idle -> Bool in
             guard !idle.shutDown, connection.channel.isActive,
-                idle.channels[connection.origin, default: []].count < configuration.idlePerOrigin
+                idle.channels[connection.origin, default: []].count < configuration.connectionsPerOrigin
             else { return false }
             idle.channels[connection.origin, default: []].append((connection.channel, ContinuousClock.now))
             return true
