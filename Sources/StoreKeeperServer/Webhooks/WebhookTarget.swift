@@ -39,11 +39,15 @@ enum WebhookTarget {
         return nil
     }
 
+    /// Why an address (4 or 16 bytes) may not be a target, or `nil` when it may.
+    static func refusal(address: [UInt8]) -> String? {
+        address.count == 4 ? refusal(ipv4: address) : refusal(ipv6: address)
+    }
+
     /// Why a host written as an IP address (in any form the resolver reads as one) may not be a target; `nil` when
     /// it may, or when it is a name.
     static func refusal(literal host: String) -> String? {
-        guard let address = literalAddress(host) else { return nil }
-        return address.count == 4 ? refusal(ipv4: address) : refusal(ipv6: address)
+        literalAddress(host).flatMap { refusal(address: $0) }
     }
 
     /// The address a host written as an IP address names (4 or 16 bytes), or `nil` for a name.
@@ -76,16 +80,13 @@ enum WebhookTarget {
     ///     would wait behind SQLite's work).
     static func resolution(of host: String, pool: NIOThreadPool = .singleton) async -> Resolution {
         if let literal = literalAddress(host) {
-            let refused = literal.count == 4 ? refusal(ipv4: literal) : refusal(ipv6: literal)
-            return refused.map(Resolution.refused) ?? .addresses([literal])
+            return refusal(address: literal).map(Resolution.refused) ?? .addresses([literal])
         }
         guard !host.isEmpty else { return .addresses([]) }
         let now = ContinuousClock.now
         if let known = answers.withLock({ $0[host] }), known.until > now { return known.resolution }
         let addresses: [[UInt8]] = (try? await pool.runIfActive { Self.resolve(host) }) ?? []
-        let found = addresses.lazy.compactMap { address in
-            address.count == 4 ? refusal(ipv4: address) : refusal(ipv6: address)
-        }.first.map { "\(host) resolves to \($0)" }
+        let found = addresses.lazy.compactMap { refusal(address: $0) }.first.map { "\(host) resolves to \($0)" }
         let resolution = found.map(Resolution.refused) ?? .addresses(addresses)
         answers.withLock { answers in
             if answers.count >= 1_000 { answers = [:] }
