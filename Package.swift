@@ -231,6 +231,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

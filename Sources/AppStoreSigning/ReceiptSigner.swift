@@ -43,10 +43,14 @@ public struct ReceiptSigner: Sendable {
     ///   - rootName: The root's subject.
     ///   - intermediateName: The intermediate's subject.
     ///   - notBefore: Start of validity (every certificate is valid until 2039).
+    ///   - withAppleMarkers: Whether the leaf and intermediate carry Apple's marker extensions, as Apple's receipt
+    ///     chain does (tests forge chains without them).
+    ///   - leafKeyUsage: The leaf's key usage (Apple's: `digitalSignature`; `nil`: none).
     /// - Returns: A signer holding the leaf key and the three certificates.
     public static func generate(
         rootName: DistinguishedName, intermediateName: DistinguishedName,
-        notBefore: Date = Date(timeIntervalSince1970: 1_000_000_000)
+        notBefore: Date = Date(timeIntervalSince1970: 1_000_000_000), withAppleMarkers: Bool = true,
+        leafKeyUsage: KeyUsage? = KeyUsage(digitalSignature: true)
     ) throws -> ReceiptSigner {
         let rootKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let intermediateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
@@ -69,17 +73,30 @@ public struct ReceiptSigner: Sendable {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 AuthorityKeyIdentifier(keyIdentifier: rootIdentifier.keyIdentifier)
                 SubjectKeyIdentifier(hash: .init(intermediateKey.publicKey))
+                if withAppleMarkers {
+                    Certificate.Extension(
+                        oid: [1, 2, 840, 113635, 100, 6, 2, 1], critical: false, value: [0x05, 0x00])
+                }
             },
             issuerPrivateKey: .init(rootKey))
         let leaf = try leafCertificate(
-            key: leafKey, issuer: intermediateName, issuerKey: intermediateKey, notBefore: notBefore)
+            key: leafKey, issuer: intermediateName, issuerKey: intermediateKey, notBefore: notBefore,
+            withAppleMarker: withAppleMarkers, keyUsage: leafKeyUsage)
         return ReceiptSigner(certificates: [leaf, intermediate, root], key: leafKey)
     }
 
     /// A receipt-signing leaf named under `issuer` and signed by `issuerKey`.
+    /// - Parameters:
+    ///   - key: The leaf's key.
+    ///   - issuer: The issuer name written in it.
+    ///   - issuerKey: The key that signs it.
+    ///   - notBefore: Start of validity.
+    ///   - withAppleMarker: Whether it carries Apple's marker 1.2.840.113635.100.6.11.1.
+    ///   - keyUsage: Its key usage (Apple's: `digitalSignature`; `nil`: none).
     public static func leafCertificate(
         key: _RSA.Signing.PrivateKey, issuer: DistinguishedName, issuerKey: _RSA.Signing.PrivateKey,
-        notBefore: Date = Date(timeIntervalSince1970: 1_000_000_000)
+        notBefore: Date = Date(timeIntervalSince1970: 1_000_000_000), withAppleMarker: Bool = true,
+        keyUsage: KeyUsage? = KeyUsage(digitalSignature: true)
     ) throws -> Certificate {
         let leafName = try DistinguishedName {
             CommonName("Mac App Store and iTunes Store Receipt Signing")
@@ -95,6 +112,11 @@ public struct ReceiptSigner: Sendable {
                 AuthorityKeyIdentifier(
                     keyIdentifier: SubjectKeyIdentifier(hash: .init(issuerKey.publicKey)).keyIdentifier)
                 SubjectKeyIdentifier(hash: .init(key.publicKey))
+                if let keyUsage { Critical(keyUsage) }
+                if withAppleMarker {
+                    Certificate.Extension(
+                        oid: [1, 2, 840, 113635, 100, 6, 11, 1], critical: false, value: [0x05, 0x00])
+                }
             },
             issuerPrivateKey: .init(issuerKey))
     }

@@ -144,10 +144,19 @@ struct MetricsBenchCommand: AsyncParsableCommand {
 
     /// Signs in to the dashboard with the demo's secret key; returns the session cookie.
     func signIn(base: String, client: HTTPClient) async throws -> String {
+        // The form first: its CSRF token must come back with the cookie it was set with.
+        let form = try await client.execute(HTTPClientRequest(url: base + "/dashboard/login"), timeout: .seconds(30))
+        let page = String(buffer: try await form.body.collect(upTo: 1 << 20))
+        guard let formCookie = form.headers.first(name: "Set-Cookie")?.split(separator: ";").first,
+            let token = page.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64)
+        else {
+            throw CommandFailure("the dashboard sign-in form has no CSRF token (status \(form.status.code))")
+        }
         var request = HTTPClientRequest(url: base + "/dashboard/login")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: "key=\(DemoKeys.secretKey)"))
+        request.headers.add(name: "Cookie", value: String(formCookie))
+        request.body = .bytes(ByteBuffer(string: "csrf=\(token)&key=\(DemoKeys.secretKey)"))
         let response = try await client.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
         guard let cookie = response.headers.first(name: "Set-Cookie")?.split(separator: ";").first else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FilePermissions
 import Foundation
 import StoreKeeperPostgres
 import StoreKeeperSQLite
@@ -11,11 +12,20 @@ import SubscriptionEngine
 enum StoreOpener {
     /// The configuration `--config` and the environment give; a bad file is the option's error.
     static func configuration(path: String?) throws -> ServerConfiguration {
+        let configuration: ServerConfiguration
         do {
-            return try ServerConfiguration.load(path: path, environment: ProcessInfo.processInfo.environment)
+            configuration = try ServerConfiguration.load(path: path, environment: ProcessInfo.processInfo.environment)
         } catch {
             throw CommandFailure("\(error)")
         }
+        // A file that holds secrets is kept from other users, as the key files are (its group may read it: the
+        // service's own group, as deploy/storekeeper.service sets it up).
+        if let path, let secrets = configuration.secretsHeld, let mode = PrivateFiles.mode(path), mode & 0o007 != 0 {
+            throw CommandFailure(
+                "configuration file \(path) holds secrets (\(secrets)) and other users can read it (mode "
+                    + "0\(String(mode, radix: 8))); run chmod 600 \(path) (or 640 with the service's group)")
+        }
+        return configuration
     }
 
     static func open(_ configuration: ServerConfiguration) async throws -> SQLStore {

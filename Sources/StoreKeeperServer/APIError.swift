@@ -46,6 +46,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .unknownApp: .forbidden
             case .unverifiable: .unprocessableContent
             case .unauthenticated: .unauthorized
+            case .forbidden: .forbidden
             case .missingConfiguration: .conflict
             case .appleRefused, .appleUnavailable: .badGateway
             case .appleTimeout: .gatewayTimeout

@@ -73,10 +73,13 @@ public enum StoreKeeperApplication {
         configuration: ServerConfiguration, dependencies: Dependencies, appleBaseURL: String?
     ) async throws -> (router: Router<BasicRequestContext>, services: [any Service]) {
         try configuration.validate()
-        for key in configuration.apiKeys {
-            try await dependencies.store.registerAPIKey(
-                hash: Authenticator.hash(key.key), kind: key.kind, bundleID: key.bundleID)
-        }
+        // The stored keys become exactly the configured ones: a key removed from the file stops working here.
+        try await dependencies.store.replaceAPIKeys(
+            Dictionary(
+                configuration.apiKeys.map {
+                    (Authenticator.hash($0.key), APIKeyRecord(kind: $0.kind, bundleID: $0.bundleID))
+                },
+                uniquingKeysWith: { _, last in last }))
         try await dependencies.store.configureWebhookEndpoints(
             configuration.configuredWebhooks(now: dependencies.now()))
         let projects = try configuration.projectScopes()
@@ -117,7 +120,16 @@ public enum StoreKeeperApplication {
         let readiness = Readiness(store: dependencies.store, gate: dependencies.startupGate)
         router.get("ready") { _, _ in try await readiness.response() }
         if let registry = dependencies.metricsRegistry {
-            router.get("metrics") { _, _ in
+            let token = configuration.metricsToken.map { Array("Bearer \($0)".utf8) }
+            router.get("metrics") { request, _ in
+                if let token {
+                    let sent = Array((request.headers[.authorization] ?? "").utf8)
+                    guard sent.count == token.count, zip(sent, token).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
+                    else {
+                        throw APIError(
+                            .unauthorized, "invalid_metrics_token", "send Authorization: Bearer <metricsToken>")
+                    }
+                }
                 ServerMetrics.caches(service.cacheUsage)
                 return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

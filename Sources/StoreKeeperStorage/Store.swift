@@ -75,8 +75,8 @@ public protocol Store: WebhookStore, PollStore {
     func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date)
         async throws
 
-    /// Remembers an API key by its hash.
-    func registerAPIKey(hash: String, kind: APIKeyRecord.Kind, bundleID: String) async throws
+    /// Makes the stored API keys exactly `keys` (record by key hash) in one transaction: keys not in it are deleted.
+    func replaceAPIKeys(_ keys: [String: APIKeyRecord]) async throws
 
     /// An API key by its hash.
     func apiKey(hash: String) async throws -> APIKeyRecord?

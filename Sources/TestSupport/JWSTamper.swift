@@ -87,6 +87,22 @@ public enum JWSTamper {
             Base64.decode(parts(token)[1])!, chain: [SigningAuthority.der(leaf), apple[1], apple[2]], key: foreignKey)
     }
 
+    /// `payload` signed as Xcode signs StoreKit testing data: one self-signed certificate in `x5c`, which anyone
+    /// can make.
+    public static func selfSigned(_ payload: [UInt8]) throws -> String {
+        let key = P256.Signing.PrivateKey()
+        let certificate = try SigningAuthority.leaf(
+            key: key, issuer: SigningAuthority.appleLeafName, issuerKey: .init(key), withAppleExtension: false)
+        return try JWSSigner.sign(payload, chain: [SigningAuthority.der(certificate)], key: key)
+    }
+
+    /// The token's payload JSON with `edit` applied, signed as ``selfSigned(_:)`` signs.
+    public static func selfSigned(_ token: String, editing edit: (inout [String: Any]) -> Void) throws -> String {
+        var object = try JSONSerialization.jsonObject(with: Data(Base64.decode(parts(token)[1])!)) as! [String: Any]
+        edit(&object)
+        return try selfSigned(Array(try JSONSerialization.data(withJSONObject: object)))
+    }
+
     /// The token cut in half.
     public static func truncated(_ token: String) -> String {
         String(token.prefix(token.count / 2))

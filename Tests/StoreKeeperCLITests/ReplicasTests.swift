@@ -114,7 +114,7 @@ import Testing
         try Self.configuration(
             database: database, simulator: apple.baseURL, pki: simulatorData.appendingPathComponent("pki"),
             apiKey: apiKey
-        ).write(to: config)
+        ).writePrivately(to: config)
         let receiver = WebhookReceiver()
         try await LiveServer.with(router: receiver.router()) { receiverBase in
             let first = try BackgroundCommand(

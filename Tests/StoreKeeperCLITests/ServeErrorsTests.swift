@@ -14,7 +14,7 @@ import Testing
     /// Runs `serve` with a configuration file holding `text`.
     static func serve(config text: String, in directory: URL) throws -> CommandRunner.Result {
         let file = directory.appendingPathComponent("config.json")
-        try Data(text.utf8).write(to: file)
+        try Data(text.utf8).writePrivately(to: file)
         return try CommandRunner.run(["serve", "--port", "0", "--config", file.path])
     }
 

@@ -79,4 +79,24 @@ import Testing
         #expect(Self.total(caches, "storekeeper_cache_bytes", [#"cache="evidence""#]) > 0)
         #expect(Self.total(caches, "storekeeper_cache_budget_bytes") == Double(256 << 20))
     }
+
+    @Test("with metricsToken set, /metrics answers only its bearer; other routes are unchanged")
+    func metricsToken() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let token = "sk_metrics_0123456789abcdefghijklmnopqrstuv"
+        let config = directory.appendingPathComponent("config.json")
+        try #"{"metricsToken": "\#(token)"}"#.writePrivately(to: config)
+        let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+        defer { server.stop() }
+        let client = ServeClient(base: server.baseURL)
+        for sent in [nil, "wrong", token + "x", String(token.dropLast())] {
+            let (status, body) = try await client.call(.GET, "/metrics", key: sent)
+            #expect(status == 401 && !body.contains("storekeeper_"), "\(sent ?? "no token"): \(status)")
+        }
+        let (status, body) = try await client.call(.GET, "/metrics", key: token)
+        #expect(status == 200 && body.contains("storekeeper_cache_bytes"))
+        #expect(try await client.call(.GET, "/health", key: nil).0 == 200)
+    }
 }

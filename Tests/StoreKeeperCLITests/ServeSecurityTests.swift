@@ -17,7 +17,7 @@ import Testing
 
     static func config(_ directory: URL, _ json: String) throws -> String {
         let file = directory.appendingPathComponent("config.json")
-        try Data(json.utf8).write(to: file)
+        try Data(json.utf8).writePrivately(to: file)
         return file.path
     }
 
@@ -96,6 +96,36 @@ import Testing
                 "\(result.standardError)")
             #expect(!result.standardError.contains(key), "the key itself must not be printed")
         }
+    }
+
+    @Test("a configuration file that holds secrets and other users can read is refused at startup, naming it")
+    func readableSecretsRefused() throws {
+        let directory = try Self.temporaryDirectory("secrets")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data").path
+        let key = "sk_readable_0123456789abcdefghijklmnopqrstuv"
+        let config = try Self.config(
+            directory,
+            #"""
+            {"dataDirectory": "\#(data)", "apps": [{"bundleID": "com.example.app"}],
+             "apiKeys": [{"key": "\#(key)", "kind": "secret", "bundleID": "com.example.app"}]}
+            """#)
+        chmod(config, 0o644)
+        let refused = try CommandRunner.run(["serve", "--port", "0", "--config", config])
+        #expect(refused.status != 0)
+        #expect(
+            refused.standardError.contains(config) && refused.standardError.contains("apiKeys")
+                && refused.standardError.contains("chmod 600"), "\(refused.standardError)")
+        #expect(!refused.standardError.contains(key), "the key itself must not be printed")
+        // Kept from other users (its group may read it, as a service's group does), it starts.
+        chmod(config, 0o640)
+        let server = try BackgroundCommand(["serve", "--port", "0", "--config", config])
+        server.stop()
+        // A file with no secrets in it may be read by anyone.
+        let plain = try Self.config(directory, #"{"dataDirectory": "\#(data)"}"#)
+        chmod(plain, 0o644)
+        let open = try BackgroundCommand(["serve", "--port", "0", "--config", plain])
+        open.stop()
     }
 
     @Test("keys new prints a fresh 46-character key of the asked kind each time")

@@ -163,7 +163,7 @@ import Testing
             let config = directory.appendingPathComponent("config.json")
             try
                 #"{"webhooks": [{"bundleID": "com.example.storekeeper.demo", "url": "\#(receiverBase)/hook", "secret": "\#(secret)", "eventTypes": ["initial_purchase"]}]}"#
-                .write(to: config, atomically: true, encoding: .utf8)
+                .writePrivately(to: config)
             let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
             defer { server.stop() }
             let (listed, list) = try await ServeClient(base: server.baseURL).call(

@@ -123,6 +123,10 @@ public final class ChainValidator: Sendable {
                 throw VerificationError(.missingAppleExtension, "the intermediate lacks extension \(oid)")
             }
         }
+        if requirements.leafSignsDigitally, (try? leaf.extensions.keyUsage)??.digitalSignature != true {
+            throw VerificationError(
+                .missingAppleExtension, "the leaf's key usage does not allow digital signatures")
+        }
         var verifier = Verifier(rootCertificates: CertificateStore([root])) {
             RFC5280Policy(fixedExpiryValidationTime: time)
         }

@@ -8,14 +8,19 @@ import X509
 /// Such data proves nothing about a real purchase, so this verifier exists apart from
 /// ``AppStoreSignedDataVerifier`` and is used only when configuration asks for it — never because a payload
 /// says `"environment": "Xcode"`. It checks that the token is ES256, that the single certificate signed
-/// itself, and that the token's signature was made with its key.
+/// itself, and that the token's signature was made with its key. Anyone can make such a certificate, so what it
+/// verifies must say `"environment": "Xcode"` whatever the expectations given: a self-signed token claiming
+/// `Production` or `Sandbox` is refused (`unexpectedEnvironment`).
 public struct XcodeSignedDataVerifier: SignedDataVerifying {
     /// What payloads must say about themselves.
     public let expectations: SignedDataExpectations
 
     /// Makes an Xcode verifier.
-    /// - Parameter expectations: Required bundle id and so on. The environment is expected to be `Xcode`.
+    /// - Parameter expectations: Required bundle id and so on. Its environment is replaced by `Xcode`: the only
+    ///   environment self-signed data may claim.
     public init(expectations: SignedDataExpectations = .init()) {
+        var expectations = expectations
+        expectations.environment = .xcode
         self.expectations = expectations
     }
 

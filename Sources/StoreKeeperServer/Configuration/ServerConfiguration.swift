@@ -31,7 +31,12 @@ public struct ServerConfiguration: Sendable, Decodable {
         public var offerPrivateKeyPEM: String?
         /// Extra trusted root certificates (DER file paths), e.g. the simulator's.
         public var extraRootPaths: [String] = []
-        /// Accept Xcode-signed evidence (StoreKit testing). Default false.
+        /// Accept Xcode-signed evidence (StoreKit testing in Xcode). Default false.
+        ///
+        /// Risk: anyone can make an Xcode signing certificate, so with this on anyone holding the app's public key
+        /// can post evidence of purchases that never happened. It is held to what Xcode data is: only transactions
+        /// and receipts whose environment is `Xcode` (never a notification), and it is refused at startup for an
+        /// app whose `environment` is `Production`. Turn it on for a development server only.
         public var allowXcode: Bool?
 
         /// Makes an app entry.
@@ -138,6 +143,10 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// API keys. Default: demo keys, when the simulator is on. Each belongs to its app's project and reaches only
     /// that project's subscribers; a configured key has at least ``minimumKeyLength`` characters.
     public var apiKeys: [APIKey] = []
+    /// When set, `GET /metrics` answers only requests with `Authorization: Bearer <metricsToken>` (at least
+    /// ``minimumKeyLength`` characters; never logged). Default none: `/metrics` is open, for a server that listens on
+    /// loopback or whose proxy does not forward it (docs/production.md, Security).
+    public var metricsToken: String?
     /// Webhook endpoints kept in this file (besides those added through the API). Default none.
     public var webhooks: [Webhook] = []
     /// Products, entitlements, groups for the engine.
@@ -220,7 +229,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, webhooks, engine, transferPolicy,
+        case hostname, port, dataDirectory, databaseURL, apps, projects, apiKeys, metricsToken, webhooks, engine,
+            transferPolicy,
             receiptValidation
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
             simulatorClock, simulatorRate,
@@ -241,6 +251,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
         projects = try c.decodeIfPresent([Project].self, forKey: .projects) ?? []
         apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
+        metricsToken = try c.decodeIfPresent(String.self, forKey: .metricsToken)
         webhooks = try c.decodeIfPresent([Webhook].self, forKey: .webhooks) ?? []
         engine = try c.decodeIfPresent(EngineConfiguration.self, forKey: .engine) ?? engine
         transferPolicy = try c.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? transferPolicy
@@ -290,6 +301,23 @@ public struct ServerConfiguration: Sendable, Decodable {
         if let path { configuration = try ConfigurationFile.read(path) }
         configuration.applyEnvironment(environment)
         return configuration
+    }
+
+    /// What secrets the configuration holds, named (never shown), or `nil` when it holds none: API keys, webhook
+    /// secrets, apps' shared secrets and private keys, a database password.
+    public var secretsHeld: String? {
+        var held: [String] = []
+        if !apiKeys.isEmpty { held.append("apiKeys") }
+        if metricsToken != nil { held.append("metricsToken") }
+        if !webhooks.isEmpty { held.append("webhooks' secrets") }
+        if apps.contains(where: { $0.sharedSecret != nil }) { held.append("sharedSecret") }
+        if apps.contains(where: { $0.privateKeyPEM != nil || $0.offerPrivateKeyPEM != nil }) {
+            held.append("private keys")
+        }
+        if let url = databaseURL.flatMap(URLComponents.init(string:)), url.password?.isEmpty == false {
+            held.append("the databaseURL password")
+        }
+        return held.isEmpty ? nil : held.joined(separator: ", ")
     }
 
     /// Whether the in-process simulator runs.
@@ -390,6 +418,16 @@ public struct ServerConfiguration: Sendable, Decodable {
         guard appleDeadlineSeconds > 0, appleDeadlineSeconds <= 300 else {
             throw StorageError(
                 "appleDeadlineSeconds is \(appleDeadlineSeconds); it must be more than 0 and at most 300")
+        }
+        if let token = metricsToken, token.count < Self.minimumKeyLength {
+            throw StorageError(
+                "metricsToken has \(token.count) characters; at least \(Self.minimumKeyLength) are required "
+                    + "(storekeeper keys new secret prints one)")
+        }
+        for app in apps where app.allowXcode == true && app.environment == "Production" {
+            throw StorageError(
+                "apps: \(app.bundleID) has allowXcode with environment Production; Xcode-signed evidence proves no "
+                    + "purchase, so it is accepted only on a development or Sandbox app")
         }
         let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == "com.example.storekeeper.demo"
         for key in apiKeys {

@@ -31,10 +31,11 @@ enum DashboardPages {
     }
 
     /// The sign-in page.
-    static func login(error: String?) -> String {
+    static func login(csrf: String, error: String?) -> String {
         document(
             title: "Sign in",
             body: "<main><h1>StoreKeeper</h1><form method=\"post\" action=\"/dashboard/login\">"
+                + "<input type=\"hidden\" name=\"csrf\" value=\"\(HTMLText.escape(csrf))\">"
                 + "<label>Secret key <input type=\"password\" name=\"key\" autocomplete=\"off\" required size=\"48\"></label> "
                 + "<button type=\"submit\">Sign in</button></form>"
                 + (error.map { "<p class=\"error\" role=\"alert\">\(HTMLText.escape($0))</p>" } ?? "") + "</main>")

@@ -5,18 +5,17 @@ import StoreKeeperAPI
 import SubscriptionMetrics
 
 /// The dashboard at `/dashboard`: server-rendered HTML with SVG charts, no script. Sign-in takes a secret key
-/// (`POST /dashboard/login`, form field `key`) and sets an HttpOnly, SameSite=Strict session cookie; every other
-/// form carries the session's CSRF token. Each page shows the signed-in key's project.
+/// (`POST /dashboard/login`, form field `key`, with the form's CSRF token) and sets an HttpOnly, SameSite=Strict
+/// session cookie (`Secure` over HTTPS: ``DashboardCookies``); every other form carries the session's CSRF token.
+/// Each page shows the signed-in key's project.
 struct DashboardRoutes: Sendable {
     let service: SubscriberService
     let webhooks: WebhookService
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
-    static let cookie = "storekeeper_session"
-
     func addRoutes(to router: Router<BasicRequestContext>) {
-        router.get("dashboard/login") { _, _ in Self.page(DashboardPages.login(error: nil)) }
+        router.get("dashboard/login") { request, _ in Self.signInForm(request, error: nil) }
         router.post("dashboard/login") { request, _ in try await signIn(request) }
         router.post("dashboard/logout") { request, _ in
             try await withSession(request) { token, session in
@@ -24,8 +23,8 @@ struct DashboardRoutes: Sendable {
                 guard fields["csrf"] == session.csrf else { return Self.forbidden() }
                 sessions.remove(token)
                 return Self.redirect(
-                    "/dashboard/login", cookie: "\(Self.cookie)=; HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=0"
-                )
+                    "/dashboard/login",
+                    cookie: DashboardCookies.set(DashboardCookies.session, "", maxAge: 0, for: request))
             }
         }
         router.get("dashboard") { request, _ in
@@ -103,40 +102,60 @@ struct DashboardRoutes: Sendable {
     }
 
     /// `POST /dashboard/login`: a secret key signs in; anything else shows the form again with the reason (a page,
-    /// not an error status: the browser shows the form, and no session is made).
+    /// not an error status: the browser shows the form, and no session is made). The form's CSRF token must match
+    /// the sign-in cookie the form came with, so another site cannot sign a browser in to an attacker's session.
     func signIn(_ request: Request) async throws -> Response {
         let fields = HTMLText.formFields(try await Self.formBody(request))
+        guard let expected = DashboardCookies.value(DashboardCookies.signIn, in: request), expected.count == 64,
+            let sent = fields["csrf"], Self.constantTimeEqual(sent, expected)
+        else {
+            return Self.signInForm(request, error: "The form expired. Sign in again.", status: .forbidden)
+        }
         let key = fields["key"] ?? ""
         guard !key.isEmpty, key.utf8.count < 512, let record = try await authenticator.record(forKey: key) else {
-            return Self.page(DashboardPages.login(error: "That key is not valid."))
+            return Self.signInForm(request, error: "That key is not valid.")
         }
         guard record.kind == .secret else {
-            return Self.page(
-                DashboardPages.login(error: "The dashboard needs a secret key (sk_…), not a public one."))
+            return Self.signInForm(request, error: "The dashboard needs a secret key (sk_…), not a public one.")
         }
-        let (token, _) = sessions.create(bundleID: record.bundleID)
+        let (token, _) = sessions.create(bundleID: record.bundleID, keyHash: Authenticator.hash(key))
         return Self.redirect(
             "/dashboard",
-            cookie:
-                "\(Self.cookie)=\(token); HttpOnly; SameSite=Strict; Path=/dashboard; Max-Age=\(Int(DashboardSessions.lifetime))"
-        )
+            cookie: DashboardCookies.set(
+                DashboardCookies.session, token, maxAge: Int(DashboardSessions.lifetime), for: request))
+    }
+
+    /// The sign-in form with its CSRF token: the token of the browser's sign-in cookie, or a new one set with it.
+    static func signInForm(_ request: Request, error: String?, status: HTTPResponse.Status = .ok) -> Response {
+        let kept = DashboardCookies.value(DashboardCookies.signIn, in: request).flatMap { $0.count == 64 ? $0 : nil }
+        let token = kept ?? DashboardSessions.randomToken()
+        var response = page(DashboardPages.login(csrf: token, error: error), status: status)
+        if kept == nil {
+            response.headers[.setCookie] = DashboardCookies.set(
+                DashboardCookies.signIn, token, maxAge: 3_600, for: request)
+        }
+        return response
+    }
+
+    /// Whether two tokens are equal, in time that does not depend on where they differ.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// Runs `body` for a signed-in request; others go to the sign-in page.
     func withSession(
         _ request: Request, _ body: (String, DashboardSessions.Session) async throws -> Response
     ) async throws -> Response {
-        let token = Self.cookieValue(request.headers[.cookie], name: Self.cookie)
+        let token = DashboardCookies.value(DashboardCookies.session, in: request)
         guard let token, let session = sessions.session(token) else { return Self.redirect("/dashboard/login") }
-        return try await body(token, session)
-    }
-
-    static func cookieValue(_ header: String?, name: String) -> String? {
-        for part in (header ?? "").split(separator: ";") {
-            let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0] == name { return String(pair[1]) }
+        // A session lives no longer than the key that made it: a rotated-out key signs its sessions out.
+        guard try await authenticator.record(forHash: session.keyHash)?.kind == .secret else {
+            sessions.remove(token)
+            return Self.redirect("/dashboard/login")
         }
-        return nil
+        return try await body(token, session)
     }
 
     static func formBody(_ request: Request) async throws -> String {

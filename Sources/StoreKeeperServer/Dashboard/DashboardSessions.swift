@@ -2,12 +2,15 @@ import Foundation
 import Synchronization
 
 /// Signed-in dashboard sessions, in memory: a random token (the cookie) names the project's app and the session's
-/// CSRF token. A session lasts 12 hours; signing out ends it. Restarting the server signs everyone out.
+/// CSRF token. A session lasts 12 hours; signing out ends it, and so does its key leaving the configuration.
+/// Restarting the server signs everyone out.
 final class DashboardSessions: Sendable {
     /// One session.
     struct Session: Sendable {
         /// The app whose secret key signed in (its project is shown).
         var bundleID: String
+        /// The SHA-256 of that key: the session ends when the key is no longer valid (rotated out).
+        var keyHash: String
         /// The token every form of the session carries.
         var csrf: String
         /// When it ends.
@@ -27,9 +30,10 @@ final class DashboardSessions: Sendable {
     }
 
     /// A new session for an app: its cookie token and the session.
-    func create(bundleID: String) -> (token: String, session: Session) {
+    func create(bundleID: String, keyHash: String) -> (token: String, session: Session) {
         let token = Self.randomToken()
-        let session = Session(bundleID: bundleID, csrf: Self.randomToken(), expiresAt: now() + Self.lifetime)
+        let session = Session(
+            bundleID: bundleID, keyHash: keyHash, csrf: Self.randomToken(), expiresAt: now() + Self.lifetime)
         let instant = now()
         sessions.withLock { all in
             all = all.filter { $0.value.expiresAt > instant }

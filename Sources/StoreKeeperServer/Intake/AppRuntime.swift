@@ -56,7 +56,9 @@ struct AppRuntime: Sendable {
         return verifier(for: jws)
     }
 
-    /// The verifier for a split token, chosen the same way as for its text.
+    /// The verifier for a split token, chosen the same way as for its text. Only for evidence an app posts:
+    /// notifications are verified by ``signedData`` alone (they need no key, so Xcode's verifier would let anyone
+    /// post one).
     func verifier(for jws: CompactJWS) -> any SignedDataVerifying {
         if let xcode, jws.certificateChain.count == 1 { return xcode }
         return signedData

@@ -14,6 +14,8 @@ struct ServiceError: Error, Hashable, Sendable {
         case unverifiable
         /// A V1 notification's shared secret does not match.
         case unauthenticated
+        /// The caller's key may not do this (a public key merging a customer who has purchases).
+        case forbidden
         /// The request needs configuration the app lacks (an offer key).
         case missingConfiguration
         /// Apple refused our credentials (a shared secret that does not match).

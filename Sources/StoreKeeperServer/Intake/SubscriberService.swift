@@ -34,8 +34,6 @@ public struct SubscriberService: Sendable {
     /// The newest refused notifications, for the dashboard's notification log (this process's, memory only).
     let refusals = RefusalLog()
 
-    static let maximumUserIDLength = 256
-
     init(
         store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine,
         policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger,
@@ -66,13 +64,13 @@ public struct SubscriberService: Sendable {
     /// The project of a configured app: the boundary no read or write crosses.
     func project(_ bundleID: String) throws(ServiceError) -> ProjectScope { try app(bundleID).project }
 
-    static func checkUserID(_ id: String) throws(ServiceError) {
-        guard !id.isEmpty, id.utf8.count <= maximumUserIDLength, !id.contains(where: { $0.isNewline || $0 == "\0" })
-        else {
-            throw .invalid(
-                "invalid_app_user_id", "app_user_id must be 1–\(maximumUserIDLength) bytes without control characters")
-        }
+    /// Whether `id` is an anonymous id in the SDK's form, `$anonymous:` and a random UUID: an id nobody can guess.
+    static func isAnonymousID(_ id: String) -> Bool {
+        id.hasPrefix(Self.anonymousPrefix) && UUID(uuidString: String(id.dropFirst(Self.anonymousPrefix.count))) != nil
     }
+
+    /// What the SDK's anonymous ids start with.
+    static let anonymousPrefix = "$anonymous:"
 
     static func originals(_ evidence: EvidenceSet) -> [String] {
         Array(
@@ -95,16 +93,8 @@ public struct SubscriberService: Sendable {
     func postReceipt(
         appUserID: String, receipt: String, deviceID: String?, bundleID: String, cause: EventCause = .client
     ) async throws -> [UInt8] {
-        try Self.checkUserID(appUserID)
-        if let deviceID {
-            guard !deviceID.isEmpty, deviceID.utf8.count <= Self.maximumUserIDLength,
-                !deviceID.contains(where: { $0.isNewline || $0 == "\0" })
-            else {
-                throw ServiceError.invalid(
-                    "invalid_device_id",
-                    "device_id must be 1–\(Self.maximumUserIDLength) bytes without control characters")
-            }
-        }
+        let appUserID = try CustomerID.normalized(appUserID)
+        let deviceID = try deviceID.map { id throws(ServiceError) in try CustomerID.normalized(id, field: "device_id") }
         let app = try app(bundleID)
         guard let der = Base64.decode(receipt, ignoringWhitespace: true), !der.isEmpty else {
             throw ServiceError.invalid("invalid_receipt", "receipt is not base64")
@@ -154,7 +144,7 @@ public struct SubscriberService: Sendable {
 
     /// `POST /v1/transactions`.
     func postTransaction(appUserID: String, signedTransaction: String, bundleID: String) async throws -> [UInt8] {
-        try Self.checkUserID(appUserID)
+        let appUserID = try CustomerID.normalized(appUserID)
         let app = try app(bundleID)
         var evidence = EvidenceSet()
         let transaction: JWSTransactionDecodedPayload
@@ -207,7 +197,7 @@ public struct SubscriberService: Sendable {
     /// `POST /v1/imports` by original transaction id: the customer's subscriptions as the App Store Server API
     /// tells them now (Get All Subscription Statuses), verified and stored with cause `import`.
     func importSubscriber(appUserID: String, originalTransactionID: String, bundleID: String) async throws -> [UInt8] {
-        try Self.checkUserID(appUserID)
+        let appUserID = try CustomerID.normalized(appUserID)
         let app = try app(bundleID)
         guard !originalTransactionID.isEmpty, originalTransactionID.utf8.count <= 64,
             originalTransactionID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
@@ -296,7 +286,8 @@ public struct SubscriberService: Sendable {
         let notification: VerifiedNotification
         do {
             let jws = try split.get()
-            notification = try await app.verifier(for: jws).verifyNotification(jws)
+            // Apple's chain only: a notification needs no key, so Xcode-signed ones are never accepted.
+            notification = try await app.signedData.verifyNotification(jws)
         } catch let error as VerificationError {
             ServerMetrics.verificationFailure(code: error.code.rawValue)
             throw ServiceError.unverifiable(error.code.rawValue, "signedPayload: \(error.reason)")
@@ -414,7 +405,7 @@ public struct SubscriberService: Sendable {
     /// when the stored row changed or the clock crossed a date where the answer can change.
     /// Only `project`'s subscribers are read: another project's user with the same id is not seen.
     func subscriberDocument(appUserID: String, project: ProjectScope) async throws -> [UInt8] {
-        try Self.checkUserID(appUserID)
+        let appUserID = try CustomerID.normalized(appUserID)
         let instant = now()
         let key = project.key(appUserID)
         if let body = documents.fresh(key, at: instant) {
@@ -441,7 +432,7 @@ public struct SubscriberService: Sendable {
 
     /// Intro eligibility for products.
     func eligibility(appUserID: String, bundleID: String, productIDs: [String]) async throws -> [String: String] {
-        try Self.checkUserID(appUserID)
+        let appUserID = try CustomerID.normalized(appUserID)
         let record = try await store.subscriber(appUserID, in: try project(bundleID))
         let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: now())
         var result: [String: String] = [:]
@@ -453,18 +444,32 @@ public struct SubscriberService: Sendable {
         return result
     }
 
-    /// Merges identities.
-    func alias(appUserID: String, newAppUserID: String, bundleID: String) async throws -> [UInt8] {
-        try Self.checkUserID(appUserID)
-        try Self.checkUserID(newAppUserID)
+    /// Merges identities: `appUserID` (and its purchases) becomes an alias of `newAppUserID`.
+    ///
+    /// With a public key (which ships inside the app, so anyone has it) only an id nobody can guess may be merged
+    /// into another: an anonymous id in the SDK's form, or an id with no evidence of its own. Merging a customer
+    /// who has purchases needs the secret key, else anyone could move anyone's entitlement to themselves.
+    /// - Parameter secretKey: Whether the caller used a secret key.
+    func alias(appUserID: String, newAppUserID: String, bundleID: String, secretKey: Bool) async throws -> [UInt8] {
+        let appUserID = try CustomerID.normalized(appUserID)
+        let newAppUserID = try CustomerID.normalized(newAppUserID, field: "new_app_user_id")
         let project = try project(bundleID)
+        if !secretKey, !Self.isAnonymousID(appUserID),
+            let merged = try await store.subscriber(appUserID, in: project),
+            !merged.evidence.transactions.isEmpty || !merged.evidence.renewals.isEmpty
+        {
+            throw ServiceError(
+                .forbidden, "secret_key_required",
+                "app_user_id has purchases of its own; merging it into another id needs a secret key (a public key "
+                    + "may merge an anonymous id, $anonymous:<uuid>, or an id with no purchases)")
+        }
         try await store.alias(appUserID, to: newAppUserID, in: project, bundleID: bundleID, now: now())
         return try await subscriberDocument(appUserID: newAppUserID, project: project)
     }
 
     /// A subscriber's events, in the caller's project.
     func events(appUserID: String, bundleID: String) async throws -> EventsResponse {
-        try Self.checkUserID(appUserID)
+        let appUserID = try CustomerID.normalized(appUserID)
         let events = try await store.events(appUserID, in: try project(bundleID), limit: 1000).map { event in
             SubscriberEvent(
                 id: event.id, createdAt: event.createdAt, type: event.type, cause: event.cause.rawValue,
@@ -509,8 +514,7 @@ public struct SubscriberService: Sendable {
             base.merging([
                 "aud": "promotional-offer", "nonce": nonce, "productId": productID, "offerIdentifier": offerID,
             ]) { $1 }, keyID: keyID, key: key)
-        if let appUserID {
-            try Self.checkUserID(appUserID)
+        if let appUserID = try appUserID.map({ id throws(ServiceError) in try CustomerID.normalized(id) }) {
             let record = try await store.subscriber(appUserID, in: app.project)
             let evidence = record?.evidence ?? EvidenceSet()
             let latest = evidence.transactions.max {

@@ -22,15 +22,16 @@ struct APIRoutes: Sendable {
                     case .publicKey: try await authenticator.authorize(request, secretRequired: false)
                     case .secretKey: try await authenticator.authorize(request, secretRequired: true)
                     }
-                return try await handle(route, request, context, bundleID: caller?.bundleID ?? "")
+                return try await handle(route, request, context, caller: caller)
             }
         }
     }
 
-    /// Runs one route's handler; `bundleID` is the caller's app (empty for Apple's routes).
-    func handle(_ route: APIRoute, _ request: Request, _ context: BasicRequestContext, bundleID: String) async throws
-        -> Response
+    /// Runs one route's handler for `caller`'s key (`nil` for Apple's routes).
+    func handle(_ route: APIRoute, _ request: Request, _ context: BasicRequestContext, caller: APIKeyRecord?)
+        async throws -> Response
     {
+        let bundleID = caller?.bundleID ?? ""
         switch route {
         case .postReceipt:
             let body = try await decode(request, as: ReceiptPost.self)
@@ -77,7 +78,7 @@ struct APIRoutes: Sendable {
             return json(
                 try await service.alias(
                     appUserID: try userID(context), newAppUserID: try required(body.newAppUserID, "new_app_user_id"),
-                    bundleID: bundleID))
+                    bundleID: bundleID, secretKey: caller?.kind == .secret))
         case .getEvents:
             return try json(try await service.events(appUserID: try userID(context), bundleID: bundleID))
         case .postOfferSignature:

@@ -4,13 +4,22 @@ import StoreKeeperStorage
 import Synchronization
 
 /// Checks `Authorization: Bearer <key>`: keys are looked up by their SHA-256, never stored or logged in clear.
+///
+/// A positive answer is kept for ``recheckAfter`` and then asked of the store again, so a key another replica
+/// removed at its start (the stored keys follow the newest configuration) stops working here within that time.
 final class Authenticator: Sendable {
     let store: any Store
-    /// Keys already seen valid, by hash (keys are only added at start, so a positive answer stays true).
-    let known = Mutex<[String: APIKeyRecord]>([:])
+    /// How long a key seen valid is believed without asking the store again. Default 5 seconds.
+    let recheckAfter: Duration
+    /// Keys seen valid, by hash, with when the store said so.
+    let known = Mutex<[String: (record: APIKeyRecord, checkedAt: ContinuousClock.Instant)]>([:])
 
-    init(store: any Store) {
+    /// The most keys kept (a server has a handful; the cap only bounds memory).
+    static let capacity = 10_000
+
+    init(store: any Store, recheckAfter: Duration = .seconds(5)) {
         self.store = store
+        self.recheckAfter = recheckAfter
     }
 
     static func hash(_ key: String) -> String {
@@ -38,11 +47,22 @@ final class Authenticator: Sendable {
 
     /// The record of a key given in clear (a bearer token, the dashboard's sign-in form), if the key is valid.
     func record(forKey key: String) async throws -> APIKeyRecord? {
-        let hash = Self.hash(key)
-        if let found = known.withLock({ $0[hash] }) { return found }
-        guard let stored = try await store.apiKey(hash: hash) else { return nil }
+        try await record(forHash: Self.hash(key))
+    }
+
+    /// The record of a key by its hash (a dashboard session remembers the hash of the key that made it), if the
+    /// key is still valid.
+    func record(forHash hash: String) async throws -> APIKeyRecord? {
+        let instant = ContinuousClock.now
+        if let found = known.withLock({ $0[hash] }), found.checkedAt.duration(to: instant) < recheckAfter {
+            return found.record
+        }
+        guard let stored = try await store.apiKey(hash: hash) else {
+            known.withLock { _ = $0.removeValue(forKey: hash) }
+            return nil
+        }
         known.withLock { cache in
-            if cache.count < 10_000 { cache[hash] = stored }
+            if cache.count < Self.capacity || cache[hash] != nil { cache[hash] = (stored, instant) }
         }
         return stored
     }

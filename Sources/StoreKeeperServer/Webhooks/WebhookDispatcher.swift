@@ -127,6 +127,7 @@ public struct WebhookDispatcher: Service {
                 secret: delivery.secret, timestamp: Int64(sentAt.timeIntervalSince1970), body: bytes)
         }
         let result: String
+        var detail: String?
         let delivered: Bool
         if let url {
             do {
@@ -139,7 +140,8 @@ public struct WebhookDispatcher: Service {
                 result = "HTTP \(status)"
                 delivered = (200..<300).contains(status)
             } catch {
-                result = "not sent: \(error)"
+                result = "not sent: \((error as? WebhookHTTPError)?.deliveryLog ?? "no HTTP answer")"
+                detail = "\(error)"
                 delivered = false
             }
         } else {
@@ -163,7 +165,8 @@ public struct WebhookDispatcher: Service {
             logger.warning(
                 "webhook delivery failed",
                 metadata: [
-                    "delivery_id": "\(delivery.id)", "event_id": "\(delivery.eventID)", "result": "\(result)",
+                    "delivery_id": "\(delivery.id)", "event_id": "\(delivery.eventID)",
+                    "result": "\(detail.map { "not sent: \($0)" } ?? result)",
                     "attempts": "\(attempts)", "outcome": "\(outcome == .failed ? "failed" : "will retry")",
                 ])
         }

@@ -1,4 +1,5 @@
-/// Why a webhook request got no answer; its description is what the delivery log shows after `not sent: `.
+/// Why a webhook request got no answer. Its ``description`` (with the connect error) goes to the server's own log;
+/// the delivery log, which the endpoint's project reads through the API, shows only ``deliveryLog``.
 enum WebhookHTTPError: Error, Equatable, CustomStringConvertible {
     /// The host is, or resolves to, an address deliveries never go to (``WebhookTarget``).
     case refused(String)
@@ -22,6 +23,15 @@ enum WebhookHTTPError: Error, Equatable, CustomStringConvertible {
             answered ? "the connection closed during the answer" : "the connection closed before an answer"
         case .timedOut: "no answer by the deadline"
         case .shutDown: "the webhook client was shut down"
+        }
+    }
+
+    /// What the delivery log records after `not sent: `. Whether a port refused, timed out or closed, and whether a
+    /// name resolves, are left out: an endpoint's owner could otherwise scan the server's network through it.
+    var deliveryLog: String {
+        switch self {
+        case .refused, .shutDown: description
+        case .unresolved, .unreachable, .closed, .timedOut: "no HTTP answer"
         }
     }
 }

@@ -69,7 +69,7 @@ struct WebhookService: Sendable {
 
     /// `GET /v1/subscribers/{id}/webhook_deliveries?status=`: the deliveries of the events about a subscriber.
     func deliveries(appUserID: String, status: String?, bundleID: String) async throws -> WebhookDeliveriesResponse {
-        try SubscriberService.checkUserID(appUserID)
+        let appUserID = try CustomerID.normalized(appUserID)
         let project = try subscribers.project(bundleID)
         let record = try await store.snapshot(appUserID, in: project)
         return try await log(

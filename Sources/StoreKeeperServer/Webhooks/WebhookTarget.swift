@@ -10,8 +10,12 @@ import Synchronization
 
 /// Where webhook deliveries never go: addresses that are no receiver's and are the usual way to make a server
 /// reach its host's secrets — link-local (169.254.0.0/16, where clouds serve instance metadata and credentials;
-/// fe80::/10), unspecified (0.0.0.0, ::), multicast and broadcast. Loopback and private networks stay allowed: a
-/// self-hosted owner's backend usually lives there.
+/// fe80::/10), carrier-grade NAT (100.64.0.0/10: Alibaba Cloud's metadata at 100.100.100.200, some clouds'
+/// internal services), the other documented metadata addresses (Azure's 168.63.129.16, Oracle's 192.0.0.192 in
+/// 192.0.0.0/24, AWS's fd00:ec2::254, Google's fd20:ce::254), unspecified (0.0.0.0, ::), multicast and broadcast.
+/// An IPv6 address that carries an IPv4 one (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64
+/// `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`) is judged by the IPv4 address it reaches. Loopback and
+/// private networks stay allowed: a self-hosted owner's backend usually lives there.
 ///
 /// Checked twice: a URL naming such an address literally is refused when its endpoint is created, and a host name
 /// is resolved before each new connection and the delivery refused when any address it names is one (a host could
@@ -21,6 +25,13 @@ enum WebhookTarget {
     static func refusal(ipv4 bytes: [UInt8]) -> String? {
         guard bytes.count == 4 else { return nil }
         if bytes[0] == 169 && bytes[1] == 254 { return "a link-local address (169.254.0.0/16, cloud metadata)" }
+        if bytes[0] == 100 && bytes[1] & 0xC0 == 64 {
+            return "a carrier-grade NAT address (100.64.0.0/10, cloud metadata and internal services)"
+        }
+        if bytes == [168, 63, 129, 16] { return "a cloud metadata address (168.63.129.16)" }
+        if bytes[0] == 192 && bytes[1] == 0 && bytes[2] == 0 {
+            return "an IETF protocol address (192.0.0.0/24, cloud metadata)"
+        }
         if bytes == [0, 0, 0, 0] || bytes[0] == 0 { return "an unspecified address (0.0.0.0/8)" }
         if (224...239).contains(bytes[0]) { return "a multicast address" }
         if bytes == [255, 255, 255, 255] { return "the broadcast address" }
@@ -30,14 +41,40 @@ enum WebhookTarget {
     /// Why an IPv6 address may not be a target, or `nil` when it may (IPv4-mapped addresses are judged as IPv4).
     static func refusal(ipv6 bytes: [UInt8]) -> String? {
         guard bytes.count == 16 else { return nil }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
-            return refusal(ipv4: Array(bytes[12..<16]))
-        }
+        if let embedded = embeddedIPv4(bytes) { return refusal(ipv4: embedded).map { "\($0), reached through IPv6" } }
+        if metadataIPv6.contains(bytes) { return "a cloud metadata address (fd00:ec2::254, fd20:ce::254)" }
         if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return "a link-local address (fe80::/10)" }
         if bytes.allSatisfy({ $0 == 0 }) { return "the unspecified address (::)" }
         if bytes[0] == 0xFF { return "a multicast address" }
         return nil
     }
+
+    /// The IPv4 address an IPv6 address carries and reaches: IPv4-mapped and -compatible, NAT64 (well-known
+    /// 64:ff9b::/96 and local-use 64:ff9b:1::/48, the IPv4 address in the last 32 bits) and 6to4 (2002::/16, in
+    /// bits 16–47); `nil` for any other.
+    static func embeddedIPv4(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count == 16 else { return nil }
+        let zeroPrefix = bytes[0..<10].allSatisfy { $0 == 0 }
+        if zeroPrefix && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12..<16]) }
+        if zeroPrefix && bytes[10] == 0 && bytes[11] == 0 && bytes[12..<16].contains(where: { $0 != 0 })
+            && !(bytes[12..<15].allSatisfy { $0 == 0 })
+        {
+            return Array(bytes[12..<16])  // ::a.b.c.d (not ::1 or ::)
+        }
+        if bytes[0..<4] == [0x00, 0x64, 0xFF, 0x9B] && bytes[4..<12].allSatisfy({ $0 == 0 }) {
+            return Array(bytes[12..<16])
+        }
+        if bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return Array(bytes[12..<16]) }
+        if bytes[0] == 0x20 && bytes[1] == 0x02 { return Array(bytes[2..<6]) }
+        return nil
+    }
+
+    /// AWS's (fd00:ec2::254) and Google Cloud's (fd20:ce::254) instance metadata over IPv6: inside the private
+    /// fc00::/7, which stays allowed, so named one by one.
+    static let metadataIPv6: Set<[UInt8]> = [
+        [0xFD, 0x00, 0x0E, 0xC2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54],
+        [0xFD, 0x20, 0x00, 0xCE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54],
+    ]
 
     /// Why an address (4 or 16 bytes) may not be a target, or `nil` when it may.
     static func refusal(address: [UInt8]) -> String? {

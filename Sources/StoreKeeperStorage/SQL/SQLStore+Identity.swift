@@ -51,12 +51,19 @@ extension SQLStore {
         changes.publish(.changed(changed))
     }
 
-    /// Remembers an API key hash.
-    public func registerAPIKey(hash: String, kind: APIKeyRecord.Kind, bundleID: String) async throws {
+    /// Makes the stored API keys exactly `keys` (by hash), in one transaction: a key no longer configured is
+    /// deleted with the same commit that adds the new ones, so a removed key stops working at the next start.
+    public func replaceAPIKeys(_ keys: [String: APIKeyRecord]) async throws {
         _ = try await database.withTransaction { tx in
-            try await tx.query(
-                "INSERT INTO api_keys (key_hash, kind, bundle_id) VALUES (?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET kind = excluded.kind, bundle_id = excluded.bundle_id",
-                [.text(hash), .text(kind.rawValue), .text(bundleID)])
+            let stored = try await tx.query("SELECT key_hash FROM api_keys", []).compactMap { $0["key_hash"]?.string }
+            for hash in stored where keys[hash] == nil {
+                try await tx.query("DELETE FROM api_keys WHERE key_hash = ?", [.text(hash)])
+            }
+            for (hash, record) in keys.sorted(by: { $0.key < $1.key }) {
+                try await tx.query(
+                    "INSERT INTO api_keys (key_hash, kind, bundle_id) VALUES (?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET kind = excluded.kind, bundle_id = excluded.bundle_id",
+                    [.text(hash), .text(record.kind.rawValue), .text(record.bundleID)])
+            }
         }
     }
 

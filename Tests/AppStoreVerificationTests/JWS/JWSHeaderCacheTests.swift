@@ -38,4 +38,20 @@ import Testing
         none.store(header, for: keys[0])
         #expect(none.header(for: keys[0]) == nil)
     }
+
+    @Test("an oversized header (as unauthenticated notifications can carry) is decoded but never kept")
+    func oversizedHeadersNotKept() throws {
+        let apple = try Fixtures.text("jws/notification_TEST_sandbox_2022.jws")
+        let cache = JWSHeaderCache()
+        _ = try CompactJWS(apple, headerCache: cache)
+        #expect(cache.count == 1, "Apple's header (about 4 KB) is kept")
+        // 120 KB of padding certificates: the shape of a header that would pin memory if kept.
+        let padding = Array(repeating: "\"" + String(repeating: "A", count: 40_000) + "\"", count: 3)
+        for round in 0..<4 {
+            let header = #"{"alg":"ES256","round":\#(round),"x5c":[\#(padding.joined(separator: ","))]}"#
+            let token = Base64.urlEncode(Array(header.utf8)) + "." + apple.split(separator: ".")[1] + ".c2ln"
+            _ = try CompactJWS(token, headerCache: cache)
+        }
+        #expect(cache.count == 1, "no oversized header is kept")
+    }
 }

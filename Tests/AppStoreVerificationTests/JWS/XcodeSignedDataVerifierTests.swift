@@ -33,6 +33,29 @@ import Testing
         #expect(renewal.renewalDate != nil)
     }
 
+    @Test("self-signed data claiming Production or Sandbox is refused, whatever the expectations given")
+    func xcodeVerifierRefusesOtherEnvironments() async throws {
+        let xcode = XcodeSignedDataVerifier(
+            expectations: .init(bundleID: "com.example.naturelab.backyardbirds.example"))
+        #expect(xcode.expectations.environment == .xcode)
+        let permissive = XcodeSignedDataVerifier(expectations: .init(environment: .production))
+        #expect(permissive.expectations.environment == .xcode)
+        for environment in ["Production", "Sandbox"] {
+            let forged = try JWSTamper.selfSigned(try Fixtures.text(transactionPath)) {
+                $0["environment"] = environment
+            }
+            await #expect(throws: VerificationError(.unexpectedEnvironment, ""), "\(environment)") {
+                _ = try await xcode.verifyTransaction(forged)
+            }
+            await #expect(throws: VerificationError(.unexpectedEnvironment, ""), "\(environment)") {
+                _ = try await permissive.verifyTransaction(forged)
+            }
+        }
+        // The same forgery left as Xcode data passes: the signature itself is fine, only the claim is refused.
+        let honest = try JWSTamper.selfSigned(try Fixtures.text(transactionPath)) { _ in }
+        #expect(try await xcode.verifyTransaction(honest).environment == .xcode)
+    }
+
     @Test("the Xcode verifier refuses Apple's three-certificate tokens and forged signatures")
     func xcodeVerifierRefusesOthers() async throws {
         let xcode = XcodeSignedDataVerifier()

@@ -72,6 +72,50 @@ import _CryptoExtras
         try await expectRefusal(forged, file, .untrustedRoot, "look-alike chain")
     }
 
+    @Test(
+        "a chain to a pinned root is refused without Apple's marker OIDs or the leaf's digital-signature key usage",
+        arguments: receipts.prefix(5))
+    func lookAlikeWithoutMarkers(_ file: String) async throws {
+        let content = Array(try PKCS7SignedData(bytes: try Self.der(file)).content)
+        let names = try ReceiptSigner.lookAlike()
+        let (rootName, intermediateName) = (names.certificates[2].subject, names.certificates[1].subject)
+        let cases: [(String, ReceiptSigner, VerificationError.Code?)] = [
+            (
+                "with Apple's markers",
+                try ReceiptSigner.generate(rootName: rootName, intermediateName: intermediateName), nil
+            ),
+            (
+                "without the markers",
+                try ReceiptSigner.generate(
+                    rootName: rootName, intermediateName: intermediateName, withAppleMarkers: false),
+                .missingAppleExtension
+            ),
+            (
+                "with the markers, the leaf without key usage",
+                try ReceiptSigner.generate(rootName: rootName, intermediateName: intermediateName, leafKeyUsage: nil),
+                .missingAppleExtension
+            ),
+            (
+                "with the markers, the leaf's key usage for certificates only",
+                try ReceiptSigner.generate(
+                    rootName: rootName, intermediateName: intermediateName, leafKeyUsage: KeyUsage(keyCertSign: true)),
+                .missingAppleExtension
+            ),
+        ]
+        for (name, signer, expected) in cases {
+            // The forger's root is pinned, as a misconfigured server (or a stolen Apple root key) would have it: only
+            // the markers are left to tell the chain from Apple's.
+            let verifier = try AppReceiptVerifier(
+                configuration: .init(rootCertificates: [SigningAuthority.der(signer.certificates[2])]))
+            do {
+                _ = try await verifier.verify(der: try signer.sign(content))
+                #expect(expected == nil, "\(name) of \(file) was accepted")
+            } catch let error as VerificationError {
+                #expect(error.code == expected, "\(name) of \(file): \(error)")
+            }
+        }
+    }
+
     @Test("a foreign leaf under Apple's real intermediate and root", arguments: receipts.prefix(5))
     func foreignLeaf(_ file: String) async throws {
         let message = try PKCS7SignedData(bytes: try Self.der(file))

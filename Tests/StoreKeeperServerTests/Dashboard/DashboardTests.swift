@@ -10,28 +10,7 @@ import Testing
 @Suite struct DashboardTests {
     typealias E2E = ServerEndToEndTests
 
-    /// A browser-like client that does not follow redirects and keeps one cookie.
-    struct Browser {
-        let base: String
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        var cookie: String?
-
-        func go(_ method: HTTPMethod, _ path: String, form: String? = nil) async throws -> (
-            status: Int, headers: HTTPHeaders, body: String
-        ) {
-            var request = HTTPClientRequest(url: base + path)
-            request.method = method
-            if let cookie { request.headers.add(name: "Cookie", value: cookie) }
-            if let form {
-                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-                request.body = .bytes(ByteBuffer(string: form))
-            }
-            let response = try await client.execute(request, timeout: .seconds(60))
-            let body = String(buffer: try await response.body.collect(upTo: 8 << 20))
-            return (Int(response.status.code), response.headers, body)
-        }
-    }
+    typealias Browser = TestBrowser
 
     static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
@@ -54,16 +33,25 @@ import Testing
             let form = try await browser.go(.GET, "/dashboard/login")
             #expect(form.status == 200 && form.body.contains("name=\"key\""))
             #expect(form.headers.first(name: "Content-Security-Policy")?.contains("default-src 'none'") == true)
+            // The sign-in form's CSRF token, and the cookie it must match.
+            let csrfToken = try #require(TestBrowser.csrf(in: form.body))
+            let signInCookie = try #require(form.headers.first(name: "Set-Cookie")?.split(separator: ";").first)
+            browser.cookie = String(signInCookie)
 
-            let wrong = try await browser.go(.POST, "/dashboard/login", form: "key=sk_wrong")
+            let forged = try await browser.go(.POST, "/dashboard/login", form: "csrf=forged&key=\(E2E.secretKey)")
+            #expect(forged.status == 403 && forged.headers.first(name: "Set-Cookie") == nil, "a forged form token")
+            let wrong = try await browser.go(.POST, "/dashboard/login", form: "csrf=\(csrfToken)&key=sk_wrong")
             #expect(wrong.body.contains("not valid") && wrong.headers.first(name: "Set-Cookie") == nil)
-            let publicKey = try await browser.go(.POST, "/dashboard/login", form: "key=\(E2E.publicKey)")
+            let publicKey = try await browser.go(
+                .POST, "/dashboard/login", form: "csrf=\(csrfToken)&key=\(E2E.publicKey)")
             #expect(publicKey.body.contains("secret key") && publicKey.headers.first(name: "Set-Cookie") == nil)
 
-            let signedIn = try await browser.go(.POST, "/dashboard/login", form: "key=\(E2E.secretKey)")
+            let signedIn = try await browser.go(
+                .POST, "/dashboard/login", form: "csrf=\(csrfToken)&key=\(E2E.secretKey)")
             #expect(signedIn.status == 303 && signedIn.headers.first(name: "Location") == "/dashboard")
             let setCookie = try #require(signedIn.headers.first(name: "Set-Cookie"))
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"))
+            #expect(!setCookie.contains("Secure"), "over plain HTTP the cookie cannot be Secure")
             browser.cookie = String(setCookie.split(separator: ";")[0])
 
             let overview = try await browser.go(.GET, "/dashboard?environment=Sandbox")
@@ -96,7 +84,26 @@ import Testing
             let out = try await browser.go(.POST, "/dashboard/logout", form: "csrf=\(csrf)")
             #expect(out.status == 303)
             #expect(try await browser.go(.GET, "/dashboard").status == 303, "signed out")
-            try await browser.client.shutdown()
+        }
+    }
+
+    @Test("behind an HTTPS proxy the session cookie is Secure and __Host-; a cookie planted over plain HTTP is ignored")
+    func secureCookieBehindHTTPS() async throws {
+        try await E2E.withServers("sqlite") { _, client, _, _ in
+            let https = [("X-Forwarded-Proto", "https")]
+            let browser = TestBrowser(base: client.base)
+            let form = try await browser.go(.GET, "/dashboard/login", headers: https)
+            let formCookie = try #require(form.headers.first(name: "Set-Cookie"))
+            #expect(formCookie.hasPrefix("__Host-storekeeper_signin=") && formCookie.contains("; Secure; Path=/;"))
+            let session = try #require(try await browser.signIn(key: E2E.secretKey, headers: https))
+            #expect(session.hasPrefix("__Host-storekeeper_session="))
+            let signedIn = TestBrowser(base: client.base, cookie: session)
+            #expect(try await signedIn.go(.GET, "/dashboard/webhooks", headers: https).status == 200)
+            // The same token under the plain name (as a network attacker could plant over HTTP) is not a session
+            // over HTTPS.
+            let planted = TestBrowser(
+                base: client.base, cookie: session.replacingOccurrences(of: "__Host-storekeeper", with: "storekeeper"))
+            #expect(try await planted.go(.GET, "/dashboard/webhooks", headers: https).status == 303)
         }
     }
 }

@@ -18,6 +18,8 @@ struct TenantServers: Sendable {
     static let secretA = "sk_tenant_a_secret_0123456789abcdefghij"
     static let publicB = "pk_tenant_b_public_0123456789abcdefghij"
     static let secretB = "sk_tenant_b_secret_0123456789abcdefghij"
+    /// A's secret key before a rotation: stored by an earlier start, no longer configured.
+    static let retiredSecretA = "sk_tenant_a_retired_0123456789abcdefghi"
     static let projectA = try! ProjectScope(appA)
     static let projectB = try! ProjectScope(appB)
 
@@ -79,6 +81,10 @@ struct TenantServers: Sendable {
             configuration.projects = projects
             configuration.receiptValidation = receiptValidation
             configuration.maximumBodyBytes = maximumBodyBytes
+            // An earlier start knew A's retired key; this start's configuration no longer has it.
+            try await store.replaceAPIKeys([
+                HexDigest.sha256(retiredSecretA): APIKeyRecord(kind: .secret, bundleID: appA)
+            ])
             let router = try await SimulatorAsApple.router(
                 configuration, store: store, harness: h, simulatorBase: simulatorBase)
             try await LiveServer.with({ running in
