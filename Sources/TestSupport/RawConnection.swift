@@ -10,9 +10,16 @@ public final class RawConnection: @unchecked Sendable {
     var descriptor: Int32
 
     /// Connects to `127.0.0.1:port`.
+    /// - Parameters:
+    ///   - port: The port.
+    ///   - receiveBuffer: The socket's receive buffer in bytes (a small one plays a client that reads slowly), or
+    ///     `nil` for the system's.
     /// - Throws: `POSIXError` when the connection fails.
-    public init(port: Int) throws {
+    public init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

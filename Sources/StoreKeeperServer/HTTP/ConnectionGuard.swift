@@ -98,7 +98,9 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// After HTTP decoding: follows each request's phases for ``RawConnectionGuard`` (which it finds in the same
-/// pipeline), closes a connection whose body is not complete within ``ConnectionLimits/bodyTimeoutSeconds``, and
+/// pipeline), closes a connection whose body is not complete within ``ConnectionLimits/bodyTimeoutSeconds`` or
+/// whose response is not written out within ``ConnectionLimits/responseTimeoutSeconds`` (a client that does not
+/// read would otherwise hold the connection and its queued answers for ever), and
 /// answers a request that cannot be parsed before its header is complete with a JSON 400 (a parse failure inside a
 /// body reaches the route, which answers the same way).
 final class RequestPhaseGuard: ChannelDuplexHandler, RemovableChannelHandler {
@@ -110,6 +112,8 @@ final class RequestPhaseGuard: ChannelDuplexHandler, RemovableChannelHandler {
     let limits: ConnectionLimits
     var state = ConnectionPhase()
     var answeredParseError = false
+    /// The deadline of the response being written (each response has its own; pipelined ones overlap).
+    var responseDeadline: Scheduled<Void>?
 
     init(limits: ConnectionLimits) {
         self.limits = limits
@@ -140,8 +144,31 @@ final class RequestPhaseGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), state.phase == .responding { state.phase = .idle }
-        context.write(data, promise: promise)
+        switch unwrapOutboundIn(data) {
+        case .head:
+            if responseDeadline == nil {
+                responseDeadline = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(
+                    in: .nanoseconds(Int64(limits.responseTimeoutSeconds * 1e9))
+                ) { context.close(promise: nil) }
+            }
+            context.write(data, promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            if state.phase == .responding { state.phase = .idle }
+            // The deadline ends when the response's last bytes reach the socket, not when they are queued.
+            let deadline = responseDeadline
+            responseDeadline = nil
+            let written = promise ?? context.eventLoop.makePromise()
+            written.futureResult.whenComplete { _ in deadline?.cancel() }
+            context.write(data, promise: written)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        responseDeadline?.cancel()
+        responseDeadline = nil
+        context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -7,6 +7,10 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
     public var headerTimeoutSeconds: Double = 10
     /// Seconds from the end of a request's header until its body is complete. Default 30.
     public var bodyTimeoutSeconds: Double = 30
+    /// Seconds from a response's first byte until its last has been handed to the network: a client that stops
+    /// reading (a tiny receive window, pipelined requests never read) has its connection closed after it.
+    /// Default 30.
+    public var responseTimeoutSeconds: Double = 30
     /// The most connections open at once; beyond it a new connection is answered 503 and closed at once while
     /// the open ones keep being served. Default 4,096.
     public var maximumConnections = 4_096
@@ -15,7 +19,7 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case idleTimeoutSeconds, headerTimeoutSeconds, bodyTimeoutSeconds, maximumConnections
+        case idleTimeoutSeconds, headerTimeoutSeconds, bodyTimeoutSeconds, responseTimeoutSeconds, maximumConnections
     }
 
     /// Decodes limits; every key is optional.
@@ -24,6 +28,8 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
         idleTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .idleTimeoutSeconds) ?? idleTimeoutSeconds
         headerTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .headerTimeoutSeconds) ?? headerTimeoutSeconds
         bodyTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .bodyTimeoutSeconds) ?? bodyTimeoutSeconds
+        responseTimeoutSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .responseTimeoutSeconds) ?? responseTimeoutSeconds
         maximumConnections = try c.decodeIfPresent(Int.self, forKey: .maximumConnections) ?? maximumConnections
     }
 
@@ -31,7 +37,7 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
     var problem: String? {
         for (name, seconds) in [
             ("idleTimeoutSeconds", idleTimeoutSeconds), ("headerTimeoutSeconds", headerTimeoutSeconds),
-            ("bodyTimeoutSeconds", bodyTimeoutSeconds),
+            ("bodyTimeoutSeconds", bodyTimeoutSeconds), ("responseTimeoutSeconds", responseTimeoutSeconds),
         ] where !(seconds > 0 && seconds <= 86_400) {
             return "limits.\(name) is \(seconds); it must be more than 0 and at most 86400"
         }

@@ -11,6 +11,7 @@ import Testing
         limits.idleTimeoutSeconds = 1.5
         limits.headerTimeoutSeconds = 1
         limits.bodyTimeoutSeconds = 1
+        limits.responseTimeoutSeconds = 1
         limits.maximumConnections = 6
         return limits
     }
@@ -56,6 +57,25 @@ import Testing
                 closed && answer.hasPrefix("HTTP/1.1 408") && answer.contains(#""code":"header_timeout""#), "\(answer)")
             #expect(Date().timeIntervalSince(started) >= 0.9)
             #expect(Date().timeIntervalSince(started) < 8)
+        }
+    }
+
+    @Test("a client that never reads its answers has its connection closed after the response timeout")
+    func clientThatNeverReads() async throws {
+        try await TenantServers.with("sqlite", limits: Self.shortLimits) { servers in
+            // A 4 KB receive window and 300 pipelined requests for a large document, none of it read.
+            let connection = try RawConnection(port: servers.port, receiveBuffer: 4_096)
+            connection.send(String(repeating: "GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", count: 300))
+            try await Task.sleep(for: .seconds(4))
+            // Read what was queued: a server that kept the connection would now send all 300 answers.
+            let (answer, closed) = await connection.readUntilClosed(within: 20)
+            let answered = answer.components(separatedBy: "HTTP/1.1 200").count - 1
+            #expect(closed)
+            #expect(answered < 300, "\(answered) answers: the connection was held open for a client that did not read")
+            // The server still serves others.
+            let other = try RawConnection(port: servers.port)
+            other.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(await other.readUntilClosed(within: 5).text.hasPrefix("HTTP/1.1 200"))
         }
     }
 
