@@ -149,4 +149,109 @@ import Testing
         #expect(applied.values.allSatisfy { $0 == 1 })
         #expect(applied.count == notifications.count)
     }
+
+    /// What a burst's senders saw while the database was away.
+    final class Seen: Sendable {
+        let statuses = Mutex<[Int: Int]>([:])
+        let bodies = Mutex<[String]>([])
+    }
+
+    @Test(
+        "PostgreSQL stopped and started between two bursts: 503 database_unavailable meanwhile, then every notification applied once"
+    )
+    func databaseOutageDuringIngestion() async throws {
+        guard let postgres = try ThrowawayPostgres.start() else {
+            if TestDatabases.postgresRequired { Issue.record("PostgreSQL's binaries are required but not installed") }
+            return
+        }
+        defer { postgres.destroy() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("config.json")
+        try Data(
+            #"{"dataDirectory": "\#(directory.path)/data", "limits": {"databaseTimeoutSeconds": 2}}"#.utf8
+        ).write(to: config)
+        let log = directory.appendingPathComponent("stderr.log")
+        let server = try BackgroundCommand(
+            ["serve", "--port", "0", "--config", config.path], environment: ["DATABASE_URL": postgres.url],
+            standardError: log)
+        defer { server.stop() }
+        let (tokens, notifications) = try await Self.evidence(
+            pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
+        for (user, token) in tokens {
+            let (status, _) = try await Self.post(
+                server.baseURL, "/v1/transactions", ["app_user_id": user, "signed_transaction": token],
+                key: "pk_demo_storekeeper_public")
+            #expect(status == 200)
+        }
+
+        // The first third goes in; then the database is stopped at once, and six senders (the shared HTTP client
+        // keeps eight connections to a host: one stays free for /ready) retry each of the rest until it is
+        // acknowledged, as Apple does. The database is started again once /ready says 503 (or 20 s later).
+        let acknowledged = Acknowledged()
+        let seen = Seen()
+        let base = server.baseURL
+        let giveUp = Date().addingTimeInterval(240)
+        let send: @Sendable ([String]) async -> Void = { batch in
+            await withTaskGroup(of: Void.self) { group in
+                for stream in 0..<6 {
+                    group.addTask {
+                        for (index, token) in batch.enumerated() where index % 6 == stream {
+                            while Date() < giveUp {
+                                let (status, body) =
+                                    (try? await Self.post(base, "/v1/notifications/appstore", ["signedPayload": token]))
+                                    ?? (0, "")
+                                seen.statuses.withLock { $0[status, default: 0] += 1 }
+                                if status == 200 {
+                                    _ = acknowledged.ids.withLock { $0.insert(Self.uuid(token) ?? token) }
+                                    break
+                                }
+                                seen.bodies.withLock { if $0.count < 20 { $0.append(body) } }
+                                try? await Task.sleep(for: .milliseconds(200))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        await send(Array(notifications.prefix(notifications.count / 3)))
+        try postgres.stopImmediately()
+        var readyAnswered503 = false
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await send(Array(notifications.dropFirst(notifications.count / 3))) }
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !readyAnswered503 {
+                readyAnswered503 = (try? await ServeClient(base: base).call(.GET, "/ready", key: nil))?.0 == 503
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+            try? await Task.sleep(for: .seconds(2))
+            do { try postgres.start() } catch { Issue.record("the test's PostgreSQL did not start again: \(error)") }
+            await group.waitForAll()
+        }
+        #expect(readyAnswered503, "/ready did not say 503 within 15 s of the database stopping")
+        let statuses = seen.statuses.withLock { $0 }
+        #expect((statuses[503] ?? 0) > 0, "no request met the outage: \(statuses)")
+        #expect(Set(statuses.keys).isSubset(of: [200, 503]), "answers during the outage: \(statuses)")
+        #expect(
+            seen.bodies.withLock { $0 }.allSatisfy { $0.contains("database_unavailable") && $0.contains("retry_after") }
+        )
+        #expect(acknowledged.ids.withLock { $0.count } == notifications.count)
+
+        // Applied exactly once: one event per notification, in its subscriber's history.
+        var applied: [String: Int] = [:]
+        for user in tokens.keys {
+            let (_, text) = try await ServeClient(base: base).call(
+                .GET, "/v1/subscribers/\(user)/events", key: Self.secretKey)
+            let body = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            for event in body?["events"] as? [[String: Any]] ?? [] where event["cause"] as? String == "notification" {
+                if let id = event["cause_id"] as? String { applied[id, default: 0] += 1 }
+            }
+        }
+        #expect(applied.count == notifications.count && applied.values.allSatisfy { $0 == 1 })
+        // One warning for the outage, not one per attempt.
+        let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(printed.components(separatedBy: "PostgreSQL is unavailable").count - 1 == 1, "\(printed.suffix(2_000))")
+        #expect(!printed.contains("unexpected error"), "\(printed.suffix(2_000))")
+    }
 }
