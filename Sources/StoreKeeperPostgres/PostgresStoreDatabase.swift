@@ -16,20 +16,11 @@ public final class PostgresStoreDatabase: SQLDatabase {
     /// Where a dedicated connection listening for change notifications connects.
     let listenerConfiguration: PostgresConnection.Configuration
     let listener = Mutex<Task<Void, Never>?>(nil)
-    /// How long a unit of work waits for a pooled connection before it fails as ``DatabaseUnavailable`` (the pool
-    /// itself waits for ever while the server is down).
-    let acquireTimeout: Duration
-    /// When the current outage began (`nil`: the database answers), so an outage is reported once, not per call.
-    let outage = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(
-        client: PostgresClient, listenerConfiguration: PostgresConnection.Configuration, logger: Logger,
-        acquireTimeout: Duration = .seconds(5)
-    ) {
+    init(client: PostgresClient, listenerConfiguration: PostgresConnection.Configuration, logger: Logger) {
         self.client = client
         self.listenerConfiguration = listenerConfiguration
         self.logger = logger
-        self.acquireTimeout = acquireTimeout
         self.runner = Task { await client.run() }
     }
 
@@ -37,8 +28,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
     /// - Parameter url: The URL (`DATABASE_URL`).
     /// - Returns: The database.
     /// - Throws: ``StorageError`` naming what is wrong with the URL.
-    /// - Parameter acquireTimeout: How long a unit of work waits for a connection (`limits.databaseTimeoutSeconds`).
-    public static func connect(url: String, acquireTimeout: Duration = .seconds(5)) throws -> PostgresStoreDatabase {
+    public static func connect(url: String) throws -> PostgresStoreDatabase {
         let parsed = try PostgresURL(url)
         var configuration = PostgresClient.Configuration(
             host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password,
@@ -58,7 +48,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
         return PostgresStoreDatabase(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger),
             listenerConfiguration: listenerConfiguration,
-            logger: logger, acquireTimeout: acquireTimeout)
+            logger: logger)
     }
 
     /// Listens on `channel` on a dedicated connection until closed, publishing each payload as a changed
@@ -68,8 +58,6 @@ public final class PostgresStoreDatabase: SQLDatabase {
         let configuration = listenerConfiguration
         let logger = logger
         let task = Task {
-            // One warning per interruption, not one per reconnection attempt while the server is away.
-            var warned = false
             while !Task.isCancelled {
                 do {
                     let connection = try await PostgresConnection.connect(
@@ -77,16 +65,12 @@ public final class PostgresStoreDatabase: SQLDatabase {
                     defer { Task { try? await connection.close() } }
                     try await connection.listen(on: channel) { notifications in
                         changes.publish(.live)
-                        warned = false
                         for try await notification in notifications {
                             changes.publish(.changed([notification.payload]))
                         }
                     }
                 } catch {
-                    if !warned && !Task.isCancelled {
-                        logger.warning("change listener: \(String(describing: type(of: error)))")
-                        warned = true
-                    }
+                    logger.warning("change listener: \(String(describing: type(of: error)))")
                 }
                 changes.publish(.interrupted)
                 try? await Task.sleep(for: .seconds(1))
@@ -110,15 +94,16 @@ public final class PostgresStoreDatabase: SQLDatabase {
 
     /// Runs one statement on a pooled connection, outside a transaction.
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        try await pooled { connection in
-            try await PostgresStoreTransaction(connection: connection, logger: self.logger).query(sql, binds)
+        try await client.withConnection { connection in
+            try await PostgresStoreTransaction(connection: connection, logger: logger).query(
+                sql, binds)
         }
     }
 
     private func run<T: Sendable>(_ begin: PostgresQuery, _ body: @Sendable (any SQLTransaction) async throws -> T)
         async throws -> T
     {
-        try await pooled { connection in
+        try await client.withConnection { connection in
             _ = try await connection.query(begin, logger: logger)
             do {
                 let result = try await body(
@@ -132,105 +117,11 @@ public final class PostgresStoreDatabase: SQLDatabase {
         }
     }
 
-    /// Runs `body` on a pooled connection, failing as ``DatabaseUnavailable`` when none is had within
-    /// ``acquireTimeout`` or the connection is lost; an outage is logged once when it begins and once when it ends.
-    private func pooled<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            let result = try await withoutActuallyEscaping(body) { body in
-                try await withThrowingTaskGroup(of: T?.self) { group in
-                    let acquired = AcquiredFlag()
-                    group.addTask {
-                        try await self.client.withConnection { connection in
-                            acquired.connection.withLock { $0 = connection }
-                            acquired.value.store(true, ordering: .relaxed)
-                            return try await body(connection)
-                        }
-                    }
-                    let timeout = acquireTimeout
-                    group.addTask {
-                        try await Task.sleep(for: timeout)
-                        if !acquired.value.load(ordering: .relaxed) {
-                            throw DatabaseUnavailable("no connection within \(timeout)")
-                        }
-                        // A statement on a connection the server cut can wait for ever: watch the connection.
-                        while true {
-                            try await Task.sleep(for: .milliseconds(500))
-                            if acquired.connection.withLock({ $0?.isClosed ?? false }) {
-                                throw DatabaseUnavailable("the connection was closed during the work")
-                            }
-                        }
-                    }
-                    while let next = try await group.next() {
-                        guard let value = next else { continue }
-                        group.cancelAll()
-                        return value
-                    }
-                    throw CancellationError()
-                }
-            }
-            recovered()
-            return result
-        } catch let error as DatabaseUnavailable {
-            failed(error)
-            throw error
-        } catch let error as PSQLError where Self.meansUnavailable(error) {
-            let unavailable = DatabaseUnavailable("the connection was lost (\(error.code))")
-            failed(unavailable)
-            throw unavailable
-        }
-    }
-
-    /// Whether an error says the server is gone rather than that a statement failed: a lost or refused connection,
-    /// or the server shutting down or starting (SQLSTATE classes 08 and 57P).
-    static func meansUnavailable(_ error: PSQLError) -> Bool {
-        switch error.code {
-        case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed: return true
-        case .server:
-            let state = error.serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("08") || state.hasPrefix("57P")
-        default: return false
-        }
-    }
-
-    /// Notes a failure: the first of an outage is logged.
-    private func failed(_ error: DatabaseUnavailable) {
-        let began = outage.withLock { began -> Bool in
-            guard began == nil else { return false }
-            began = .now
-            return true
-        }
-        if began {
-            logger.warning(
-                "PostgreSQL is unavailable; requests answer 503 until it is back",
-                metadata: ["reason": "\(error.reason)"])
-        }
-    }
-
-    /// Notes a success: the end of an outage is logged.
-    private func recovered() {
-        guard
-            let began = outage.withLock({ began -> ContinuousClock.Instant? in
-                defer { began = nil }
-                return began
-            })
-        else { return }
-        logger.warning(
-            "PostgreSQL answers again",
-            metadata: ["outage_seconds": "\((ContinuousClock.now - began).components.seconds)"])
-    }
-
     /// Stops the listener and the pool.
     public func close() async throws {
         listener.withLock { $0?.cancel() }
         runner.cancel()
     }
-}
-
-/// Whether a unit of work has its connection yet (shared by the work and its watchdog).
-final class AcquiredFlag: Sendable {
-    let value = Atomic<Bool>(false)
-    /// The connection, once had.
-    let connection = Mutex<PostgresConnection?>(nil)
 }
 
 struct PostgresStoreTransaction: SQLTransaction {
@@ -301,15 +192,12 @@ extension SQLStore {
     ///   - announcer: Decides what each write announces (the webhooks' outbox); `nil` announces nothing.
     ///   - folding: The engine whose fold moves superseded history out of each saved row; `nil` keeps it all.
     /// - Returns: The migrated store.
-    ///   - acquireTimeout: How long a unit of work waits for a connection before failing as
-    ///     ``DatabaseUnavailable``.
     public static func postgres(
         url: String, groupCommit: GroupCommit = .standard,
         projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
-        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil,
-        acquireTimeout: Duration = .seconds(5)
+        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil
     ) async throws -> SQLStore {
-        let database = try PostgresStoreDatabase.connect(url: url, acquireTimeout: acquireTimeout)
+        let database = try PostgresStoreDatabase.connect(url: url)
         let store = SQLStore(
             database: database, evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
             evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), groupCommit: groupCommit,

@@ -43,6 +43,13 @@ public enum TestDatabases {
         }
     }
 
+    /// The environment a `storekeeper serve` of `backend` runs with: none for SQLite, `DATABASE_URL` of a fresh
+    /// database for PostgreSQL; `nil` when PostgreSQL is asked for and no test server is configured.
+    public static func serveEnvironment(_ backend: String) async throws -> [String: String]? {
+        guard backend == "postgres" else { return [:] }
+        return try await freshPostgresDatabase().map { ["DATABASE_URL": $0] }
+    }
+
     /// Creates an empty database on the test server and returns its URL.
     public static func freshPostgresDatabase() async throws -> String? {
         guard let base = postgresURL, var components = URLComponents(string: base) else { return nil }

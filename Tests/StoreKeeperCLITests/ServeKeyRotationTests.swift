@@ -24,13 +24,9 @@ import Testing
         "a secret key rotated out of the configuration no longer calls the API or signs in after a restart",
         arguments: TestDatabases.backends)
     func removedKeyRefusedAfterRestart(_ backend: String) async throws {
-        var environment: [String: String] = [:]
-        if backend == "postgres" {
-            guard let url = try await TestDatabases.freshPostgresDatabase() else {
-                if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
-                return
-            }
-            environment["DATABASE_URL"] = url
+        guard let environment = try await TestDatabases.serveEnvironment(backend) else {
+            if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
+            return
         }
         let directory = try ServeSecurityTests.temporaryDirectory("rotation")
         defer { try? FileManager.default.removeItem(at: directory) }

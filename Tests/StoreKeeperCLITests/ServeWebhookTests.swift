@@ -54,7 +54,7 @@ import Testing
             let (_, listed) = try await ServeClient(base: base).call(.GET, "/v1/webhooks", key: Self.secretKey)
             #expect(listed.contains(endpoint.id) && !listed.contains(endpoint.secret), "the secret is shown once")
             _ = try await ServeClient(base: base).subscribe("alice")
-            #expect(try await receiver.wait { $0.count >= 4 })
+            #expect(try await receiver.wait(upTo: .seconds(90)) { $0.count >= 4 })
             try await Task.sleep(for: .milliseconds(600))
             let received = receiver.deliveries
             #expect(received.count == 4, "three failures, then one success, then nothing more")
@@ -86,7 +86,7 @@ import Testing
         try await withServer(retry: [0.2, 0.2], receiver: receiver) { base, receiverBase in
             let endpoint = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
             _ = try await ServeClient(base: base).subscribe("bob")
-            #expect(try await receiver.wait { $0.count >= 3 })
+            #expect(try await receiver.wait(upTo: .seconds(90)) { $0.count >= 3 })
             var failed: [WebhookDelivery] = []
             for _ in 0..<50 where failed.isEmpty {
                 failed = try await Self.deliveries(base, endpoint.id, status: "failed")
@@ -98,7 +98,7 @@ import Testing
             let (redelivered, _) = try await ServeClient(base: base).call(
                 .POST, APIPath.redeliver(id), key: Self.secretKey)
             #expect(redelivered == 202)
-            #expect(try await receiver.wait { $0.count >= 4 })
+            #expect(try await receiver.wait(upTo: .seconds(90)) { $0.count >= 4 })
             #expect(Set(receiver.deliveries.map(\.eventID)).count == 1)
             var delivered: [WebhookDelivery] = []
             for _ in 0..<50 where delivered.isEmpty {

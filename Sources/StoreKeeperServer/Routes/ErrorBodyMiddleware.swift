@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import NIOHTTP1
-import StoreKeeperStorage
 
 /// Makes every error answer `{"error": {"code", "message"}}`: Hummingbird's own errors (404 for unknown
 /// routes, 413 for oversized bodies) and anything unexpected (500, without internals).
@@ -24,13 +23,6 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 default: "http_\(error.status.code)"
                 }
             throw APIError(error.status, code, error.status.reasonPhrase)
-        } catch let error as DatabaseUnavailable {
-            // The database logs the outage once; a request only says to come back.
-            var answer = APIError(
-                .serviceUnavailable, "database_unavailable", "the database does not answer; try again shortly")
-            answer.retryAfter = 5
-            _ = error
-            throw answer
         } catch let error as HTTPParserError {
             // A body that is not valid HTTP (a malformed chunk size): the client's fault, and the connection's end.
             throw APIError(.badRequest, "malformed_request", "the request is not valid HTTP/1.1: \(error)")
