@@ -30,6 +30,10 @@ import Testing
             var configuration = AppStoreClient.Configuration()
             configuration.serverAPIBaseURL = base
             configuration.serverAPISandboxBaseURL = base
+            // A minute per call: the simulator answers in the test process, whose loops stall for seconds while the
+            // whole suite starts; these tests specify what is asked where, not how fast.
+            configuration.totalDeadline = .seconds(60)
+            configuration.timeout = .seconds(60)
             let client = AppStoreClient(configuration: configuration, httpClient: .shared)
             try await body(h, client, credentials, bundleID)
         }
