@@ -124,7 +124,7 @@ public enum StoreKeeperApplication {
             router.get("metrics") { request, _ in
                 if let token {
                     let sent = Array((request.headers[.authorization] ?? "").utf8)
-                    guard sent.count == token.count, zip(sent, token).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
+                    guard SubscriberService.constantTimeEqual(sent, token)
                     else {
                         throw APIError(
                             .unauthorized, "invalid_metrics_token", "send Authorization: Bearer <metricsToken>")

@@ -107,7 +107,7 @@ struct DashboardRoutes: Sendable {
     func signIn(_ request: Request) async throws -> Response {
         let fields = HTMLText.formFields(try await Self.formBody(request))
         guard let expected = DashboardCookies.value(DashboardCookies.signIn, in: request), expected.count == 64,
-            let sent = fields["csrf"], Self.constantTimeEqual(sent, expected)
+            let sent = fields["csrf"], SubscriberService.constantTimeEqual(Array(sent.utf8), Array(expected.utf8))
         else {
             return Self.signInForm(request, error: "The form expired. Sign in again.", status: .forbidden)
         }
@@ -135,13 +135,6 @@ struct DashboardRoutes: Sendable {
                 DashboardCookies.signIn, token, maxAge: 3_600, for: request)
         }
         return response
-    }
-
-    /// Whether two tokens are equal, in time that does not depend on where they differ.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// Runs `body` for a signed-in request; others go to the sign-in page.
