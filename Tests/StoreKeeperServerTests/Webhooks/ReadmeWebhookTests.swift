@@ -9,10 +9,10 @@ import Testing
     static let secret = "whsec_0123456789abcdef"
     static let body = Data(#"{"id":"e-1","type":"renewal"}"#.utf8)
 
-    /// The README's code block of `language` in the webhooks section.
+    /// The code block of `language` in docs/webhooks.md (where the README's webhooks section points).
     static func readmeBlock(_ language: String) throws -> String {
         let readme = try String(
-            contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/webhooks.md"), encoding: .utf8)
         let section = try #require(readme.range(of: "## Hearing about changes"))
         let start = try #require(readme.range(of: "```\(language)\n", range: section.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
