@@ -56,9 +56,7 @@ enum WebhookTarget {
         guard bytes.count == 16 else { return nil }
         let zeroPrefix = bytes[0..<10].allSatisfy { $0 == 0 }
         if zeroPrefix && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12..<16]) }
-        if zeroPrefix && bytes[10] == 0 && bytes[11] == 0 && bytes[12..<16].contains(where: { $0 != 0 })
-            && !(bytes[12..<15].allSatisfy { $0 == 0 })
-        {
+        if zeroPrefix && bytes[10] == 0 && bytes[11] == 0 && !bytes[12..<15].allSatisfy({ $0 == 0 }) {
             return Array(bytes[12..<16])  // ::a.b.c.d (not ::1 or ::)
         }
         if bytes[0..<4] == [0x00, 0x64, 0xFF, 0x9B] && bytes[4..<12].allSatisfy({ $0 == 0 }) {
