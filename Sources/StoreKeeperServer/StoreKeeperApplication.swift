@@ -142,7 +142,8 @@ public enum StoreKeeperApplication {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
         let authenticator = Authenticator(store: dependencies.store)
-        let webhooks = WebhookService(store: dependencies.store, subscribers: service, now: dependencies.now)
+        var webhooks = WebhookService(store: dependencies.store, subscribers: service, now: dependencies.now)
+        webhooks.testsPerMinute = configuration.webhookTestsPerMinute
         APIRoutes(
             service: service,
             webhooks: webhooks,

@@ -12,7 +12,8 @@ import Testing
 
     /// Runs a demo server whose webhook retries wait `retry` seconds, beside a receiver, in a fresh directory.
     func withServer(
-        retry: [Double], receiver: WebhookReceiver, _ body: @Sendable (String, String) async throws -> Void
+        retry: [Double], receiver: WebhookReceiver, settings: String = "",
+        _ body: @Sendable (String, String) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooks-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,7 +21,7 @@ import Testing
         let config = directory.appendingPathComponent("config.json")
         // A minute for each answer: the receiver runs in the test process, whose event loops are busy for seconds
         // while the whole suite starts; each attempt's result is asserted, so none may time out.
-        try #"{"webhookRetrySeconds": \#(retry), "webhookTimeoutSeconds": 60}"#.write(
+        try #"{"webhookRetrySeconds": \#(retry), "webhookTimeoutSeconds": 60\#(settings)}"#.write(
             to: config, atomically: true, encoding: .utf8)
         try await LiveServer.with(router: receiver.router()) { receiverBase in
             let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
@@ -149,6 +150,58 @@ import Testing
             let (gone, _) = try await ServeClient(base: base).call(
                 .DELETE, APIPath.webhook(endpoint.id), key: Self.secretKey)
             #expect(gone == 404)
+        }
+    }
+
+    @Test("300 test events to a receiver that never answers do not delay another endpoint's event")
+    func hungReceiverDelaysNoOne() async throws {
+        let silent = try SilentReceiver()
+        defer { silent.stop() }
+        let receiver = WebhookReceiver()
+        try await withServer(retry: [0.2], receiver: receiver, settings: #", "webhookTestsPerMinute": 1000"#) {
+            base, receiverBase in
+            let hung = try await Self.addEndpoint(base, url: silent.base + "/hook", types: [])
+            let healthy = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
+            for _ in 0..<300 {
+                let (queued, body) = try await ServeClient(base: base).call(
+                    .POST, APIPath.webhookTest(hung.id), key: Self.secretKey)
+                #expect(queued == 202, "\(body)")
+            }
+            for _ in 0..<100 where silent.connections < 8 { try await Task.sleep(for: .milliseconds(50)) }
+            // Every delivery to the hung receiver now waits up to a minute (webhookTimeoutSeconds).
+            let started = ContinuousClock.now
+            let (queued, _) = try await ServeClient(base: base).call(
+                .POST, APIPath.webhookTest(healthy.id), key: Self.secretKey)
+            #expect(queued == 202)
+            #expect(try await receiver.wait(upTo: .seconds(90)) { $0.count == 1 })
+            let waited = ContinuousClock.now - started
+            #expect(waited < .seconds(10), "the healthy endpoint's event waited \(waited)")
+            #expect(silent.connections == 8, "the hung receiver holds eight connections, no more")
+            silent.stop()  // its lanes end at once, and the server stops without waiting out their minute
+        }
+    }
+
+    @Test("test events are rate-limited per endpoint: the eleventh in a minute is 429 with retry_after")
+    func testEventsRateLimited() async throws {
+        let receiver = WebhookReceiver()
+        try await withServer(retry: [0.2], receiver: receiver) { base, receiverBase in
+            let first = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
+            let second = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
+            for _ in 0..<10 {
+                let (queued, _) = try await ServeClient(base: base).call(
+                    .POST, APIPath.webhookTest(first.id), key: Self.secretKey)
+                #expect(queued == 202)
+            }
+            let (limited, body) = try await ServeClient(base: base).call(
+                .POST, APIPath.webhookTest(first.id), key: Self.secretKey)
+            #expect(limited == 429 && body.contains("rate_limited") && body.contains(#""retry_after":60"#), "\(body)")
+            #expect(body.contains(first.id), "the message names the endpoint")
+            let (other, _) = try await ServeClient(base: base).call(
+                .POST, APIPath.webhookTest(second.id), key: Self.secretKey)
+            #expect(other == 202, "another endpoint has its own limit")
+            #expect(try await receiver.wait(upTo: .seconds(90)) { $0.count == 11 })
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(receiver.deliveries.count == 11, "the refused test event was never queued")
         }
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import StoreKeeperStorage
 
 /// The checks a configuration passes before the server starts, each naming the key and value it refuses.
@@ -30,6 +30,9 @@ extension ServerConfiguration {
         }
         guard webhookTimeoutSeconds >= 1, webhookTimeoutSeconds <= 300 else {
             throw StorageError("webhookTimeoutSeconds is \(webhookTimeoutSeconds); it must be from 1 to 300")
+        }
+        guard (1...10_000).contains(webhookTestsPerMinute) else {
+            throw StorageError("webhookTestsPerMinute is \(webhookTestsPerMinute); it must be from 1 to 10000")
         }
         guard reconcileSeconds >= 1, reconcileSeconds <= 86_400 else {
             throw StorageError("reconcileSeconds is \(reconcileSeconds); it must be from 1 to 86400")

@@ -183,9 +183,12 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// How long a failed webhook delivery waits before each next attempt, in seconds; after the last, the
     /// delivery is `failed` (redeliverable). Each wait varies by ±20 %. Default about three days in ten attempts.
     public var webhookRetrySeconds: [Double] = WebhookRetrySchedule.standard.delays
-    /// How long, in seconds, a delivery round may wait for its receivers' answers (at most half of
-    /// `leaseSeconds`, so a delivery is never sent twice while its lease holds). Default 10.
+    /// How long, in seconds, one delivery may wait for its receiver's answer (at most half of `leaseSeconds`, so a
+    /// delivery is never sent twice while its lease holds). Default 10.
     public var webhookTimeoutSeconds: Double = 10
+    /// The most `test` events one endpoint may be sent through `POST /v1/webhooks/{id}/test` in a minute (counted
+    /// in the database, so across replicas); past it the request answers 429 `rate_limited`. Default 10.
+    public var webhookTestsPerMinute = 10
     /// How often, in seconds, each app with API credentials reads Apple's notification history for
     /// notifications that never arrived and applies them. Default 3600.
     public var reconcileSeconds: Double = 3_600
@@ -235,7 +238,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         case maximumBodyBytes, limits, appleDeadlineSeconds, cacheMegabytes, simulator, simulatorEnvironment,
             simulatorClock, simulatorRate,
             verifyReceiptProductionURL, verifyReceiptSandboxURL, serverAPIBaseURL, serverAPISandboxBaseURL,
-            webhookRetrySeconds, webhookTimeoutSeconds,
+            webhookRetrySeconds, webhookTimeoutSeconds, webhookTestsPerMinute,
             reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds,
             rawEvidenceRetentionDays,
             reportingCurrency, exchangeRates
@@ -272,6 +275,8 @@ public struct ServerConfiguration: Sendable, Decodable {
         webhookRetrySeconds = try c.decodeIfPresent([Double].self, forKey: .webhookRetrySeconds) ?? webhookRetrySeconds
         webhookTimeoutSeconds =
             try c.decodeIfPresent(Double.self, forKey: .webhookTimeoutSeconds) ?? webhookTimeoutSeconds
+        webhookTestsPerMinute =
+            try c.decodeIfPresent(Int.self, forKey: .webhookTestsPerMinute) ?? webhookTestsPerMinute
         reconcileSeconds = try c.decodeIfPresent(Double.self, forKey: .reconcileSeconds) ?? reconcileSeconds
         pollSchedule.afterExpiry =
             try c.decodeIfPresent(Double.self, forKey: .pollDelaySeconds) ?? pollSchedule.afterExpiry

@@ -6,9 +6,16 @@ public import StoreKeeperStorage
 import Synchronization
 
 /// Delivers the outbox: takes due deliveries under a lease, posts each event signed with its endpoint's secret,
-/// and records the round's attempts together — delivered on 2xx, otherwise tried again on the retry schedule and then `failed`.
-/// Several processes on one database each run one: a lease keeps a delivery with one worker until it ends, and a
-/// delivery whose worker died is taken again after it. At least once: receivers deduplicate by the event id.
+/// and records each lane's attempts as they end — delivered on 2xx, otherwise tried again on the retry schedule
+/// and then `failed`. Several processes on one database each run one: a lease keeps a delivery with one worker
+/// until it ends, and a delivery whose worker died is taken again after it. At least once: receivers deduplicate
+/// by the event id.
+///
+/// A slow or dead receiver slows only itself. At most ``Options/perEndpoint`` deliveries of one endpoint are
+/// leased at once; each origin's deliveries go out on at most `connectionsPerOrigin` lanes of their own
+/// (``DeliveryQueues``); each delivery has its own deadline; and when a receiver gives no answer, the rest of its
+/// queue is postponed (no attempt counted) instead of waiting in line. Nothing waits for a round: a lane that ends
+/// makes room, and the next lease follows at once.
 public struct WebhookDispatcher: Service {
     /// How the dispatcher works.
     public struct Options: Sendable {
@@ -16,12 +23,16 @@ public struct WebhookDispatcher: Service {
         public var schedule = WebhookRetrySchedule.standard
         /// How long a worker holds a delivery it took (longer than the request timeout).
         public var lease: TimeInterval = 60
-        /// How long a round's deliveries may take, together.
+        /// How long one delivery may wait for its receiver's answer.
         public var requestTimeout: TimeAmount = .seconds(10)
-        /// The most deliveries taken at once (and sent concurrently).
+        /// The most deliveries taken by one lease.
         public var batch = 128
-        /// How long to wait after a round that took less than a full batch: deliveries then leave in batches (one
-        /// lease and one record per batch, not per event) at most this late.
+        /// The most deliveries of one endpoint leased at once (by every worker together).
+        public var perEndpoint = 64
+        /// The most deliveries this worker holds, queued or being sent.
+        public var maximumHeld = 4_096
+        /// How long to wait, when nothing ended, before looking for due deliveries again: a delivery leaves at
+        /// most this late after its event.
         public var idle: Duration = .milliseconds(200)
 
         /// The defaults.
@@ -52,40 +63,96 @@ public struct WebhookDispatcher: Service {
         self.logger = logger
     }
 
-    /// Delivers until graceful shutdown; a batch in flight finishes first.
+    /// Delivers until graceful shutdown or cancellation; deliveries being sent finish first (each by its deadline).
     public func run() async throws {
+        let queues = DeliveryQueues(width: client.configuration.connectionsPerOrigin)
         let measured = MeasureClock()
-        await WorkLoop(interval: options.idle, logger: logger, failure: "webhook delivery round failed").run {
-            if measured.due(every: .seconds(5)) { ServerMetrics.outboxDepth(try await store.pendingDeliveryCount()) }
-            return try await deliverDue() == options.batch
+        await withTaskGroup(of: Bool.self) { group in
+            var waiting = false
+            while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                var more = false
+                do {
+                    if measured.due(every: .seconds(5)) {
+                        ServerMetrics.outboxDepth(try await store.pendingDeliveryCount())
+                    }
+                    let room = min(options.batch, options.maximumHeld - queues.held)
+                    if room > 0 {
+                        let taken = try await take(room, into: queues) { origin in
+                            group.addTask {
+                                await lane(origin, queues: queues)
+                                return false
+                            }
+                        }
+                        more = taken == room
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.error("webhook deliveries could not be leased", metadata: ["reason": "\(error)"])
+                }
+                if more { continue }
+                if !waiting {
+                    waiting = true
+                    group.addTask {
+                        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.idle) }
+                        return true
+                    }
+                }
+                // A lane that ended made room; the pause that ended looks again.
+                if let pause = await group.next(), pause { waiting = false }
+            }
+            await group.waitForAll()
         }
         await client.shutdown()
     }
 
-    /// Takes the due deliveries and sends them, concurrently (``lanes(_:width:)``).
+    /// Leases up to `limit` due deliveries and queues them, starting the lanes they need.
     /// - Returns: How many were taken.
-    public func deliverDue() async throws -> Int {
-        let start = now()
+    func take(_ limit: Int, into queues: DeliveryQueues, start: (String) -> Void) async throws -> Int {
+        let leasedAt = ContinuousClock.now
+        let instant = now()
         let leased = try await store.leaseDeliveries(
-            now: start, leaseUntil: start.addingTimeInterval(options.lease), limit: options.batch)
-        let deadline = NIODeadline.now() + options.requestTimeout
-        let urls = leased.map { WebhookURL($0.url) }
-        let origins = zip(leased, urls).map { delivery, url in url?.origin ?? delivery.url }
-        let attempts = await withTaskGroup(of: [DeliveryAttempt].self) { group in
-            for lane in Self.lanes(origins, width: client.configuration.connectionsPerOrigin) {
-                group.addTask {
-                    var attempts: [DeliveryAttempt] = []
-                    var connection: WebhookHTTPClient.Connection?
-                    for index in lane {
-                        attempts.append(
-                            await deliver(leased[index], to: urls[index], over: &connection, deadline: deadline))
+            now: instant, leaseUntil: instant.addingTimeInterval(options.lease), limit: limit,
+            perEndpoint: options.perEndpoint)
+        for origin in queues.add(leased, leaseEnds: leasedAt + .seconds(options.lease)) { start(origin) }
+        return leased.count
+    }
+
+    /// One lane: sends `origin`'s queued deliveries one after another on one connection until the queue is empty,
+    /// recording its attempts at least every second and at its end. A delivery whose lease would end before its
+    /// answer could come is postponed; so is the rest of the queue when the receiver gives no answer.
+    func lane(_ origin: String, queues: DeliveryQueues) async {
+        let timeout = Duration.nanoseconds(options.requestTimeout.nanoseconds)
+        var attempts: [DeliveryAttempt] = []
+        var since = ContinuousClock.now
+        var connection: WebhookHTTPClient.Connection?
+        while let queued = queues.next(for: origin) {
+            if attempts.isEmpty { since = .now }
+            if ContinuousClock.now + timeout > queued.leaseEnds {
+                attempts.append(.init(deliveryID: queued.delivery.id, outcome: .postponed(until: now()), result: ""))
+            } else {
+                let (attempt, answered) = await deliver(
+                    queued.delivery, to: queued.url, over: &connection,
+                    deadline: .now() + options.requestTimeout)
+                attempts.append(attempt)
+                if !answered {
+                    let until = now().addingTimeInterval(Double(options.requestTimeout.nanoseconds) / 1e9)
+                    attempts += queues.drain(origin).map {
+                        DeliveryAttempt(deliveryID: $0.delivery.id, outcome: .postponed(until: until), result: "")
                     }
-                    client.release(connection)
-                    return attempts
                 }
             }
-            return await group.reduce(into: []) { $0 += $1 }
+            if attempts.count >= 32 || ContinuousClock.now - since >= .seconds(1) {
+                await record(attempts, queues: queues)
+                attempts = []
+            }
         }
+        client.release(connection)
+        await record(attempts, queues: queues)
+    }
+
+    /// Records a lane's attempts; when that fails, they are tried again after their leases.
+    func record(_ attempts: [DeliveryAttempt], queues: DeliveryQueues) async {
+        guard !attempts.isEmpty else { return }
         do {
             try await store.recordAttempts(attempts, now: now())
         } catch {
@@ -93,33 +160,15 @@ public struct WebhookDispatcher: Service {
                 "webhook attempts could not be recorded; they are tried again after their lease",
                 metadata: ["deliveries": "\(attempts.count)", "reason": "\(error)"])
         }
-        return leased.count
+        queues.recorded(attempts.count)
     }
 
-    /// A round's deliveries (by their origins' positions) split into lanes that each send one after another on one
-    /// connection: at most `width` lanes to one origin (``WebhookURL/origin``: scheme, host and port).
-    /// - Returns: Each lane's positions, in order.
-    static func lanes(_ origins: [String], width: Int) -> [[Int]] {
-        var byOrigin: [String: [Int]] = [:]
-        var order: [String] = []
-        for (index, origin) in origins.enumerated() {
-            if byOrigin[origin] == nil { order.append(origin) }
-            byOrigin[origin, default: []].append(index)
-        }
-        return order.flatMap { origin in
-            let indices = byOrigin[origin] ?? []
-            let width = max(1, min(width, indices.count))
-            return (0..<width).map { lane in stride(from: lane, to: indices.count, by: width).map { indices[$0] } }
-        }
-    }
-
-    /// Sends one delivery over its lane's connection, by `deadline` (the round's: a delivery that waited for its
-    /// lane has what is left).
-    /// - Returns: What came of it, to record with the round's others.
+    /// Sends one delivery over its lane's connection, by `deadline`.
+    /// - Returns: What came of it, to record with the lane's others, and whether the receiver answered at all.
     func deliver(
         _ delivery: LeasedDelivery, to url: WebhookURL?, over connection: inout WebhookHTTPClient.Connection?,
         deadline: NIODeadline
-    ) async -> DeliveryAttempt {
+    ) async -> (attempt: DeliveryAttempt, answered: Bool) {
         let sentAt = now()
         let body = ByteBuffer(string: delivery.body)
         let signature = body.withUnsafeReadableBytes { bytes in
@@ -129,6 +178,7 @@ public struct WebhookDispatcher: Service {
         let result: String
         var detail: String?
         let delivered: Bool
+        var answered = true
         if let url {
             do {
                 let status = try await client.post(
@@ -143,6 +193,7 @@ public struct WebhookDispatcher: Service {
                 result = "not sent: \((error as? WebhookHTTPError)?.deliveryLog ?? "no HTTP answer")"
                 detail = "\(error)"
                 delivered = false
+                answered = false
             }
         } else {
             result = "not sent: the URL is not an absolute http or https URL with a host"
@@ -170,7 +221,7 @@ public struct WebhookDispatcher: Service {
                     "attempts": "\(attempts)", "outcome": "\(outcome == .failed ? "failed" : "will retry")",
                 ])
         }
-        return DeliveryAttempt(deliveryID: delivery.id, outcome: outcome, result: result)
+        return (DeliveryAttempt(deliveryID: delivery.id, outcome: outcome, result: result), answered)
     }
 }
 

@@ -16,8 +16,8 @@ public final class WebhookHTTPClient: Sendable {
     public struct Configuration: Sendable {
         /// How long a connection attempt to one address may take.
         public var connectTimeout: TimeAmount = .seconds(3)
-        /// The most connections to one origin: the dispatcher sends a round's deliveries to an origin in this many
-        /// lanes at most, each on one connection, and as many are kept open between rounds.
+        /// The most connections to one origin: the dispatcher sends an origin's deliveries in this many lanes at
+        /// most, each on one connection, and as many are kept open between them.
         public var connectionsPerOrigin = 8
         /// How long an idle connection is kept before it is closed instead of reused.
         public var idleTimeout: Duration = .seconds(30)

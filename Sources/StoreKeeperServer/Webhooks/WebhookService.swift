@@ -10,6 +10,8 @@ struct WebhookService: Sendable {
     let store: any Store
     let subscribers: SubscriberService
     let now: @Sendable () -> Date
+    /// The most `test` events one endpoint may be sent in a minute.
+    var testsPerMinute = 10
 
     /// The most endpoints one project may have.
     static let maximumEndpoints = 20
@@ -108,13 +110,22 @@ struct WebhookService: Sendable {
     }
 
     /// `POST /v1/webhooks/{id}/test`: a `test` event about a subscriber named `storekeeper_test`, to that
-    /// endpoint only.
+    /// endpoint only; at most ``testsPerMinute`` in a minute (429 `rate_limited` past it: a flood of test events
+    /// to a receiver that never answers would only fill its own queue, but the outbox is shared).
     func test(endpointID: String, bundleID: String) async throws -> WebhookEvent {
         let project = try subscribers.project(bundleID)
         guard try await store.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
             throw Self.endpointNotFound(endpointID)
         }
         let instant = now()
+        guard try await store.testEventCount(endpointID: endpointID, since: instant - 60) < testsPerMinute else {
+            var error = APIError(
+                .tooManyRequests, APIErrorCode.rateLimited.rawValue,
+                "webhook endpoint \(endpointID) was sent \(testsPerMinute) test events in the last minute; try again later"
+            )
+            error.retryAfter = 60
+            throw error
+        }
         let user = "storekeeper_test"
         let event = WebhookEvent(
             id: UUID().uuidString.lowercased(), type: ChangeKind.test.rawValue, createdAt: instant, environment: nil,

@@ -44,6 +44,8 @@ public struct LeasedDelivery: Sendable, Hashable {
     public var id: Int64
     /// The event's id.
     public var eventID: String
+    /// The endpoint it goes to.
+    public var endpointID: String
     /// The event's JSON body.
     public var body: String
     /// Where to post it.
@@ -54,9 +56,12 @@ public struct LeasedDelivery: Sendable, Hashable {
     public var attempts: Int
 
     /// A leased delivery.
-    public init(id: Int64, eventID: String, body: String, url: String, secret: String, attempts: Int) {
+    public init(
+        id: Int64, eventID: String, endpointID: String = "", body: String, url: String, secret: String, attempts: Int
+    ) {
         self.id = id
         self.eventID = eventID
+        self.endpointID = endpointID
         self.body = body
         self.url = url
         self.secret = secret
@@ -72,6 +77,9 @@ public enum DeliveryOutcome: Sendable, Hashable {
     case retry(at: Date)
     /// Failed for the last time (dead letter).
     case failed
+    /// Not sent (its endpoint did not answer another delivery, or its lease was running out): the lease is given
+    /// back, no attempt is counted, and it is due again at this instant.
+    case postponed(until: Date)
 }
 
 /// One attempt of a leased delivery: what came of it.
@@ -115,16 +123,27 @@ public protocol WebhookStore: Sendable {
     /// Stores an event for one endpoint only (a `test` event), with its pending delivery.
     func enqueue(_ event: OutboxEvent, endpointID: String, projectID: String, appUserKey: String, now: Date)
         async throws
-    /// Takes up to `limit` due deliveries until `leaseUntil`: none is taken by two workers while its lease holds
-    /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`), and one whose worker died is taken again once its lease ends.
-    func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery]
+    /// Takes up to `limit` due deliveries until `leaseUntil`, oldest due first, with at most `perEndpoint` leased
+    /// at once for any one endpoint (those still leased from earlier count): none is taken by two workers while
+    /// its lease holds, and one whose worker died is taken again once its lease ends.
+    func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int, perEndpoint: Int) async throws
+        -> [LeasedDelivery]
     /// Records attempts of leased deliveries made at `now` and releases their leases, in one transaction.
     func recordAttempts(_ attempts: [DeliveryAttempt], now: Date) async throws
+    /// How many `test` events were made for an endpoint at or after `since` (the rate limit of test events).
+    func testEventCount(endpointID: String, since: Date) async throws -> Int
     /// How many deliveries are pending (the outbox's depth).
     func pendingDeliveryCount() async throws -> Int
     /// Announces what the clock changed for up to `limit` subscribers that are due at `now`.
     /// - Returns: How many were looked at (`limit`: more may be due).
     func announceDue(now: Date, limit: Int) async throws -> Int
+}
+
+extension WebhookStore {
+    /// Takes up to `limit` due deliveries until `leaseUntil`, with no cap per endpoint beyond `limit`.
+    public func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery] {
+        try await leaseDeliveries(now: now, leaseUntil: leaseUntil, limit: limit, perEndpoint: limit)
+    }
 }
 
 /// A subscriber whose status is due to be asked at Apple, leased to one worker.

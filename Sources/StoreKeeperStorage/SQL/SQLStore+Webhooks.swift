@@ -144,6 +144,17 @@ extension SQLStore {
         }
     }
 
+    /// How many `test` events were made for an endpoint at or after `since`.
+    public func testEventCount(endpointID: String, since: Date) async throws -> Int {
+        let row = try await database.read(
+            """
+            SELECT count(*) AS made FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+            WHERE d.endpoint_id = ? AND e.type = 'test' AND e.created_at >= ?
+            """, [.text(endpointID), .text(Self.timestamp(since))]
+        ).first
+        return Int(row?["made"]?.int ?? 0)
+    }
+
     /// How many deliveries are pending.
     public func pendingDeliveryCount() async throws -> Int {
         let row = try await database.read(
@@ -152,55 +163,83 @@ extension SQLStore {
         return Int(row?["pending"]?.int ?? 0)
     }
 
-    /// Takes due deliveries until `leaseUntil`.
-    public func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int) async throws -> [LeasedDelivery] {
-        let skipLocked = database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+    /// Takes due deliveries until `leaseUntil`, at most `perEndpoint` in flight for any one endpoint.
+    ///
+    /// Three statements in one transaction: which due deliveries may be taken (each endpoint's in its turn after
+    /// those of it already leased), the lease itself on exactly those ids in ascending order — a row another
+    /// worker leased meanwhile fails the `UPDATE`'s own condition and is not taken, and two workers lock rows in
+    /// the same order — and what the leased ones carry.
+    public func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int, perEndpoint: Int) async throws
+        -> [LeasedDelivery]
+    {
         let time = Self.timestamp(now)
         return try await database.withTransaction { tx in
-            let leased = try await tx.query(
+            let candidates = try await tx.query(
                 """
-                UPDATE webhook_deliveries SET lease_until = ? WHERE id IN (
-                    SELECT id FROM webhook_deliveries
-                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-                    ORDER BY next_attempt_at LIMIT ?\(skipLocked))
+                SELECT id FROM (
+                    SELECT d.id, d.next_attempt_at,
+                        ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id)
+                            + COALESCE(busy.leased, 0) AS place
+                    FROM webhook_deliveries d LEFT JOIN (
+                        SELECT endpoint_id, count(*) AS leased FROM webhook_deliveries
+                        WHERE status = 'pending' AND lease_until > ? GROUP BY endpoint_id
+                    ) busy ON busy.endpoint_id = d.endpoint_id
+                    WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)
+                ) ranked WHERE place <= ? ORDER BY next_attempt_at, id LIMIT ?
+                """,
+                [.text(time), .text(time), .text(time), .integer(Int64(perEndpoint)), .integer(Int64(limit))]
+            ).compactMap { $0["id"]?.int }.sorted()
+            guard !candidates.isEmpty else { return [] }
+            let ids = try await tx.query(
+                """
+                UPDATE webhook_deliveries SET lease_until = ?
+                WHERE id IN (\(candidates.map { String($0) }.joined(separator: ", "))) AND status = 'pending'
+                    AND (lease_until IS NULL OR lease_until <= ?)
                 RETURNING id
-                """, [.text(Self.timestamp(leaseUntil)), .text(time), .text(time), .integer(Int64(limit))])
-            let ids = leased.compactMap { $0["id"]?.int }
+                """, [.text(Self.timestamp(leaseUntil)), .text(time)]
+            ).compactMap { $0["id"]?.int }
             guard !ids.isEmpty else { return [] }
             return try await tx.query(
                 """
-                SELECT d.id, d.event_id, d.attempts, e.body, w.url, w.secret FROM webhook_deliveries d
+                SELECT d.id, d.event_id, d.endpoint_id, d.attempts, e.body, w.url, w.secret FROM webhook_deliveries d
                 JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
                 WHERE d.id IN (\(ids.map { String($0) }.joined(separator: ", "))) ORDER BY d.id
                 """, []
             ).map { row in
                 LeasedDelivery(
-                    id: row["id"]?.int ?? 0, eventID: row["event_id"]?.string ?? "", body: row["body"]?.string ?? "",
+                    id: row["id"]?.int ?? 0, eventID: row["event_id"]?.string ?? "",
+                    endpointID: row["endpoint_id"]?.string ?? "", body: row["body"]?.string ?? "",
                     url: row["url"]?.string ?? "", secret: row["secret"]?.string ?? "",
                     attempts: Int(row["attempts"]?.int ?? 0))
             }
         }
     }
 
-    /// Records attempts and releases their leases: one statement for each distinct outcome and result (a round
-    /// of successful deliveries is one `UPDATE`), all in one transaction.
+    /// Records attempts and releases their leases: one statement for each distinct outcome and result (a lane's
+    /// successful deliveries are one `UPDATE`), all in one transaction; a postponed delivery keeps its attempts
+    /// and log and is due again at its instant.
     public func recordAttempts(_ attempts: [DeliveryAttempt], now: Date) async throws {
         guard !attempts.isEmpty else { return }
         let time = Self.timestamp(now)
         var groups: [[SQLValue]: [Int64]] = [:]
         var order: [[SQLValue]] = []
+        var postponed: [String: [Int64]] = [:]
         for attempt in attempts {
-            let (status, next, delivered): (String, String, SQLValue) =
-                switch attempt.outcome {
-                case .delivered: ("delivered", time, .text(time))
-                case .retry(let at): ("pending", Self.timestamp(at), .null)
-                case .failed: ("failed", time, .null)
-                }
+            let (status, next, delivered): (String, String, SQLValue)
+            switch attempt.outcome {
+            case .delivered: (status, next, delivered) = ("delivered", time, .text(time))
+            case .retry(let at): (status, next, delivered) = ("pending", Self.timestamp(at), .null)
+            case .failed: (status, next, delivered) = ("failed", time, .null)
+            case .postponed(let until):
+                postponed[Self.timestamp(until), default: []].append(attempt.deliveryID)
+                continue
+            }
             let key: [SQLValue] = [.text(status), .text(next), .text(String(attempt.result.prefix(500))), delivered]
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(attempt.deliveryID)
         }
         let statements = order.map { ($0, groups[$0] ?? []) }
+        let releases = postponed.sorted(by: { $0.key < $1.key })
         _ = try await database.withTransaction { tx in
             for (key, ids) in statements {
                 try await tx.query(
@@ -210,6 +249,13 @@ extension SQLStore {
                     WHERE status = 'pending' AND id IN (\(ids.map { String($0) }.joined(separator: ", ")))
                     """,
                     [key[0], key[1], .text(time), key[2], key[3]])
+            }
+            for (until, ids) in releases {
+                try await tx.query(
+                    """
+                    UPDATE webhook_deliveries SET lease_until = NULL, next_attempt_at = ?
+                    WHERE status = 'pending' AND id IN (\(ids.map { String($0) }.joined(separator: ", ")))
+                    """, [.text(until)])
             }
         }
     }

@@ -1,30 +1,65 @@
 import Foundation
+import StoreKeeperServer
+import StoreKeeperStorage
+import TestSupport
 import Testing
 
-@testable import StoreKeeperServer
-
-/// A delivery round sends each origin's deliveries over at most `width` lanes (a connection each), every delivery
-/// exactly once and in the order taken within its lane.
+/// A receiver that never answers slows only itself: with project B's endpoint hung and 300 of B's events waiting,
+/// a purchase in project A reaches A's receiver at once, and B's receiver is held to its lanes' connections. The
+/// cross-tenant ground (``TenantServers``): both projects on one server and one outbox, writes over HTTP.
 @Suite struct WebhookDispatcherTests {
-    @Test func aRoundIsSplitIntoLanesOfAtMostTheWidthPerOrigin() {
-        let urls =
-            (0..<20).map { _ in "http://127.0.0.1:8080/hook" } + [
-                "https://hooks.example.com/a", "HTTPS://Hooks.Example.com/b",
-            ]
-            + ["http://127.0.0.1:8081/other", "not a url"]
-        let origins = urls.map { WebhookURL($0)?.origin ?? $0 }
-        let lanes = WebhookDispatcher.lanes(origins, width: 8)
-        #expect(lanes.flatMap { $0 }.sorted() == Array(urls.indices), "every delivery once")
-        for lane in lanes { #expect(lane == lane.sorted(), "a lane keeps the order deliveries were taken in") }
-        let local = lanes.filter { $0.allSatisfy { $0 < 20 } }
-        #expect(local.count == 8, "twenty deliveries to one origin go out eight at a time")
-        #expect(local.map(\.count).sorted() == [2, 2, 2, 2, 3, 3, 3, 3])
-        #expect(lanes.contains([20]) && lanes.contains([21]) && lanes.contains([22]) && lanes.contains([23]))
-        let single = WebhookDispatcher.lanes(origins, width: 1)
-        #expect(single.contains([20, 21]), "the same origin whatever the case of scheme and host")
-        #expect(single.contains([22]), "another port is another origin")
-        #expect(single.count == 4)
-        #expect(WebhookDispatcher.lanes(origins, width: 0) == single, "a width below one sends one at a time")
-        #expect(WebhookDispatcher.lanes([], width: 8).isEmpty)
+    @Test(
+        "a project whose receiver never answers delays no other project's deliveries",
+        arguments: TestDatabases.backends)
+    func hungReceiverAcrossProjects(_ backend: String) async throws {
+        let silent = try SilentReceiver()
+        defer { silent.stop() }
+        let healthy = WebhookReceiver()
+        try await LiveServer.with(router: healthy.router()) { healthyBase in
+            try await TenantServers.with(backend) { servers in
+                let (hung, hungEndpoint) = try await servers.client.call(
+                    .POST, "/v1/webhooks", key: TenantServers.secretB,
+                    body: servers.client.json(["url": silent.base + "/hook"]))
+                #expect(hung == 201)
+                let hungID = try #require(hungEndpoint["id"] as? String)
+                // B's flood is older than anything A does (the server runs on the simulator's clock): first in line.
+                for index in 0..<300 {
+                    try await servers.store.enqueue(
+                        OutboxEvent(id: "flood-\(index)", type: "test", body: "{}"), endpointID: hungID,
+                        projectID: TenantServers.projectB.id, appUserKey: TenantServers.projectB.key("flood"),
+                        now: Date(timeIntervalSince1970: 1_000_000_000 + Double(index)))
+                }
+                let (added, _) = try await servers.client.call(
+                    .POST, "/v1/webhooks", key: TenantServers.secretA,
+                    body: servers.client.json(["url": healthyBase + "/hook", "event_types": ["initial_purchase"]]))
+                #expect(added == 201)
+                // Each delivery may wait 30 s: a dispatcher that waited for B's answers would hold A's for that long.
+                var options = WebhookDispatcher.Options()
+                options.requestTimeout = .seconds(30)
+                options.idle = .milliseconds(50)
+                let dispatcher = WebhookDispatcher(store: servers.store, options: options, logger: quietLogger)
+                let running = Task { try await dispatcher.run() }
+                for _ in 0..<100 where silent.connections < 8 { try await Task.sleep(for: .milliseconds(50)) }
+                #expect(silent.connections == 8, "B's receiver holds its eight lanes")
+                let started = ContinuousClock.now
+                let bought = try await servers.buy(TenantServers.appA, customer: "alice")
+                let (posted, _) = try await servers.client.call(
+                    .POST, "/v1/transactions", key: TenantServers.publicA,
+                    body: servers.client.json(["app_user_id": "alice", "signed_transaction": bought.token]))
+                #expect(posted == 200)
+                #expect(try await healthy.wait(upTo: .seconds(60)) { $0.count >= 1 })
+                let waited = ContinuousClock.now - started
+                #expect(waited < .seconds(8), "A's event waited \(waited) behind B's hung receiver")
+                #expect(silent.connections == 8, "no connection beyond B's lanes while they hang")
+                let pending = try await servers.store.webhookDeliveries(
+                    projectID: TenantServers.projectB.id, endpointID: hungID, appUserKey: nil, status: .pending,
+                    limit: 500)
+                #expect(pending.count == 300 && pending.allSatisfy { $0.attempts == 0 }, "none answered yet")
+                // The hung receiver goes away: its lanes end, and so does the dispatcher.
+                running.cancel()
+                silent.stop()
+                _ = await running.result
+            }
+        }
     }
 }

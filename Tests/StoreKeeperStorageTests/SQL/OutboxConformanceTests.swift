@@ -155,6 +155,65 @@ private struct PlainAnnouncer: ChangeAnnouncer {
         }
     }
 
+    @Test("one endpoint's backlog leaves room for the others: at most perEndpoint of it are leased at once")
+    func leasesCappedPerEndpoint() async throws {
+        try await onEveryExecutor { store in
+            for id in ["wh_busy", "wh_calm"] { try await store.createWebhookEndpoint(Self.endpoint(id)) }
+            func enqueue(_ endpoint: String, _ index: Int, at offset: TimeInterval, type: String = "renewal")
+                async throws
+            {
+                try await store.enqueue(
+                    OutboxEvent(id: "\(endpoint)-\(index)", type: type, body: "{}"), endpointID: endpoint,
+                    projectID: Self.project.id, appUserKey: Self.project.key("u\(index)"), now: Self.now + offset)
+            }
+            // The busy endpoint's ten events are all older than the calm one's two.
+            for index in 0..<10 { try await enqueue("wh_busy", index, at: Double(index)) }
+            for index in 0..<2 { try await enqueue("wh_calm", index, at: 100 + Double(index)) }
+            let now = Self.now + 200
+            let first = try await store.leaseDeliveries(now: now, leaseUntil: now + 60, limit: 6, perEndpoint: 3)
+            #expect(first.map(\.eventID) == ["wh_busy-0", "wh_busy-1", "wh_busy-2", "wh_calm-0", "wh_calm-1"])
+            #expect(first.map(\.endpointID) == ["wh_busy", "wh_busy", "wh_busy", "wh_calm", "wh_calm"])
+            #expect(
+                try await store.leaseDeliveries(now: now, leaseUntil: now + 60, limit: 6, perEndpoint: 3).isEmpty,
+                "the busy endpoint has three in flight already")
+            // One ends delivered, one is postponed (its receiver did not answer another): two places free up.
+            try await store.recordAttempts(
+                [
+                    .init(deliveryID: first[0].id, outcome: .delivered, result: "HTTP 200"),
+                    .init(deliveryID: first[1].id, outcome: .postponed(until: now + 30), result: ""),
+                ], now: now + 1)
+            let second = try await store.leaseDeliveries(now: now + 1, leaseUntil: now + 61, limit: 6, perEndpoint: 3)
+            #expect(second.map(\.eventID) == ["wh_busy-3", "wh_busy-4"], "the postponed one is not due yet")
+            let postponed = try #require(
+                try await deliveries(store, endpoint: "wh_busy", status: .pending).first { $0.id == first[1].id })
+            #expect(postponed.attempts == 0 && postponed.lastResult == nil && postponed.lastAttemptAt == nil)
+            #expect(postponed.nextAttemptAt == now + 30)
+            // Another worker's lease ended (it died): its deliveries count no more and are taken again.
+            let later = try await store.leaseDeliveries(now: now + 62, leaseUntil: now + 120, limit: 3, perEndpoint: 3)
+            #expect(later.map(\.eventID) == ["wh_busy-2", "wh_busy-3", "wh_busy-4"], "oldest due first")
+        }
+    }
+
+    @Test("test events are counted per endpoint since an instant (the test rate limit)")
+    func testEventsCounted() async throws {
+        try await onEveryExecutor { store in
+            for id in ["wh_1", "wh_2"] { try await store.createWebhookEndpoint(Self.endpoint(id)) }
+            for (index, (endpoint, offset, type)) in [
+                ("wh_1", 0.0, "test"), ("wh_1", 30, "test"), ("wh_1", 59, "test"), ("wh_1", 59, "renewal"),
+                ("wh_2", 59, "test"),
+            ].enumerated() {
+                try await store.enqueue(
+                    OutboxEvent(id: "e\(index)", type: type, body: "{}"), endpointID: endpoint,
+                    projectID: Self.project.id, appUserKey: Self.project.key("storekeeper_test"),
+                    now: Self.now + offset)
+            }
+            #expect(try await store.testEventCount(endpointID: "wh_1", since: Self.now) == 3)
+            #expect(try await store.testEventCount(endpointID: "wh_1", since: Self.now + 1) == 2)
+            #expect(try await store.testEventCount(endpointID: "wh_2", since: Self.now) == 1)
+            #expect(try await store.testEventCount(endpointID: "wh_3", since: Self.now) == 0)
+        }
+    }
+
     @Test("an alias merge keeps what both ids announced: nothing is announced again")
     func aliasMerge() async throws {
         try await onEveryExecutor { store in

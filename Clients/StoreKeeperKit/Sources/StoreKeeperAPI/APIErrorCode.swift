@@ -62,6 +62,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let webhookNotFound: APIErrorCode = "webhook_not_found"
     /// 409: the webhook endpoint is kept in the configuration file (remove it there).
     public static let webhookConfigured: APIErrorCode = "webhook_configured"
+    /// 429: too many requests of this kind (test events to one webhook endpoint); see `retry_after`.
+    public static let rateLimited: APIErrorCode = "rate_limited"
     /// 404: no webhook delivery of that id in the caller's project.
     public static let deliveryNotFound: APIErrorCode = "delivery_not_found"
 }
