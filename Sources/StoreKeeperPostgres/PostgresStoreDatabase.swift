@@ -38,7 +38,11 @@ public final class PostgresStoreDatabase: SQLDatabase {
         // Every statement is a keyed lookup or a write: a generic plan is right, and re-planning each execution
         // (PostgreSQL's default for the first runs of a prepared statement, and whenever a custom plan looks
         // cheaper) was a tenth of its CPU.
-        configuration.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
+        // No JIT: every statement is small, and a generic plan's cost estimate can pass `jit_above_cost` and spend
+        // hundreds of milliseconds compiling one.
+        configuration.options.additionalStartupParameters = [
+            ("plan_cache_mode", "force_generic_plan"), ("jit", "off"),
+        ]
         var logger = Logger(label: "storekeeper.postgres")
         logger.logLevel = .warning
         let listenerConfiguration = PostgresConnection.Configuration(

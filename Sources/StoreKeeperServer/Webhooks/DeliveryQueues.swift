@@ -2,7 +2,8 @@ import Foundation
 import StoreKeeperStorage
 import Synchronization
 
-/// The deliveries one dispatcher holds, queued by origin, and the lanes sending each origin's queue.
+/// The deliveries one dispatcher holds, queued by origin, the lanes sending each origin's queue, and the attempts
+/// that ended and wait to be recorded.
 ///
 /// A lane is one connection sending its origin's deliveries one after another; an origin has at most `width`
 /// lanes, so a receiver that never answers holds `width` connections and no more, and the deliveries to every
@@ -22,6 +23,7 @@ final class DeliveryQueues: Sendable {
         var queues: [String: [Queued]] = [:]
         var lanes: [String: Int] = [:]
         var held = 0
+        var finished: [DeliveryAttempt] = []
     }
 
     /// The most lanes to one origin.
@@ -74,6 +76,19 @@ final class DeliveryQueues: Sendable {
     /// Takes every delivery queued for `origin` (its receiver did not answer: they are postponed, not sent).
     func drain(_ origin: String) -> [Queued] {
         state.withLock { state in state.queues.removeValue(forKey: origin) ?? [] }
+    }
+
+    /// Attempts that ended (or deliveries postponed), to be recorded together.
+    func finish(_ attempts: [DeliveryAttempt]) {
+        state.withLock { $0.finished += attempts }
+    }
+
+    /// Takes the attempts that ended since the last call; they stay held until ``recorded(_:)``.
+    func takeFinished() -> [DeliveryAttempt] {
+        state.withLock { state in
+            defer { state.finished = [] }
+            return state.finished
+        }
     }
 
     /// `count` held deliveries were recorded.

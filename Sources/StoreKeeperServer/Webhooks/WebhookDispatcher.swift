@@ -6,7 +6,7 @@ public import StoreKeeperStorage
 import Synchronization
 
 /// Delivers the outbox: takes due deliveries under a lease, posts each event signed with its endpoint's secret,
-/// and records each lane's attempts as they end — delivered on 2xx, otherwise tried again on the retry schedule
+/// and records attempts as they end (together, between leases, at least every ``Options/idle``) — delivered on 2xx, otherwise tried again on the retry schedule
 /// and then `failed`. Several processes on one database each run one: a lease keeps a delivery with one worker
 /// until it ends, and a delivery whose worker died is taken again after it. At least once: receivers deduplicate
 /// by the event id.
@@ -26,9 +26,9 @@ public struct WebhookDispatcher: Service {
         /// How long one delivery may wait for its receiver's answer.
         public var requestTimeout: TimeAmount = .seconds(10)
         /// The most deliveries taken by one lease.
-        public var batch = 128
+        public var batch = 256
         /// The most deliveries of one endpoint leased at once (by every worker together).
-        public var perEndpoint = 64
+        public var perEndpoint = 128
         /// The most deliveries this worker holds, queued or being sent.
         public var maximumHeld = 4_096
         /// How long to wait, when nothing ended, before looking for due deliveries again: a delivery leaves at
@@ -70,6 +70,7 @@ public struct WebhookDispatcher: Service {
         await withTaskGroup(of: Bool.self) { group in
             var waiting = false
             while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                await record(queues)
                 var more = false
                 do {
                     if measured.due(every: .seconds(5)) {
@@ -97,11 +98,12 @@ public struct WebhookDispatcher: Service {
                         return true
                     }
                 }
-                // A lane that ended made room; the pause that ended looks again.
+                // A lane that ended made room; the pause that ended records what lanes still sending finished.
                 if let pause = await group.next(), pause { waiting = false }
             }
             await group.waitForAll()
         }
+        await record(queues)
         await client.shutdown()
     }
 
@@ -118,43 +120,38 @@ public struct WebhookDispatcher: Service {
     }
 
     /// One lane: sends `origin`'s queued deliveries one after another on one connection until the queue is empty,
-    /// recording its attempts at least every second and at its end. A delivery whose lease would end before its
-    /// answer could come is postponed; so is the rest of the queue when the receiver gives no answer.
+    /// handing each attempt to be recorded as it ends. A delivery whose lease would end before its answer could
+    /// come is postponed; so is the rest of the queue when the receiver gives no answer.
     func lane(_ origin: String, queues: DeliveryQueues) async {
         let timeout = Duration.nanoseconds(options.requestTimeout.nanoseconds)
-        var attempts: [DeliveryAttempt] = []
-        var since = ContinuousClock.now
         var connection: WebhookHTTPClient.Connection?
         while let queued = queues.next(for: origin) {
-            if attempts.isEmpty { since = .now }
             if ContinuousClock.now + timeout > queued.leaseEnds {
-                attempts.append(.init(deliveryID: queued.delivery.id, outcome: .postponed(until: now()), result: ""))
-            } else {
-                let (attempt, answered) = await deliver(
-                    queued.delivery, to: queued.url, over: &connection,
-                    deadline: .now() + options.requestTimeout)
-                attempts.append(attempt)
-                if !answered {
-                    let until = now().addingTimeInterval(Double(options.requestTimeout.nanoseconds) / 1e9)
-                    attempts += queues.drain(origin).map {
-                        DeliveryAttempt(deliveryID: $0.delivery.id, outcome: .postponed(until: until), result: "")
-                    }
+                queues.finish([.init(deliveryID: queued.delivery.id, outcome: .postponed(until: now()), result: "")])
+                continue
+            }
+            let (attempt, answered) = await deliver(
+                queued.delivery, to: queued.url, over: &connection, deadline: .now() + options.requestTimeout)
+            var ended = [attempt]
+            if !answered {
+                let until = now().addingTimeInterval(Double(options.requestTimeout.nanoseconds) / 1e9)
+                ended += queues.drain(origin).map {
+                    DeliveryAttempt(deliveryID: $0.delivery.id, outcome: .postponed(until: until), result: "")
                 }
             }
-            if attempts.count >= 32 || ContinuousClock.now - since >= .seconds(1) {
-                await record(attempts, queues: queues)
-                attempts = []
-            }
+            queues.finish(ended)
         }
         client.release(connection)
-        await record(attempts, queues: queues)
     }
 
-    /// Records a lane's attempts; when that fails, they are tried again after their leases.
-    func record(_ attempts: [DeliveryAttempt], queues: DeliveryQueues) async {
+    /// Records the attempts that ended, together (in a task of its own, so a cancelled dispatcher still records
+    /// what it sent); when that fails, they are tried again after their leases.
+    func record(_ queues: DeliveryQueues) async {
+        let attempts = queues.takeFinished()
         guard !attempts.isEmpty else { return }
+        let (store, instant) = (store, now())
         do {
-            try await store.recordAttempts(attempts, now: now())
+            try await Task { try await store.recordAttempts(attempts, now: instant) }.value
         } catch {
             logger.error(
                 "webhook attempts could not be recorded; they are tried again after their lease",

@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -118,6 +118,12 @@ extension SQLStore {
             // threshold and was compressed with pglz inside the write's own statement: lz4 instead, several times
             // faster for about the same size.
             database.dialect == .sqlite ? [] : ["ALTER TABLE webhook_events ALTER COLUMN body SET COMPRESSION lz4"],
+            // 11: Deliveries leased per endpoint (at most so many of one endpoint in flight): each endpoint's due
+            // deliveries in order, and each endpoint's leased ones, so neither read walks another's backlog.
+            [
+                "CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, next_attempt_at, id) WHERE status = 'pending'",
+                "CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(
