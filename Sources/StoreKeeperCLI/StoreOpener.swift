@@ -37,7 +37,8 @@ enum StoreOpener {
         // Every row keeps only what its answers depend on; superseded history goes to evidence_history.
         if let url = configuration.databaseURL {
             return try await SQLStore.postgres(
-                url: url, projects: projects, cacheBudget: budget, announcer: announcer, folding: engine)
+                url: url, projects: projects, cacheBudget: budget, announcer: announcer, folding: engine,
+                acquireTimeout: .milliseconds(Int64(configuration.limits.databaseTimeoutSeconds * 1_000)))
         }
         return try await SQLStore.sqlite(
             path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path,

@@ -16,19 +16,31 @@ public final class PostgresStoreDatabase: SQLDatabase {
     /// Where a dedicated connection listening for change notifications connects.
     let listenerConfiguration: PostgresConnection.Configuration
     let listener = Mutex<Task<Void, Never>?>(nil)
+    /// How long a unit of work waits for a pooled connection before it fails as ``DatabaseUnavailable`` (`nil`:
+    /// as long as the pool takes, which waits for ever while the server is down).
+    let acquireTimeout: Duration?
+    /// When the current outage began (`nil`: the database answers), so an outage is reported once, not per call.
+    let outage = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(client: PostgresClient, listenerConfiguration: PostgresConnection.Configuration, logger: Logger) {
+    init(
+        client: PostgresClient, listenerConfiguration: PostgresConnection.Configuration, logger: Logger,
+        acquireTimeout: Duration?
+    ) {
         self.client = client
         self.listenerConfiguration = listenerConfiguration
         self.logger = logger
+        self.acquireTimeout = acquireTimeout
         self.runner = Task { await client.run() }
     }
 
     /// Connects to a `postgres://user:password@host:port/database[?sslmode=…&sslrootcert=…]` URL (``PostgresURL``).
-    /// - Parameter url: The URL (`DATABASE_URL`).
+    /// - Parameters:
+    ///   - url: The URL (`DATABASE_URL`).
+    ///   - acquireTimeout: How long a unit of work waits for a connection before it fails as
+    ///     ``DatabaseUnavailable`` (`limits.databaseTimeoutSeconds`); `nil` waits as long as the pool does.
     /// - Returns: The database.
     /// - Throws: ``StorageError`` naming what is wrong with the URL.
-    public static func connect(url: String) throws -> PostgresStoreDatabase {
+    public static func connect(url: String, acquireTimeout: Duration? = nil) throws -> PostgresStoreDatabase {
         let parsed = try PostgresURL(url)
         var configuration = PostgresClient.Configuration(
             host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password,
@@ -52,7 +64,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
         return PostgresStoreDatabase(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger),
             listenerConfiguration: listenerConfiguration,
-            logger: logger)
+            logger: logger, acquireTimeout: acquireTimeout)
     }
 
     /// Listens on `channel` on a dedicated connection until closed, publishing each payload as a changed
@@ -62,6 +74,8 @@ public final class PostgresStoreDatabase: SQLDatabase {
         let configuration = listenerConfiguration
         let logger = logger
         let task = Task {
+            // One warning per interruption, not one per reconnection attempt while the server is away.
+            var warned = false
             while !Task.isCancelled {
                 do {
                     let connection = try await PostgresConnection.connect(
@@ -69,12 +83,16 @@ public final class PostgresStoreDatabase: SQLDatabase {
                     defer { Task { try? await connection.close() } }
                     try await connection.listen(on: channel) { notifications in
                         changes.publish(.live)
+                        warned = false
                         for try await notification in notifications {
                             changes.publish(.changed([notification.payload]))
                         }
                     }
                 } catch {
-                    logger.warning("change listener: \(String(describing: type(of: error)))")
+                    if !warned && !Task.isCancelled {
+                        logger.warning("change listener: \(String(describing: type(of: error)))")
+                        warned = true
+                    }
                 }
                 changes.publish(.interrupted)
                 try? await Task.sleep(for: .seconds(1))
@@ -98,27 +116,120 @@ public final class PostgresStoreDatabase: SQLDatabase {
 
     /// Runs one statement on a pooled connection, outside a transaction.
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        try await client.withConnection { connection in
-            try await PostgresStoreTransaction(connection: connection, logger: logger).query(
-                sql, binds)
+        try await pooled { connection in
+            try await PostgresStoreTransaction(connection: connection, logger: self.logger).query(sql, binds)
         }
     }
 
     private func run<T: Sendable>(_ begin: PostgresQuery, _ body: @Sendable (any SQLTransaction) async throws -> T)
         async throws -> T
     {
-        try await client.withConnection { connection in
-            _ = try await connection.query(begin, logger: logger)
+        try await pooled { connection in
+            let transaction = PostgresStoreTransaction(connection: connection, logger: self.logger)
+            _ = try await transaction.statement(begin)
             do {
-                let result = try await body(
-                    PostgresStoreTransaction(connection: connection, logger: logger))
-                _ = try await connection.query("COMMIT", logger: logger)
+                let result = try await body(transaction)
+                _ = try await transaction.statement("COMMIT")
                 return result
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                // Not on a lost connection: a statement written to a closed channel is never answered.
+                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: self.logger) }
                 throw error
             }
         }
+    }
+
+    /// Runs `body` on a pooled connection, failing as ``DatabaseUnavailable`` when none is had within
+    /// ``acquireTimeout`` or the connection is lost; an outage is logged once when it begins and once when it ends.
+    private func pooled<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            let result =
+                if let acquireTimeout {
+                    try await withoutActuallyEscaping(body) { body in
+                        try await Self.withConnection(from: client, within: acquireTimeout, body)
+                    }
+                } else {
+                    try await client.withConnection(body)
+                }
+            recovered()
+            return result
+        } catch let error as DatabaseUnavailable {
+            failed(error)
+            throw error
+        } catch let error as PSQLError where Self.meansUnavailable(error) {
+            let unavailable = DatabaseUnavailable("the connection was lost (\(error.code))")
+            failed(unavailable)
+            throw unavailable
+        }
+    }
+
+    /// Runs `body` on a connection of `client`, or fails as ``DatabaseUnavailable`` when none is had within
+    /// `timeout` (the wait for it is cancelled; once had, the work has no deadline of its own here).
+    static func withConnection<T: Sendable>(
+        from client: PostgresClient, within timeout: Duration,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let acquired = AcquiredFlag()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    acquired.value.store(true, ordering: .sequentiallyConsistent)
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                guard acquired.value.load(ordering: .sequentiallyConsistent) else {
+                    throw DatabaseUnavailable("no connection within \(timeout)")
+                }
+                return nil
+            }
+            while let next = try await group.next() {
+                guard let value = next else { continue }
+                group.cancelAll()
+                return value
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// Whether an error says the server is gone rather than that a statement failed: a lost or refused connection,
+    /// or the server shutting down or starting (SQLSTATE classes 08 and 57P).
+    static func meansUnavailable(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed: return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+        default: return false
+        }
+    }
+
+    /// Notes a failure: the first of an outage is logged.
+    private func failed(_ error: DatabaseUnavailable) {
+        let began = outage.withLock { began -> Bool in
+            guard began == nil else { return false }
+            began = .now
+            return true
+        }
+        if began {
+            logger.warning(
+                "PostgreSQL is unavailable; requests answer 503 until it is back",
+                metadata: ["reason": "\(error.reason)"])
+        }
+    }
+
+    /// Notes a success: the end of an outage is logged.
+    private func recovered() {
+        guard
+            let began = outage.withLock({ began -> ContinuousClock.Instant? in
+                defer { began = nil }
+                return began
+            })
+        else { return }
+        logger.warning(
+            "PostgreSQL answers again",
+            metadata: ["outage_seconds": "\((ContinuousClock.now - began).components.seconds)"])
     }
 
     /// Stops the listener and the pool.
@@ -128,12 +239,21 @@ public final class PostgresStoreDatabase: SQLDatabase {
     }
 }
 
+/// Whether a unit of work has its connection yet (shared by the work and the timer that waits for it).
+final class AcquiredFlag: Sendable {
+    /// Set once the connection is had.
+    let value = Atomic<Bool>(false)
+}
+
 struct PostgresStoreTransaction: SQLTransaction {
     var dialect: SQLDialect { .postgres }
     let connection: PostgresConnection
     let logger: Logger
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        // A statement written to a connection already closed (the server went away between two statements) is
+        // never answered: fail it here instead.
+        guard !connection.isClosed else { throw DatabaseUnavailable("the connection was lost") }
         var rows: [PostgresRow] = []
         if let prepared = try await PreparedStatements.run(sql, binds, on: connection, logger: logger) {
             rows = prepared
@@ -147,6 +267,7 @@ struct PostgresStoreTransaction: SQLTransaction {
             }
         }
         var result: [SQLRow] = []
+        result.reserveCapacity(rows.count)
         for row in rows {
             var converted: SQLRow = [:]
             for cell in row {
@@ -171,6 +292,12 @@ struct PostgresStoreTransaction: SQLTransaction {
 }
 
 extension PostgresStoreTransaction {
+    /// Runs a statement without values (`BEGIN`, `COMMIT`), unless the connection is already closed.
+    func statement(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        guard !connection.isClosed else { throw DatabaseUnavailable("the connection was lost") }
+        return try await connection.query(query, logger: logger)
+    }
+
     /// A binary result value as ours.
     static func binary(_ bytes: ByteBuffer, _ type: PostgresDataType) -> SQLValue {
         let view = bytes.readableBytesView
@@ -195,13 +322,16 @@ extension SQLStore {
     ///   - cacheBudget: The memory its caches of decoded evidence and encoded observations may use.
     ///   - announcer: Decides what each write announces (the webhooks' outbox); `nil` announces nothing.
     ///   - folding: The engine whose fold moves superseded history out of each saved row; `nil` keeps it all.
+    ///   - acquireTimeout: How long a unit of work waits for a connection before it fails as
+    ///     ``DatabaseUnavailable``; `nil` waits as long as the pool does.
     /// - Returns: The migrated store.
     public static func postgres(
         url: String, groupCommit: GroupCommit = .standard,
         projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
-        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil
+        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil,
+        acquireTimeout: Duration? = nil
     ) async throws -> SQLStore {
-        let database = try PostgresStoreDatabase.connect(url: url)
+        let database = try PostgresStoreDatabase.connect(url: url, acquireTimeout: acquireTimeout)
         let store = SQLStore(
             database: database, evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
             evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), groupCommit: groupCommit,

@@ -11,6 +11,9 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
     /// reading (a tiny receive window, pipelined requests never read) has its connection closed after it.
     /// Default 30.
     public var responseTimeoutSeconds: Double = 30
+    /// Seconds a request waits for a database connection before it answers 503 `database_unavailable` with a
+    /// `retry_after` (PostgreSQL stopped, restarting or unreachable). Default 5.
+    public var databaseTimeoutSeconds: Double = 5
     /// The most connections open at once; beyond it a new connection is answered 503 and closed at once while
     /// the open ones keep being served. Default 4,096.
     public var maximumConnections = 4_096
@@ -19,7 +22,9 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case idleTimeoutSeconds, headerTimeoutSeconds, bodyTimeoutSeconds, responseTimeoutSeconds, maximumConnections
+        case idleTimeoutSeconds, headerTimeoutSeconds, bodyTimeoutSeconds, responseTimeoutSeconds,
+            databaseTimeoutSeconds,
+            maximumConnections
     }
 
     /// Decodes limits; every key is optional.
@@ -30,6 +35,8 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
         bodyTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .bodyTimeoutSeconds) ?? bodyTimeoutSeconds
         responseTimeoutSeconds =
             try c.decodeIfPresent(Double.self, forKey: .responseTimeoutSeconds) ?? responseTimeoutSeconds
+        databaseTimeoutSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .databaseTimeoutSeconds) ?? databaseTimeoutSeconds
         maximumConnections = try c.decodeIfPresent(Int.self, forKey: .maximumConnections) ?? maximumConnections
     }
 
@@ -38,6 +45,7 @@ public struct ConnectionLimits: Sendable, Codable, Hashable {
         for (name, seconds) in [
             ("idleTimeoutSeconds", idleTimeoutSeconds), ("headerTimeoutSeconds", headerTimeoutSeconds),
             ("bodyTimeoutSeconds", bodyTimeoutSeconds), ("responseTimeoutSeconds", responseTimeoutSeconds),
+            ("databaseTimeoutSeconds", databaseTimeoutSeconds),
         ] where !(seconds > 0 && seconds <= 86_400) {
             return "limits.\(name) is \(seconds); it must be more than 0 and at most 86400"
         }

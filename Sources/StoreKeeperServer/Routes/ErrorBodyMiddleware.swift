@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import NIOHTTP1
+import StoreKeeperAPI
+import StoreKeeperStorage
 
 /// Makes every error answer `{"error": {"code", "message"}}`: Hummingbird's own errors (404 for unknown
 /// routes, 413 for oversized bodies) and anything unexpected (500, without internals).
@@ -23,6 +25,13 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 default: "http_\(error.status.code)"
                 }
             throw APIError(error.status, code, error.status.reasonPhrase)
+        } catch is DatabaseUnavailable {
+            // The database logs the outage once; a request only says to come back.
+            var answer = APIError(
+                .serviceUnavailable, APIErrorCode.databaseUnavailable.rawValue,
+                "the database does not answer; try again shortly")
+            answer.retryAfter = 5
+            throw answer
         } catch let error as HTTPParserError {
             // A body that is not valid HTTP (a malformed chunk size): the client's fault, and the connection's end.
             throw APIError(.badRequest, "malformed_request", "the request is not valid HTTP/1.1: \(error)")

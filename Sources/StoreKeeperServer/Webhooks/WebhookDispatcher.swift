@@ -69,6 +69,7 @@ public struct WebhookDispatcher: Service {
         let measured = MeasureClock()
         await withTaskGroup(of: Bool.self) { group in
             var waiting = false
+            var failures = 0
             while !Task.isShuttingDownGracefully, !Task.isCancelled {
                 await record(queues)
                 var more = false
@@ -86,15 +87,21 @@ public struct WebhookDispatcher: Service {
                         }
                         more = taken == room
                     }
+                    failures = 0
                 } catch {
                     if Task.isCancelled { break }
-                    logger.error("webhook deliveries could not be leased", metadata: ["reason": "\(error)"])
+                    failures += 1
+                    // The database reports its own outage, once.
+                    if !(error is DatabaseUnavailable) {
+                        logger.error("webhook deliveries could not be leased", metadata: ["reason": "\(error)"])
+                    }
                 }
                 if more { continue }
                 if !waiting {
                     waiting = true
+                    let pause = WorkLoop.pause(after: failures, interval: options.idle)
                     group.addTask {
-                        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: options.idle) }
+                        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) }
                         return true
                     }
                 }
@@ -153,9 +160,11 @@ public struct WebhookDispatcher: Service {
         do {
             try await Task { try await store.recordAttempts(attempts, now: instant) }.value
         } catch {
-            logger.error(
-                "webhook attempts could not be recorded; they are tried again after their lease",
-                metadata: ["deliveries": "\(attempts.count)", "reason": "\(error)"])
+            if !(error is DatabaseUnavailable) {
+                logger.error(
+                    "webhook attempts could not be recorded; they are tried again after their lease",
+                    metadata: ["deliveries": "\(attempts.count)", "reason": "\(error)"])
+            }
         }
         queues.recorded(attempts.count)
     }

@@ -37,12 +37,19 @@ extension SQLStore {
                 groupTally.count(together: writes.count)
                 changes.publish(.changed(Set(results.flatMap(\.1)).sorted()))
                 return results.map { .success($0) }
+            } catch let error as DatabaseUnavailable {
+                // One at a time would wait for the database once per write: they all fail now, and are retried.
+                return writes.map { _ in .failure(error) }
             } catch {
                 groupTally.count(alone: writes.count, because: error)
             }
         }
         var results: [Result<(ApplyOutcome, Set<String>), any Error>] = []
         for queued in writes {
+            if case .failure(let error as DatabaseUnavailable)? = results.last {
+                results.append(.failure(error))
+                continue
+            }
             do {
                 results.append(.success(try await applyAlone(queued)))
             } catch {

@@ -50,6 +50,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let appleUnavailable: APIErrorCode = "apple_unavailable"
     /// 504: Apple did not answer in time (see `retry_after`).
     public static let appleTimeout: APIErrorCode = "apple_timeout"
+    /// 503: the server's database does not answer (stopped, restarting); try again after `retry_after` seconds.
+    public static let databaseUnavailable: APIErrorCode = "database_unavailable"
     /// 503: the server has its maximum of connections open.
     public static let tooManyConnections: APIErrorCode = "too_many_connections"
     /// 400: a webhook URL that is not an absolute `http(s)` URL with a host.
