@@ -14,8 +14,13 @@ public final class ThrowawayPostgres: Sendable {
     let binaries: String
     let port: Int
 
-    /// Makes and starts a server, or returns `nil` when PostgreSQL's binaries are not installed.
-    public static func start() throws -> ThrowawayPostgres? {
+    /// Makes and starts a server (on a thread of its own: ``Blocking``), or returns `nil` when PostgreSQL's
+    /// binaries are not installed.
+    public static func start() async throws -> ThrowawayPostgres? {
+        try await Blocking.run { try made() }
+    }
+
+    static func made() throws -> ThrowawayPostgres? {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         guard
@@ -24,7 +29,7 @@ public final class ThrowawayPostgres: Sendable {
         else { return nil }
         let server = ThrowawayPostgres(binaries: "\(root)/\(version)/bin", port: try Self.freePort())
         try server.run("initdb", "-D", server.directory, "-U", "postgres", "--auth=trust")
-        try server.start()
+        try server.startAndWait()
         return server
     }
 
@@ -38,15 +43,19 @@ public final class ThrowawayPostgres: Sendable {
     }
 
     /// Starts the server and waits until it accepts connections.
-    public func start() throws {
+    public func start() async throws {
+        try await Blocking.run { try self.startAndWait() }
+    }
+
+    func startAndWait() throws {
         try run(
             "pg_ctl", "-D", directory, "-l", directory + "/server.log", "-w", "-o",
             "-p \(port) -k /tmp -c listen_addresses=127.0.0.1", "start")
     }
 
     /// Stops the server at once, as a crash or `pg_ctl stop -m immediate` does: open connections are cut.
-    public func stopImmediately() throws {
-        try run("pg_ctl", "-D", directory, "-m", "immediate", "-w", "stop")
+    public func stopImmediately() async throws {
+        try await Blocking.run { try self.run("pg_ctl", "-D", self.directory, "-m", "immediate", "-w", "stop") }
     }
 
     /// Stops the server and removes its folder.

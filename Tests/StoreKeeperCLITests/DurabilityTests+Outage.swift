@@ -17,7 +17,7 @@ extension DurabilityTests {
         "PostgreSQL stopped and started in the middle of a burst: 503 database_unavailable meanwhile, then every notification applied once"
     )
     func databaseOutageDuringIngestion() async throws {
-        guard let postgres = try ThrowawayPostgres.start() else {
+        guard let postgres = try await ThrowawayPostgres.start() else {
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL's binaries are required but not installed") }
             return
         }
@@ -33,14 +33,8 @@ extension DurabilityTests {
             ["serve", "--port", "0", "--config", config.path], environment: ["DATABASE_URL": postgres.url],
             standardError: log)
         defer { server.stop() }
-        let (tokens, notifications) = try await Self.evidence(
-            pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
-        for (user, token) in tokens {
-            let (status, _) = try await Self.post(
-                server.baseURL, "/v1/transactions", ["app_user_id": user, "signed_transaction": token],
-                key: "pk_demo_storekeeper_public")
-            #expect(status == 200)
-        }
+        let (tokens, notifications) = try await Self.subscribers(
+            at: server.baseURL, pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
 
         // Six senders (the shared HTTP client keeps eight connections to a host: one stays free for /ready) post
         // the burst, each notification again until it is acknowledged, as Apple does. Once a third is in, the
@@ -75,7 +69,7 @@ extension DurabilityTests {
         while acknowledged.ids.withLock({ $0.count }) < notifications.count / 3, Date() < giveUp {
             try await Task.sleep(for: .milliseconds(20))
         }
-        try postgres.stopImmediately()
+        try await postgres.stopImmediately()
         var readyAnswered503 = false
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !readyAnswered503 {
@@ -83,7 +77,7 @@ extension DurabilityTests {
             try? await Task.sleep(for: .milliseconds(250))
         }
         try await Task.sleep(for: .seconds(2))
-        try postgres.start()
+        try await postgres.start()
         await burst.value
 
         #expect(readyAnswered503, "/ready did not say 503 within 20 s of the database stopping")

@@ -41,6 +41,21 @@ import Testing
         return (tokens, await simulator.notifications(for: bundleID).map(\.signedPayload))
     }
 
+    /// ``evidence(pki:customers:)`` with each customer's purchase posted to the server at `base`: the
+    /// notifications are then about subscriptions it knows.
+    static func subscribers(at base: String, pki: URL, customers: Int) async throws -> (
+        tokens: [String: String], notifications: [String]
+    ) {
+        let evidence = try await evidence(pki: pki, customers: customers)
+        for (user, token) in evidence.tokens {
+            let (status, _) = try await post(
+                base, "/v1/transactions", ["app_user_id": user, "signed_transaction": token],
+                key: "pk_demo_storekeeper_public")
+            #expect(status == 200)
+        }
+        return evidence
+    }
+
     static func post(_ base: String, _ path: String, _ body: [String: String], key: String? = nil) async throws -> (
         Int, String
     ) {
@@ -84,14 +99,8 @@ import Testing
         let arguments = ["serve", "--port", "0", "--config", config.path]
 
         var server = try BackgroundCommand(arguments, environment: environment)
-        let (tokens, notifications) = try await Self.evidence(
-            pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
-        for (user, token) in tokens {
-            let (status, _) = try await Self.post(
-                server.baseURL, "/v1/transactions", ["app_user_id": user, "signed_transaction": token],
-                key: "pk_demo_storekeeper_public")
-            #expect(status == 200)
-        }
+        let (tokens, notifications) = try await Self.subscribers(
+            at: server.baseURL, pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
         // Notifications in eight concurrent streams; the server is killed once a third have been acknowledged.
         let acknowledged = Acknowledged()
         let base = server.baseURL

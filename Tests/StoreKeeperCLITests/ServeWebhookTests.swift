@@ -12,7 +12,7 @@ import Testing
 
     /// Runs a demo server whose webhook retries wait `retry` seconds, beside a receiver, in a fresh directory.
     func withServer(
-        retry: [Double], receiver: WebhookReceiver, settings: String = "",
+        retry: [Double], receiver: WebhookReceiver, timeout: Double = 60, settings: String = "",
         _ body: @Sendable (String, String) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hooks-\(UUID().uuidString)")
@@ -21,8 +21,10 @@ import Testing
         let config = directory.appendingPathComponent("config.json")
         // A minute for each answer: the receiver runs in the test process, whose event loops are busy for seconds
         // while the whole suite starts; each attempt's result is asserted, so none may time out.
-        try #"{"webhookRetrySeconds": \#(retry), "webhookTimeoutSeconds": 60\#(settings)}"#.write(
-            to: config, atomically: true, encoding: .utf8)
+        try
+            #"{"webhookRetrySeconds": \#(retry), "webhookTimeoutSeconds": \#(timeout), "leaseSeconds": \#(max(120, timeout * 2))\#(settings)}"#
+            .write(
+                to: config, atomically: true, encoding: .utf8)
         try await LiveServer.with(router: receiver.router()) { receiverBase in
             let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
             defer { server.stop() }
@@ -158,7 +160,11 @@ import Testing
         let silent = try SilentReceiver()
         defer { silent.stop() }
         let receiver = WebhookReceiver()
-        try await withServer(retry: [0.2], receiver: receiver, settings: #", "webhookTestsPerMinute": 1000"#) {
+        // Five minutes for each answer: however slowly a loaded machine runs the test, the hung lanes are never
+        // given up and reopened while it watches.
+        try await withServer(
+            retry: [0.2], receiver: receiver, timeout: 300, settings: #", "webhookTestsPerMinute": 1000"#
+        ) {
             base, receiverBase in
             let hung = try await Self.addEndpoint(base, url: silent.base + "/hook", types: [])
             let healthy = try await Self.addEndpoint(base, url: receiverBase + "/hook", types: [])
@@ -168,7 +174,7 @@ import Testing
                 #expect(queued == 202, "\(body)")
             }
             for _ in 0..<100 where silent.connections < 8 { try await Task.sleep(for: .milliseconds(50)) }
-            // Every delivery to the hung receiver now waits up to a minute (webhookTimeoutSeconds).
+            // Every delivery to the hung receiver now waits up to five minutes (webhookTimeoutSeconds).
             let started = ContinuousClock.now
             let (queued, _) = try await ServeClient(base: base).call(
                 .POST, APIPath.webhookTest(healthy.id), key: Self.secretKey)

@@ -4,8 +4,9 @@ import StoreKeeperStorage
 
 /// How every background service of the server runs: a round of work every `interval` until graceful shutdown,
 /// the next round at once while one reports more waiting, and a failed round logged (unless the service is being
-/// cancelled) and tried again after a pause that doubles with each failure in a row, up to ``longestPause``. A
-/// round that failed because the database is unavailable is not logged here: the database reports an outage once.
+/// cancelled) and tried again after the interval. A round that failed because the database is unavailable is not
+/// logged here (the database reports an outage once), and the pause doubles with each such failure in a row, up to
+/// ``longestPause``.
 struct WorkLoop: Sendable {
     /// The pause between rounds that found nothing more to do.
     let interval: Duration
@@ -26,10 +27,14 @@ struct WorkLoop: Sendable {
             do {
                 more = try await round()
                 failures = 0
-            } catch {
+            } catch is DatabaseUnavailable {
+                // The database reports its outage, once; the loop only waits longer each time.
                 if Task.isCancelled { return }
                 failures += 1
-                if !(error is DatabaseUnavailable) { logger.error(failure, metadata: ["reason": "\(error)"]) }
+            } catch {
+                if Task.isCancelled { return }
+                failures = 0
+                logger.error(failure, metadata: ["reason": "\(error)"])
             }
             if !more || failures > 0 {
                 let pause = Self.pause(after: failures, interval: interval)

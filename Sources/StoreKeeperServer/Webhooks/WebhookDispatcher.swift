@@ -88,13 +88,14 @@ public struct WebhookDispatcher: Service {
                         more = taken == room
                     }
                     failures = 0
-                } catch {
+                } catch is DatabaseUnavailable {
+                    // The database reports its own outage, once; the dispatcher only waits longer each time.
                     if Task.isCancelled { break }
                     failures += 1
-                    // The database reports its own outage, once.
-                    if !(error is DatabaseUnavailable) {
-                        logger.error("webhook deliveries could not be leased", metadata: ["reason": "\(error)"])
-                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    failures = 0
+                    logger.error("webhook deliveries could not be leased", metadata: ["reason": "\(error)"])
                 }
                 if more { continue }
                 if !waiting {
@@ -127,13 +128,15 @@ public struct WebhookDispatcher: Service {
     }
 
     /// One lane: sends `origin`'s queued deliveries one after another on one connection until the queue is empty,
-    /// handing each attempt to be recorded as it ends. A delivery whose lease would end before its answer could
-    /// come is postponed; so is the rest of the queue when the receiver gives no answer.
+    /// handing each attempt to be recorded as it ends. A delivery is sent only while its answer's deadline leaves a
+    /// quarter of its lease to record it before another worker may take it again; otherwise it is postponed, and
+    /// so is the rest of the queue when the receiver gives no answer.
     func lane(_ origin: String, queues: DeliveryQueues) async {
         let timeout = Duration.nanoseconds(options.requestTimeout.nanoseconds)
+        let margin = Duration.seconds(options.lease / 4)
         var connection: WebhookHTTPClient.Connection?
         while let queued = queues.next(for: origin) {
-            if ContinuousClock.now + timeout > queued.leaseEnds {
+            if ContinuousClock.now + timeout + margin > queued.leaseEnds {
                 queues.finish([.init(deliveryID: queued.delivery.id, outcome: .postponed(until: now()), result: "")])
                 continue
             }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOSSL
 import SwiftASN1
+import TestSupport
 import Testing
 import X509
 
@@ -154,10 +155,9 @@ import X509
     }
 
     @Test func aPortNobodyListensOnIsUnreachable() async throws {
-        let server = try ScriptedHTTPServer { _ in .status(200) }
-        try await server.start()
-        let port = server.port
-        await server.stop()
+        let reserved = try ReservedPort()
+        defer { reserved.release() }
+        let port = reserved.port
         let client = WebhookHTTPClient()
         var connection: WebhookHTTPClient.Connection?
         do {
