@@ -1,6 +1,6 @@
 import Foundation
 public import Hummingbird
-import StoreKeeperAPI
+public import StoreKeeperAPI
 
 /// Every error the HTTP API answers: a status and `{"error": {"code", "message"}}`. Messages name the field
 /// and value that failed and never contain secrets.
@@ -16,9 +16,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var retryAfter: Int?
 
     /// Makes an error.
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+    public init(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String) {
         self.status = status
-        self.code = code
+        self.code = code.rawValue
         self.message = message
     }
 
@@ -26,14 +26,14 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let body = Self.body(code: code, message: message, retryAfter: retryAfter)
+        let body = Self.body(code: APIErrorCode(rawValue: code), message: message, retryAfter: retryAfter)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// The error body every answer uses, the HTTP edges' raw answers included.
-    static func body(code: String, message: String, retryAfter: Int? = nil) -> Data {
+    static func body(code: APIErrorCode, message: String, retryAfter: Int? = nil) -> Data {
         let body = ErrorBody(
-            error: ErrorDetail(code: APIErrorCode(rawValue: code), message: message, retryAfter: retryAfter))
+            error: ErrorDetail(code: code, message: message, retryAfter: retryAfter))
         // Strings, an optional integer: encoding cannot fail.
         return (try? APIRoutes.encoder.encode(body)) ?? Data()
     }
@@ -55,5 +55,5 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         retryAfter = error.retryAfter
     }
 
-    static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code, message) }
+    static func badRequest(_ code: APIErrorCode, _ message: String) -> APIError { APIError(.badRequest, code, message) }
 }

@@ -127,7 +127,7 @@ public enum StoreKeeperApplication {
                     guard SubscriberService.constantTimeEqual(sent, token)
                     else {
                         throw APIError(
-                            .unauthorized, "invalid_metrics_token", "send Authorization: Bearer <metricsToken>")
+                            .unauthorized, .invalidMetricsToken, "send Authorization: Bearer <metricsToken>")
                     }
                 }
                 ServerMetrics.caches(service.cacheUsage)

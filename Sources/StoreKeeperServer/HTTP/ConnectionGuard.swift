@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import StoreKeeperAPI
 import Synchronization
 
 /// How many connections are open, across every event loop of one server.
@@ -52,7 +53,7 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         counted = true
         if counter.opened() > limits.maximumConnections {
             Self.answer(
-                context, status: "503 Service Unavailable", code: "too_many_connections",
+                context, status: "503 Service Unavailable", code: .tooManyConnections,
                 message: "the server has \(limits.maximumConnections) connections open; try again shortly")
             return
         }
@@ -76,7 +77,7 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             ) { [state] in
                 guard state.phase == .readingHead else { return }
                 Self.answer(
-                    context, status: "408 Request Timeout", code: "header_timeout",
+                    context, status: "408 Request Timeout", code: .headerTimeout,
                     message: "the request header was not complete within \(limits.headerTimeoutSeconds) s")
             }
         }
@@ -84,7 +85,7 @@ final class RawConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Writes a whole JSON error response as raw bytes and closes the connection.
-    static func answer(_ context: ChannelHandlerContext, status: String, code: String, message: String) {
+    static func answer(_ context: ChannelHandlerContext, status: String, code: APIErrorCode, message: String) {
         let body = APIError.body(code: code, message: message)
         var buffer = context.channel.allocator.buffer(
             string:
@@ -178,7 +179,7 @@ final class RequestPhaseGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !answeredParseError else { return }
         answeredParseError = true
         state.cancelDeadline()
-        let body = APIError.body(code: "malformed_request", message: "the request is not valid HTTP/1.1")
+        let body = APIError.body(code: .malformedRequest, message: "the request is not valid HTTP/1.1")
         var head = HTTPResponse(status: .badRequest)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(body.count)

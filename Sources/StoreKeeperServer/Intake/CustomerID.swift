@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperAPI
 
 /// The one rule for an id a caller gives (`app_user_id`, `new_app_user_id`, `device_id`): 1–256 bytes of UTF-8
 /// without control or format characters (Unicode `Cc` and `Cf`: newlines, ESC, bidi overrides, zero-width joiners),
@@ -26,9 +27,8 @@ enum CustomerID {
                 $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
             })
         else {
-            let code = field == "new_app_user_id" ? "app_user_id" : field
             throw .invalid(
-                "invalid_\(code)",
+                field == "device_id" ? .invalidDeviceID : .invalidAppUserID,
                 "\(field) must be 1–\(maximumBytes) bytes without control or format characters (Unicode Cc, Cf)")
         }
         return id

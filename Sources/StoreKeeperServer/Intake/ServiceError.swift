@@ -1,4 +1,5 @@
 import AppStoreClient
+import StoreKeeperAPI
 
 /// Why the subscriber service refused or could not serve a request, in its own terms: what kind of failure, a
 /// stable code and a message naming the field and value. No HTTP here: the routes layer maps a kind to a status
@@ -29,30 +30,30 @@ struct ServiceError: Error, Hashable, Sendable {
     /// What kind of failure.
     var kind: Kind
     /// A stable snake_case code.
-    var code: String
+    var code: APIErrorCode
     /// What was wrong (never a secret).
     var message: String
     /// Seconds after which the same request may succeed.
     var retryAfter: Int?
 
-    init(_ kind: Kind, _ code: String, _ message: String, retryAfter: Int? = nil) {
+    init(_ kind: Kind, _ code: APIErrorCode, _ message: String, retryAfter: Int? = nil) {
         self.kind = kind
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
     }
 
-    static func invalid(_ code: String, _ message: String) -> ServiceError {
+    static func invalid(_ code: APIErrorCode, _ message: String) -> ServiceError {
         ServiceError(.invalidInput, code, message)
     }
-    static func unverifiable(_ code: String, _ message: String) -> ServiceError {
+    static func unverifiable(_ code: APIErrorCode, _ message: String) -> ServiceError {
         ServiceError(.unverifiable, code, message)
     }
 
     /// Apple (or whatever stands in for it) did not answer in time, or at all.
     static func apple(_ error: AppStoreClientError, call: String) -> ServiceError {
         error.code == "deadline_exceeded"
-            ? ServiceError(.appleTimeout, "apple_timeout", "\(call): \(error.reason)", retryAfter: 30)
-            : ServiceError(.appleUnavailable, "apple_unavailable", "\(call): \(error)", retryAfter: 30)
+            ? ServiceError(.appleTimeout, .appleTimeout, "\(call): \(error.reason)", retryAfter: 30)
+            : ServiceError(.appleUnavailable, .appleUnavailable, "\(call): \(error)", retryAfter: 30)
     }
 }

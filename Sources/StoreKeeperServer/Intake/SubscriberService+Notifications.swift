@@ -19,12 +19,12 @@ extension SubscriberService {
             return try await ingestV2(signedPayload)
         }
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
-            throw ServiceError.invalid("invalid_json", "the body is not a JSON object")
+            throw ServiceError.invalid(.invalidJSON, "the body is not a JSON object")
         }
         if let signedPayload = object["signedPayload"] as? String { return try await ingestV2(signedPayload) }
         if object["notification_type"] != nil { return try await ingestV1(body, object: object) }
         throw ServiceError.invalid(
-            "unrecognized_notification", "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
+            .unrecognizedNotification, "expected {\"signedPayload\"} (V2) or a V1 body with notification_type")
     }
 
     /// A V2 notification: Apple's post (`cause` `notification`), or one found in Apple's notification history
@@ -41,7 +41,7 @@ extension SubscriberService {
             claimed = NotificationRouting.bundleID(token: signedPayload)
         }
         guard let bundleID = claimed else {
-            throw ServiceError.invalid("malformed", "signedPayload is not a compact JWS with a notification payload")
+            throw ServiceError.invalid(.malformed, "signedPayload is not a compact JWS with a notification payload")
         }
         let app = try app(bundleID)
         let notification: VerifiedNotification
@@ -51,7 +51,7 @@ extension SubscriberService {
             notification = try await app.signedData.verifyNotification(jws)
         } catch let error as VerificationError {
             ServerMetrics.verificationFailure(code: error.code.rawValue)
-            throw ServiceError.unverifiable(error.code.rawValue, "signedPayload: \(error.reason)")
+            throw ServiceError.unverifiable(APIErrorCode(error.code), "signedPayload: \(error.reason)")
         }
         let type =
             notification.payload.notificationType.rawValue
@@ -116,20 +116,20 @@ extension SubscriberService {
     func ingestV1(_ body: Data, object: [String: Any]) async throws -> ApplyOutcome {
         let notification: NotificationV1Body
         do { notification = try JSONDecoder().decode(NotificationV1Body.self, from: body) } catch {
-            throw ServiceError.invalid("malformed", "V1 notification: \(error)")
+            throw ServiceError.invalid(.malformed, "V1 notification: \(error)")
         }
         let app = try app(notification.bid ?? "")
         guard let expected = app.configuration.sharedSecret, let given = notification.password,
             Self.constantTimeEqual(Array(expected.utf8), Array(given.utf8))
         else {
             throw ServiceError(
-                .unauthenticated, "shared_secret_mismatch",
+                .unauthenticated, .sharedSecretMismatch,
                 "V1 notification password does not match the app's shared secret")
         }
         // V1 is frozen (Apple adds types to V2 only): an unknown V1 type is not Apple's.
         if case .unknown(let raw) = notification.notificationType {
             throw ServiceError.unverifiable(
-                "unknown_notification_type", "V1 notification_type \"\(raw.prefix(100))\" is not one Apple sends")
+                .unknownNotificationType, "V1 notification_type \"\(raw.prefix(100))\" is not one Apple sends")
         }
         var stripped = object
         stripped["password"] = nil

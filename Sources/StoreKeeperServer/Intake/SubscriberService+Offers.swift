@@ -21,13 +21,13 @@ extension SubscriberService {
         let app = try app(bundleID)
         guard let key = app.offerKey, let keyID = app.configuration.offerKeyID else {
             throw ServiceError(
-                .missingConfiguration, "offer_key_missing", "no promotional offer key is configured for \(bundleID)")
+                .missingConfiguration, .offerKeyMissing, "no promotional offer key is configured for \(bundleID)")
         }
         guard !productID.isEmpty, !offerID.isEmpty else {
-            throw ServiceError.invalid("invalid_offer", "product_id and offer_id are required")
+            throw ServiceError.invalid(.invalidOffer, "product_id and offer_id are required")
         }
         if let token = appAccountToken, UUID(uuidString: token) == nil {
-            throw ServiceError.invalid("invalid_app_account_token", "app_account_token must be a UUID")
+            throw ServiceError.invalid(.invalidAppAccountToken, "app_account_token must be a UUID")
         }
         let nonce = UUID().uuidString.lowercased()
         let timestamp = AppleDateFormat.milliseconds(now())

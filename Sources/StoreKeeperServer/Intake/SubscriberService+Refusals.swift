@@ -14,7 +14,7 @@ extension SubscriberService {
         guard [.invalidInput, .unknownApp, .unverifiable, .unauthenticated].contains(error.kind) else { return }
         refusals.add(
             RefusedNotification(
-                claimedBundleID: NotificationRouting.claimedBundleID(body) ?? "", code: error.code,
+                claimedBundleID: NotificationRouting.claimedBundleID(body) ?? "", code: error.code.rawValue,
                 reason: error.message,
                 bodyDigest: HexDigest.hex(SHA256.hash(data: body)), receivedAt: now()))
     }

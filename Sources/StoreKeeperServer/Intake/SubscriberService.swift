@@ -56,7 +56,7 @@ public struct SubscriberService: Sendable {
 
     func app(_ bundleID: String) throws(ServiceError) -> AppRuntime {
         guard let app = apps[bundleID] else {
-            throw ServiceError(.unknownApp, "unknown_app", "no app \(bundleID) is configured")
+            throw ServiceError(.unknownApp, .unknownApp, "no app \(bundleID) is configured")
         }
         return app
     }
@@ -97,7 +97,7 @@ public struct SubscriberService: Sendable {
         let deviceID = try deviceID.map { id throws(ServiceError) in try CustomerID.normalized(id, field: "device_id") }
         let app = try app(bundleID)
         guard let der = Base64.decode(receipt, ignoringWhitespace: true), !der.isEmpty else {
-            throw ServiceError.invalid("invalid_receipt", "receipt is not base64")
+            throw ServiceError.invalid(.invalidReceipt, "receipt is not base64")
         }
         var evidence = EvidenceSet()
         if localReceipts {
@@ -106,7 +106,7 @@ public struct SubscriberService: Sendable {
                 evidence.add(receipt: verified.receiptInfo)
             } catch let error as VerificationError {
                 ServerMetrics.verificationFailure(code: error.code.rawValue)
-                throw ServiceError.unverifiable(error.code.rawValue, "receipt: \(error.reason)")
+                throw ServiceError.unverifiable(APIErrorCode(error.code), "receipt: \(error.reason)")
             }
         } else {
             let response: VerifyReceiptResponse
@@ -115,18 +115,18 @@ public struct SubscriberService: Sendable {
             } catch let error as AppStoreClientError {
                 switch error.status {
                 case 21002?, 21003?:
-                    throw ServiceError.unverifiable("receipt_rejected", "verifyReceipt: \(error.reason)")
+                    throw ServiceError.unverifiable(.receiptRejected, "verifyReceipt: \(error.reason)")
                 case 21004?:
                     throw ServiceError(
-                        .appleRefused, "shared_secret_mismatch",
+                        .appleRefused, .sharedSecretMismatch,
                         "verifyReceipt: the configured shared secret does not match")
-                case 21010?: throw ServiceError.unverifiable("account_not_found", "verifyReceipt: \(error.reason)")
+                case 21010?: throw ServiceError.unverifiable(.accountNotFound, "verifyReceipt: \(error.reason)")
                 default: throw ServiceError.apple(error, call: "verifyReceipt")
                 }
             }
             guard response.receipt?.bundleId == bundleID else {
                 throw ServiceError.unverifiable(
-                    "unexpected_bundle_id",
+                    .unexpectedBundleID,
                     "receipt bundle_id is \"\(response.receipt?.bundleId ?? "absent")\", expected \"\(bundleID)\"")
             }
             evidence.add(verifyReceiptResponse: response)
@@ -152,7 +152,7 @@ public struct SubscriberService: Sendable {
             transaction = try await app.verifier(for: signedTransaction).verifyTransaction(signedTransaction)
         } catch let error as VerificationError {
             ServerMetrics.verificationFailure(code: error.code.rawValue)
-            throw ServiceError.unverifiable(error.code.rawValue, "signed_transaction: \(error.reason)")
+            throw ServiceError.unverifiable(APIErrorCode(error.code), "signed_transaction: \(error.reason)")
         }
         evidence.add(transaction: transaction)
         var cause = "signed transaction"
@@ -203,12 +203,12 @@ public struct SubscriberService: Sendable {
             originalTransactionID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
         else {
             throw ServiceError.invalid(
-                "invalid_original_transaction_id",
+                .invalidOriginalTransactionID,
                 "original_transaction_id \"\(originalTransactionID.prefix(64))\" is not a transaction id")
         }
         guard let credentials = app.credentials else {
             throw ServiceError(
-                .missingConfiguration, "api_credentials_missing",
+                .missingConfiguration, .apiCredentialsMissing,
                 "importing by original_transaction_id needs App Store Server API credentials for \(bundleID)")
         }
         let statuses: StatusResponse
@@ -217,22 +217,22 @@ public struct SubscriberService: Sendable {
                 transactionID: originalTransactionID, credentials: credentials)
         } catch let error as AppStoreClientError where error.status == 404 || error.status == 400 {
             throw ServiceError.unverifiable(
-                "transaction_not_found",
+                .transactionNotFound,
                 "Apple knows no transaction \(originalTransactionID) for \(bundleID): \(error.reason)")
         } catch let error as AppStoreClientError {
             throw ServiceError.apple(error, call: "Get All Subscription Statuses")
         }
         let verified = await VerifiedStatuses(statuses, app: app)
         if let failure = verified.failures.first {
-            let reason = (failure.error as? VerificationError).map { ($0.code.rawValue, $0.reason) }
+            let reason = (failure.error as? VerificationError).map { (APIErrorCode($0.code), $0.reason) }
             throw ServiceError.unverifiable(
-                reason?.0 ?? "unverifiable", "subscription status: \(reason?.1 ?? "\(failure.error)")")
+                reason?.0 ?? .malformedPayload, "subscription status: \(reason?.1 ?? "\(failure.error)")")
         }
         let evidence = verified.evidence
         let raw = verified.signed
         guard !raw.isEmpty else {
             throw ServiceError.unverifiable(
-                "no_subscriptions", "Apple lists no subscription for transaction \(originalTransactionID)")
+                .noSubscriptions, "Apple lists no subscription for transaction \(originalTransactionID)")
         }
         let write = EvidenceWrite(
             project: app.project, bundleID: bundleID, appUserID: appUserID, kind: "subscription_statuses",
@@ -311,7 +311,7 @@ public struct SubscriberService: Sendable {
             !merged.evidence.transactions.isEmpty || !merged.evidence.renewals.isEmpty
         {
             throw ServiceError(
-                .forbidden, "secret_key_required",
+                .forbidden, .secretKeyRequired,
                 "app_user_id has purchases of its own; merging it into another id needs a secret key (a public key "
                     + "may merge an anonymous id, $anonymous:<uuid>, or an id with no purchases)")
         }

@@ -26,12 +26,12 @@ struct MetricRequest {
     init(name: String, parameter: (String) -> String?, now: Date) throws(APIError) {
         guard let metric = MetricName(rawValue: name) else {
             throw APIError(
-                .notFound, "unknown_metric",
+                .notFound, .unknownMetric,
                 "no metric \"\(name.prefix(64))\"; one of \(MetricName.allCases.map(\.rawValue).joined(separator: ", "))"
             )
         }
         func invalid(_ key: String, _ value: String, _ expected: String) -> APIError {
-            APIError.badRequest("invalid_parameter", "\(key)=\"\(value.prefix(64))\": expected \(expected)")
+            APIError.badRequest(.invalidParameter, "\(key)=\"\(value.prefix(64))\": expected \(expected)")
         }
         func date(_ key: String) throws(APIError) -> Date? {
             guard let text = parameter(key) else { return nil }
@@ -42,7 +42,7 @@ struct MetricRequest {
         let to = try date("to") ?? now
         let from = try date("from") ?? to.addingTimeInterval(-30 * 86_400)
         guard from < to else {
-            throw APIError.badRequest("invalid_parameter", "from must be before to")
+            throw APIError.badRequest(.invalidParameter, "from must be before to")
         }
         let interval: MetricInterval
         if let text = parameter("interval") {
@@ -85,7 +85,7 @@ struct MetricRequest {
             ? Self.maximumBuckets + 1 : interval.buckets(from: from, to: to).count
         guard buckets <= Self.maximumBuckets else {
             throw APIError.badRequest(
-                "invalid_parameter", "from…to holds more than \(Self.maximumBuckets) \(interval.rawValue)s")
+                .invalidParameter, "from…to holds more than \(Self.maximumBuckets) \(interval.rawValue)s")
         }
         query = MetricQuery(
             name: metric, from: from, to: to, interval: interval, split: split, environments: environments, now: now)

@@ -184,7 +184,7 @@ struct SubscriptionPoller: Service {
         await pacing.succeeded(due.bundleID)
         guard response.receipt?.bundleId == due.bundleID else {
             throw ServiceError.unverifiable(
-                "unexpected_bundle_id",
+                .unexpectedBundleID,
                 "verifyReceipt answered for \"\(response.receipt?.bundleId ?? "absent")\", not \(due.bundleID)")
         }
         var evidence = EvidenceSet()

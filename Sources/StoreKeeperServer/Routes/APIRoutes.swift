@@ -68,7 +68,7 @@ struct APIRoutes: Sendable {
             let products = (request.uri.queryParameters.get("product_ids") ?? "").split(separator: ",").map(String.init)
             guard !products.isEmpty, products.count <= 100 else {
                 throw APIError.badRequest(
-                    "invalid_product_ids", "product_ids must list 1–100 comma-separated product ids")
+                    .invalidProductIDs, "product_ids must list 1–100 comma-separated product ids")
             }
             let result = try await service.eligibility(
                 appUserID: try userID(context), bundleID: bundleID, productIDs: products)
@@ -102,7 +102,7 @@ struct APIRoutes: Sendable {
                         appUserID: user, receipt: receipt, deviceID: nil, bundleID: bundleID, cause: .imported))
             default:
                 throw APIError.badRequest(
-                    "invalid_field", "give exactly one of original_transaction_id and receipt")
+                    .invalidField, "give exactly one of original_transaction_id and receipt")
             }
         case .getSubscriberDeliveries:
             return try json(
@@ -140,7 +140,7 @@ struct APIRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: SubscriberService.csv(answer))))
         default:
-            throw APIError(.notFound, "not_found", "no handler for \(route)")
+            throw APIError(.notFound, .notFound, "no handler for \(route)")
         }
     }
 
@@ -154,7 +154,7 @@ struct APIRoutes: Sendable {
         do {
             return Data(try await request.body.collect(upTo: maximumBodyBytes).readableBytesView)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, "body_too_large", "the body exceeds \(maximumBodyBytes) bytes")
+            throw APIError(.contentTooLarge, .bodyTooLarge, "the body exceeds \(maximumBodyBytes) bytes")
         }
     }
 
@@ -167,16 +167,16 @@ struct APIRoutes: Sendable {
             return try Self.decoder.decode(StrictBody<Body>.self, from: data).body
         } catch let unknown as UnknownField {
             throw APIError.badRequest(
-                "unknown_field",
+                .unknownField,
                 "unknown field \"\(unknown.name.prefix(100))\"; expected \(unknown.expected.joined(separator: ", "))")
         } catch DecodingError.keyNotFound(let key, _) {
-            throw APIError.badRequest("missing_field", "\(key.stringValue) is required and must be a non-empty string")
+            throw APIError.badRequest(.missingField, "\(key.stringValue) is required and must be a non-empty string")
         } catch DecodingError.typeMismatch(let type, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest("invalid_field", Self.wrongType(type, context))
+            throw APIError.badRequest(.invalidField, Self.wrongType(type, context))
         } catch DecodingError.valueNotFound(let type, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest("invalid_field", Self.wrongType(type, context))
+            throw APIError.badRequest(.invalidField, Self.wrongType(type, context))
         } catch is DecodingError {
-            throw APIError.badRequest("invalid_json", "the body is not a JSON object")
+            throw APIError.badRequest(.invalidJSON, "the body is not a JSON object")
         }
     }
 
@@ -191,7 +191,7 @@ struct APIRoutes: Sendable {
     /// `value`, unless it is empty.
     func required(_ value: String, _ name: String) throws -> String {
         guard !value.isEmpty else {
-            throw APIError.badRequest("missing_field", "\(name) is required and must be a non-empty string")
+            throw APIError.badRequest(.missingField, "\(name) is required and must be a non-empty string")
         }
         return value
     }

@@ -34,13 +34,13 @@ final class Authenticator: Sendable {
     /// - Throws: 401 for a missing or unknown key, 403 for a public key on a secret endpoint.
     func authorize(_ request: Request, secretRequired: Bool) async throws -> APIKeyRecord {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count < 512 else {
-            throw APIError(.unauthorized, "missing_api_key", "send Authorization: Bearer <api key>")
+            throw APIError(.unauthorized, .missingAPIKey, "send Authorization: Bearer <api key>")
         }
         guard let record = try await record(forKey: String(header.dropFirst(7))) else {
-            throw APIError(.unauthorized, "invalid_api_key", "the API key is not valid")
+            throw APIError(.unauthorized, .invalidAPIKey, "the API key is not valid")
         }
         if secretRequired, record.kind != .secret {
-            throw APIError(.forbidden, "secret_key_required", "this endpoint needs a secret key")
+            throw APIError(.forbidden, .secretKeyRequired, "this endpoint needs a secret key")
         }
         return record
     }

@@ -17,29 +17,28 @@ struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as ServiceError {
             throw APIError(error)
         } catch let error as any HTTPResponseError {
-            let code =
+            let code: APIErrorCode =
                 switch error.status {
-                case .notFound: "not_found"
-                case .contentTooLarge: "body_too_large"
-                case .methodNotAllowed: "method_not_allowed"
-                default: "http_\(error.status.code)"
+                case .notFound: .notFound
+                case .contentTooLarge: .bodyTooLarge
+                case .methodNotAllowed: .methodNotAllowed
+                default: error.status.code < 500 ? .invalidRequest : .internalError
                 }
             throw APIError(error.status, code, error.status.reasonPhrase)
         } catch is DatabaseUnavailable {
             // The database logs the outage once; a request only says to come back.
             var answer = APIError(
-                .serviceUnavailable, APIErrorCode.databaseUnavailable.rawValue,
-                "the database does not answer; try again shortly")
+                .serviceUnavailable, .databaseUnavailable, "the database does not answer; try again shortly")
             answer.retryAfter = 5
             throw answer
         } catch let error as HTTPParserError {
             // A body that is not valid HTTP (a malformed chunk size): the client's fault, and the connection's end.
-            throw APIError(.badRequest, "malformed_request", "the request is not valid HTTP/1.1: \(error)")
+            throw APIError(.badRequest, .malformedRequest, "the request is not valid HTTP/1.1: \(error)")
         } catch is DecodingError {
-            throw APIError(.badRequest, "invalid_request", "the request could not be decoded")
+            throw APIError(.badRequest, .invalidRequest, "the request could not be decoded")
         } catch {
             context.logger.error("unexpected error: \(String(describing: type(of: error)))")
-            throw APIError(.internalServerError, "internal_error", "an internal error occurred")
+            throw APIError(.internalServerError, .internalError, "an internal error occurred")
         }
     }
 }

@@ -24,7 +24,7 @@ struct WebhookService: Sendable {
         let url = try Self.checkedURL(body.url)
         let types = try Self.checkedTypes(body.eventTypes ?? [])
         guard try await store.webhookEndpoints(projectID: project.id).count < Self.maximumEndpoints else {
-            throw APIError(.conflict, "too_many_webhooks", "a project has at most \(Self.maximumEndpoints) endpoints")
+            throw APIError(.conflict, .tooManyWebhooks, "a project has at most \(Self.maximumEndpoints) endpoints")
         }
         let record = WebhookEndpointRecord(
             id: "wh_" + Self.randomHex(12), projectID: project.id, url: url, eventTypes: types,
@@ -52,7 +52,7 @@ struct WebhookService: Sendable {
             })
         {
             throw APIError(
-                .conflict, APIErrorCode.webhookConfigured.rawValue,
+                .conflict, .webhookConfigured,
                 "webhook endpoint \(id) is kept in the configuration file; remove it there and restart")
         }
         guard try await store.deleteWebhookEndpoint(id: id, projectID: try subscribers.project(bundleID).id) else {
@@ -86,7 +86,7 @@ struct WebhookService: Sendable {
         if let status {
             guard let known = DeliveryStatus(rawValue: status) else {
                 throw APIError.badRequest(
-                    APIErrorCode.invalidStatus.rawValue,
+                    .invalidStatus,
                     "status is \"\(status.prefix(40))\"; it must be pending, delivered or failed")
             }
             filter = known
@@ -104,7 +104,7 @@ struct WebhookService: Sendable {
             try await store.redeliver(deliveryID: id, projectID: project.id, now: now())
         else {
             throw APIError(
-                .notFound, APIErrorCode.deliveryNotFound.rawValue,
+                .notFound, .deliveryNotFound,
                 "no webhook delivery \"\(raw.prefix(40))\" in this project")
         }
     }
@@ -120,7 +120,7 @@ struct WebhookService: Sendable {
         let instant = now()
         guard try await store.testEventCount(endpointID: endpointID, since: instant - 60) < testsPerMinute else {
             var error = APIError(
-                .tooManyRequests, APIErrorCode.rateLimited.rawValue,
+                .tooManyRequests, .rateLimited,
                 "webhook endpoint \(endpointID) was sent \(testsPerMinute) test events in the last minute; try again later"
             )
             error.retryAfter = 60
@@ -145,7 +145,7 @@ struct WebhookService: Sendable {
 
     static func endpointNotFound(_ id: String) -> APIError {
         APIError(
-            .notFound, APIErrorCode.webhookNotFound.rawValue, "no webhook endpoint \"\(id.prefix(40))\" in this project"
+            .notFound, .webhookNotFound, "no webhook endpoint \"\(id.prefix(40))\" in this project"
         )
     }
 
@@ -157,11 +157,11 @@ struct WebhookService: Sendable {
             let host = url.host, !host.isEmpty, !raw.contains(where: { $0.isWhitespace || $0.isNewline })
         else {
             throw APIError.badRequest(
-                APIErrorCode.invalidURL.rawValue, "url must be an absolute http or https URL with a host")
+                .invalidURL, "url must be an absolute http or https URL with a host")
         }
         if let refusal = WebhookTarget.refusal(literal: host) {
             throw APIError.badRequest(
-                APIErrorCode.invalidURL.rawValue, "url names \(refusal): webhooks are never sent there")
+                .invalidURL, "url names \(refusal): webhooks are never sent there")
         }
         return raw
     }
@@ -170,7 +170,7 @@ struct WebhookService: Sendable {
     static func checkedTypes(_ types: [String]) throws -> [String] {
         for type in types where ChangeKind(rawValue: type) == nil {
             throw APIError.badRequest(
-                APIErrorCode.invalidEventType.rawValue,
+                .invalidEventType,
                 "event_types has \"\(type.prefix(40))\"; known types: "
                     + ChangeKind.allCases.map(\.rawValue).joined(separator: ", "))
         }

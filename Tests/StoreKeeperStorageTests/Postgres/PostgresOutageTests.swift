@@ -22,11 +22,16 @@ import Testing
         }
     }
 
-    /// Starts unit of work `index` (a one-second statement: a transaction, prepared or not, or a lone read).
+    /// Starts unit of work `index` (a sleeping statement, a minute long for the first six, a second for the others:
+    /// in a transaction, prepared or not, or a lone read).
     static func start(_ index: Int, on database: PostgresStoreDatabase, into endings: Endings) {
         Task {
             let began = ContinuousClock.now
-            let sql = index % 2 == 0 ? "SELECT pg_sleep(1)::text AS slept" : "select pg_sleep(1)::text as slept"
+            // The first six are stopped in flight: they sleep longer than the test waits for them.
+            let seconds = index < 6 ? 60 : 1
+            let sql =
+                index % 2 == 0
+                ? "SELECT pg_sleep(\(seconds))::text AS slept" : "select pg_sleep(\(seconds))::text as slept"
             let ending: String
             do {
                 if index % 3 == 0 {

@@ -68,4 +68,100 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let rateLimited: APIErrorCode = "rate_limited"
     /// 404: no webhook delivery of that id in the caller's project.
     public static let deliveryNotFound: APIErrorCode = "delivery_not_found"
+
+    // Requests the server cannot read or route.
+
+    /// 400: the request could not be decoded.
+    public static let invalidRequest: APIErrorCode = "invalid_request"
+    /// 400: a query parameter is missing, unknown or out of range (named in the message).
+    public static let invalidParameter: APIErrorCode = "invalid_parameter"
+    /// 404: no such route.
+    public static let notFound: APIErrorCode = "not_found"
+    /// 405: the route exists, not with this method.
+    public static let methodNotAllowed: APIErrorCode = "method_not_allowed"
+    /// 408: a request header not complete in time.
+    public static let headerTimeout: APIErrorCode = "header_timeout"
+    /// 500: an unexpected failure (details only in the server's log).
+    public static let internalError: APIErrorCode = "internal_error"
+    /// 401: `GET /metrics` without the configured `metricsToken`.
+    public static let invalidMetricsToken: APIErrorCode = "invalid_metrics_token"
+
+    // Customers, evidence and notifications.
+
+    /// 403: the key's app is not configured on this server.
+    public static let unknownApp: APIErrorCode = "unknown_app"
+    /// 400: `app_user_id` is empty, too long or has control or format characters.
+    public static let invalidAppUserID: APIErrorCode = "invalid_app_user_id"
+    /// 400: `device_id` is empty, too long or has control or format characters.
+    public static let invalidDeviceID: APIErrorCode = "invalid_device_id"
+    /// 400: `receipt` is not base64.
+    public static let invalidReceipt: APIErrorCode = "invalid_receipt"
+    /// 400: `original_transaction_id` is not one.
+    public static let invalidOriginalTransactionID: APIErrorCode = "invalid_original_transaction_id"
+    /// 400: `product_ids` is not a list of product ids.
+    public static let invalidProductIDs: APIErrorCode = "invalid_product_ids"
+    /// 400 or 422: the evidence or notification is not in the shape it claims (a compact JWS, a V1 body).
+    public static let malformed: APIErrorCode = "malformed"
+    /// 422: Apple's verifyReceipt refused the receipt (its status in the message).
+    public static let receiptRejected: APIErrorCode = "receipt_rejected"
+    /// 422: verifyReceipt knows no account for the receipt (status 21010).
+    public static let accountNotFound: APIErrorCode = "account_not_found"
+    /// 422: the receipt holds no subscription to import.
+    public static let noSubscriptions: APIErrorCode = "no_subscriptions"
+    /// 422: Apple knows no transaction of that id.
+    public static let transactionNotFound: APIErrorCode = "transaction_not_found"
+    /// 409: the app has no App Store Server API credentials, which this request needs.
+    public static let apiCredentialsMissing: APIErrorCode = "api_credentials_missing"
+    /// 401 or 502: the shared secret does not match (a V1 notification's, or Apple's answer to ours).
+    public static let sharedSecretMismatch: APIErrorCode = "shared_secret_mismatch"
+    /// 422: a notification type StoreKeeper does not know.
+    public static let unknownNotificationType: APIErrorCode = "unknown_notification_type"
+    /// 400: a body that is neither a V2 `signedPayload` nor a V1 notification.
+    public static let unrecognizedNotification: APIErrorCode = "unrecognized_notification"
+
+    // Offers, metrics, webhooks.
+
+    /// 400: an offer request without `product_id` and `offer_id`.
+    public static let invalidOffer: APIErrorCode = "invalid_offer"
+    /// 400: `app_account_token` is not a UUID.
+    public static let invalidAppAccountToken: APIErrorCode = "invalid_app_account_token"
+    /// 409: the app has no subscription offer key to sign with.
+    public static let offerKeyMissing: APIErrorCode = "offer_key_missing"
+    /// 404: no metric of that name.
+    public static let unknownMetric: APIErrorCode = "unknown_metric"
+    /// 409: the project has its maximum of webhook endpoints.
+    public static let tooManyWebhooks: APIErrorCode = "too_many_webhooks"
+
+    // Evidence that does not verify (AppStoreVerification's codes, one each).
+
+    /// 422: the JWS header's `alg` is missing or not ES256.
+    public static let algorithmNotAllowed: APIErrorCode = "algorithm_not_allowed"
+    /// 422: the chain does not end at a pinned root (look-alike or self-made chains).
+    public static let untrustedRoot: APIErrorCode = "untrusted_root"
+    /// 422: the chain's own signatures or structure do not hold (e.g. a foreign leaf under Apple's intermediate).
+    public static let invalidChain: APIErrorCode = "invalid_chain"
+    /// 422: the `x5c` header does not hold exactly the expected number of certificates.
+    public static let wrongChainLength: APIErrorCode = "wrong_chain_length"
+    /// 422: an intermediate or leaf lacks Apple's marker OID.
+    public static let missingAppleExtension: APIErrorCode = "missing_apple_extension"
+    /// 422: a certificate is not valid at the validation time.
+    public static let certificateExpired: APIErrorCode = "certificate_not_valid_at_time"
+    /// 422: a certificate could not be parsed.
+    public static let malformedCertificate: APIErrorCode = "malformed_certificate"
+    /// 422: the signature is valid but the payload is not the expected JSON.
+    public static let malformedPayload: APIErrorCode = "malformed_payload"
+    /// 422: Xcode-signed data reached a verifier that does not accept it.
+    public static let xcodeNotAllowed: APIErrorCode = "xcode_not_allowed"
+    /// 422: the environment differs from the expected one.
+    public static let unexpectedEnvironment: APIErrorCode = "unexpected_environment"
+    /// 422: the app Apple id differs from the expected one.
+    public static let unexpectedAppAppleID: APIErrorCode = "unexpected_app_apple_id"
+    /// 422: the app version differs from the expected one.
+    public static let unexpectedAppVersion: APIErrorCode = "unexpected_app_version"
+    /// 422: the receipt's SHA-1 device hash does not match the device.
+    public static let deviceHashMismatch: APIErrorCode = "device_hash_mismatch"
+    /// 422: the PKCS#7 content or signature algorithm is one we do not accept.
+    public static let unsupportedAlgorithm: APIErrorCode = "unsupported_algorithm"
+    /// 422: the input is too large to be evidence.
+    public static let inputTooLarge: APIErrorCode = "input_too_large"
 }
