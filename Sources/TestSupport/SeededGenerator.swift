@@ -1,20 +1,8 @@
-/// A deterministic random number generator (SplitMix64), so property and fuzz tests reproduce from a seed.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+public import AppStoreSimulator
 
-    /// Makes a generator.
-    /// - Parameter seed: The seed; the same seed gives the same sequence.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A deterministic random number generator, so property and fuzz tests reproduce from a seed: the simulator's
+/// SplitMix64 (``SeededRandom``), the one seeded generator in the project.
+public typealias SeededGenerator = SeededRandom
 
 /// Random damage to bytes: bit flips, overwrites, deletions, duplications, insertions and truncation.
 public enum ByteMutator {
