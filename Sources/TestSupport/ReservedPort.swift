@@ -10,7 +10,8 @@ import Foundation
 public final class ReservedPort: Sendable {
     /// The port.
     public let port: Int
-    private let descriptor: Int32
+    /// The bound socket (``SilentReceiver`` listens on it).
+    let descriptor: Int32
 
     /// Binds a free loopback port.
     /// - Throws: `POSIXError` when no socket can be bound.

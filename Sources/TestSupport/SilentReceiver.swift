@@ -19,26 +19,15 @@ public final class SilentReceiver: Sendable {
     /// Listens on a free loopback port and takes connections on a thread of its own until ``stop()``.
     /// - Throws: `POSIXError` when the socket cannot be made.
     public init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(descriptor, raw, length) == 0 && listen(descriptor, 1_024) == 0
-                    && getsockname(descriptor, raw, &length) == 0
-            }
-        }
-        guard bound else {
+        let reserved = try ReservedPort()
+        let descriptor = reserved.descriptor
+        guard listen(descriptor, 1_024) == 0 else {
             let code = errno
-            close(descriptor)
+            reserved.release()
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
         listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        port = reserved.port
         let thread = Thread { [self] in
             while true {
                 let connection = accept(descriptor, nil, nil)

@@ -21,23 +21,18 @@ struct WorkLoop: Sendable {
     /// Runs rounds until graceful shutdown or cancellation.
     /// - Parameter round: One round; returns whether more work is waiting (run again without pausing).
     func run(_ round: @Sendable () async throws -> Bool) async {
-        var failures = 0
+        var failures = Failures()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             var more = false
             do {
                 more = try await round()
-                failures = 0
-            } catch is DatabaseUnavailable {
-                // The database reports its outage, once; the loop only waits longer each time.
-                if Task.isCancelled { return }
-                failures += 1
+                failures.succeeded()
             } catch {
                 if Task.isCancelled { return }
-                failures = 0
-                logger.error(failure, metadata: ["reason": "\(error)"])
+                failures.failed(error, logger: logger, message: failure)
             }
-            if !more || failures > 0 {
-                let pause = Self.pause(after: failures, interval: interval)
+            if !more || failures.count > 0 {
+                let pause = failures.pause(interval: interval)
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) }
             }
         }
@@ -49,5 +44,39 @@ struct WorkLoop: Sendable {
         guard failures > 0 else { return interval }
         let doubled = interval * (1 << min(failures, 16))
         return max(interval, min(doubled, longestPause))
+    }
+
+    /// The one rule for a background loop's failed rounds: a database outage is not logged (the database
+    /// reports it once) and lengthens the pause with each round in a row it fails; any other failure is logged
+    /// and the loop goes on at its interval.
+    struct Failures {
+        /// Rounds in a row the database's absence failed.
+        private(set) var count = 0
+
+        /// A round worked.
+        mutating func succeeded() { count = 0 }
+
+        /// A round failed with `error`.
+        mutating func failed(
+            _ error: any Error, logger: Logger, message: Logger.Message, metadata: Logger.Metadata = [:]
+        ) {
+            if error is DatabaseUnavailable {
+                count += 1
+            } else {
+                count = 0
+                Self.report(error, logger: logger, message: message, metadata: metadata)
+            }
+        }
+
+        /// The pause before the next round.
+        func pause(interval: Duration) -> Duration { WorkLoop.pause(after: count, interval: interval) }
+
+        /// Logs `error` unless it is a database outage (which the database reports, once).
+        static func report(
+            _ error: any Error, logger: Logger, message: Logger.Message, metadata: Logger.Metadata = [:]
+        ) {
+            guard !(error is DatabaseUnavailable) else { return }
+            logger.error(message, metadata: metadata.merging(["reason": "\(error)"]) { $1 })
+        }
     }
 }

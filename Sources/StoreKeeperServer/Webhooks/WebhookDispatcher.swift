@@ -69,7 +69,7 @@ public struct WebhookDispatcher: Service {
         let measured = MeasureClock()
         await withTaskGroup(of: Bool.self) { group in
             var waiting = false
-            var failures = 0
+            var failures = WorkLoop.Failures()
             while !Task.isShuttingDownGracefully, !Task.isCancelled {
                 await record(queues)
                 var more = false
@@ -87,20 +87,15 @@ public struct WebhookDispatcher: Service {
                         }
                         more = taken == room
                     }
-                    failures = 0
-                } catch is DatabaseUnavailable {
-                    // The database reports its own outage, once; the dispatcher only waits longer each time.
-                    if Task.isCancelled { break }
-                    failures += 1
+                    failures.succeeded()
                 } catch {
                     if Task.isCancelled { break }
-                    failures = 0
-                    logger.error("webhook deliveries could not be leased", metadata: ["reason": "\(error)"])
+                    failures.failed(error, logger: logger, message: "webhook deliveries could not be leased")
                 }
                 if more { continue }
                 if !waiting {
                     waiting = true
-                    let pause = WorkLoop.pause(after: failures, interval: options.idle)
+                    let pause = failures.pause(interval: options.idle)
                     group.addTask {
                         try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) }
                         return true
@@ -163,11 +158,10 @@ public struct WebhookDispatcher: Service {
         do {
             try await Task { try await store.recordAttempts(attempts, now: instant) }.value
         } catch {
-            if !(error is DatabaseUnavailable) {
-                logger.error(
-                    "webhook attempts could not be recorded; they are tried again after their lease",
-                    metadata: ["deliveries": "\(attempts.count)", "reason": "\(error)"])
-            }
+            WorkLoop.Failures.report(
+                error, logger: logger,
+                message: "webhook attempts could not be recorded; they are tried again after their lease",
+                metadata: ["deliveries": "\(attempts.count)"])
         }
         queues.recorded(attempts.count)
     }

@@ -1,3 +1,5 @@
+import Logging
+import StoreKeeperStorage
 import Testing
 
 @testable import StoreKeeperServer
@@ -13,5 +15,18 @@ import Testing
         #expect(WorkLoop.pause(after: 8, interval: interval) == .seconds(30))
         #expect(WorkLoop.pause(after: 1_000, interval: interval) == .seconds(30), "no overflow after a long outage")
         #expect(WorkLoop.pause(after: 2, interval: .seconds(60)) == .seconds(60), "never shorter than the interval")
+    }
+
+    @Test func onlyADatabaseOutageLengthensThePauseAndAnyOtherFailureEndsTheStreak() {
+        var failures = WorkLoop.Failures()
+        let logger = Logger(label: "work-loop-tests")
+        failures.failed(DatabaseUnavailable("stopped"), logger: logger, message: "round failed")
+        failures.failed(DatabaseUnavailable("stopped"), logger: logger, message: "round failed")
+        #expect(failures.count == 2 && failures.pause(interval: .seconds(1)) == .seconds(4))
+        failures.failed(CancellationError(), logger: logger, message: "round failed")
+        #expect(failures.count == 0 && failures.pause(interval: .seconds(1)) == .seconds(1))
+        failures.failed(DatabaseUnavailable("stopped"), logger: logger, message: "round failed")
+        failures.succeeded()
+        #expect(failures.count == 0)
     }
 }
