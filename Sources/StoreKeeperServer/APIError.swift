@@ -8,7 +8,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
     /// A stable snake_case code.
-    public var code: String
+    public var code: APIErrorCode
     /// What was wrong.
     public var message: String
     /// Seconds after which the same request may succeed (Apple unavailable): `retry_after` in the body and the
@@ -18,7 +18,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// Makes an error.
     public init(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String) {
         self.status = status
-        self.code = code.rawValue
+        self.code = code
         self.message = message
     }
 
@@ -26,7 +26,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let body = Self.body(code: APIErrorCode(rawValue: code), message: message, retryAfter: retryAfter)
+        let body = Self.body(code: code, message: message, retryAfter: retryAfter)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 

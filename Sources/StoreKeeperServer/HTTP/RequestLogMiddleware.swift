@@ -24,7 +24,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             log(request, context, status: response.status.code, since: start, error: nil)
             return response
         } catch let error as APIError {
-            log(request, context, status: error.status.code, since: start, error: error.code)
+            log(request, context, status: error.status.code, since: start, error: error.code.rawValue)
             throw error
         } catch let error as any HTTPResponseError {
             log(request, context, status: error.status.code, since: start, error: nil)
