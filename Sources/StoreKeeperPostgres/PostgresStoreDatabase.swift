@@ -142,6 +142,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
     /// Runs `body` on a pooled connection, failing as ``DatabaseUnavailable`` when none is had within
     /// ``acquireTimeout`` or the connection is lost; an outage is logged once when it begins and once when it ends.
     private func pooled<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
         do {
             let result =
                 if let acquireTimeout {
@@ -151,7 +152,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
                 } else {
                     try await client.withConnection(body)
                 }
-            recovered()
+            recovered(workStarted: started)
             return result
         } catch let error as DatabaseUnavailable {
             failed(error)
@@ -219,12 +220,16 @@ public final class PostgresStoreDatabase: SQLDatabase {
         }
     }
 
-    /// Notes a success: the end of an outage is logged.
-    private func recovered() {
+    /// Notes a success of work that started at `workStarted`: the end of an outage is logged. Work already under
+    /// way when the outage began, or begun in its first second (while the server was still closing its connections
+    /// one by one), says nothing about the server now, so it ends no outage; otherwise an outage would be reported
+    /// again at the next failure.
+    private func recovered(workStarted: ContinuousClock.Instant) {
         guard
             let began = outage.withLock({ began -> ContinuousClock.Instant? in
-                defer { began = nil }
-                return began
+                guard let start = began, workStarted > start + .seconds(1) else { return nil }
+                began = nil
+                return start
             })
         else { return }
         logger.warning(
