@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AppStoreSimulatorServer", targets: ["AppStoreSimulatorServer"]),
         .library(name: "EvidenceInspection", targets: ["EvidenceInspection"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
+        .executable(name: "storekeeper-lab", targets: ["storekeeper-lab"]),
     ],
     dependencies: [
         // The client SDK and the /v1 types, in their own manifest (apps' OS versions).
@@ -183,7 +184,6 @@ let package = Package(
             name: "StoreKeeperCLI",
             dependencies: [
                 .product(name: "StoreKeeperKit", package: "StoreKeeperKit"),
-                "StoreKeeperBench",
                 "AppStoreModels",
                 "AppStoreVerification",
                 "EvidenceInspection",
@@ -213,6 +213,29 @@ let package = Package(
         .executableTarget(
             name: "storekeeper",
             dependencies: ["StoreKeeperCLI"],
+            swiftSettings: sharedSwiftSettings
+        ),
+        // The measurement tools (benchmarks, load, scale and memory checks): their own executable, so the binary
+        // users run carries none of them.
+        .target(
+            name: "StoreKeeperLab",
+            dependencies: [
+                "StoreKeeperCLI", "StoreKeeperBench", "AppStoreModels", "AppStoreSigning", "AppStoreSimulator",
+                "AppStoreVerification", "FilePermissions", "StoreKeeperPostgres", "StoreKeeperServer",
+                "StoreKeeperStorage", "SubscriptionEngine", "SubscriptionMetrics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .executableTarget(
+            name: "storekeeper-lab",
+            dependencies: ["StoreKeeperLab", "StoreKeeperCLI"],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -316,6 +339,11 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreKeeperLabTests",
+            dependencies: ["TestSupport"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

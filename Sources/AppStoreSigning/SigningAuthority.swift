@@ -7,7 +7,7 @@ public import X509
 /// A generated certificate authority shaped like Apple's: a root, an intermediate carrying
 /// 1.2.840.113635.100.6.2.1 and a P-256 leaf carrying 1.2.840.113635.100.6.11.1, with Apple's names by default.
 ///
-/// The simulator signs with one (its roots configured in StoreKeeper); tests and `storekeeper bench` make
+/// The simulator signs with one (its roots configured in StoreKeeper); tests and `storekeeper-lab bench` make
 /// throwaway ones, and look-alike chains (Apple's names and OIDs, another key) to prove they are refused.
 public struct SigningAuthority: Sendable {
     /// The root certificate.

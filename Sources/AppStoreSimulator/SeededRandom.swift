@@ -1,5 +1,5 @@
 /// SplitMix64: the simulator's only source of randomness, so a seed reproduces a run (also what other seeded
-/// generators of test populations use: `storekeeper metrics-bench`).
+/// generators of test populations use: `storekeeper-lab metrics-bench`).
 public struct SeededRandom: RandomNumberGenerator, Sendable, Codable {
     private var state: UInt64
 

@@ -5,7 +5,7 @@ import Foundation
 import X509
 import _CryptoExtras
 
-/// What `storekeeper bench` measures: a token and a receipt, from files or signed on the spot.
+/// What `storekeeper-lab bench` measures: a token and a receipt, from files or signed on the spot.
 public struct BenchInputs {
     /// A compact JWS (signed transaction).
     public var token: String

@@ -7,7 +7,7 @@ public struct P256Speed: Sendable {
     /// Microseconds per verify.
     public var microseconds: Double
 
-    /// Measures for about `seconds` on the calling thread, as `storekeeper bench` measures `p256.verify`.
+    /// Measures for about `seconds` on the calling thread, as `storekeeper-lab bench` measures `p256.verify`.
     /// - Parameter seconds: The time to spend.
     /// - Returns: The speed.
     public static func measure(seconds: Double = 0.3) -> P256Speed {

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 
 #if canImport(Glibc)
     import Glibc
@@ -6,13 +6,14 @@ import ArgumentParser
     import Darwin
 #endif
 
-/// Runs `storekeeper` with our exit-code contract: 0 success, 1 the work failed (the reason on stderr),
-/// 2 a usage error (ArgumentParser's own would be 64).
+/// Runs a root command (`storekeeper`, `storekeeper-lab`) with our exit-code contract: 0 success, 1 the work
+/// failed (the reason on stderr), 2 a usage error (ArgumentParser's own would be 64).
 public enum CommandLineExit {
-    /// Parses the process arguments, runs the command and exits.
-    public static func run() async -> Never {
+    /// Parses the process arguments as `root`'s, runs the command and exits.
+    /// - Parameter root: The root command (default: `storekeeper`'s).
+    public static func run(_ root: any ParsableCommand.Type = StoreKeeperCommand.self) async -> Never {
         do {
-            var command = try StoreKeeperCommand.parseAsRoot()
+            var command = try root.parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -20,12 +21,12 @@ public enum CommandLineExit {
             }
             exit(0)
         } catch {
-            let code = StoreKeeperCommand.exitCode(for: error)
+            let code = root.exitCode(for: error)
             if code == .success {
-                print(StoreKeeperCommand.fullMessage(for: error))
+                print(root.fullMessage(for: error))
                 exit(0)
             }
-            let message = StoreKeeperCommand.fullMessage(for: error)
+            let message = root.fullMessage(for: error)
             if !message.isEmpty { FileHandleOutput.standardError(message) }
             exit(code == .validationFailure ? 2 : code.rawValue)
         }

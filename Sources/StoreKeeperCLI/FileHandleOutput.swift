@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -8,12 +8,12 @@ import Foundation
 
 /// Writes lines to standard output and standard error. When the reader has gone away (`storekeeper … | head`)
 /// the command stops quietly, as Unix tools do, instead of trapping on the broken pipe.
-enum FileHandleOutput {
-    static func standardError(_ text: String) { write(FileHandle.standardError, text) }
+package enum FileHandleOutput {
+    package static func standardError(_ text: String) { write(FileHandle.standardError, text) }
 
-    static func standardOutput(_ text: String) { write(FileHandle.standardOutput, text) }
+    package static func standardOutput(_ text: String) { write(FileHandle.standardOutput, text) }
 
-    static func write(_ handle: FileHandle, _ text: String) {
+    package static func write(_ handle: FileHandle, _ text: String) {
         do {
             try handle.write(contentsOf: Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
         } catch {
@@ -23,7 +23,7 @@ enum FileHandleOutput {
     }
 
     /// Whether a write failed because the reader is gone: EPIPE, itself or under Foundation's file error.
-    static func isBrokenPipe(_ error: NSError) -> Bool {
+    package static func isBrokenPipe(_ error: NSError) -> Bool {
         if error.domain == NSPOSIXErrorDomain, error.code == Int(EPIPE) { return true }
         return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(isBrokenPipe) ?? false
     }

@@ -5,8 +5,8 @@
 #endif
 
 /// Finds a free loopback port by binding port 0 and reading back what the kernel chose.
-enum FreePort {
-    static func find() -> Int? {
+package enum FreePort {
+    package static func find() -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

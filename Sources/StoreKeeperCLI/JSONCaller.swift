@@ -1,30 +1,37 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
 
 /// Calls a running server (or its simulator) with JSON bodies and answers: the one helper of the commands that
 /// drive a server over HTTP.
-struct JSONCaller: Sendable {
+package struct JSONCaller: Sendable {
     /// A call answered with a status other than 2xx (or not answered).
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The call (`POST /simulator/v1/purchases`).
-        var call: String
+        package var call: String
         /// The HTTP status, or 0 when there was no answer.
-        var status: Int
+        package var status: Int
         /// The error code of the body (`{"error": {"code": …}}`), or `http_<status>`.
-        var code: String
+        package var code: String
         /// What the body or the transport said.
-        var message: String
+        package var message: String
 
-        var description: String { "\(call): HTTP \(status) \(code): \(message)" }
+        package var description: String { "\(call): HTTP \(status) \(code): \(message)" }
     }
 
     /// The server's base URL (`http://127.0.0.1:8080`).
-    let base: String
-    let client: HTTPClient
+    package let base: String
+    package let client: HTTPClient
     /// The `Authorization: Bearer` key, when the calls need one.
-    var bearer: String?
+    package var bearer: String?
+
+    /// A caller of `base` through `client`, sending `bearer` as the `Authorization` key when given.
+    package init(base: String, client: HTTPClient, bearer: String? = nil) {
+        self.base = base
+        self.client = client
+        self.bearer = bearer
+    }
 
     /// One call.
     /// - Parameters:
@@ -35,7 +42,7 @@ struct JSONCaller: Sendable {
     /// - Returns: The answer's JSON object (empty when it is not one).
     /// - Throws: ``Failure``.
     @discardableResult
-    func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, timeout: Int64 = 60) async throws
+    package func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, timeout: Int64 = 60) async throws
         -> [String: Any]
     {
         let name = "\(method) \(path)"

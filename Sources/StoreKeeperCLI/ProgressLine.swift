@@ -8,15 +8,15 @@ import Foundation
 
 /// A long command's progress on standard error (`importing: 40/200 rows (20 %)`): one line rewritten in place on a
 /// terminal, otherwise a line at each tenth.
-final class ProgressLine {
-    let label: String
-    let unit: String
-    let total: Int
-    var done = 0
-    var shownTenth = 0
-    let terminal = isatty(STDERR_FILENO) == 1
+package final class ProgressLine {
+    package let label: String
+    package let unit: String
+    package let total: Int
+    package var done = 0
+    package var shownTenth = 0
+    package let terminal = isatty(STDERR_FILENO) == 1
 
-    init(label: String, unit: String, total: Int) {
+    package init(label: String, unit: String, total: Int) {
         self.label = label
         self.unit = unit
         self.total = total
@@ -24,7 +24,7 @@ final class ProgressLine {
 
     /// One more done.
     /// - Parameter detail: Said after the count (`, 3,120 subscribers paying`).
-    func advance(detail: String = "") {
+    package func advance(detail: String = "") {
         done += 1
         let text = "\(label): \(done)/\(total) \(unit) (\(total == 0 ? 100 : done * 100 / total) %)\(detail)"
         if terminal {
@@ -36,7 +36,7 @@ final class ProgressLine {
     }
 
     /// Ends the line on a terminal.
-    func finish() {
+    package func finish() {
         if terminal, total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

@@ -1,28 +1,28 @@
 import AppStoreClient
-import AppStoreSimulator
+package import AppStoreSimulator
 import AppStoreSimulatorServer
-import AsyncHTTPClient
-import Foundation
+package import AsyncHTTPClient
+package import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
-import StoreKeeperServer
-import StoreKeeperStorage
+package import Logging
+package import ServiceLifecycle
+package import StoreKeeperServer
+package import StoreKeeperStorage
 
 /// A `storekeeper serve` put together from its configuration: the store, the HTTP application and its workers,
 /// and — with the simulator as Apple — the in-process simulator with its delivery and world keeper. `serve` runs
 /// one until a signal; `simulate` runs one in-process beside its driver.
-struct ServerAssembly {
+package struct ServerAssembly {
     /// Everything to run, the HTTP application first.
-    var services: [any Service]
+    package var services: [any Service]
     /// The in-process simulator, when it is Apple.
-    var simulator: AppStoreSimulator?
+    package var simulator: AppStoreSimulator?
     /// Its manual clock, when it has one.
-    var manualClock: ManualClock?
+    package var manualClock: ManualClock?
     /// The configuration as completed (demo app and keys filled in).
-    var configuration: ServerConfiguration
-    let httpClient: HTTPClient
-    let store: any Store
+    package var configuration: ServerConfiguration
+    package let httpClient: HTTPClient
+    package let store: any Store
 
     /// Assembles a server.
     /// - Parameters:
@@ -31,7 +31,7 @@ struct ServerAssembly {
     ///   - clockStart: Where a new manual clock starts (default: now, or where the saved world's stood).
     ///   - onRunning: Called with the bound port once the server listens.
     /// - Throws: Opening the store or building the application failed.
-    static func make(
+    package static func make(
         _ configuration: ServerConfiguration, logger: Logger, clockStart: Date? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws -> ServerAssembly {
@@ -95,7 +95,7 @@ struct ServerAssembly {
     }
 
     /// Closes the outbound HTTP client and the store (after the services stopped).
-    func close() async {
+    package func close() async {
         try? await httpClient.shutdown()
         try? await store.close()
     }

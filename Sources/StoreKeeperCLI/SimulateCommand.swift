@@ -38,7 +38,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Customers acting at once.") var concurrency = 16
     @Flag(help: "Print the summary as JSON.") var json = false
 
-    static let bundleID = "com.example.storekeeper.demo"
+    static let bundleID = ServerConfiguration.demoBundleID
 
     var parameters: PopulationParameters {
         var parameters = PopulationParameters()
@@ -148,20 +148,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     /// The in-process pair: a server over `data` (which must be new) with its simulator as Apple in Production,
     /// real-length periods, on a manual clock starting `days` before today's UTC midnight.
-    struct Pair {
-        let base: String
-        let group: ServiceGroup
-        let task: Task<Void, any Error>
-        let assembly: ServerAssembly
-
-        func stop() async {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            await assembly.close()
-        }
-    }
-
-    static func startPair(data: String, days: Int) async throws -> Pair {
+    static func startPair(data: String, days: Int) async throws -> InProcessServer {
         let folder = URL(fileURLWithPath: data)
         for existing in ["storekeeper.sqlite", "simulator/world.json"]
         where FileManager.default.fileExists(atPath: folder.appendingPathComponent(existing).path) {
@@ -180,33 +167,6 @@ struct SimulateCommand: AsyncParsableCommand {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let start = calendar.startOfDay(for: Date()).addingTimeInterval(-Double(days) * 86_400)
-        return try await Pair.start(configuration, clockStart: start)
-    }
-}
-
-extension SimulateCommand.Pair {
-    /// Starts a server (with its in-process simulator as Apple) from a validated configuration, in this process.
-    /// - Parameters:
-    ///   - configuration: The server's configuration (its port a free one).
-    ///   - clockStart: Where a manual clock starts.
-    static func start(_ configuration: ServerConfiguration, clockStart: Date?) async throws -> Self {
-        var logger = Logger(label: "storekeeper")
-        logger.logLevel = .warning
-        let running = AsyncStream<Int>.makeStream()
-        let assembly = try await ServerAssembly.make(configuration, logger: logger, clockStart: clockStart) { port in
-            running.continuation.yield(port)
-        }
-        let group = ServiceGroup(services: assembly.services, gracefulShutdownSignals: [], logger: logger)
-        let task = Task {
-            defer { running.continuation.finish() }
-            try await group.run()
-        }
-        var iterator = running.stream.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            await assembly.close()
-            let reason = await task.result
-            throw CommandFailure("the in-process server did not start: \(reason)")
-        }
-        return Self(base: "http://127.0.0.1:\(port)", group: group, task: task, assembly: assembly)
+        return try await InProcessServer.start(configuration, clockStart: start)
     }
 }

@@ -7,10 +7,8 @@ public struct StoreKeeperCommand: AsyncParsableCommand {
         commandName: "storekeeper",
         abstract: "A self-hosted backend for App Store subscriptions.",
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, InspectCommand.self, StateCommand.self, SimulatorCommand.self,
-            KeysCommand.self, BenchCommand.self, LoadCommand.self, WebhookBenchCommand.self, ImportCommand.self,
-            DemoClientCommand.self, SimulateCommand.self, MetricsBenchCommand.self, ScaleBenchCommand.self,
-            MemoryBenchCommand.self,
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, InspectCommand.self, StateCommand.self,
+            SimulatorCommand.self, SimulateCommand.self, ImportCommand.self, DemoClientCommand.self,
         ]
     )
 

@@ -3,15 +3,15 @@ import FilePermissions
 import Foundation
 import StoreKeeperPostgres
 import StoreKeeperSQLite
-import StoreKeeperServer
-import StoreKeeperStorage
+package import StoreKeeperServer
+package import StoreKeeperStorage
 import SubscriptionEngine
 
 /// Loads the command line's configuration and opens the configured store (PostgreSQL when a database URL is
 /// set, SQLite under the data folder otherwise), migrated.
-enum StoreOpener {
+package enum StoreOpener {
     /// The configuration `--config` and the environment give; a bad file is the option's error.
-    static func configuration(path: String?) throws -> ServerConfiguration {
+    package static func configuration(path: String?) throws -> ServerConfiguration {
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.load(path: path, environment: ProcessInfo.processInfo.environment)
@@ -28,7 +28,7 @@ enum StoreOpener {
         return configuration
     }
 
-    static func open(_ configuration: ServerConfiguration) async throws -> SQLStore {
+    package static func open(_ configuration: ServerConfiguration) async throws -> SQLStore {
         let projects = try configuration.projectScopes()
         let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
         // Every write announces its changes with the engine the server answers with (the webhooks' outbox).

@@ -158,8 +158,7 @@ public enum StoreKeeperApplication {
         var dispatch = WebhookDispatcher.Options()
         dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookRetrySeconds)
         dispatch.lease = configuration.leaseSeconds
-        dispatch.requestTimeout = .milliseconds(
-            Int64(min(configuration.webhookTimeoutSeconds, configuration.leaseSeconds / 2) * 1000))
+        dispatch.requestTimeout = .milliseconds(Int64(configuration.webhookRequestTimeoutSeconds * 1000))
         let services: [any Service] = [
             GatedService(
                 gate: dependencies.startupGate,

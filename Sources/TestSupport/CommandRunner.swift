@@ -17,24 +17,31 @@ public enum CommandRunner {
     }
 
     /// The `storekeeper` binary beside the test bundle (SwiftPM builds every product before tests).
-    public static var executable: URL {
+    public static var executable: URL { executable(named: "storekeeper") }
+
+    /// The measurement tools' binary, `storekeeper-lab`, beside the test bundle.
+    public static var lab: URL { executable(named: "storekeeper-lab") }
+
+    /// The product `name` beside the test bundle (or in `.build/debug`).
+    static func executable(named name: String) -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("storekeeper")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        return Fixtures.packageRoot.appendingPathComponent(".build/debug/storekeeper")
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/\(name)")
     }
 
-    /// Runs `storekeeper` with arguments and optional standard input.
+    /// Runs `storekeeper` (or another of the package's executables) with arguments and optional standard input.
     /// - Parameters:
     ///   - arguments: The arguments after the program name.
     ///   - input: Bytes for standard input.
+    ///   - program: The executable (default ``executable``; ``lab`` for the measurement tools).
     /// - Returns: Exit status and output.
-    public static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    public static func run(_ arguments: [String], input: Data? = nil, program: URL = executable) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
@@ -51,6 +58,27 @@ public enum CommandRunner {
         return Result(
             status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
             standardError: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+extension CommandRunner {
+    /// Runs `program arguments` with SIGPIPE ignored and standard output a pipe nobody reads (`storekeeper … | head`
+    /// in a process that has started SwiftNIO, where every write then fails with EPIPE).
+    /// - Returns: The finished process and what it wrote to standard error.
+    public static func intoClosedPipe(_ arguments: [String], program: URL = executable) throws -> (Process, String) {
+        let process = Process()
+        // The shell ignores SIGPIPE and `exec`s the command, which keeps that disposition.
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"trap "" PIPE; exec "$0" "$@""#, program.path] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try output.fileHandleForReading.close()  // the reader is gone before anything is written
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process, stderr)
     }
 }
 

@@ -70,24 +70,6 @@ import Testing
     func usage(_ arguments: [String]) throws {
         #expect(try CommandRunner.run(arguments).status == 2)
     }
-
-    @Test(
-        "bench --json reports the seven named results (shape only; speed is checked in release by scripts/bench-check)")
-    func benchShape() throws {
-        let result = try CommandRunner.run(["bench", "--json", "--seconds", "0.02"])
-        #expect(result.status == 0, "\(result.standardError)")
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
-        let results = try #require(object["results"] as? [[String: Any]])
-        #expect(
-            results.compactMap { $0["name"] as? String }
-                == [
-                    "p256.verify", "jws.verify", "payload.decode", "payload.decode.codable", "jws.verify.uncached",
-                    "receipt.decode",
-                    "receipt.verify",
-                ])
-        #expect(results.allSatisfy { ($0["ops_per_sec"] as? Double ?? 0) > 0 && ($0["us_per_op"] as? Double ?? 0) > 0 })
-    }
 }
 
 /// Output into a pipe whose reader is gone (`storekeeper … | head -c 10`) stops the command quietly — also when
@@ -96,32 +78,14 @@ import Testing
     static let receipt = Fixtures.directory.appendingPathComponent("receipts/sandbox_ios_revenuecat_sampleapp_2020.b64")
         .path
 
-    /// Runs `storekeeper arguments` with SIGPIPE ignored and standard output a pipe nobody reads.
-    static func intoClosedPipe(_ arguments: [String]) throws -> (Process, String) {
-        let process = Process()
-        // The shell ignores SIGPIPE and `exec`s the command, which keeps that disposition.
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"trap "" PIPE; exec "$0" "$@""#, CommandRunner.executable.path] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try output.fileHandleForReading.close()  // the reader is gone before anything is written
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process, stderr)
-    }
-
     @Test(
         "a closed pipe on standard output with SIGPIPE ignored: exit 0, no crash, no backtrace",
         arguments: [
             ["inspect", "--json", receipt], ["inspect", receipt], ["state", "--json", receipt], ["state", receipt],
-            ["keys", "new", "public"], ["keys", "new", "secret"], ["bench", "--seconds", "0.05"],
-            ["bench", "--json", "--seconds", "0.05"],
+            ["keys", "new", "public"], ["keys", "new", "secret"],
         ])
     func closedPipe(_ arguments: [String]) throws {
-        let (process, stderr) = try Self.intoClosedPipe(arguments)
+        let (process, stderr) = try CommandRunner.intoClosedPipe(arguments)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(stderr.prefix(300))")
         #expect(!stderr.contains("crashed") && !stderr.contains("Fatal error"), "\(stderr.prefix(300))")
     }
@@ -141,7 +105,7 @@ import Testing
             ["simulator", "purchase", "--product", "premium.monthly", "--customer", "q"],
             ["simulator", "advance", "--months", "0.1"],
         ] {
-            let (process, stderr) = try Self.intoClosedPipe(verb + url)
+            let (process, stderr) = try CommandRunner.intoClosedPipe(verb + url)
             #expect(process.terminationStatus == 0, "\(verb): \(stderr.prefix(300))")
             #expect(!stderr.contains("crashed") && !stderr.contains("Fatal error"), "\(verb): \(stderr.prefix(300))")
         }

@@ -65,7 +65,7 @@ extension ServerConfiguration {
                 "apps: \(app.bundleID) has allowXcode with environment Production; Xcode-signed evidence proves no "
                     + "purchase, so it is accepted only on a development or Sandbox app")
         }
-        let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == "com.example.storekeeper.demo"
+        let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == Self.demoBundleID
         for key in apiKeys {
             guard apps.contains(where: { $0.bundleID == key.bundleID }) else {
                 throw StorageError(

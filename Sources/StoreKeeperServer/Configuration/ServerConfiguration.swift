@@ -186,6 +186,9 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// How long, in seconds, one delivery may wait for its receiver's answer (at most half of `leaseSeconds`, so a
     /// delivery is never sent twice while its lease holds). Default 10.
     public var webhookTimeoutSeconds: Double = 10
+    /// The wait for a receiver's answer the dispatcher uses: `webhookTimeoutSeconds`, but at most half of
+    /// `leaseSeconds` (the one place that rule is decided).
+    public var webhookRequestTimeoutSeconds: Double { min(webhookTimeoutSeconds, leaseSeconds / 2) }
     /// The most `test` events one endpoint may be sent through `POST /v1/webhooks/{id}/test` in a minute (counted
     /// in the database, so across replicas); past it the request answers 429 `rate_limited`. Default 10.
     public var webhookTestsPerMinute = 10
@@ -322,6 +325,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// carry enough randomness itself (`storekeeper keys new` prints one).
     public static let minimumKeyLength = 32
 
+    /// The demo app's bundle id (the built-in simulator's app when none is configured).
+    public static let demoBundleID = "com.example.storekeeper.demo"
     /// The demo app's public key (accepted only in demo mode, with the built-in simulator and no configured app).
     public static let demoPublicKey = "pk_demo_storekeeper_public"
     /// The demo app's secret key (demo mode only).

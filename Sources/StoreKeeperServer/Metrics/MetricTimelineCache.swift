@@ -183,9 +183,6 @@ final class MetricTimelineCache: Sendable {
     /// Whether `project` was found too large to keep.
     func isOversized(_ project: ProjectScope) -> Bool { state.withLock { $0.oversized.contains(project.id) } }
 
-    /// The bytes kept now (estimated), all projects together.
-    var bytes: Int { state.withLock { $0.bytes() } }
-
     /// Its size and use so far, for `/metrics`: entries are subscribers whose timelines are kept, a lookup is a
     /// query (a hit when kept timelines answered it, a miss when the project was read), an eviction a subscriber's
     /// timelines forgotten (the budget, too many unheard changes, an interrupted change feed).

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperBench
+import StoreKeeperCLI
 import StoreKeeperStorage
 
 /// Storing a synthetic population through the store's write path (the benchmarks' seeding).

@@ -6,6 +6,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import StoreKeeperBench
+import StoreKeeperCLI
 
 /// What a load run sends: the subscribers it seeds and the notifications it signs for them.
 extension LoadCommand {

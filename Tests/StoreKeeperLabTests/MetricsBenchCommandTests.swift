@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `storekeeper metrics-bench` stores a synthetic history once and times every metric and dashboard page over it
+/// `storekeeper-lab metrics-bench` stores a synthetic history once and times every metric and dashboard page over it
 /// (the speed check runs it in release mode with 100,000 subscribers; here it only has to work, and count).
 @Suite struct MetricsBenchCommandTests {
     static func object(_ text: String) throws -> [String: Any] {
@@ -25,7 +25,7 @@ import Testing
             }
             arguments += ["--database-url", url]
         }
-        let first = try CommandRunner.run(arguments)
+        let first = try CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardError.contains("storing: 300/300 subscribers (100 %)"))
         let report = try Self.object(first.standardOutput)
@@ -42,10 +42,11 @@ import Testing
         #expect((totals("refunds")["count"] ?? 0) > 0, "\(totals("refunds"))")
         #expect(totals("mrr").keys.contains("EUR") && totals("mrr").keys.contains("USD"))
 
-        let again = try CommandRunner.run(arguments)
+        let again = try CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(again.status == 0)
         #expect(again.standardError.contains("300 subscribers already stored"))
-        let missed = try CommandRunner.run(arguments + ["--target-milliseconds", "0.000001"])
+        let missed = try CommandRunner.run(
+            arguments + ["--target-milliseconds", "0.000001"], program: CommandRunner.lab)
         #expect(missed.status == 1, "a target no answer meets fails")
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import StoreKeeperCLI
 import StoreKeeperServer
 import Synchronization
 
-/// The webhook receiver `storekeeper load` runs on loopback: checks each delivery's signature, counts event ids
+/// The webhook receiver `storekeeper-lab load` runs on loopback: checks each delivery's signature, counts event ids
 /// (and raw deliveries, so at-least-once repeats show), and times the first and the last event received.
 final class LoadWebhookReceiver: Sendable {
     /// What arrived so far.

@@ -1,6 +1,7 @@
 import AppStoreSigning
 import AppStoreSimulator
 import Foundation
+import StoreKeeperCLI
 
 /// Signs one subscriber's daily renewal history as Apple's servers would with the simulator's keys: the first
 /// purchase (a StoreKit 2 signed transaction the app posts) and each renewal (a V2 `DID_RENEW` notification with

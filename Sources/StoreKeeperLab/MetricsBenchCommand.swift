@@ -4,11 +4,12 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import StoreKeeperBench
+import StoreKeeperCLI
 import StoreKeeperServer
 import StoreKeeperStorage
 import SubscriptionMetrics
 
-/// `storekeeper metrics-bench`: issue 20's dashboard speed check. Stores a synthetic history of `--subscribers`
+/// `storekeeper-lab metrics-bench`: issue 20's dashboard speed check. Stores a synthetic history of `--subscribers`
 /// customers (``SyntheticHistory``; kept, so a rerun on the same database skips it), starts a server on that
 /// database in this process, and times every metric for a year (day resolution; cohorts by month) and every
 /// dashboard page, each asked `--repeats` times over loopback HTTP: the first answer of a metric builds the
@@ -57,7 +58,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         configuration.cacheMegabytes = cacheMegabytes
         configuration.databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
         do { try configuration.validate() } catch { throw CommandFailure("\(error)") }
-        let pair = try await SimulateCommand.Pair.start(configuration, clockStart: nil)
+        let pair = try await InProcessServer.start(configuration, clockStart: nil)
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let result: Result<[Timing], any Error>
@@ -75,7 +76,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
 
     /// Stores the synthetic history unless its last customer is there already.
     func store(into assembly: ServerAssembly) async throws {
-        let bundleID = SimulateCommand.bundleID
+        let bundleID = ServerConfiguration.demoBundleID
         let project = try assembly.configuration.projectScopes()[bundleID] ?? ProjectScope(bundleID)
         _ = try await SyntheticHistory(seed: seed, months: months, end: Date()).store(
             subscribers, into: assembly.store, project: project, bundleID: bundleID,
@@ -109,7 +110,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
                 if path.hasPrefix("/dashboard") {
                     request.headers.add(name: "Cookie", value: cookie)
                 } else {
-                    request.headers.add(name: "Authorization", value: "Bearer \(DemoKeys.secretKey)")
+                    request.headers.add(name: "Authorization", value: "Bearer \(ServerConfiguration.demoSecretKey)")
                 }
                 let clock = ContinuousClock()
                 let began = clock.now
@@ -156,7 +157,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Cookie", value: String(formCookie))
-        request.body = .bytes(ByteBuffer(string: "csrf=\(token)&key=\(DemoKeys.secretKey)"))
+        request.body = .bytes(ByteBuffer(string: "csrf=\(token)&key=\(ServerConfiguration.demoSecretKey)"))
         let response = try await client.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
         guard let cookie = response.headers.first(name: "Set-Cookie")?.split(separator: ";").first else {

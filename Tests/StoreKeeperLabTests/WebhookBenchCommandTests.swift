@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `storekeeper webhook-bench` delivers a backlog to its own receiver and reports the rate (the load check runs it
+/// `storekeeper-lab webhook-bench` delivers a backlog to its own receiver and reports the rate (the load check runs it
 /// on PostgreSQL in release mode; here it only has to work).
 @Suite struct WebhookBenchCommandTests {
     @Test(
@@ -17,11 +17,12 @@ import Testing
             }
             arguments += ["--database-url", url]
         }
-        let result = try CommandRunner.run(arguments)
+        let result = try CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("60 events in"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("60 raw deliveries, 0 bad signatures"))
-        let impossible = try CommandRunner.run(["webhook-bench", "--events", "20", "--target", "1000000000"])
+        let impossible = try CommandRunner.run(
+            ["webhook-bench", "--events", "20", "--target", "1000000000"], program: CommandRunner.lab)
         #expect(impossible.status == 1, "a rate under --target fails")
     }
 }

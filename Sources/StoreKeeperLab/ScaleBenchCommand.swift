@@ -3,10 +3,12 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import StoreKeeperBench
+import StoreKeeperCLI
 import StoreKeeperPostgres
+import StoreKeeperServer
 import StoreKeeperStorage
 
-/// `storekeeper scale-bench`: issue 21's check that costs do not grow with history. Starts `storekeeper serve`
+/// `storekeeper-lab scale-bench`: issue 21's check that costs do not grow with history. Starts `storekeeper serve`
 /// as a child process on a PostgreSQL database with its caches off, gives two groups of subscribers 1 and
 /// `--max-renewals` daily renewals (signed V2 notifications, as Apple sends them), then measures, interleaved in
 /// rounds, each group's uncached `GET /v1/subscribers/{id}` and one-notification ingest in the server's own CPU
@@ -26,7 +28,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
         "scale-bench-data"
     @Flag(help: "Print the results as JSON.") var json = false
 
-    static let bundleID = "com.example.storekeeper.demo"
+    static let bundleID = ServerConfiguration.demoBundleID
     static let productID = "premium.monthly"
 
     func validate() throws {
@@ -86,7 +88,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
     func measure(server: ChildServer, database: PostgresStoreDatabase, client: HTTPClient, folder: URL) async throws
         -> [GroupCosts]
     {
-        let caller = JSONCaller(base: server.base, client: client, bearer: DemoKeys.publicKey)
+        let caller = JSONCaller(base: server.base, client: client, bearer: ServerConfiguration.demoPublicKey)
         let pki = try SimulatorPKI.loadOrCreate(in: folder.appendingPathComponent("server/simulator/pki"))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let groups = [1, maxRenewals]

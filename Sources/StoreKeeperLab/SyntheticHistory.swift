@@ -1,6 +1,7 @@
 import AppStoreModels
 import AppStoreSimulator
 import Foundation
+import StoreKeeperCLI
 import SubscriptionEngine
 
 /// A deterministic history of subscribers for measuring metric queries at scale: each customer subscribes on a

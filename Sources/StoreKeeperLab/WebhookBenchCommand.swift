@@ -1,16 +1,17 @@
 import ArgumentParser
 import Foundation
 import Logging
+import StoreKeeperCLI
 import StoreKeeperServer
 import StoreKeeperStorage
 
-/// `storekeeper webhook-bench --database-url postgres://…`: how fast the webhook dispatcher delivers a backlog to
+/// `storekeeper-lab webhook-bench --database-url postgres://…`: how fast the webhook dispatcher delivers a backlog to
 /// a local receiver. Fills the outbox of a scratch database with events about the size of a real one, then runs
 /// one dispatcher (as one `serve` does) until every event has arrived, signed, and reports events per second.
 struct WebhookBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webhook-bench", abstract: "Measure webhook delivery of a backlog to a local receiver.",
-        shouldDisplay: false)
+        shouldDisplay: true)
 
     @Option(help: "A scratch PostgreSQL database (its outbox is filled), or none for SQLite in a temporary folder.")
     var databaseURL: String?

@@ -3,10 +3,11 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import StoreKeeperBench
+import StoreKeeperCLI
 import StoreKeeperServer
 import StoreKeeperStorage
 
-/// `storekeeper memory-bench`: issue 21's memory check. Stores a synthetic population (``SyntheticHistory``; kept,
+/// `storekeeper-lab memory-bench`: issue 21's memory check. Stores a synthetic population (``SyntheticHistory``; kept,
 /// so a rerun on the same database skips it), starts `storekeeper serve` on it as a child process with a cache
 /// budget, and reads subscribers over loopback HTTP: the first `--hot` twice (the second pass all from the cache),
 /// then every subscriber twice, then the last `--hot` again. Each cached range is read `--repeats` times after the
@@ -63,7 +64,7 @@ struct MemoryBenchCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.databaseURL = url
         let store = try await StoreOpener.open(configuration)
-        let bundleID = SimulateCommand.bundleID
+        let bundleID = ServerConfiguration.demoBundleID
         do {
             _ = try await SyntheticHistory(seed: 42, months: 12, end: Date()).store(
                 subscribers, into: store, project: ProjectScope(bundleID), bundleID: bundleID,
@@ -154,7 +155,7 @@ struct MemoryBenchCommand: AsyncParsableCommand {
         else { throw CommandFailure("the server's address \(server.base) is not http://host:port") }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: "\(host):\(port)")
-        headers.add(name: "Authorization", value: "Bearer \(DemoKeys.publicKey)")
+        headers.add(name: "Authorization", value: "Bearer \(ServerConfiguration.demoPublicKey)")
         let source = LoadSource(
             fixed: range.map {
                 LoadRequest(

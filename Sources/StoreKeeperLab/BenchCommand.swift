@@ -5,8 +5,9 @@ import ArgumentParser
 import Crypto
 import Foundation
 import StoreKeeperBench
+import StoreKeeperCLI
 
-/// `storekeeper bench [--json] [--seconds S] [FILE…]`: a speed report like `openssl speed`.
+/// `storekeeper-lab bench [--json] [--seconds S] [FILE…]`: a speed report like `openssl speed`.
 ///
 /// Every figure is measured in the same run as `p256.verify` (one raw ES256 signature check over the same
 /// token's signing input: the floor), so ratios survive noisy machines. Build with `-c release`.
@@ -18,7 +19,7 @@ struct BenchCommand: AsyncParsableCommand {
             Results: p256.verify (the floor), jws.verify (chain cached), payload.decode (its payload as a transaction, \
             as the server reads it), payload.decode.codable (the same with JSONDecoder only), jws.verify.uncached, \
             receipt.decode, receipt.verify. Give a JWS file for the JWS figures and a receipt file for the receipt figures;
-            without files it signs its own token and receipt. Run a release build: swift run -c release storekeeper bench.
+            without files it signs its own token and receipt. Run a release build: swift run -c release storekeeper-lab bench.
             """
     )
 

@@ -6,8 +6,10 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import StoreKeeperBench
+import StoreKeeperCLI
+import StoreKeeperServer
 
-/// `storekeeper load --url U --data DIR`: a load generator for a running `storekeeper serve` with the
+/// `storekeeper-lab load --url U --data DIR`: a load generator for a running `storekeeper serve` with the
 /// in-process simulator. Seeds subscribers, then measures subscriber reads, a bare route, and verified V2
 /// notification ingestion, reporting requests/s and p99 side by side.
 struct LoadCommand: AsyncParsableCommand {
@@ -40,7 +42,7 @@ struct LoadCommand: AsyncParsableCommand {
     var rounds = 3
     @Flag(help: "Print the results as JSON.") var json = false
 
-    static let bundleID = "com.example.storekeeper.demo"
+    static let bundleID = ServerConfiguration.demoBundleID
     static let publicKey = "pk_demo_storekeeper_public"
     /// The plan every seeded subscriber buys: the annual one, whose sandbox year (an hour) outlasts the whole
     /// check, so the simulator renews nothing while requests are measured (10,000 monthly plans would renew
@@ -216,7 +218,8 @@ struct LoadCommand: AsyncParsableCommand {
                 FileHandleOutput.standardError("\(label): posting V2 notifications")
                 without.append(try await measure("POST V2 notification", bodies: share(plain)))
                 let endpoint = try await call(
-                    client, "POST", "/v1/webhooks", ["url": hookURL, "event_types": types], bearer: DemoKeys.secretKey)
+                    client, "POST", "/v1/webhooks", ["url": hookURL, "event_types": types],
+                    bearer: ServerConfiguration.demoSecretKey)
                 receiver.expect(secret: endpoint["secret"] as? String ?? "")
                 let bodies = share(hooked)
                 FileHandleOutput.standardError(
@@ -233,7 +236,7 @@ struct LoadCommand: AsyncParsableCommand {
                         with[round].perSecond / without[round].perSecond * 100))
                 _ = try await call(
                     client, "DELETE", "/v1/webhooks/\(endpoint["id"] as? String ?? "")", nil,
-                    bearer: DemoKeys.secretKey)
+                    bearer: ServerConfiguration.demoSecretKey)
             }
             return (
                 Measurement.combined("POST V2 notification", Array(without.dropFirst(warmup))),

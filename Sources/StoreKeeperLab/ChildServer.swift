@@ -1,9 +1,10 @@
 import FilePermissions
 import Foundation
 import StoreKeeperBench
+import StoreKeeperCLI
 
-/// A `storekeeper serve` a benchmark starts as its child process (this executable), so the server's CPU time and
-/// memory are measured apart from the load it is given. Its configuration is written to a private file (it may name
+/// A `storekeeper serve` a benchmark starts as its child process (the `storekeeper` binary built beside this one),
+/// so the server's CPU time and memory are measured apart from the load it is given. Its configuration is written to a private file (it may name
 /// the database's password) and its output to `serve.log` in the folder.
 struct ChildServer {
     /// The process.
@@ -22,7 +23,7 @@ struct ChildServer {
         let log = folder.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.executableURL = try serverBinary()
         process.arguments = [
             "serve", "--config", configPath.path, "--port", "\(port)", "--data",
             folder.appendingPathComponent("server").path, "--log-level", "warning",
@@ -41,6 +42,18 @@ struct ChildServer {
         }
         process.terminate()
         throw CommandFailure("the server did not answer /health within 30 s; its log: \(log.path)")
+    }
+
+    /// The `storekeeper` executable in this executable's folder (SwiftPM builds both products there).
+    /// - Throws: ``CommandFailure`` naming the path and the command that builds it, when it is not there.
+    static func serverBinary() throws -> URL {
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let binary = folder.appendingPathComponent("storekeeper")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw CommandFailure(
+                "\(binary.path) is not there: build the server beside this tool (swift build --product storekeeper)")
+        }
+        return binary
     }
 
     /// Stops it and waits for it to exit.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `storekeeper scale-bench` measures how a server's costs grow with history (scripts/scale-check runs it in release
+/// `storekeeper-lab scale-bench` measures how a server's costs grow with history (scripts/scale-check runs it in release
 /// mode with 240 renewals; here it only has to work, and measure something real).
 @Suite struct ScaleBenchCommandTests {
     @Test("gives two groups their histories, measures both, and ends with the growth ratios")
@@ -13,10 +13,11 @@ import Testing
         }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("scale-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try CommandRunner.run([
-            "scale-bench", "--database-url", url, "--data", data.path, "--max-renewals", "6", "--subscribers", "2",
-            "--rounds", "2", "--json",
-        ])
+        let run = try CommandRunner.run(
+            [
+                "scale-bench", "--database-url", url, "--data", data.path, "--max-renewals", "6", "--subscribers", "2",
+                "--rounds", "2", "--json",
+            ], program: CommandRunner.lab)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardError.contains("seeding: 4/4 subscribers (100 %)"))
         let report = try #require(
@@ -40,7 +41,8 @@ import Testing
 
     @Test("a history too short to compare is refused, naming the option and the value")
     func refusesShortHistory() throws {
-        let run = try CommandRunner.run(["scale-bench", "--max-renewals", "1", "--database-url", "postgres://x@y/z"])
+        let run = try CommandRunner.run(
+            ["scale-bench", "--max-renewals", "1", "--database-url", "postgres://x@y/z"], program: CommandRunner.lab)
         #expect(run.status != 0)
         #expect(run.standardError.contains("--max-renewals is 1"))
     }

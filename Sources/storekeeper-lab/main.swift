@@ -1,0 +1,4 @@
+import StoreKeeperCLI
+import StoreKeeperLab
+
+await CommandLineExit.run(LabCommand.self)
