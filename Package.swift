@@ -44,6 +44,7 @@ let package = Package(
     targets: [
         .target(
             name: "AppStoreModels",
+            dependencies: [.product(name: "StoreKeeperWire", package: "StoreKeeperKit")],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -53,6 +54,7 @@ let package = Package(
         .target(
             name: "AppStoreVerification",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreModels",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -74,6 +76,7 @@ let package = Package(
         .target(
             name: "AppStoreSigning",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreVerification",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -85,6 +88,7 @@ let package = Package(
         .target(
             name: "AppStoreSimulator",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreModels", "AppStoreVerification", "AppStoreSigning", "FilePermissions",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -108,6 +112,7 @@ let package = Package(
         .target(
             name: "AppStoreClient",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreModels", "AppStoreVerification",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -117,6 +122,7 @@ let package = Package(
         .target(
             name: "StoreKeeperStorage",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"), "SubscriptionEngine", "AppStoreModels",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -143,6 +149,7 @@ let package = Package(
         .target(
             name: "StoreKeeperServer",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreModels", "AppStoreVerification", "AppStoreClient", "SubscriptionEngine", "StoreKeeperStorage",
                 "SubscriptionMetrics",
                 "FilePermissions", .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
@@ -164,12 +171,15 @@ let package = Package(
         ),
         .target(
             name: "EvidenceInspection",
-            dependencies: ["AppStoreModels", "AppStoreVerification"],
+            dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"), "AppStoreModels", "AppStoreVerification",
+            ],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
             name: "StoreKeeperBench",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreVerification", "AppStoreSigning",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -241,6 +251,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreModels",
                 "AppStoreVerification",
                 "AppStoreSigning",
@@ -273,6 +284,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreVerification", "AppStoreModels", "AppStoreSigning", "TestSupport",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -296,6 +308,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreSimulatorTests",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "AppStoreSimulator", "AppStoreModels", "AppStoreVerification", "EvidenceInspection", "TestSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -326,6 +339,7 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperServerTests",
             dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer",
                 "AppStoreModels",
                 "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning",
@@ -338,6 +352,14 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        .testTarget(
+            name: "StoreKeeperWireTests",
+            dependencies: [
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"), "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

@@ -15,8 +15,12 @@ let package = Package(
     products: [
         .library(name: "StoreKeeperKit", targets: ["StoreKeeperKit"]),
         .library(name: "StoreKeeperAPI", targets: ["StoreKeeperAPI"]),
+        .library(name: "StoreKeeperWire", targets: ["StoreKeeperWire"]),
     ],
     targets: [
+        // The bytes on the wire, written once: the JSON writer and string escaper, base64, the compact JWS/JWT
+        // builder, constant-time comparison. Foundation only; the server and the SDK share it.
+        .target(name: "StoreKeeperWire", swiftSettings: sharedSwiftSettings),
         // The `/v1` contract: Foundation only.
         .target(name: "StoreKeeperAPI", swiftSettings: sharedSwiftSettings),
         // The client SDK's portable core (Foundation and StoreKeeperAPI), with the StoreKit adapters.

@@ -4,6 +4,7 @@ public import AsyncHTTPClient
 public import Crypto
 public import Foundation
 import NIOCore
+import StoreKeeperWire
 
 /// Talks to Apple's verifyReceipt and App Store Server API — or to anything that speaks them, such as the
 /// simulator — at configurable base URLs, with Apple's retry rules.
@@ -260,13 +261,23 @@ public struct AppStoreClient: Sendable {
 
     /// An App Store Connect JWT for the Server API (ES256, `aud` appstoreconnect-v1, 20 minutes).
     public static func token(_ credentials: Credentials, now: Date) throws -> String {
-        let header = #"{"alg":"ES256","kid":"\#(credentials.keyID)","typ":"JWT"}"#
         let iat = Int64(now.timeIntervalSince1970)
-        let claims =
-            #"{"iss":"\#(credentials.issuerID)","iat":\#(iat),"exp":\#(iat + 1200),"aud":"appstoreconnect-v1","bid":"\#(credentials.bundleID)"}"#
-        let input = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(Array(claims.utf8))
-        let signature = try credentials.privateKey.signature(for: Array(input.utf8))
-        return input + "." + Base64.urlEncode(signature.rawRepresentation)
+        var claims = JSONWriter(capacity: 160)
+        claims.object { claims in
+            claims.key("iss")
+            claims.value(credentials.issuerID)
+            claims.key("iat")
+            claims.value(iat)
+            claims.key("exp")
+            claims.value(iat + 1200)
+            claims.key("aud")
+            claims.value("appstoreconnect-v1")
+            claims.key("bid")
+            claims.value(credentials.bundleID)
+        }
+        return try CompactJWS.make(
+            payload: claims.bytes, header: CompactJWS.Header(keyID: credentials.keyID, type: "JWT")
+        ) { Array(try credentials.privateKey.signature(for: $0).rawRepresentation) }
     }
 
     // MARK: - Plumbing

@@ -1,4 +1,5 @@
 public import Foundation
+import StoreKeeperWire
 
 /// JSON text for the payloads we sign and the bodies we send: keys sorted by their bytes, no whitespace, `/` not
 /// escaped, UTF-8 as is. One pass over the value, without Foundation's per-character string writer (the
@@ -22,14 +23,14 @@ public enum CompactJSON {
     static func write(_ value: Any, into output: inout [UInt8]) -> Bool {
         switch value {
         case let string as String:
-            write(string: string, into: &output)
+            JSONWriter.appendString(string, to: &output)
         case let dictionary as [String: Any]:
             output.append(UInt8(ascii: "{"))
             for (index, key) in dictionary.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
                 .enumerated()
             {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                write(string: key, into: &output)
+                JSONWriter.appendString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 guard write(dictionary[key]!, into: &output) else { return false }
             }
@@ -69,44 +70,5 @@ public enum CompactJSON {
         guard double.isFinite else { return nil }
         if double == double.rounded(), abs(double) < 9_007_199_254_740_992 { return String(Int64(double)) }
         return "\(double)"
-    }
-
-    /// A quoted string: runs that need no escape are copied whole.
-    static func write(string: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == 0x5C {
-                output.append(contentsOf: bytes[runStart..<index])
-                escape(byte, into: &output)
-                runStart = index + 1
-            }
-            output.append(contentsOf: bytes[runStart...])
-        }
-        output.append(UInt8(ascii: "\""))
-    }
-
-    static func escape(_ byte: UInt8, into output: inout [UInt8]) {
-        let short: UInt8? =
-            switch byte {
-            case UInt8(ascii: "\""): UInt8(ascii: "\"")
-            case 0x5C: 0x5C
-            case 0x0A: UInt8(ascii: "n")
-            case 0x0D: UInt8(ascii: "r")
-            case 0x09: UInt8(ascii: "t")
-            case 0x08: UInt8(ascii: "b")
-            case 0x0C: UInt8(ascii: "f")
-            default: nil
-            }
-        output.append(0x5C)
-        if let short {
-            output.append(short)
-        } else {
-            let hex = Array("0123456789abcdef".utf8)
-            output.append(contentsOf: [
-                UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-            ])
-        }
     }
 }

@@ -1,5 +1,6 @@
 import AppStoreVerification
 public import Crypto
+import StoreKeeperWire
 
 /// Builds compact ES256 JWS, the way Apple and our simulator do.
 public enum JWSSigner {
@@ -23,8 +24,7 @@ public enum JWSSigner {
     ///   - algorithm: The `alg` header value.
     /// - Returns: The encoded header.
     public static func encodedHeader(chain: [[UInt8]], algorithm: String = "ES256") -> String {
-        let x5c = chain.map { "\"\(Base64.standardEncode($0))\"" }.joined(separator: ",")
-        return Base64.urlEncode(Array("{\"alg\":\"\(algorithm)\",\"x5c\":[\(x5c)]}".utf8))
+        CompactJWS.Header(algorithm: algorithm, chain: chain).encoded
     }
 
     /// Signs a payload under a header made by ``encodedHeader(chain:algorithm:)``.
@@ -34,8 +34,8 @@ public enum JWSSigner {
     ///   - key: The leaf's private key.
     /// - Returns: The token.
     public static func sign(_ payload: [UInt8], encodedHeader: String, key: P256.Signing.PrivateKey) throws -> String {
-        let signingInput = encodedHeader + "." + Base64.urlEncode(payload)
-        let signature = try key.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64.urlEncode(signature.rawRepresentation)
+        try CompactJWS.make(payload: payload, encodedHeader: encodedHeader) {
+            Array(try key.signature(for: $0).rawRepresentation)
+        }
     }
 }

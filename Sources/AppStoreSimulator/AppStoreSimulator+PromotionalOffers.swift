@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Crypto
 import Foundation
+import StoreKeeperWire
 
 /// Promotional offers as StoreKit checks them: a purchase with one must carry a signature made with the app's
 /// In-App Purchase key (the legacy fields or the compact JWS), signed within the last 24 hours, with a nonce

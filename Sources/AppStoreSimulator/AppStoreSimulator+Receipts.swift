@@ -2,6 +2,7 @@ import AppStoreModels
 import AppStoreSigning
 import AppStoreVerification
 public import Foundation
+import StoreKeeperWire
 
 extension AppStoreSimulator {
     /// Which verifyReceipt host was called.

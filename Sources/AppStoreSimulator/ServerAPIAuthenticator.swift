@@ -1,6 +1,7 @@
 import AppStoreVerification
 public import Crypto
 public import Foundation
+import StoreKeeperWire
 
 /// Checks App Store Server API bearer tokens the way Apple does: an ES256 JWT whose header names a known key
 /// id (`kid`) and `typ` JWT, whose claims carry the issuer, `aud` "appstoreconnect-v1", the bundle id (`bid`),
@@ -75,13 +76,24 @@ public struct ServerAPIAuthenticator: Sendable {
     )
         throws -> String
     {
-        let header = #"{"alg":"ES256","kid":"\#(app.apiKeyID)","typ":"JWT"}"#
         let iat = Int64(issuedAt.timeIntervalSince1970)
-        let issued = includesIssuedAt ? #""iat":\#(iat),"# : ""
-        let claims =
-            #"{"iss":"\#(app.issuerID)",\#(issued)"exp":\#(iat + Int64(lifetime)),"aud":"appstoreconnect-v1","bid":"\#(app.bundleID)"}"#
-        let input = Base64.urlEncode(Array(header.utf8)) + "." + Base64.urlEncode(Array(claims.utf8))
-        let signature = try key.signature(for: Array(input.utf8))
-        return input + "." + Base64.urlEncode(signature.rawRepresentation)
+        var claims = JSONWriter(capacity: 160)
+        claims.object { claims in
+            claims.key("iss")
+            claims.value(app.issuerID)
+            if includesIssuedAt {
+                claims.key("iat")
+                claims.value(iat)
+            }
+            claims.key("exp")
+            claims.value(iat + Int64(lifetime))
+            claims.key("aud")
+            claims.value("appstoreconnect-v1")
+            claims.key("bid")
+            claims.value(app.bundleID)
+        }
+        return try CompactJWS.make(payload: claims.bytes, header: CompactJWS.Header(keyID: app.apiKeyID, type: "JWT")) {
+            Array(try key.signature(for: $0).rawRepresentation)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import AppStoreModels
 import AppStoreVerification
 public import Foundation
+import StoreKeeperWire
 
 /// Recognises a piece of App Store evidence, verifies it, and reports what it says.
 ///

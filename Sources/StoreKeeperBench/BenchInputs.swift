@@ -2,6 +2,7 @@ import AppStoreSigning
 public import AppStoreVerification
 import Crypto
 import Foundation
+import StoreKeeperWire
 import X509
 import _CryptoExtras
 

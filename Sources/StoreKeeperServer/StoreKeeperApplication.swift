@@ -6,6 +6,7 @@ public import Logging
 public import Prometheus
 public import ServiceLifecycle
 public import StoreKeeperStorage
+import StoreKeeperWire
 import SubscriptionEngine
 
 /// Builds the StoreKeeper HTTP application.
@@ -124,7 +125,7 @@ public enum StoreKeeperApplication {
             router.get("metrics") { request, _ in
                 if let token {
                     let sent = Array((request.headers[.authorization] ?? "").utf8)
-                    guard SubscriberService.constantTimeEqual(sent, token)
+                    guard ConstantTime.equal(sent, token)
                     else {
                         throw APIError(
                             .unauthorized, .invalidMetricsToken, "send Authorization: Bearer <metricsToken>")

@@ -2,6 +2,7 @@ import AppStoreSigning
 import AppStoreVerification
 import Crypto
 import Foundation
+import StoreKeeperWire
 
 /// Ways an attacker alters an App Store token, for tests that prove each one is refused.
 public enum JWSTamper {

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import AppStoreVerification
 import EvidenceInspection
 import Foundation
+import StoreKeeperWire
 import TestSupport
 import Testing
 

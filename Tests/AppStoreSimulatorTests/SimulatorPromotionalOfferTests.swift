@@ -2,6 +2,7 @@ import AppStoreSimulator
 import AppStoreVerification
 import Crypto
 import Foundation
+import StoreKeeperWire
 import TestSupport
 import Testing
 

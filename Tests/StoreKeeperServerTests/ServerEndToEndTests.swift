@@ -27,6 +27,13 @@ import Testing
     struct Client: Sendable {
         let base: String
 
+        /// For calls given more than the shared client's 90 s read timeout (one write of thousands of purchases
+        /// beside the whole suite on two cores): reads may wait five minutes. Never shut down: it lives as long as
+        /// the test process.
+        static let patient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: .init(timeout: .init(connect: .seconds(30), read: .seconds(300))))
+
         func call(
             _ method: NIOHTTP1.HTTPMethod, _ path: String, key: String? = ServerEndToEndTests.publicKey,
             body: Data? = nil, timeout: Duration = .seconds(30)
@@ -37,7 +44,8 @@ import Testing
             request.method = method
             if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
             if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-            let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
+            let client = timeout > .seconds(60) ? Self.patient : HTTPClient.shared
+            let response = try await client.execute(request, timeout: .init(timeout))
             let data = Data(try await response.body.collect(upTo: 32 << 20).readableBytesView)
             return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
         }

@@ -1,4 +1,5 @@
 public import Foundation
+import StoreKeeperWire
 
 /// Parses the date spellings Apple uses on the wire, without `DateFormatter`.
 ///
@@ -203,16 +204,9 @@ public enum AppleDateFormat {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The proleptic Gregorian date (year, month, day) `days` days after 1970-01-01 (Howard Hinnant's algorithm).
+    /// The proleptic Gregorian date (year, month, day) `days` days after 1970-01-01 (``StoreKeeperWire/CivilDate``).
     public static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CivilDate.fromDays(days)
+        return (date.year, date.month, date.day)
     }
 }

@@ -1,3 +1,5 @@
+import StoreKeeperWire
+
 /// Root certificates StoreKeeper trusts by default, built in as DER so no file or network is needed.
 ///
 /// Roots are pinned: a chain is trusted only when its top certificate is byte-for-byte one of the roots a

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperWire
 
 /// A compact JWS (`header.payload.signature`) split and decoded, not yet verified.
 ///

@@ -1,3 +1,5 @@
+import StoreKeeperWire
+
 /// A decoded JWS header: `alg` and the `x5c` chain.
 public struct JWSHeader: Sendable {
     /// The `alg` value.

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import StoreKeeperWire
 import SwiftASN1
 import X509
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import StoreKeeperAPI
+import StoreKeeperWire
 import SubscriptionMetrics
 
 /// The dashboard at `/dashboard`: server-rendered HTML with SVG charts, no script. Sign-in takes a secret key
@@ -107,7 +108,7 @@ struct DashboardRoutes: Sendable {
     func signIn(_ request: Request) async throws -> Response {
         let fields = HTMLText.formFields(try await Self.formBody(request))
         guard let expected = DashboardCookies.value(DashboardCookies.signIn, in: request), expected.count == 64,
-            let sent = fields["csrf"], SubscriberService.constantTimeEqual(Array(sent.utf8), Array(expected.utf8))
+            let sent = fields["csrf"], ConstantTime.equal(sent, expected)
         else {
             return Self.signInForm(request, error: "The form expired. Sign in again.", status: .forbidden)
         }

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import StoreKeeperWire
 
 /// Reading a V2 notification before anything in it is trusted: the token out of the body, and the bundle id it
 /// claims, which picks the app whose verifier then checks the whole token.

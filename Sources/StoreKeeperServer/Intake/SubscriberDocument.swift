@@ -2,19 +2,20 @@ import AppStoreModels
 import Foundation
 import StoreKeeperAPI
 import StoreKeeperStorage
+import StoreKeeperWire
 import SubscriptionEngine
 
 /// The body of every call that returns a subscriber. The `subscriber` object (``StoreKeeperAPI/Subscriber``) is
 /// encoded once per stored row and engine answer and kept (``SubscriberDocumentCache``); the response wraps those
 /// bytes with the server's clock.
 enum SubscriberDocument {
-    /// The API's JSON (``StoreKeeperAPI/APICoding``), for a document ``APIJSONWriter`` cannot be sure to write.
+    /// The API's JSON (``StoreKeeperAPI/APICoding``), for a document ``JSONWriter`` cannot be sure to write.
     static let encoder = APICoding.encoder()
 
     /// The encoded `subscriber` object.
     static func encode(appUserID: String, aliases: [String], firstSeen: Date?, state: CustomerState) throws -> [UInt8] {
         let subscriber = Subscriber(appUserID: appUserID, aliases: aliases, firstSeen: firstSeen, state: state)
-        return try APIJSONWriter.json(subscriber) ?? Array(encoder.encode(subscriber))
+        return try JSONWriter.json(subscriber) ?? Array(encoder.encode(subscriber))
     }
 
     /// The whole response body: `{"request_date", "request_date_ms", "subscriber"}` around an encoded subscriber.

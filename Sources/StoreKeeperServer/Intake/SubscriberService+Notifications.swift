@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import StoreKeeperAPI
 import StoreKeeperStorage
+import StoreKeeperWire
 import SubscriptionEngine
 import SubscriptionMetrics
 
@@ -120,7 +121,7 @@ extension SubscriberService {
         }
         let app = try app(notification.bid ?? "")
         guard let expected = app.configuration.sharedSecret, let given = notification.password,
-            Self.constantTimeEqual(Array(expected.utf8), Array(given.utf8))
+            ConstantTime.equal(expected, given)
         else {
             throw ServiceError(
                 .unauthenticated, .sharedSecretMismatch,
@@ -149,13 +150,5 @@ extension SubscriberService {
         let outcome = try await store.apply(write, policy: policy, now: now())
         ServerMetrics.notification(type: write.eventType, outcome: outcome.status)
         return outcome
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(a.count == b.count ? 0 : 1)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
-        }
-        return difference == 0
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import StoreKeeperAPI
 import StoreKeeperStorage
+import StoreKeeperWire
 import SubscriptionEngine
 import SubscriptionMetrics
 
@@ -68,10 +69,9 @@ extension SubscriberService {
 
     /// An ES256 compact JWS over `claims` (sorted keys), as Apple's signing utilities make them.
     static func compactJWS(_ claims: [String: Any], keyID: String, key: P256.Signing.PrivateKey) throws -> String {
-        let header = try JSONSerialization.data(
-            withJSONObject: ["alg": "ES256", "kid": keyID, "typ": "JWT"], options: [.sortedKeys])
         let body = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
-        let input = Base64.urlEncode(Array(header)) + "." + Base64.urlEncode(Array(body))
-        return input + "." + Base64.urlEncode(try key.signature(for: Array(input.utf8)).rawRepresentation)
+        return try CompactJWS.make(payload: body, header: CompactJWS.Header(keyID: keyID, type: "JWT")) {
+            Array(try key.signature(for: $0).rawRepresentation)
+        }
     }
 }

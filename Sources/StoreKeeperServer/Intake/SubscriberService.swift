@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import StoreKeeperAPI
 import StoreKeeperStorage
+import StoreKeeperWire
 import SubscriptionEngine
 import SubscriptionMetrics
 

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKeeperAPI
 public import StoreKeeperStorage
+import StoreKeeperWire
 public import SubscriptionEngine
 
 /// The server's ``ChangeAnnouncer``: evaluates the subscriber with the engine at the server's clock, finds what
@@ -35,7 +36,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
             state: state)
         let events = try found.changes.map { found in
             let event = webhookEvent(found, state: state, subscriber: subscriber, change: change)
-            let body = try APIJSONWriter.json(event) ?? Array(Self.encoder.encode(event))
+            let body = try JSONWriter.json(event) ?? Array(Self.encoder.encode(event))
             return OutboxEvent(id: event.id, type: event.type, body: String(decoding: body, as: UTF8.self))
         }
         return Announcement(announced: found.announced, events: events, dueAt: due, pollAt: poll)
@@ -55,7 +56,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
         return next.addingTimeInterval(pollSchedule.afterExpiry * (1 + pollSchedule.jitter) + 60)
     }
 
-    /// How event bodies are written (the API's JSON) when ``APIJSONWriter`` cannot be sure to write them the same.
+    /// How event bodies are written (the API's JSON) when ``JSONWriter`` cannot be sure to write them the same.
     static let encoder = APICoding.encoder()
 
     /// One change as the event delivered.

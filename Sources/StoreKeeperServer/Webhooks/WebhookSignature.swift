@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 import StoreKeeperStorage
+import StoreKeeperWire
 
 /// The `StoreKeeper-Signature` header: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
 /// The timestamp inside the signed text lets a receiver refuse a replayed delivery.
@@ -27,7 +28,7 @@ public enum WebhookSignature {
         }
         guard let timestamp, abs(now.timeIntervalSince1970 - Double(timestamp)) <= tolerance else { return false }
         let expected = Array(hex(secret: secret, timestamp: timestamp, body: body).utf8)
-        return signatures.contains { constantTimeEqual(Array($0.utf8), expected) }
+        return signatures.contains { ConstantTime.equal(Array($0.utf8), expected) }
     }
 
     static func hex(secret: String, timestamp: Int64, body: some Collection<UInt8>) -> String {
@@ -37,10 +38,5 @@ public enum WebhookSignature {
         let hashed: Void? = body.withContiguousStorageIfAvailable { hmac.update(data: UnsafeRawBufferPointer($0)) }
         if hashed == nil { hmac.update(data: Array(body)) }
         return hmac.finalize().withUnsafeBytes { HexDigest.hex($0) }
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

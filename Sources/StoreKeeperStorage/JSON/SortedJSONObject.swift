@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperWire
 
 /// One JSON object written the way `JSONEncoder` with `.sortedKeys` writes it — members in key order, strings
 /// escaped as it escapes them, absent optionals left out — for the few values written on every change, where
@@ -15,7 +16,7 @@ struct SortedJSONObject {
     mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
         var bytes: [UInt8] = []
-        Self.appendQuoted(value, to: &bytes)
+        JSONWriter.appendString(value, to: &bytes, escapingSlashes: true)
         members.append((key, bytes))
     }
 
@@ -62,32 +63,11 @@ struct SortedJSONObject {
         var output: [UInt8] = [UInt8(ascii: "{")]
         for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            Self.appendQuoted(member.key, to: &output)
+            JSONWriter.appendString(member.key, to: &output, escapingSlashes: true)
             output.append(UInt8(ascii: ":"))
             output += member.value
         }
         output.append(UInt8(ascii: "}"))
         return output
-    }
-
-    /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it: quote, backslash and slash, the
-    /// short escapes, and `\u00XX` for other control characters.
-    static func appendQuoted(_ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output += [UInt8(ascii: "\\"), byte]
-            case 0x0A: output += Array(#"\n"#.utf8)
-            case 0x0D: output += Array(#"\r"#.utf8)
-            case 0x09: output += Array(#"\t"#.utf8)
-            case 0x08: output += Array(#"\b"#.utf8)
-            case 0x0C: output += Array(#"\f"#.utf8)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

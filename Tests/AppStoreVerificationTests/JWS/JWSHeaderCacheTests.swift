@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperWire
 import TestSupport
 import Testing
 

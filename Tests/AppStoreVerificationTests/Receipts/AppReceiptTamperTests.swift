@@ -1,6 +1,7 @@
 import AppStoreSigning
 import AppStoreVerification
 import Foundation
+import StoreKeeperWire
 import TestSupport
 import Testing
 import X509

@@ -1,6 +1,7 @@
 import AppStoreModels
 import AppStoreVerification
 import Foundation
+import StoreKeeperWire
 import TestSupport
 import Testing
 

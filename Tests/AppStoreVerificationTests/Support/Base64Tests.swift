@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import StoreKeeperWire
 import Testing
 
 /// Base64 both ways, checked against Foundation's encoder for every tail length: standard (padded, `+/`) and

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import StoreKeeperWire
 import TestSupport
 import Testing
 

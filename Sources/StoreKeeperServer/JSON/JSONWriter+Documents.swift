@@ -1,20 +1,21 @@
 import Foundation
 import StoreKeeperAPI
+import StoreKeeperWire
 
 /// The API documents written on every change and uncached read: members in key order, as `JSONEncoder` with
 /// sorted keys writes them (each type's `encode(to:)` writes `null` for an absent optional; a
 /// ``StoreKeeperAPI/SubscriptionOffer`` leaves its absent identifier out).
-extension APIJSONWriter {
+extension JSONWriter {
     /// A subscriber document, or `nil` when only `JSONEncoder` can be sure to write it.
     static func json(_ subscriber: Subscriber) -> [UInt8]? {
-        var writer = APIJSONWriter()
+        var writer = JSONWriter()
         writer.write(subscriber)
         return writer.isExact ? writer.bytes : nil
     }
 
     /// A webhook event, or `nil` when only `JSONEncoder` can be sure to write it.
     static func json(_ event: WebhookEvent) -> [UInt8]? {
-        var writer = APIJSONWriter(capacity: 2_048)
+        var writer = JSONWriter(capacity: 2_048)
         writer.object { w in
             w.key("aliases")
             w.array(event.aliases) { $0.value($1) }
