@@ -21,8 +21,8 @@ let package = Package(
         // The bytes on the wire, written once: the JSON writer and string escaper, base64, the compact JWS/JWT
         // builder, constant-time comparison. Foundation only; the server and the SDK share it.
         .target(name: "StoreKeeperWire", swiftSettings: sharedSwiftSettings),
-        // The `/v1` contract: Foundation only.
-        .target(name: "StoreKeeperAPI", swiftSettings: sharedSwiftSettings),
+        // The `/v1` contract: Foundation and the wire module (each type writes its own JSON fast path).
+        .target(name: "StoreKeeperAPI", dependencies: ["StoreKeeperWire"], swiftSettings: sharedSwiftSettings),
         // The client SDK's portable core (Foundation and StoreKeeperAPI), with the StoreKit adapters.
         .target(name: "StoreKeeperKit", dependencies: ["StoreKeeperAPI"], swiftSettings: sharedSwiftSettings),
     ]

@@ -15,7 +15,7 @@ enum SubscriberDocument {
     /// The encoded `subscriber` object.
     static func encode(appUserID: String, aliases: [String], firstSeen: Date?, state: CustomerState) throws -> [UInt8] {
         let subscriber = Subscriber(appUserID: appUserID, aliases: aliases, firstSeen: firstSeen, state: state)
-        return try JSONWriter.json(subscriber) ?? Array(encoder.encode(subscriber))
+        return try JSONWriter.exactJSON(subscriber) ?? Array(encoder.encode(subscriber))
     }
 
     /// The whole response body: `{"request_date", "request_date_ms", "subscriber"}` around an encoded subscriber.

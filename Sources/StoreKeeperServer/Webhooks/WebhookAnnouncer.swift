@@ -36,7 +36,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
             state: state)
         let events = try found.changes.map { found in
             let event = webhookEvent(found, state: state, subscriber: subscriber, change: change)
-            let body = try JSONWriter.json(event) ?? Array(Self.encoder.encode(event))
+            let body = try JSONWriter.exactJSON(event, capacity: 2_048) ?? Array(Self.encoder.encode(event))
             return OutboxEvent(id: event.id, type: event.type, body: String(decoding: body, as: UTF8.self))
         }
         return Announcement(announced: found.announced, events: events, dueAt: due, pollAt: poll)

@@ -17,7 +17,7 @@ import Testing
         var random = SeededGenerator(seed: 21)
         for _ in 0..<400 {
             let subscriber = Self.subscriber(&random)
-            let written = try #require(JSONWriter.json(subscriber))
+            let written = try #require(JSONWriter.exactJSON(subscriber))
             let expected = try Self.encoder.encode(subscriber)
             #expect(
                 String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
@@ -40,7 +40,7 @@ import Testing
                 currency: Self.maybe(&random) { Self.text(&$0) },
                 storeTimestamp: Self.maybe(&random) { Self.date(&$0) },
                 cause: Self.text(&random), subscriber: Self.subscriber(&random))
-            let written = try #require(JSONWriter.json(event))
+            let written = try #require(JSONWriter.exactJSON(event))
             let expected = try Self.encoder.encode(event)
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         }
@@ -50,11 +50,11 @@ import Testing
         var subscriber = Subscriber(
             appUserID: "u", aliases: [], firstSeen: Date(timeIntervalSince1970: -1), entitlements: [],
             subscriptions: [], nonSubscriptions: [], introEligibility: [:])
-        #expect(JSONWriter.json(subscriber) == nil, "before 1970")
+        #expect(JSONWriter.exactJSON(subscriber) == nil, "before 1970")
         subscriber.firstSeen = Date(timeIntervalSince1970: 253_402_300_800)
-        #expect(JSONWriter.json(subscriber) == nil, "after 9999")
+        #expect(JSONWriter.exactJSON(subscriber) == nil, "after 9999")
         subscriber.firstSeen = Date(timeIntervalSince1970: 253_402_300_799.5)
-        #expect(JSONWriter.json(subscriber) != nil, "the last second of 9999")
+        #expect(JSONWriter.exactJSON(subscriber) != nil, "the last second of 9999")
     }
 
     // MARK: - Random documents

@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperWire
 
 /// Access the customer has now, and the purchase that grants it.
 public struct Entitlement: Codable, Sendable, Hashable {
@@ -31,5 +32,20 @@ public struct Entitlement: Codable, Sendable, Hashable {
         try c.encode(productID, forKey: .productID)
         try c.encode(expiresAt, forKey: .expiresAt)
         try c.encode(grantedBy, forKey: .grantedBy)
+    }
+}
+
+extension Entitlement: JSONWritable {
+    /// The keys in the order the API's encoder writes them.
+    public static let jsonKeys = JSONKeys<CodingKeys>()
+
+    /// Writes one member, as ``encode(to:)`` encodes it.
+    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+        switch key {
+        case .identifier: writer.value(identifier)
+        case .productID: writer.value(productID)
+        case .expiresAt: writer.value(expiresAt)
+        case .grantedBy: writer.value(grantedBy)
+        }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperWire
 
 /// A purchase that is not an auto-renewable subscription.
 public struct Purchase: Codable, Sendable, Hashable {
@@ -51,5 +52,24 @@ public struct Purchase: Codable, Sendable, Hashable {
         try c.encode(revokedAt, forKey: .revokedAt)
         try c.encode(grantsAccess, forKey: .grantsAccess)
         try c.encode(explanation, forKey: .explanation)
+    }
+}
+
+extension Purchase: JSONWritable {
+    /// The keys in the order the API's encoder writes them.
+    public static let jsonKeys = JSONKeys<CodingKeys>()
+
+    /// Writes one member, as ``encode(to:)`` encodes it.
+    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+        switch key {
+        case .transactionID: writer.value(transactionID)
+        case .productID: writer.value(productID)
+        case .kind: writer.value(kind)
+        case .purchaseDate: writer.value(purchaseDate)
+        case .expiresAt: writer.value(expiresAt)
+        case .revokedAt: writer.value(revokedAt)
+        case .grantsAccess: writer.value(grantsAccess)
+        case .explanation: writer.value(explanation)
+        }
     }
 }

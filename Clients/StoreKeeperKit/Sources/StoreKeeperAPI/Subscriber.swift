@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperWire
 
 /// What a customer is entitled to, until when, and why: entitlements, subscriptions with their explanations,
 /// other purchases, aliases and intro-offer eligibility. Every key is always present (`null` when unknown).
@@ -49,5 +50,23 @@ public struct Subscriber: Codable, Sendable, Hashable {
         try c.encode(subscriptions, forKey: .subscriptions)
         try c.encode(nonSubscriptions, forKey: .nonSubscriptions)
         try c.encode(introEligibility, forKey: .introEligibility)
+    }
+}
+
+extension Subscriber: JSONWritable {
+    /// The keys in the order the API's encoder writes them.
+    public static let jsonKeys = JSONKeys<CodingKeys>()
+
+    /// Writes one member, as ``encode(to:)`` encodes it.
+    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+        switch key {
+        case .appUserID: writer.value(appUserID)
+        case .aliases: writer.value(aliases)
+        case .firstSeen: writer.value(firstSeen)
+        case .entitlements: writer.value(entitlements)
+        case .subscriptions: writer.value(subscriptions)
+        case .nonSubscriptions: writer.value(nonSubscriptions)
+        case .introEligibility: writer.value(introEligibility)
+        }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperWire
 
 /// One auto-renewable subscription (all its renewals, by original transaction id) at the server's clock.
 public struct Subscription: Codable, Sendable, Hashable {
@@ -118,5 +119,44 @@ public struct Subscription: Codable, Sendable, Hashable {
         try c.encode(consentRescindedAt, forKey: .consentRescindedAt)
         try c.encode(latestTransactionID, forKey: .latestTransactionID)
         try c.encode(explanation, forKey: .explanation)
+    }
+}
+
+extension Subscription: JSONWritable {
+    /// The keys in the order the API's encoder writes them.
+    public static let jsonKeys = JSONKeys<CodingKeys>()
+
+    /// Writes one member, as ``encode(to:)`` encodes it.
+    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+        switch key {
+        case .originalTransactionID: writer.value(originalTransactionID)
+        case .productID: writer.value(productID)
+        case .subscriptionGroupID: writer.value(subscriptionGroupID)
+        case .status: writer.value(status)
+        case .expiresAt: writer.value(expiresAt)
+        case .gracePeriodExpiresAt: writer.value(gracePeriodExpiresAt)
+        case .willAutoRenew: writer.value(willAutoRenew)
+        case .autoRenewProductID: writer.value(autoRenewProductID)
+        case .expirationReason: writer.value(expirationReason)
+        case .offer: writer.value(offer)
+        case .ownership: writer.value(ownership)
+        case .priceIncreaseStatus: writer.value(priceIncreaseStatus)
+        case .environment: writer.value(environment)
+        case .storefront: writer.value(storefront)
+        case .price: writer.value(price)
+        case .currency: writer.value(currency)
+        case .isUpgraded: writer.value(isUpgraded)
+        case .revokedAt: writer.value(revokedAt)
+        case .revocationReason: writer.value(revocationReason)
+        case .revocationType: writer.value(revocationType)
+        case .revocationPercentage: writer.value(revocationPercentage)
+        case .previousOriginalTransactionID: writer.value(previousOriginalTransactionID)
+        case .replacedByOriginalTransactionID: writer.value(replacedByOriginalTransactionID)
+        case .billingPlan: writer.value(billingPlan)
+        case .commitment: writer.value(commitment)
+        case .consentRescindedAt: writer.value(consentRescindedAt)
+        case .latestTransactionID: writer.value(latestTransactionID)
+        case .explanation: writer.value(explanation)
+        }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperWire
 
 /// Where a commitment plan stands: a subscription billed monthly within a 12-month commitment. Every period is
 /// billed to the commitment's end; the customer can only decline the next commitment.
@@ -34,5 +35,22 @@ public struct SubscriptionCommitment: Codable, Sendable, Hashable {
         try c.encode(price, forKey: .price)
         try c.encode(willRenew, forKey: .willRenew)
         try c.encode(renewsToProductID, forKey: .renewsToProductID)
+    }
+}
+
+extension SubscriptionCommitment: JSONWritable {
+    /// The keys in the order the API's encoder writes them.
+    public static let jsonKeys = JSONKeys<CodingKeys>()
+
+    /// Writes one member, as ``encode(to:)`` encodes it.
+    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+        switch key {
+        case .billingPeriod: writer.value(billingPeriod)
+        case .totalBillingPeriods: writer.value(totalBillingPeriods)
+        case .endsAt: writer.value(endsAt)
+        case .price: writer.value(price)
+        case .willRenew: writer.value(willRenew)
+        case .renewsToProductID: writer.value(renewsToProductID)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+public import StoreKeeperWire
 
 /// An offer applied to a subscription period.
 public struct SubscriptionOffer: Codable, Sendable, Hashable {
@@ -15,4 +16,17 @@ public struct SubscriptionOffer: Codable, Sendable, Hashable {
 
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case kind, identifier }
+}
+
+extension SubscriptionOffer: JSONWritable {
+    /// The keys in the order the API's encoder writes them.
+    public static let jsonKeys = JSONKeys<CodingKeys>()
+
+    /// Writes one member, as ``encode(to:)`` encodes it.
+    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+        switch key {
+        case .kind: writer.value(kind)
+        case .identifier: if let identifier { writer.value(identifier) } else { writer.omit() }
+        }
+    }
 }

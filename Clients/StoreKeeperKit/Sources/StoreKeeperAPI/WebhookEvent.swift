@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKeeperWire
 
 /// One change of a subscriber's state, as delivered to the owner's webhook endpoints (`POST` with the
 /// `StoreKeeper-Signature` header). Receivers deduplicate by ``id``: delivery is at least once.
@@ -102,5 +103,35 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
         try container.encode(storeTimestamp, forKey: .storeTimestamp)
         try container.encode(cause, forKey: .cause)
         try container.encode(subscriber, forKey: .subscriber)
+    }
+}
+
+extension WebhookEvent: JSONWritable {
+    /// The keys in the order the API's encoder writes them.
+    public static let jsonKeys = JSONKeys<CodingKeys>()
+
+    /// Writes one member, as ``encode(to:)`` encodes it.
+    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+        switch key {
+        case .id: writer.value(id)
+        case .type: writer.value(type)
+        case .createdAt: writer.value(createdAt)
+        case .environment: writer.value(environment)
+        case .app: writer.value(app)
+        case .appUserID: writer.value(appUserID)
+        case .aliases: writer.value(aliases)
+        case .originalTransactionID: writer.value(originalTransactionID)
+        case .transactionID: writer.value(transactionID)
+        case .productID: writer.value(productID)
+        case .entitlements: writer.value(entitlements)
+        case .periodType: writer.value(periodType)
+        case .purchasedAt: writer.value(purchasedAt)
+        case .expiresAt: writer.value(expiresAt)
+        case .price: writer.value(price)
+        case .currency: writer.value(currency)
+        case .storeTimestamp: writer.value(storeTimestamp)
+        case .cause: writer.value(cause)
+        case .subscriber: writer.value(subscriber)
+        }
     }
 }

@@ -15,6 +15,8 @@ public struct JSONWriter: Sendable {
     public private(set) var isExact = true
     /// Whether the next member or element needs a comma before it.
     private var needsComma = false
+    /// Whether the member being written is to be left out (``omit()``).
+    var isOmitting = false
 
     /// A writer with room for about `capacity` bytes.
     public init(capacity: Int = 1_024) { bytes.reserveCapacity(capacity) }
@@ -105,6 +107,18 @@ public struct JSONWriter: Sendable {
 
     /// `null`.
     public mutating func null() { bytes += "null".utf8 }
+
+    /// Appends one byte (for ``JSONWritable`` objects).
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    /// Appends bytes (for ``JSONWritable`` objects).
+    mutating func append(contentsOf more: [UInt8]) { bytes += more }
+
+    /// Takes back what was written after `count` bytes.
+    mutating func truncate(to count: Int) { bytes.removeSubrange(count...) }
+
+    /// Notes that a value was written: what follows in an array or object needs a comma.
+    mutating func separated() { needsComma = true }
 
     /// Writes a value that is JSON already (a member's value written elsewhere).
     public mutating func raw(_ json: some Sequence<UInt8>) { bytes += json }
