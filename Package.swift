@@ -233,6 +233,8 @@ let package = Package(
                 "StoreKeeperCLI", "StoreKeeperBench", "AppStoreModels", "AppStoreSigning", "AppStoreSimulator",
                 "AppStoreVerification", "FilePermissions", "StoreKeeperPostgres", "StoreKeeperServer",
                 "StoreKeeperStorage", "SubscriptionEngine", "SubscriptionMetrics",
+                .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -77,6 +77,8 @@ struct BenchCommand: AsyncParsableCommand {
         results.append(
             try await runner.measureAsync("receipt.verify") { _ = try await receiptVerifier.verify(der: receiptDER) })
 
+        results += try BenchDocuments.measure(with: runner)
+
         if json {
             let objects = results.map {
                 ["name": $0.name, "ops_per_sec": $0.opsPerSecond, "us_per_op": $0.microsecondsPerOp] as [String: Any]

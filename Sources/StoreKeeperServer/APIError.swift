@@ -35,7 +35,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         let body = ErrorBody(
             error: ErrorDetail(code: code, message: message, retryAfter: retryAfter))
         // Strings, an optional integer: encoding cannot fail.
-        return (try? APIRoutes.encoder.encode(body)) ?? Data()
+        return (try? APICall.encoder.encode(body)) ?? Data()
     }
 
     /// The answer to a service failure: the one place a failure's kind becomes an HTTP status.

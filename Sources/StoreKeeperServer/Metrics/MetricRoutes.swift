@@ -1,0 +1,18 @@
+import Hummingbird
+import StoreKeeperAPI
+
+/// The business in numbers: one metric over a date range, as JSON or CSV.
+struct MetricRoutes: APIFeature {
+    let service: SubscriberService
+
+    func register(_ handlers: inout APIHandlers) {
+        handlers.on(.getMetric) { call in
+            let metric = try MetricRequest(name: try call.id(), parameter: call.query, now: service.now())
+            let answer = try await service.metric(metric.query, bundleID: call.bundleID)
+            guard metric.csv else { return try call.json(answer) }
+            return Response(
+                status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: SubscriberService.csv(answer))))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+import StoreKeeperAPI
+
+/// What is known of a customer: the subscriber document, introductory offer eligibility, identity merges and
+/// the history of events.
+struct SubscriberRoutes: APIFeature {
+    let service: SubscriberService
+
+    func register(_ handlers: inout APIHandlers) {
+        handlers.on(.getSubscriber) { call in
+            call.json(
+                try await service.subscriberDocument(
+                    appUserID: try call.id(), project: try service.project(call.bundleID)))
+        }
+        handlers.on(.getEligibility) { call in
+            let products = (call.query("product_ids") ?? "").split(separator: ",").map(String.init)
+            guard !products.isEmpty, products.count <= 100 else {
+                throw APIError.badRequest(.invalidProductIDs, "product_ids must list 1–100 comma-separated product ids")
+            }
+            let result = try await service.eligibility(
+                appUserID: try call.id(), bundleID: call.bundleID, productIDs: products)
+            return try call.json(EligibilityResponse(eligibility: result))
+        }
+        handlers.on(.postAlias) { call in
+            let body = try await call.decode(AliasPost.self)
+            return call.json(
+                try await service.alias(
+                    appUserID: try call.id(), newAppUserID: try call.required(body.newAppUserID, "new_app_user_id"),
+                    bundleID: call.bundleID, secretKey: call.isSecret))
+        }
+        handlers.on(.getEvents) { call in
+            try call.json(try await service.events(appUserID: try call.id(), bundleID: call.bundleID))
+        }
+    }
+}
