@@ -17,35 +17,36 @@ enum ConfigurationFile {
     static let engine = Set(EngineConfiguration.CodingKeys.allCases.map(\.stringValue))
 
     /// Reads and decodes `path`.
-    /// - Throws: ``StorageError`` naming the file and what is wrong with it.
+    /// - Throws: ``ConfigurationError`` naming the file and what is wrong with it.
     static func read(_ path: String) throws -> ServerConfiguration {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw StorageError(
+            throw ConfigurationError(
                 exists ? "configuration file \(path) cannot be read" : "configuration file \(path) does not exist")
         }
         if let (offset, reason) = JSONValue.firstError(in: Array(data)) {
             let (line, column) = position(of: offset, in: data)
-            throw StorageError("configuration \(path): not valid JSON at line \(line), column \(column) (\(reason))")
+            throw ConfigurationError(
+                "configuration \(path): not valid JSON at line \(line), column \(column) (\(reason))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw StorageError("configuration \(path): the file must hold one JSON object")
+            throw ConfigurationError("configuration \(path): the file must hold one JSON object")
         }
         if let (key, place) = unknownKey(in: object) {
             let where_ = place.isEmpty ? "at the top level" : "in \(place)"
-            throw StorageError("configuration \(path): unknown key \"\(key.prefix(100))\" \(where_)")
+            throw ConfigurationError("configuration \(path): unknown key \"\(key.prefix(100))\" \(where_)")
         }
         do {
             return try JSONDecoder().decode(ServerConfiguration.self, from: data)
         } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
-            throw StorageError("configuration \(path): \(name(context.codingPath)) must be \(describe(type))")
+            throw ConfigurationError("configuration \(path): \(name(context.codingPath)) must be \(describe(type))")
         } catch let DecodingError.keyNotFound(key, context) {
-            throw StorageError("configuration \(path): \(name(context.codingPath + [key])) is required")
+            throw ConfigurationError("configuration \(path): \(name(context.codingPath + [key])) is required")
         } catch let DecodingError.dataCorrupted(context) {
-            throw StorageError("configuration \(path): \(name(context.codingPath)): \(context.debugDescription)")
+            throw ConfigurationError("configuration \(path): \(name(context.codingPath)): \(context.debugDescription)")
         }
     }
 

@@ -4,76 +4,78 @@ public import StoreKeeperStorage
 /// The checks a configuration passes before the server starts, each naming the key and value it refuses.
 extension ServerConfiguration {
     /// Checks what the server needs before it starts: projects, and every API key's app and length.
-    /// - Throws: ``StorageError`` naming the key (by its first characters only) or the project.
+    /// - Throws: ``ConfigurationError`` naming the key (by its first characters only) or the project.
     public func validate() throws {
         _ = try projectScopes()
         // With the simulator and no app yet, the demo app comes later (and the server checks again then).
         if !(usesSimulator && apps.isEmpty) { _ = try configuredWebhooks(now: Date()) }
-        if let problem = limits.problem { throw StorageError(problem) }
+        if let problem = limits.problem { throw ConfigurationError(problem) }
         guard (0...1_048_576).contains(cacheMegabytes) else {
-            throw StorageError("cacheMegabytes is \(cacheMegabytes); it must be from 0 (no caches) to 1048576")
+            throw ConfigurationError("cacheMegabytes is \(cacheMegabytes); it must be from 0 (no caches) to 1048576")
         }
-        if let problem = pollSchedule.problem { throw StorageError(problem) }
-        if let problem = reporting?.problem { throw StorageError(problem) }
+        if let problem = pollSchedule.problem { throw ConfigurationError(problem) }
+        if let problem = reporting?.problem { throw ConfigurationError(problem) }
         if reportingCurrency == nil, !exchangeRates.isEmpty {
-            throw StorageError("exchangeRates is set without reportingCurrency: name the currency they convert to")
+            throw ConfigurationError(
+                "exchangeRates is set without reportingCurrency: name the currency they convert to")
         }
         guard pollRequestsPerSecond >= 0.01, pollRequestsPerSecond <= 10_000 else {
-            throw StorageError("pollRequestsPerSecond is \(pollRequestsPerSecond); it must be from 0.01 to 10000")
+            throw ConfigurationError("pollRequestsPerSecond is \(pollRequestsPerSecond); it must be from 0.01 to 10000")
         }
         guard (0...36_500).contains(rawEvidenceRetentionDays) else {
-            throw StorageError(
+            throw ConfigurationError(
                 "rawEvidenceRetentionDays is \(rawEvidenceRetentionDays); it must be from 0 (keep for good) to 36500")
         }
         guard leaseSeconds >= 2, leaseSeconds <= 3_600 else {
-            throw StorageError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")
+            throw ConfigurationError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")
         }
         guard webhookTimeoutSeconds >= 1, webhookTimeoutSeconds <= 300 else {
-            throw StorageError("webhookTimeoutSeconds is \(webhookTimeoutSeconds); it must be from 1 to 300")
+            throw ConfigurationError("webhookTimeoutSeconds is \(webhookTimeoutSeconds); it must be from 1 to 300")
         }
         guard (1...10_000).contains(webhookTestsPerMinute) else {
-            throw StorageError("webhookTestsPerMinute is \(webhookTestsPerMinute); it must be from 1 to 10000")
+            throw ConfigurationError("webhookTestsPerMinute is \(webhookTestsPerMinute); it must be from 1 to 10000")
         }
         guard reconcileSeconds >= 1, reconcileSeconds <= 86_400 else {
-            throw StorageError("reconcileSeconds is \(reconcileSeconds); it must be from 1 to 86400")
+            throw ConfigurationError("reconcileSeconds is \(reconcileSeconds); it must be from 1 to 86400")
         }
         if let problem = WebhookRetrySchedule.problem(webhookRetrySeconds) {
-            throw StorageError("webhookRetrySeconds: \(problem)")
+            throw ConfigurationError("webhookRetrySeconds: \(problem)")
         }
         guard ["system", "manual"].contains(simulatorClock) else {
-            throw StorageError("simulatorClock is \"\(simulatorClock.prefix(40))\"; it must be system or manual")
+            throw ConfigurationError("simulatorClock is \"\(simulatorClock.prefix(40))\"; it must be system or manual")
         }
         guard Self.simulatorRates.contains(simulatorRate) else {
-            throw StorageError(
+            throw ConfigurationError(
                 "simulatorRate is \"\(simulatorRate.prefix(40))\"; it must be one of "
                     + Self.simulatorRates.joined(separator: ", "))
         }
         guard ["Sandbox", "Production"].contains(simulatorEnvironment) else {
-            throw StorageError("simulatorEnvironment is \"\(simulatorEnvironment)\"; it must be Sandbox or Production")
+            throw ConfigurationError(
+                "simulatorEnvironment is \"\(simulatorEnvironment)\"; it must be Sandbox or Production")
         }
         guard appleDeadlineSeconds > 0, appleDeadlineSeconds <= 300 else {
-            throw StorageError(
+            throw ConfigurationError(
                 "appleDeadlineSeconds is \(appleDeadlineSeconds); it must be more than 0 and at most 300")
         }
         if let token = metricsToken, token.count < Self.minimumKeyLength {
-            throw StorageError(
+            throw ConfigurationError(
                 "metricsToken has \(token.count) characters; at least \(Self.minimumKeyLength) are required "
                     + "(storekeeper keys new secret prints one)")
         }
         for app in apps where app.allowXcode == true && app.environment == "Production" {
-            throw StorageError(
+            throw ConfigurationError(
                 "apps: \(app.bundleID) has allowXcode with environment Production; Xcode-signed evidence proves no "
                     + "purchase, so it is accepted only on a development or Sandbox app")
         }
         let demoMode = usesSimulator && apps.count == 1 && apps.first?.bundleID == Self.demoBundleID
         for key in apiKeys {
             guard apps.contains(where: { $0.bundleID == key.bundleID }) else {
-                throw StorageError(
+                throw ConfigurationError(
                     "apiKeys: a \(key.kind.rawValue) key is for app \"\(key.bundleID)\", which is not under apps")
             }
             let isDemoKey = key.key == Self.demoPublicKey || key.key == Self.demoSecretKey
             guard key.key.count >= Self.minimumKeyLength || (demoMode && isDemoKey) else {
-                throw StorageError(
+                throw ConfigurationError(
                     "apiKeys: the \(key.kind.rawValue) key for \(key.bundleID) starting \"\(key.key.prefix(3))…\" has \(key.key.count) characters; "
                         + "at least \(Self.minimumKeyLength) are required (storekeeper keys new \(key.kind.rawValue) prints one)"
                 )
@@ -100,20 +102,21 @@ extension ServerConfiguration {
 
     /// The project of every configured app (bundle id → project), with the configuration's projects checked.
     /// - Returns: One entry per configured app.
-    /// - Throws: ``StorageError`` naming the project or app: an invalid project id, an app in two projects, a
+    /// - Throws: ``ConfigurationError`` naming the project or app: an invalid project id, an app in two projects, a
     ///   project naming an app that is not configured.
     public func projectScopes() throws -> [String: ProjectScope] {
         var scopes: [String: ProjectScope] = [:]
         let configured = Set(apps.map(\.bundleID))
         for project in projects {
-            let scope = try ProjectScope(project.id)
+            let scope: ProjectScope
+            do { scope = try ProjectScope(project.id) } catch { throw ConfigurationError("projects: \(error)") }
             for bundleID in project.apps {
                 guard configured.contains(bundleID) else {
-                    throw StorageError(
+                    throw ConfigurationError(
                         "projects: project \"\(project.id)\" lists app \"\(bundleID)\", which is not under apps")
                 }
                 guard scopes[bundleID] == nil else {
-                    throw StorageError(
+                    throw ConfigurationError(
                         "projects: app \"\(bundleID)\" is in two projects (\"\(scopes[bundleID]!.id)\" and \"\(project.id)\")"
                     )
                 }
@@ -122,7 +125,7 @@ extension ServerConfiguration {
         }
         for app in apps where scopes[app.bundleID] == nil {
             do { scopes[app.bundleID] = try ProjectScope(app.bundleID) } catch {
-                throw StorageError(
+                throw ConfigurationError(
                     "apps: bundle id \"\(app.bundleID.prefix(100))\" is not a valid project id; list it in a project")
             }
         }

@@ -301,7 +301,7 @@ public struct ServerConfiguration: Sendable, Decodable {
     ///   - path: A JSON file, or `nil` for the defaults.
     ///   - environment: Process environment (`DATABASE_URL`…).
     /// - Returns: The configuration.
-    /// - Throws: ``StorageError`` with one line a person can act on, naming the file: it does not exist or cannot
+    /// - Throws: ``ConfigurationError`` with one line a person can act on, naming the file: it does not exist or cannot
     ///   be read, it is not JSON (with the line and column), a key is unknown (with where it is), a value has the
     ///   wrong type.
     public static func load(path: String?, environment: [String: String]) throws -> ServerConfiguration {
@@ -335,14 +335,14 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// The configured webhook endpoints as stored, each checked: its app is configured, its URL and event types
     /// are what the API accepts, its secret is long enough, and no two share an app's project and URL.
     /// - Parameter now: When an endpoint first stored is created.
-    /// - Throws: ``StorageError`` naming the entry (never its secret).
+    /// - Throws: ``ConfigurationError`` naming the entry (never its secret).
     public func configuredWebhooks(now: Date) throws -> [WebhookEndpointRecord] {
         let scopes = try projectScopes()
         var records: [String: WebhookEndpointRecord] = [:]
         for (index, webhook) in webhooks.enumerated() {
             let place = "webhooks[\(index)]"
             guard let project = scopes[webhook.bundleID] else {
-                throw StorageError("\(place): app \"\(webhook.bundleID.prefix(100))\" is not under apps")
+                throw ConfigurationError("\(place): app \"\(webhook.bundleID.prefix(100))\" is not under apps")
             }
             let url: String
             let types: [String]
@@ -350,16 +350,17 @@ public struct ServerConfiguration: Sendable, Decodable {
                 url = try WebhookService.checkedURL(webhook.url)
                 types = try WebhookService.checkedTypes(webhook.eventTypes ?? [])
             } catch let error as APIError {
-                throw StorageError("\(place): \(error.message)")
+                throw ConfigurationError("\(place): \(error.message)")
             }
             guard webhook.secret.count >= Self.minimumKeyLength else {
-                throw StorageError(
+                throw ConfigurationError(
                     "\(place): the secret has \(webhook.secret.count) characters; at least \(Self.minimumKeyLength) are required"
                 )
             }
             let id = Self.configuredWebhookID(project: project.id, url: url)
             guard records[id] == nil else {
-                throw StorageError("\(place): another entry already sends \(project.id)'s events to \(url.prefix(200))")
+                throw ConfigurationError(
+                    "\(place): another entry already sends \(project.id)'s events to \(url.prefix(200))")
             }
             records[id] = WebhookEndpointRecord(
                 id: id, projectID: project.id, url: url, eventTypes: types, secret: webhook.secret, createdAt: now)

@@ -37,7 +37,7 @@ struct DashboardRoutes: Sendable {
                         name: name, from: now - 90 * 86_400, to: now, interval: .day, environments: environment.set,
                         now: now)
                 }
-                let results = try await service.metrics(queries, bundleID: session.bundleID)
+                let results = try await MetricService(subscribers: service).metrics(queries, bundleID: session.bundleID)
                 let charts = zip(results, DashboardPages.overviewCharts).map { SVGChart.line($0, title: $1.1) }
                 return Self.page(
                     DashboardPages.layout(
@@ -52,7 +52,7 @@ struct DashboardRoutes: Sendable {
                 let query = MetricQuery(
                     name: .cohorts, from: now - 365 * 86_400, to: now, interval: .month,
                     environments: environment.set, now: now)
-                let cohorts = try await service.metric(query, bundleID: session.bundleID)
+                let cohorts = try await MetricService(subscribers: service).metric(query, bundleID: session.bundleID)
                 return Self.page(
                     DashboardPages.layout(
                         title: "Cohorts", session: session,

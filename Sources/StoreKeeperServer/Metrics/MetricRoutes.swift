@@ -3,16 +3,16 @@ import StoreKeeperAPI
 
 /// The business in numbers: one metric over a date range, as JSON or CSV.
 struct MetricRoutes: APIFeature {
-    let service: SubscriberService
+    let metrics: MetricService
 
     func register(_ handlers: inout APIHandlers) {
         handlers.on(.getMetric) { call in
-            let metric = try MetricRequest(name: try call.id(), parameter: call.query, now: service.now())
-            let answer = try await service.metric(metric.query, bundleID: call.bundleID)
+            let metric = try MetricRequest(name: try call.id(), parameter: call.query, now: metrics.subscribers.now())
+            let answer = try await metrics.metric(metric.query, bundleID: call.bundleID)
             guard metric.csv else { return try call.json(answer) }
             return Response(
                 status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: SubscriberService.csv(answer))))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: MetricService.csv(answer))))
         }
     }
 }

@@ -161,12 +161,12 @@ final class MetricTimelineCache: Sendable {
         var after: String?
         while true {
             try Task.checkCancellation()
-            let page = try await store.evidencePage(in: project, after: after, limit: SubscriberService.metricsPageSize)
+            let page = try await store.evidencePage(in: project, after: after, limit: MetricService.pageSize)
             var going = true
             for entry in page {
                 going = visit(entry.storageKey, SubscriptionTimeline.timelines(entry.evidence)) && going
             }
-            guard going, page.count == SubscriberService.metricsPageSize, let last = page.last else { return }
+            guard going, page.count == MetricService.pageSize, let last = page.last else { return }
             after = last.storageKey
         }
     }

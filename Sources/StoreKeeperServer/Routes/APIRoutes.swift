@@ -14,8 +14,9 @@ struct APIRoutes: Sendable {
         service: SubscriberService, webhooks: WebhookService, authenticator: Authenticator, maximumBodyBytes: Int
     ) {
         features = [
-            IntakeRoutes(service: service), SubscriberRoutes(service: service), OfferRoutes(service: service),
-            WebhookRoutes(webhooks: webhooks), MetricRoutes(service: service),
+            IntakeRoutes(service: service), SubscriberRoutes(service: service),
+            OfferRoutes(signer: OfferSigner(subscribers: service)),
+            WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: MetricService(subscribers: service)),
         ]
         self.authenticator = authenticator
         self.maximumBodyBytes = maximumBodyBytes

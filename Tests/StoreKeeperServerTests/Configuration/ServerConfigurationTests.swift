@@ -31,15 +31,15 @@ import Testing
     func reportingCurrency() throws {
         var configuration = ServerConfiguration()
         configuration.reportingCurrency = "dollars"
-        #expect(throws: StorageError.self) { try configuration.validate() }
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
         configuration.reportingCurrency = "USD"
         configuration.exchangeRates = ["EUR": -1]
-        #expect(throws: StorageError("exchangeRates.EUR is -1.0; it must be a positive number")) {
+        #expect(throws: ConfigurationError("exchangeRates.EUR is -1.0; it must be a positive number")) {
             try configuration.validate()
         }
         configuration.reportingCurrency = nil
         configuration.exchangeRates = ["EUR": 1.08]
-        #expect(throws: StorageError.self) { try configuration.validate() }
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
     }
 
     @Test("cacheMegabytes 0 turns the caches off; a negative budget is refused, naming the key and the value")
@@ -49,7 +49,7 @@ import Testing
         try configuration.validate()
         #expect(CacheBudget(megabytes: 0).answers == 0 && CacheBudget(megabytes: 0).evidence == 0)
         configuration.cacheMegabytes = -1
-        #expect(throws: StorageError("cacheMegabytes is -1; it must be from 0 (no caches) to 1048576")) {
+        #expect(throws: ConfigurationError("cacheMegabytes is -1; it must be from 0 (no caches) to 1048576")) {
             try configuration.validate()
         }
     }
@@ -62,7 +62,7 @@ import Testing
         try configuration.validate()
         configuration.rawEvidenceRetentionDays = -1
         #expect(
-            throws: StorageError("rawEvidenceRetentionDays is -1; it must be from 0 (keep for good) to 36500")
+            throws: ConfigurationError("rawEvidenceRetentionDays is -1; it must be from 0 (keep for good) to 36500")
         ) { try configuration.validate() }
         let store = try #require(try await TestDatabases.makeStore("sqlite"))
         let worker = RawEvidenceRetention(store: store, days: 90, logger: Logger(label: "test"))
@@ -134,7 +134,7 @@ import Testing
         ])
     func refused(_ json: String, _ named: String) throws {
         let configuration = try Self.decode(json)
-        let error = #expect(throws: StorageError.self) { try configuration.validate() }
+        let error = #expect(throws: ConfigurationError.self) { try configuration.validate() }
         #expect(error?.reason.contains(named) == true, "\(error?.reason ?? "")")
         #expect(error?.reason.contains("pk_short") != true)
     }

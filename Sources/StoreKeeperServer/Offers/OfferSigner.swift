@@ -10,16 +10,20 @@ import StoreKeeperWire
 import SubscriptionEngine
 import SubscriptionMetrics
 
-/// Promotional offers: Apple's legacy signature and its JWS forms.
-extension SubscriberService {
+/// The offers room's signer: promotional offers in Apple's legacy signature and its JWS forms, with the
+/// customer's introductory offer eligibility as Apple's JWS.
+struct OfferSigner: Sendable {
+    /// The subscriber service whose apps, store and eligibility the signatures speak for.
+    let subscribers: SubscriberService
+
     /// Signs a promotional offer: Apple's legacy fields (ECDSA P-256 SHA-256 over the U+2063-joined fields) and,
     /// with an issuer id, the same offer and nonce as a compact JWS. Given a customer, also Apple's introductory
     /// offer eligibility JWS for the product, saying what the engine decides for that customer.
-    func signOffer(
+    func sign(
         bundleID: String, productID: String, offerID: String, appAccountToken: String?, appUserID: String? = nil,
         transactionID: String? = nil
     ) async throws -> OfferSignature {
-        let app = try app(bundleID)
+        let app = try subscribers.app(bundleID)
         guard let key = app.offerKey, let keyID = app.configuration.offerKeyID else {
             throw ServiceError(
                 .missingConfiguration, .offerKeyMissing, "no promotional offer key is configured for \(bundleID)")
@@ -31,7 +35,7 @@ extension SubscriberService {
             throw ServiceError.invalid(.invalidAppAccountToken, "app_account_token must be a UUID")
         }
         let nonce = UUID().uuidString.lowercased()
-        let timestamp = AppleDateFormat.milliseconds(now())
+        let timestamp = AppleDateFormat.milliseconds(subscribers.now())
         let payload = [
             bundleID, keyID, productID, offerID, appAccountToken?.lowercased() ?? "", nonce, String(timestamp),
         ]
@@ -48,12 +52,13 @@ extension SubscriberService {
                 "aud": "promotional-offer", "nonce": nonce, "productId": productID, "offerIdentifier": offerID,
             ]) { $1 }, keyID: keyID, key: key)
         if let appUserID = try appUserID.map({ id throws(ServiceError) in try CustomerID.normalized(id) }) {
-            let record = try await store.subscriber(appUserID, in: app.project)
+            let record = try await subscribers.store.subscriber(appUserID, in: app.project)
             let evidence = record?.evidence ?? EvidenceSet()
             let latest = evidence.transactions.max {
                 ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast)
             }
-            let eligible = try await eligibility(appUserID: appUserID, bundleID: bundleID, productIDs: [productID])
+            let eligible = try await subscribers.eligibility(
+                appUserID: appUserID, bundleID: bundleID, productIDs: [productID])
             // Apple requires a transaction of the customer (or its appTransactionId, which the app can pass).
             if let transaction = transactionID ?? latest?.transactionID {
                 answer.introductoryOfferEligibilityJWS = try Self.compactJWS(

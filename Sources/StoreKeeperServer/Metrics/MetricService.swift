@@ -3,9 +3,14 @@ import Foundation
 import StoreKeeperAPI
 import SubscriptionMetrics
 
-extension SubscriberService {
+/// The metrics room: business metrics over a project, from the kept timelines or a scan of its evidence
+/// (`GET /v1/metrics/{name}` and the dashboard's charts).
+struct MetricService: Sendable {
+    /// The subscriber service whose store, timeline cache and reporting currency the metrics read.
+    let subscribers: SubscriberService
+
     /// How many subscribers one page of a metrics scan reads.
-    static let metricsPageSize = 500
+    static let pageSize = 500
 
     /// A metric over the caller's project, computed from every subscriber's stored evidence as it happened
     /// (`docs/metrics.md`): the project is read a page at a time, so memory holds one page.
@@ -26,16 +31,16 @@ extension SubscriberService {
     ///   - bundleID: The caller's app (its project is read).
     /// - Returns: The series of each query, in order.
     func metrics(_ queries: [MetricQuery], bundleID: String) async throws -> [MetricResponse] {
-        let project = try project(bundleID)
+        let project = try subscribers.project(bundleID)
         var accumulators = queries.map { query in
             var query = query
-            query.reporting = reporting
+            query.reporting = subscribers.reporting
             return MetricAccumulator(query)
         }
-        if let kept = try await timelineCache.timelines(in: project, store: store) {
+        if let kept = try await subscribers.timelineCache.timelines(in: project, store: subscribers.store) {
             accumulators = await Self.count(kept, into: accumulators)
         } else {
-            try await MetricTimelineCache.scan(project, store: store) { _, timelines in
+            try await MetricTimelineCache.scan(project, store: subscribers.store) { _, timelines in
                 for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
                 return true
             }
