@@ -91,7 +91,9 @@ final class MetricTimelineCache: Sendable {
     /// - Parameters:
     ///   - project: The project.
     ///   - store: Where evidence is read.
-    func timelines(in project: ProjectScope, store: any Store) async throws -> [[SubscriptionTimeline]]? {
+    func timelines(in project: ProjectScope, store: any EvidenceStore & MetricSource) async throws
+        -> [[SubscriptionTimeline]]?
+    {
         try await turns.withLock {
             let prefix = project.key("")
             let (trusted, kept, marked) = state.withLock { state in
@@ -133,7 +135,9 @@ final class MetricTimelineCache: Sendable {
     }
 
     /// Reads the whole project and keeps its timelines, unless they pass the budget.
-    func build(_ project: ProjectScope, store: any Store) async throws -> [[SubscriptionTimeline]]? {
+    func build(_ project: ProjectScope, store: any EvidenceStore & MetricSource) async throws
+        -> [[SubscriptionTimeline]]?
+    {
         let room =
             budget
             - state.withLock { $0.bytes(excluding: project.id) }
@@ -156,7 +160,8 @@ final class MetricTimelineCache: Sendable {
     /// Reads every subscriber of `project` a page at a time and hands `visit` each one's timelines, until `visit`
     /// answers `false` (at the end of that page).
     static func scan(
-        _ project: ProjectScope, store: any Store, _ visit: (String, [SubscriptionTimeline]) -> Bool
+        _ project: ProjectScope, store: any EvidenceStore & MetricSource,
+        _ visit: (String, [SubscriptionTimeline]) -> Bool
     ) async throws {
         var after: String?
         while true {

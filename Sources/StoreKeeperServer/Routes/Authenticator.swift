@@ -8,7 +8,7 @@ import Synchronization
 /// A positive answer is kept for ``recheckAfter`` and then asked of the store again, so a key another replica
 /// removed at its start (the stored keys follow the newest configuration) stops working here within that time.
 final class Authenticator: Sendable {
-    let store: any Store
+    let store: any KeyStore
     /// How long a key seen valid is believed without asking the store again. Default 5 seconds.
     let recheckAfter: Duration
     /// Keys seen valid, by hash, with when the store said so.
@@ -17,7 +17,7 @@ final class Authenticator: Sendable {
     /// The most keys kept (a server has a handful; the cap only bounds memory).
     static let capacity = 10_000
 
-    init(store: any Store, recheckAfter: Duration = .seconds(5)) {
+    init(store: any KeyStore, recheckAfter: Duration = .seconds(5)) {
         self.store = store
         self.recheckAfter = recheckAfter
     }

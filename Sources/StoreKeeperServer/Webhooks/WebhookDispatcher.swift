@@ -39,7 +39,7 @@ public struct WebhookDispatcher: Service {
         public init() {}
     }
 
-    let store: any Store
+    let store: any WebhookStore
     let client: WebhookHTTPClient
     let options: Options
     let now: @Sendable () -> Date
@@ -53,7 +53,7 @@ public struct WebhookDispatcher: Service {
     ///   - now: The server's clock.
     ///   - logger: Where failed attempts are reported (never with a secret).
     public init(
-        store: any Store, client: WebhookHTTPClient = WebhookHTTPClient(), options: Options = Options(),
+        store: any WebhookStore, client: WebhookHTTPClient = WebhookHTTPClient(), options: Options = Options(),
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.store = store
