@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreKeeperKit
+import StoreKeeperServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -30,7 +31,7 @@ struct DemoClientCommand: AsyncParsableCommand {
             throw ValidationError("--server \"\(server)\" is not an absolute http URL")
         }
         let customer = customer ?? "demo-\(UUID().uuidString.prefix(8).lowercased())"
-        let store = SimulatorStore(simulatorURL: base, bundleID: "com.example.storekeeper.demo", customerID: customer)
+        let store = SimulatorStore(simulatorURL: base, bundleID: ServerConfiguration.demoBundleID, customerID: customer)
         let persistence = InMemoryPersistence()
         let clock = DemoDeviceClock()
         func launch() -> StoreKeeper {

@@ -160,8 +160,8 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration.simulator = true
                 configuration.engine = ServerConfiguration.demoEngine
                 configuration.apiKeys = [
-                    .init(key: DemoKeys.publicKey, kind: .public, bundleID: demo.bundleID),
-                    .init(key: DemoKeys.secretKey, kind: .secret, bundleID: demo.bundleID),
+                    .init(key: ServerConfiguration.demoPublicKey, kind: .public, bundleID: demo.bundleID),
+                    .init(key: ServerConfiguration.demoSecretKey, kind: .secret, bundleID: demo.bundleID),
                 ]
             }
         }
@@ -190,9 +190,9 @@ struct ServeCommand: AsyncParsableCommand {
                     + (configuration.simulatorClock == "manual"
                         ? " (the server too; move both: curl -s -X POST \(base)/simulator/v1/clock/advance -d '{\"months\":1}')"
                         : ""),
-                "  demo app: com.example.storekeeper.demo; public key \(DemoKeys.publicKey), secret key \(DemoKeys.secretKey)",
+                "  demo app: com.example.storekeeper.demo; public key \(ServerConfiguration.demoPublicKey), secret key \(ServerConfiguration.demoSecretKey)",
                 "  try it (paste these lines in order; the last prints alice's subscription):",
-                "    B=\(base) PK='Authorization: Bearer \(DemoKeys.publicKey)'",
+                "    B=\(base) PK='Authorization: Bearer \(ServerConfiguration.demoPublicKey)'",
                 "    curl -s -X POST $B/simulator/v1/purchases -d '{\"bundleID\":\"com.example.storekeeper.demo\",\"productID\":\"premium.monthly\",\"customerID\":\"alice\"}'; echo",
                 "    RECEIPT=$(curl -s \"$B/simulator/v1/apps/com.example.storekeeper.demo/receipt?customerID=alice\" | sed -E 's/.*\"receipt\":\"([^\"]*)\".*/\\1/')",
                 "    curl -s -X POST $B/v1/receipts -H \"$PK\" -d \"{\\\"app_user_id\\\":\\\"alice\\\",\\\"receipt\\\":\\\"$RECEIPT\\\"}\"; echo",
@@ -201,12 +201,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return lines.joined(separator: "\n")
     }
-}
-
-/// The keys of the demo app (only used with the built-in simulator, never in a configured deployment).
-enum DemoKeys {
-    static let publicKey = ServerConfiguration.demoPublicKey
-    static let secretKey = ServerConfiguration.demoSecretKey
 }
 
 /// The configuration as the assembly completed it, for the banner printed once the server listens.

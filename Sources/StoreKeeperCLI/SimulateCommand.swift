@@ -105,7 +105,8 @@ struct SimulateCommand: AsyncParsableCommand {
                     + "start the server with --simulator-rate real")
         }
         let driver = PopulationDriver(
-            simulator: simulator, server: JSONCaller(base: base, client: client, bearer: DemoKeys.publicKey),
+            simulator: simulator,
+            server: JSONCaller(base: base, client: client, bearer: ServerConfiguration.demoPublicKey),
             bundleID: Self.bundleID, concurrency: concurrency, secondsPerDay: secondsPerDay,
             customerIDs: { [population] in population.customerID($0) })
         let progress = ProgressLine(label: "simulating", unit: "days", total: population.parameters.days)
@@ -140,7 +141,7 @@ struct SimulateCommand: AsyncParsableCommand {
             if server == nil {
                 lines.append(
                     "  see it: storekeeper serve --data \(data) --simulator-rate real --simulator-environment Production, "
-                        + "then /dashboard (key \(DemoKeys.secretKey))")
+                        + "then /dashboard (key \(ServerConfiguration.demoSecretKey))")
             }
             FileHandleOutput.standardOutput(lines.joined(separator: "\n"))
         }

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceLifecycle
+import StoreKeeperServer
 
 /// `storekeeper simulator`: run the App Store simulator, or drive a running one with the control verbs.
 struct SimulatorCommand: AsyncParsableCommand {
@@ -156,7 +157,7 @@ struct SimulatorConnection: ParsableArguments {
 struct SimulatorPurchaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "purchase", abstract: "Buy a product.")
     @OptionGroup var connection: SimulatorConnection
-    @Option var bundle = "com.example.storekeeper.demo"
+    @Option var bundle = ServerConfiguration.demoBundleID
     @Option var product: String
     @Option var customer: String
     @Option(help: "introductory, promotional or offerCode.") var offer: String?
@@ -239,7 +240,7 @@ struct SimulatorVerbCommand: AsyncParsableCommand {
 struct SimulatorNotificationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "notifications", abstract: "List sent notifications.")
     @OptionGroup var connection: SimulatorConnection
-    @Option var bundle = "com.example.storekeeper.demo"
+    @Option var bundle = ServerConfiguration.demoBundleID
 
     func run() async throws {
         FileHandleOutput.standardOutput(try await connection.call("GET", "/simulator/v1/apps/\(bundle)/notifications"))
@@ -251,7 +252,7 @@ struct SimulatorReceiptCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt", abstract: "Print a customer's current app receipt.")
     @OptionGroup var connection: SimulatorConnection
-    @Option var bundle = "com.example.storekeeper.demo"
+    @Option var bundle = ServerConfiguration.demoBundleID
     @Option var customer: String
 
     func run() async throws {
