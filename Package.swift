@@ -122,8 +122,7 @@ let package = Package(
         .target(
             name: "StoreKeeperStorage",
             dependencies: [
-                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"),
-                .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"), "SubscriptionEngine", "AppStoreModels",
+                .product(name: "StoreKeeperWire", package: "StoreKeeperKit"), "SubscriptionEngine", "AppStoreModels",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings

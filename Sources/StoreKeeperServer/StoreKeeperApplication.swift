@@ -104,14 +104,20 @@ public enum StoreKeeperApplication {
             clientConfiguration.serverAPISandboxBaseURL = url
         }
         if let url = configuration.serverAPISandboxBaseURL { clientConfiguration.serverAPISandboxBaseURL = url }
-        let service = SubscriberService(
-            store: dependencies.store, apps: apps,
-            engine: SubscriptionEngine(configuration: configuration.engine),
-            policy: configuration.transferPolicy,
+        let store = dependencies.store
+        let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
+        let directory = AppDirectory(apps)
+        let subscribers = SubscriberService(
+            store: store, apps: directory, engine: SubscriptionEngine(configuration: configuration.engine),
+            answerCacheBudget: budget.answers, now: dependencies.now)
+        let service = IntakeService(
+            store: store, apps: directory, policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
-            localReceipts: configuration.receiptValidation == "local", logger: dependencies.logger,
-            answerCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).answers,
-            timelineCacheBudget: CacheBudget(megabytes: configuration.cacheMegabytes).timelines,
+            localReceipts: configuration.receiptValidation == "local", subscribers: subscribers,
+            now: dependencies.now, logger: dependencies.logger)
+        let metrics = MetricService(
+            store: store, apps: directory,
+            timelineCache: MetricTimelineCache(changes: store.changes, budget: budget.timelines),
             reporting: configuration.reporting, now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
@@ -131,7 +137,10 @@ public enum StoreKeeperApplication {
                             .unauthorized, .invalidMetricsToken, "send Authorization: Bearer <metricsToken>")
                     }
                 }
-                ServerMetrics.caches(service.cacheUsage)
+                var usage = store.cacheUsage
+                usage["answers"] = subscribers.documents.usage
+                usage["timelines"] = metrics.timelineCache.usage
+                ServerMetrics.caches(usage)
                 return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
@@ -143,16 +152,20 @@ public enum StoreKeeperApplication {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
         let authenticator = Authenticator(store: dependencies.store)
-        var webhooks = WebhookService(store: dependencies.store, subscribers: service, now: dependencies.now)
+        var webhooks = WebhookService(store: store, apps: directory, now: dependencies.now)
         webhooks.testsPerMinute = configuration.webhookTestsPerMinute
         APIRoutes(
-            service: service,
-            webhooks: webhooks,
+            features: [
+                IntakeRoutes(service: service), SubscriberRoutes(service: subscribers),
+                OfferRoutes(signer: OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)),
+                WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
+            ],
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes
         ).addRoutes(to: router)
         DashboardRoutes(
-            service: service, webhooks: webhooks, authenticator: authenticator,
+            subscribers: subscribers, metrics: metrics, refusals: service.refusals, webhooks: webhooks,
+            authenticator: authenticator,
             sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)
@@ -173,7 +186,7 @@ public enum StoreKeeperApplication {
                     SubscriptionPoller(
                         service: service, schedule: configuration.pollSchedule,
                         requestsPerSecond: configuration.pollRequestsPerSecond, lease: configuration.leaseSeconds),
-                    MetricTimelineWarmer(service: service),
+                    MetricTimelineWarmer(metrics: metrics, logger: dependencies.logger),
                 ]
                     + (configuration.rawEvidenceRetentionDays > 0
                         ? [

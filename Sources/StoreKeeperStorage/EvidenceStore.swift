@@ -4,6 +4,9 @@ public import SubscriptionEngine
 /// Evidence and subscribers: verified evidence stored and applied, subscribers read by id or alias, their events,
 /// aliases and the notifications received.
 public protocol EvidenceStore: Sendable {
+    /// Which subscribers' rows changed (this process's writes, and on PostgreSQL other processes' too).
+    var changes: SubscriberChanges { get }
+
     /// Stores verified evidence and applies it.
     /// - Parameters:
     ///   - write: The evidence.

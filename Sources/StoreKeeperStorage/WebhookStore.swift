@@ -1,5 +1,4 @@
 public import Foundation
-public import StoreKeeperAPI
 
 /// The outbox's API: webhook endpoints, the delivery log, and leases for the workers that deliver.
 public protocol WebhookStore: Sendable {
@@ -18,7 +17,7 @@ public protocol WebhookStore: Sendable {
     /// one status, when given.
     func webhookDeliveries(
         projectID: String, endpointID: String?, appUserKey: String?, status: DeliveryStatus?, limit: Int
-    ) async throws -> [WebhookDelivery]
+    ) async throws -> [WebhookDeliveryRecord]
     /// Makes a delivery of the project pending again, due now.
     /// - Returns: Whether it exists in that project.
     func redeliver(deliveryID: Int64, projectID: String, now: Date) async throws -> Bool

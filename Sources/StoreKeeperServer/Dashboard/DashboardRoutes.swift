@@ -10,7 +10,10 @@ import SubscriptionMetrics
 /// session cookie (`Secure` over HTTPS: ``DashboardCookies``); every other form carries the session's CSRF token.
 /// Each page shows the signed-in key's project.
 struct DashboardRoutes: Sendable {
-    let service: SubscriberService
+    let subscribers: SubscriberService
+    let metrics: MetricService
+    /// The intake room's log of refused notifications.
+    let refusals: RefusalLog
     let webhooks: WebhookService
     let authenticator: Authenticator
     let sessions: DashboardSessions
@@ -31,13 +34,13 @@ struct DashboardRoutes: Sendable {
         router.get("dashboard") { request, _ in
             try await withSession(request) { _, session in
                 let environment = DashboardPages.environment(request.uri.queryParameters.get("environment"))
-                let now = service.now()
+                let now = subscribers.now()
                 let queries = DashboardPages.overviewCharts.map { name, _ in
                     MetricQuery(
                         name: name, from: now - 90 * 86_400, to: now, interval: .day, environments: environment.set,
                         now: now)
                 }
-                let results = try await MetricService(subscribers: service).metrics(queries, bundleID: session.bundleID)
+                let results = try await metrics.metrics(queries, bundleID: session.bundleID)
                 let charts = zip(results, DashboardPages.overviewCharts).map { SVGChart.line($0, title: $1.1) }
                 return Self.page(
                     DashboardPages.layout(
@@ -48,11 +51,11 @@ struct DashboardRoutes: Sendable {
         router.get("dashboard/cohorts") { request, _ in
             try await withSession(request) { _, session in
                 let environment = DashboardPages.environment(request.uri.queryParameters.get("environment"))
-                let now = service.now()
+                let now = subscribers.now()
                 let query = MetricQuery(
                     name: .cohorts, from: now - 365 * 86_400, to: now, interval: .month,
                     environments: environment.set, now: now)
-                let cohorts = try await MetricService(subscribers: service).metric(query, bundleID: session.bundleID)
+                let cohorts = try await metrics.metric(query, bundleID: session.bundleID)
                 return Self.page(
                     DashboardPages.layout(
                         title: "Cohorts", session: session,
@@ -63,10 +66,9 @@ struct DashboardRoutes: Sendable {
         }
         router.get("dashboard/notifications") { request, _ in
             try await withSession(request) { _, session in
-                let project = try service.project(session.bundleID)
-                let apps = service.apps.values.filter { $0.project == project }.map(\.configuration.bundleID).sorted()
-                let notifications = try await service.store.recentNotifications(bundleIDs: apps, limit: 200)
-                let refused = service.refusals.recent(bundleIDs: apps, limit: 50)
+                let apps = subscribers.apps.bundleIDs(in: try subscribers.apps.project(session.bundleID))
+                let notifications = try await subscribers.store.recentNotifications(bundleIDs: apps, limit: 200)
+                let refused = refusals.recent(bundleIDs: apps, limit: 50)
                 return Self.page(
                     DashboardPages.layout(
                         title: "Notifications", session: session,
@@ -91,10 +93,10 @@ struct DashboardRoutes: Sendable {
                 let id = request.uri.queryParameters.get("id").map { String($0) }?.trimmingCharacters(in: .whitespaces)
                 var body = DashboardPages.searchForm(id)
                 if let id, !id.isEmpty {
-                    let document = try await service.subscriberDocument(
-                        appUserID: id, project: try service.project(session.bundleID))
+                    let document = try await subscribers.subscriberDocument(
+                        appUserID: id, project: try subscribers.apps.project(session.bundleID))
                     let answer = try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
-                    let events = try await service.events(appUserID: id, bundleID: session.bundleID)
+                    let events = try await subscribers.events(appUserID: id, bundleID: session.bundleID)
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)
                 }
                 return Self.page(DashboardPages.layout(title: "Subscribers", session: session, body: body))

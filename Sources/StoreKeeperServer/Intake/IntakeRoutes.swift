@@ -6,7 +6,7 @@ import StoreKeeperStorage
 /// Evidence coming in: app receipts, StoreKit 2 transactions, Apple's notifications and imports of existing
 /// customers.
 struct IntakeRoutes: APIFeature {
-    let service: SubscriberService
+    let service: IntakeService
 
     func register(_ handlers: inout APIHandlers) {
         handlers.on(.postReceipt) { call in

@@ -10,7 +10,7 @@ import StoreKeeperStorage
 /// an overlap) and applies each through the normal intake with cause `reconciliation`. A notification that did
 /// arrive, or arrives later, is claimed by its UUID once: nothing is applied twice.
 struct NotificationReconciler: Service {
-    let service: SubscriberService
+    let service: IntakeService
     let interval: Duration
     /// How far back the first run looks (Apple keeps 180 days of history).
     let lookback: TimeInterval
@@ -18,7 +18,7 @@ struct NotificationReconciler: Service {
     let overlap: TimeInterval
 
     init(
-        service: SubscriberService, interval: Duration, lookback: TimeInterval = 7 * 86_400, overlap: TimeInterval = 600
+        service: IntakeService, interval: Duration, lookback: TimeInterval = 7 * 86_400, overlap: TimeInterval = 600
     ) {
         self.service = service
         self.interval = interval
@@ -29,7 +29,7 @@ struct NotificationReconciler: Service {
     func run() async throws {
         var since: [String: Date] = [:]
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            for (bundleID, app) in service.apps.sorted(by: { $0.key < $1.key }) {
+            for (bundleID, app) in service.apps.byBundleID.sorted(by: { $0.key < $1.key }) {
                 guard let credentials = app.credentials else { continue }
                 let end = service.now()
                 let start = (since[bundleID] ?? end.addingTimeInterval(-lookback)).addingTimeInterval(-overlap)

@@ -1,13 +1,22 @@
 import AppStoreModels
 import Foundation
 import StoreKeeperAPI
+import StoreKeeperStorage
 import SubscriptionMetrics
 
 /// The metrics room: business metrics over a project, from the kept timelines or a scan of its evidence
 /// (`GET /v1/metrics/{name}` and the dashboard's charts).
 struct MetricService: Sendable {
-    /// The subscriber service whose store, timeline cache and reporting currency the metrics read.
-    let subscribers: SubscriberService
+    /// Where every subscriber's evidence is read from.
+    let store: any EvidenceStore & MetricSource
+    /// The apps whose projects the metrics cover.
+    let apps: AppDirectory
+    /// Every subscriber's timelines, kept for metric queries.
+    let timelineCache: MetricTimelineCache
+    /// The currency metrics also report money in, with its rates (configuration `reportingCurrency`).
+    let reporting: ReportingCurrency?
+    /// The server's clock.
+    let now: @Sendable () -> Date
 
     /// How many subscribers one page of a metrics scan reads.
     static let pageSize = 500
@@ -31,16 +40,16 @@ struct MetricService: Sendable {
     ///   - bundleID: The caller's app (its project is read).
     /// - Returns: The series of each query, in order.
     func metrics(_ queries: [MetricQuery], bundleID: String) async throws -> [MetricResponse] {
-        let project = try subscribers.project(bundleID)
+        let project = try apps.project(bundleID)
         var accumulators = queries.map { query in
             var query = query
-            query.reporting = subscribers.reporting
+            query.reporting = reporting
             return MetricAccumulator(query)
         }
-        if let kept = try await subscribers.timelineCache.timelines(in: project, store: subscribers.store) {
+        if let kept = try await timelineCache.timelines(in: project, store: store) {
             accumulators = await Self.count(kept, into: accumulators)
         } else {
-            try await MetricTimelineCache.scan(project, store: subscribers.store) { _, timelines in
+            try await MetricTimelineCache.scan(project, store: store) { _, timelines in
                 for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
                 return true
             }

@@ -7,29 +7,30 @@ import StoreKeeperStorage
 /// start does not pay for reading the whole project (seconds at 100,000 subscribers). Then it is done; later
 /// queries keep the timelines fresh themselves.
 struct MetricTimelineWarmer: Service {
-    let service: SubscriberService
+    let metrics: MetricService
+    let logger: Logger
 
     func run() async throws {
-        let projects = Set(service.apps.values.map(\.project)).sorted { $0.id < $1.id }
+        let projects = metrics.apps.projects
         let clock = ContinuousClock()
         for project in projects {
             let began = clock.now
             let built = try? await cancelWhenGracefulShutdown {
-                try await service.timelineCache.timelines(in: project, store: service.store)
+                try await metrics.timelineCache.timelines(in: project, store: metrics.store)
             }
             guard let built = built ?? nil else {
-                if service.timelineCache.isOversized(project) {
-                    service.logger.warning(
+                if metrics.timelineCache.isOversized(project) {
+                    logger.warning(
                         "metric timelines do not fit the cache: each metric query reads the whole project",
                         metadata: [
                             "project": "\(project.id)",
-                            "share_megabytes": "\(service.timelineCache.budget >> 20)",
+                            "share_megabytes": "\(metrics.timelineCache.budget >> 20)",
                             "advice": "raise cacheMegabytes (the timelines get an eighth of it)",
                         ])
                 }
                 continue
             }
-            service.logger.info(
+            logger.info(
                 "metric timelines kept",
                 metadata: [
                     "project": "\(project.id)", "subscribers": "\(built.count)",

@@ -13,8 +13,12 @@ import SubscriptionMetrics
 /// The offers room's signer: promotional offers in Apple's legacy signature and its JWS forms, with the
 /// customer's introductory offer eligibility as Apple's JWS.
 struct OfferSigner: Sendable {
-    /// The subscriber service whose apps, store and eligibility the signatures speak for.
+    /// The apps whose offer keys sign.
+    let apps: AppDirectory
+    /// Whose evidence and intro eligibility the eligibility signature speaks for.
     let subscribers: SubscriberService
+    /// The server's clock.
+    let now: @Sendable () -> Date
 
     /// Signs a promotional offer: Apple's legacy fields (ECDSA P-256 SHA-256 over the U+2063-joined fields) and,
     /// with an issuer id, the same offer and nonce as a compact JWS. Given a customer, also Apple's introductory
@@ -23,7 +27,7 @@ struct OfferSigner: Sendable {
         bundleID: String, productID: String, offerID: String, appAccountToken: String?, appUserID: String? = nil,
         transactionID: String? = nil
     ) async throws -> OfferSignature {
-        let app = try subscribers.app(bundleID)
+        let app = try apps.app(bundleID)
         guard let key = app.offerKey, let keyID = app.configuration.offerKeyID else {
             throw ServiceError(
                 .missingConfiguration, .offerKeyMissing, "no promotional offer key is configured for \(bundleID)")
@@ -35,7 +39,7 @@ struct OfferSigner: Sendable {
             throw ServiceError.invalid(.invalidAppAccountToken, "app_account_token must be a UUID")
         }
         let nonce = UUID().uuidString.lowercased()
-        let timestamp = AppleDateFormat.milliseconds(subscribers.now())
+        let timestamp = AppleDateFormat.milliseconds(now())
         let payload = [
             bundleID, keyID, productID, offerID, appAccountToken?.lowercased() ?? "", nonce, String(timestamp),
         ]

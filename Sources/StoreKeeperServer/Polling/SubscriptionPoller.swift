@@ -24,7 +24,7 @@ struct SubscriptionPoller: Service {
         case failed(String)
     }
 
-    let service: SubscriberService
+    let service: IntakeService
     let schedule: PollSchedule
     let interval: Duration
     let batch: Int
@@ -38,7 +38,7 @@ struct SubscriptionPoller: Service {
     ///   - requestsPerSecond: The most requests per second to Apple for one app.
     ///   - interval: How often to look for due polls.
     init(
-        service: SubscriberService, schedule: PollSchedule, requestsPerSecond: Double = 10,
+        service: IntakeService, schedule: PollSchedule, requestsPerSecond: Double = 10,
         interval: Duration = .seconds(1), batch: Int = 50, lease: TimeInterval = 120
     ) {
         self.service = service
@@ -130,7 +130,7 @@ struct SubscriptionPoller: Service {
             let write = EvidenceWrite(
                 project: app.project, bundleID: due.bundleID, appUserID: user, kind: answer.kind,
                 rawBody: answer.raw.joined(separator: "\n"), evidence: answer.evidence,
-                originalTransactionIDs: SubscriberService.originals(answer.evidence), cause: .poll,
+                originalTransactionIDs: IntakeService.originals(answer.evidence), cause: .poll,
                 eventType: "polled",
                 detail: ["transactions": .integer(Int64(answer.evidence.transactions.count))])
             // A poll never takes a subscription from whoever owns it (the same Apple account may serve several of

@@ -10,14 +10,8 @@ struct APIRoutes: Sendable {
     let maximumBodyBytes: Int
 
     /// The API's features over the server's services: intake, subscribers, offers, webhooks and metrics.
-    init(
-        service: SubscriberService, webhooks: WebhookService, authenticator: Authenticator, maximumBodyBytes: Int
-    ) {
-        features = [
-            IntakeRoutes(service: service), SubscriberRoutes(service: service),
-            OfferRoutes(signer: OfferSigner(subscribers: service)),
-            WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: MetricService(subscribers: service)),
-        ]
+    init(features: [any APIFeature], authenticator: Authenticator, maximumBodyBytes: Int) {
+        self.features = features
         self.authenticator = authenticator
         self.maximumBodyBytes = maximumBodyBytes
     }

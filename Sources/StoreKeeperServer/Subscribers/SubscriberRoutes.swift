@@ -10,7 +10,7 @@ struct SubscriberRoutes: APIFeature {
         handlers.on(.getSubscriber) { call in
             call.json(
                 try await service.subscriberDocument(
-                    appUserID: try call.id(), project: try service.project(call.bundleID)))
+                    appUserID: try call.id(), project: try service.apps.project(call.bundleID)))
         }
         handlers.on(.getEligibility) { call in
             let products = (call.query("product_ids") ?? "").split(separator: ",").map(String.init)

@@ -8,7 +8,7 @@ import SubscriptionEngine
 /// events. Every call acts inside the caller's project only.
 struct WebhookService: Sendable {
     let store: any Store
-    let subscribers: SubscriberService
+    let apps: AppDirectory
     let now: @Sendable () -> Date
     /// The most `test` events one endpoint may be sent in a minute.
     var testsPerMinute = 10
@@ -20,7 +20,7 @@ struct WebhookService: Sendable {
 
     /// `POST /v1/webhooks`.
     func create(_ body: WebhookEndpointPost, bundleID: String) async throws -> WebhookEndpoint {
-        let project = try subscribers.project(bundleID)
+        let project = try apps.project(bundleID)
         let url = try Self.checkedURL(body.url)
         let types = try Self.checkedTypes(body.eventTypes ?? [])
         guard try await store.webhookEndpoints(projectID: project.id).count < Self.maximumEndpoints else {
@@ -37,7 +37,7 @@ struct WebhookService: Sendable {
 
     /// `GET /v1/webhooks`: without secrets.
     func list(bundleID: String) async throws -> WebhookEndpointsResponse {
-        let project = try subscribers.project(bundleID)
+        let project = try apps.project(bundleID)
         return WebhookEndpointsResponse(
             endpoints: try await store.webhookEndpoints(projectID: project.id).map {
                 WebhookEndpoint(id: $0.id, url: $0.url, eventTypes: $0.eventTypes, createdAt: $0.createdAt, secret: nil)
@@ -47,7 +47,7 @@ struct WebhookService: Sendable {
     /// `DELETE /v1/webhooks/{id}`.
     func delete(id: String, bundleID: String) async throws {
         if id.hasPrefix("cfg_"),
-            try await store.webhookEndpoints(projectID: try subscribers.project(bundleID).id).contains(where: {
+            try await store.webhookEndpoints(projectID: try apps.project(bundleID).id).contains(where: {
                 $0.id == id
             })
         {
@@ -55,14 +55,14 @@ struct WebhookService: Sendable {
                 .conflict, .webhookConfigured,
                 "webhook endpoint \(id) is kept in the configuration file; remove it there and restart")
         }
-        guard try await store.deleteWebhookEndpoint(id: id, projectID: try subscribers.project(bundleID).id) else {
+        guard try await store.deleteWebhookEndpoint(id: id, projectID: try apps.project(bundleID).id) else {
             throw Self.endpointNotFound(id)
         }
     }
 
     /// `GET /v1/webhooks/{id}/deliveries?status=`.
     func deliveries(endpointID: String, status: String?, bundleID: String) async throws -> WebhookDeliveriesResponse {
-        let project = try subscribers.project(bundleID)
+        let project = try apps.project(bundleID)
         guard try await store.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
             throw Self.endpointNotFound(endpointID)
         }
@@ -72,7 +72,7 @@ struct WebhookService: Sendable {
     /// `GET /v1/subscribers/{id}/webhook_deliveries?status=`: the deliveries of the events about a subscriber.
     func deliveries(appUserID: String, status: String?, bundleID: String) async throws -> WebhookDeliveriesResponse {
         let appUserID = try CustomerID.normalized(appUserID)
-        let project = try subscribers.project(bundleID)
+        let project = try apps.project(bundleID)
         let record = try await store.snapshot(appUserID, in: project)
         return try await log(
             project: project, endpointID: nil, appUserKey: record?.storageKey ?? project.key(appUserID),
@@ -94,12 +94,19 @@ struct WebhookService: Sendable {
         return WebhookDeliveriesResponse(
             deliveries: try await store.webhookDeliveries(
                 projectID: project.id, endpointID: endpointID, appUserKey: appUserKey, status: filter,
-                limit: Self.logLimit))
+                limit: Self.logLimit
+            ).map { record in
+                WebhookDelivery(
+                    id: record.id, eventID: record.eventID, eventType: record.eventType, endpointID: record.endpointID,
+                    appUserID: record.appUserID, status: record.status.rawValue, attempts: record.attempts,
+                    nextAttemptAt: record.nextAttemptAt, lastAttemptAt: record.lastAttemptAt,
+                    lastResult: record.lastResult, deliveredAt: record.deliveredAt)
+            })
     }
 
     /// `POST /v1/webhooks/deliveries/{id}/redeliver`.
     func redeliver(deliveryID raw: String, bundleID: String) async throws {
-        let project = try subscribers.project(bundleID)
+        let project = try apps.project(bundleID)
         guard let id = Int64(raw), id > 0,
             try await store.redeliver(deliveryID: id, projectID: project.id, now: now())
         else {
@@ -113,7 +120,7 @@ struct WebhookService: Sendable {
     /// endpoint only; at most ``testsPerMinute`` in a minute (429 `rate_limited` past it: a flood of test events
     /// to a receiver that never answers would only fill its own queue, but the outbox is shared).
     func test(endpointID: String, bundleID: String) async throws -> WebhookEvent {
-        let project = try subscribers.project(bundleID)
+        let project = try apps.project(bundleID)
         guard try await store.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
             throw Self.endpointNotFound(endpointID)
         }

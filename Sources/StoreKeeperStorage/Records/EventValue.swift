@@ -1,4 +1,4 @@
-public import StoreKeeperAPI
+public import StoreKeeperWire
 
-/// One value of a stored event's detail: the API's own value type, so an event is stored as it is answered.
-public typealias EventValue = EventDetailValue
+/// One value of a stored event's detail: the wire's scalar JSON value, so an event is stored as it is answered.
+public typealias EventValue = JSONScalar

@@ -27,7 +27,7 @@ public struct WebhookEndpointRecord: Sendable, Hashable {
     }
 }
 
-/// Where a webhook delivery stands (the log itself is ``StoreKeeperAPI/WebhookDelivery``).
+/// Where a webhook delivery stands (the log itself is ``WebhookDeliveryRecord``).
 public enum DeliveryStatus: String, Sendable, Hashable, CaseIterable {
     /// Waiting for its next attempt.
     case pending

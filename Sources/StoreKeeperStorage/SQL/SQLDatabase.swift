@@ -1,11 +1,3 @@
-/// The SQL dialects StoreKeeper speaks.
-public enum SQLDialect: String, Sendable {
-    /// SQLite (the embedded default).
-    case sqlite
-    /// PostgreSQL.
-    case postgres
-}
-
 /// A database connection or pool that runs SQL with bound parameters (`?` placeholders) inside transactions.
 ///
 /// The two implementations (`StoreKeeperSQLite`, `StoreKeeperPostgres`) are thin adapters; every query and the

@@ -25,7 +25,7 @@ extension SQLStore {
     static func announcedRows(_ tx: any SQLTransaction, users: [String]) async throws -> [String: AnnouncedRow] {
         guard !users.isEmpty else { return [:] }
         var rows: [SQLRow] = []
-        if tx.dialect == .postgres {
+        if tx.dialect.bindsArrays {
             rows = try await tx.query(
                 """
                 SELECT u.id,
@@ -82,7 +82,7 @@ extension SQLStore {
         let polls = order.map { latest[$0]?.pollAt.map(timestamp) ?? "" }
         let events = planned.flatMap { item in item.announcement.events.map { (user: item.user, event: $0) } }
         let time = timestamp(now)
-        if tx.dialect == .postgres {
+        if tx.dialect.bindsArrays {
             try await tx.query(
                 """
                 WITH states AS (
@@ -171,7 +171,7 @@ extension SQLStore {
             ).compactMap { $0["app_user_id"]?.string }
             guard !candidates.isEmpty else { return 0 }
             var rows: [SQLRow] = []
-            if tx.dialect == .postgres {
+            if tx.dialect.locksRows {
                 rows = try await tx.query(
                     """
                     SELECT a.app_user_id, s.bundle_id, s.evidence_json FROM unnest(?) AS u(id)

@@ -63,7 +63,7 @@ extension SQLStore {
         } else {
             try await Self.lock(tx, locked.map { "user:\($0)" })
         }
-        if tx.dialect == .postgres, !alreadyLocked {
+        if tx.dialect.locksRows, !alreadyLocked {
             // An alias merge may have moved these subscriptions before the users were locked: look again (with
             // the evidence, which is usually all that is needed), and lock whoever owns them now.
             let fresh = try await Self.ownersAndEvidence(tx, originals, user: user)

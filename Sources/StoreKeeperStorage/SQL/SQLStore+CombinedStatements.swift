@@ -24,7 +24,7 @@ extension SQLStore {
     static func claim(_ tx: any SQLTransaction, _ write: EvidenceWrite, now: Date) async throws -> Claim {
         let digest = write.digest
         let originals = write.originalTransactionIDs.joined(separator: ",")
-        guard tx.dialect == .postgres else {
+        guard tx.dialect.bindsArrays else {
             let evidenceID = try await insertEvidence(tx, write, digest: digest, now: now)
             var claimed = true
             if let id = write.notificationID {
@@ -123,7 +123,7 @@ extension SQLStore {
     func save(
         _ tx: any SQLTransaction, _ save: EvidenceSave, events: [PlannedEvent], evidenceID: Int64, now: Date
     ) async throws {
-        guard tx.dialect == .postgres else {
+        guard tx.dialect.bindsArrays else {
             try await saveEvidence(tx, save, now: now)
             for event in events {
                 try await Self.insertEvent(

@@ -49,7 +49,7 @@ extension SQLStore {
     /// Appends history rows in the write's transaction.
     static func insertHistory(_ tx: any SQLTransaction, _ rows: [HistoryRow]) async throws {
         guard !rows.isEmpty else { return }
-        if tx.dialect == .postgres {
+        if tx.dialect.bindsArrays {
             try await tx.query(historyInsertFromArrays, historyBinds(rows))
             return
         }

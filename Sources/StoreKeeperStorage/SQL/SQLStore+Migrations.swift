@@ -23,7 +23,7 @@ extension SQLStore {
     /// - Returns: The schema version now in place.
     @discardableResult
     public func migrate(projects: [String: ProjectScope], through last: Int = .max) async throws -> Int {
-        let autoIncrement = database.dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
+        let autoIncrement = database.dialect.autoIncrementKey
         let migrations: [[String]] = [
             [
                 "CREATE TABLE subscribers (app_user_id TEXT PRIMARY KEY, bundle_id TEXT NOT NULL, evidence_json TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
@@ -41,24 +41,20 @@ extension SQLStore {
             // 2: PostgreSQL keeps rows up to a page inline and stores larger JSON and raw evidence out of line
             // without compressing it (signed tokens barely compress; pglz and TOAST writes on every
             // notification cost more CPU than the statements themselves).
-            database.dialect == .sqlite
-                ? []
-                : [
-                    "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTERNAL",
-                    "ALTER TABLE subscribers ALTER COLUMN evidence_json SET STORAGE EXTERNAL",
-                    "ALTER TABLE notifications ALTER COLUMN pending_json SET STORAGE EXTERNAL",
-                    "ALTER TABLE evidence SET (toast_tuple_target = 8160)",
-                    "ALTER TABLE subscribers SET (toast_tuple_target = 8160)",
-                    "ALTER TABLE notifications SET (toast_tuple_target = 8160)",
-                ],
+            database.dialect.storageTuning([
+                "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTERNAL",
+                "ALTER TABLE subscribers ALTER COLUMN evidence_json SET STORAGE EXTERNAL",
+                "ALTER TABLE notifications ALTER COLUMN pending_json SET STORAGE EXTERNAL",
+                "ALTER TABLE evidence SET (toast_tuple_target = 8160)",
+                "ALTER TABLE subscribers SET (toast_tuple_target = 8160)",
+                "ALTER TABLE notifications SET (toast_tuple_target = 8160)",
+            ]),
             // 3: PostgreSQL announces every committed change of a subscriber row, so every server process can
             // drop what it derived from the old row (see SubscriberChanges).
-            database.dialect == .sqlite
-                ? []
-                : [
-                    "CREATE OR REPLACE FUNCTION storekeeper_subscriber_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
-                    "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
-                ],
+            database.dialect.changeAnnouncement([
+                "CREATE OR REPLACE FUNCTION storekeeper_subscriber_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
+                "CREATE TRIGGER subscribers_changed AFTER INSERT OR UPDATE OR DELETE ON subscribers FOR EACH ROW EXECUTE FUNCTION storekeeper_subscriber_changed()",
+            ]),
             // 4: Only parked notifications are ever looked up by status, and they are few: index just those (in
             // the order they are applied), so storing an applied notification no longer writes a status entry.
             [
@@ -105,19 +101,17 @@ extension SQLStore {
                 "CREATE TABLE evidence_parts (digest TEXT PRIMARY KEY, body TEXT NOT NULL)",
                 "ALTER TABLE evidence ADD COLUMN form TEXT",
             ]
-                + (database.dialect == .sqlite
-                    ? []
-                    : [
-                        "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTENDED",
-                        "ALTER TABLE evidence ALTER COLUMN body SET COMPRESSION lz4",
-                        "ALTER TABLE evidence SET (toast_tuple_target = 1024)",
-                        "ALTER TABLE evidence_history ALTER COLUMN evidence_json SET COMPRESSION lz4",
-                        "ALTER TABLE evidence_history SET (toast_tuple_target = 256)",
-                    ]),
+                + database.dialect.storageTuning([
+                    "ALTER TABLE evidence ALTER COLUMN body SET STORAGE EXTENDED",
+                    "ALTER TABLE evidence ALTER COLUMN body SET COMPRESSION lz4",
+                    "ALTER TABLE evidence SET (toast_tuple_target = 1024)",
+                    "ALTER TABLE evidence_history ALTER COLUMN evidence_json SET COMPRESSION lz4",
+                    "ALTER TABLE evidence_history SET (toast_tuple_target = 256)",
+                ]),
             // 10: An event's body (the subscriber document of its moment, about 2 kB) passes PostgreSQL's TOAST
             // threshold and was compressed with pglz inside the write's own statement: lz4 instead, several times
             // faster for about the same size.
-            database.dialect == .sqlite ? [] : ["ALTER TABLE webhook_events ALTER COLUMN body SET COMPRESSION lz4"],
+            database.dialect.storageTuning(["ALTER TABLE webhook_events ALTER COLUMN body SET COMPRESSION lz4"]),
             // 11: Deliveries leased per endpoint (at most so many of one endpoint in flight): each endpoint's due
             // deliveries in order, and each endpoint's leased ones, so neither read walks another's backlog.
             [

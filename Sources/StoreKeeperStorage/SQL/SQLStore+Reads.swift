@@ -19,9 +19,7 @@ extension SQLStore {
     public func snapshot(_ appUserID: String, in project: ProjectScope) async throws -> SubscriberSnapshot? {
         let key = project.key(appUserID)
         let aliases =
-            database.dialect == .sqlite
-            ? "(SELECT json_group_array(alias) FROM aliases WHERE app_user_id = s.app_user_id)"
-            : "(SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = s.app_user_id)"
+            "(SELECT \(database.dialect.jsonArray(of: "alias")) FROM aliases WHERE app_user_id = s.app_user_id)"
         guard
             let row = try await database.read(
                 "SELECT s.app_user_id, s.bundle_id, s.evidence_json, s.created_at, \(aliases) AS aliases_json FROM subscribers s WHERE s.app_user_id = COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?)",
@@ -153,8 +151,7 @@ extension SQLStore {
         storageKey: String, evidence: EvidenceSet
     )] {
         // Each subscriber's history with its row (a JSON array of single-observation sets).
-        let concatenate =
-            database.dialect == .sqlite ? "group_concat(evidence_json, ',')" : "string_agg(evidence_json, ',')"
+        let concatenate = database.dialect.joined("evidence_json", separator: ",")
         let rows = try await database.read(
             "SELECT s.app_user_id, s.evidence_json, (SELECT '[' || \(concatenate) || ']' FROM evidence_history h WHERE h.app_user_id = s.app_user_id) AS history_json FROM subscribers s WHERE s.app_user_id LIKE ? ESCAPE '\\' AND s.app_user_id > ? ORDER BY s.app_user_id LIMIT ?",
             [.text(Self.keyPattern(project)), .text(after ?? ""), .integer(Int64(max(1, limit)))])

@@ -9,7 +9,7 @@ extension SQLStore {
     /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite. Keys are
     /// `kind:value` with a kind from ``lockOrder``, taken in that order, then sorted by value.
     static func lock(_ tx: any SQLTransaction, _ keys: [String]) async throws {
-        guard tx.dialect == .postgres, !keys.isEmpty else { return }
+        guard tx.dialect.locksRows, !keys.isEmpty else { return }
         func rank(_ key: String) -> Int {
             lockOrder.firstIndex { key.hasPrefix($0 + ":") } ?? lockOrder.count
         }
@@ -54,7 +54,7 @@ extension SQLStore {
     static func owners(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
         guard !originals.isEmpty else { return [:] }
         var rows: [SQLRow] = []
-        if tx.dialect == .postgres {
+        if tx.dialect.bindsArrays {
             rows = try await tx.query(ownedSQL, [.texts(originals)])
         } else {
             // SQLite binds at most 32,766 parameters a statement: chunks keep any number of ids in bounds.
@@ -76,7 +76,7 @@ extension SQLStore {
     static func loadEvidence(_ tx: any SQLTransaction, _ appUserID: String, _ cache: EvidenceCache) async throws
         -> StoredEvidence?
     {
-        let lock = tx.dialect == .postgres ? " FOR UPDATE" : ""
+        let lock = tx.dialect.rowLock
         guard
             let json = try await tx.query(
                 "SELECT evidence_json FROM subscribers WHERE app_user_id = ?\(lock)", [.text(appUserID)]

@@ -1,5 +1,4 @@
 public import Foundation
-public import StoreKeeperAPI
 
 /// The outbox's API on SQL: endpoints, the delivery log, leases and attempts.
 extension SQLStore {
@@ -74,7 +73,7 @@ extension SQLStore {
     /// The delivery log, newest first.
     public func webhookDeliveries(
         projectID: String, endpointID: String?, appUserKey: String?, status: DeliveryStatus?, limit: Int
-    ) async throws -> [WebhookDelivery] {
+    ) async throws -> [WebhookDeliveryRecord] {
         var conditions = ["e.project = ?"]
         var binds: [SQLValue] = [.text(projectID)]
         if let endpointID {
@@ -98,10 +97,10 @@ extension SQLStore {
             """, binds + [.integer(Int64(limit))]
         ).map { row in
             let status = DeliveryStatus(rawValue: row["status"]?.string ?? "") ?? .pending
-            return WebhookDelivery(
+            return WebhookDeliveryRecord(
                 id: row["id"]?.int ?? 0, eventID: row["event_id"]?.string ?? "", eventType: row["type"]?.string ?? "",
                 endpointID: row["endpoint_id"]?.string ?? "",
-                appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), status: status.rawValue,
+                appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), status: status,
                 attempts: Int(row["attempts"]?.int ?? 0),
                 nextAttemptAt: status == .pending ? Self.optionalDate(row["next_attempt_at"]) : nil,
                 lastAttemptAt: Self.optionalDate(row["last_attempt_at"]), lastResult: row["last_result"]?.string,
@@ -208,7 +207,7 @@ extension SQLStore {
     static func dueDeliveries(_ tx: any SQLTransaction, now time: String, limit: Int, perEndpoint: Int)
         async throws -> [Int64]
     {
-        if tx.dialect == .postgres {
+        if tx.dialect.bindsArrays {
             return try await tx.query(
                 """
                 SELECT c.id FROM webhook_endpoints w CROSS JOIN LATERAL (
@@ -298,7 +297,7 @@ extension SQLStore {
 extension SQLStore {
     /// Takes due polls until `leaseUntil`.
     public func leasePolls(now: Date, leaseUntil: Date, limit: Int) async throws -> [DuePoll] {
-        let skipLocked = database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let skipLocked = database.dialect.leaseLock
         let time = Self.timestamp(now)
         return try await database.withTransaction { tx in
             let leased = try await tx.query(

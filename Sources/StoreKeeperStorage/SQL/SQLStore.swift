@@ -38,10 +38,10 @@ public struct SQLStore: Store {
         groupCommit: GroupCommit = .standard, announcer: (any ChangeAnnouncer)? = nil,
         folding: SubscriptionEngine? = nil
     ) {
-        let changes = SubscriberChanges(liveFromStart: database.dialect == .sqlite)
+        let changes = SubscriberChanges(liveFromStart: database.dialect.hearsAllChangesInProcess)
         let tally = GroupTally()
         var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
-        if database.dialect == .postgres, groupCommit.isOn {
+        if database.dialect.groupsCommits, groupCommit.isOn {
             let plain = SQLStore(
                 database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
                 groupTally: tally,

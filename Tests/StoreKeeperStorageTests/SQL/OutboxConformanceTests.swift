@@ -53,7 +53,7 @@ private struct PlainAnnouncer: ChangeAnnouncer {
     }
 
     func deliveries(_ store: SQLStore, endpoint: String? = nil, status: DeliveryStatus? = nil)
-        async throws -> [WebhookDelivery]
+        async throws -> [WebhookDeliveryRecord]
     {
         try await store.webhookDeliveries(
             projectID: Self.project.id, endpointID: endpoint, appUserKey: nil, status: status, limit: 100)
@@ -72,7 +72,7 @@ private struct PlainAnnouncer: ChangeAnnouncer {
             #expect(try await store.apply(renewal, policy: .transfer, now: later) == .duplicate)
             let all = try await deliveries(store, endpoint: "wh_all")
             #expect(all.map(\.eventType).sorted() == ["initial_purchase", "renewal"])
-            #expect(all.allSatisfy { $0.status == "pending" && $0.appUserID == "alice" && $0.attempts == 0 })
+            #expect(all.allSatisfy { $0.status == .pending && $0.appUserID == "alice" && $0.attempts == 0 })
             #expect(try await deliveries(store, endpoint: "wh_renewals").map(\.eventID) == ["alice/renewal/t2"])
             let byUser = try await store.webhookDeliveries(
                 projectID: Self.project.id, endpointID: nil, appUserKey: Self.project.key("alice"), status: nil,

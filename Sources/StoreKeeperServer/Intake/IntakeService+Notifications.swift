@@ -11,7 +11,7 @@ import SubscriptionEngine
 import SubscriptionMetrics
 
 /// App Store Server Notifications: V2 verified by the claimed app's verifier, V1 by its shared secret.
-extension SubscriberService {
+extension IntakeService {
     // MARK: - Notifications
 
     /// `POST /v1/notifications/appstore`: V2 (`signedPayload`) or V1 JSON. Returns the outcome once committed.

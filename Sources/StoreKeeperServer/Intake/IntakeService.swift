@@ -10,21 +10,18 @@ import StoreKeeperWire
 import SubscriptionEngine
 import SubscriptionMetrics
 
-/// The server's logic, apart from HTTP: verify evidence, store it with its events in one transaction, and
-/// answer from the engine at the server's clock.
-public struct SubscriberService: Sendable {
+/// The intake room's logic, apart from HTTP: verify evidence (receipts, signed transactions, notifications,
+/// imports and what polling and reconciliation fetch), store it with its events in one transaction, and answer
+/// with the subscriber's document from ``SubscriberService``.
+struct IntakeService: Sendable {
     let store: any Store
-    let apps: [String: AppRuntime]
-    let engine: SubscriptionEngine
+    let apps: AppDirectory
     let policy: TransferPolicy
     let client: AppStoreClient
     let localReceipts: Bool
+    /// Where the subscriber's answer after a write comes from.
+    let subscribers: SubscriberService
     let now: @Sendable () -> Date
-    let documents: SubscriberDocumentCache
-    /// Every subscriber's timelines, kept for metric queries.
-    let timelineCache: MetricTimelineCache
-    /// The currency metrics also report money in, with its rates (configuration `reportingCurrency`).
-    let reporting: ReportingCurrency?
     /// Where failures that do not fail the request are reported (outside a request; see ``log``).
     let logger: Logger
 
@@ -35,57 +32,16 @@ public struct SubscriberService: Sendable {
     /// The newest refused notifications, for the dashboard's notification log (this process's, memory only).
     let refusals = RefusalLog()
 
-    init(
-        store: any Store, apps: [String: AppRuntime], engine: SubscriptionEngine,
-        policy: TransferPolicy, client: AppStoreClient, localReceipts: Bool, logger: Logger,
-        answerCacheBudget: Int = CacheBudget.standard.answers,
-        timelineCacheBudget: Int = CacheBudget.standard.timelines, reporting: ReportingCurrency? = nil,
-        now: @escaping @Sendable () -> Date
-    ) {
-        self.reporting = reporting
-        self.store = store
-        self.apps = apps
-        self.engine = engine
-        self.policy = policy
-        self.client = client
-        self.localReceipts = localReceipts
-        self.now = now
-        self.logger = logger
-        documents = SubscriberDocumentCache(changes: store.changes, budget: answerCacheBudget)
-        timelineCache = MetricTimelineCache(changes: store.changes, budget: timelineCacheBudget)
-    }
+    /// The engine the subscribers' answers come from.
+    var engine: SubscriptionEngine { subscribers.engine }
 
-    func app(_ bundleID: String) throws(ServiceError) -> AppRuntime {
-        guard let app = apps[bundleID] else {
-            throw ServiceError(.unknownApp, .unknownApp, "no app \(bundleID) is configured")
-        }
-        return app
-    }
-
-    /// The project of a configured app: the boundary no read or write crosses.
-    func project(_ bundleID: String) throws(ServiceError) -> ProjectScope { try app(bundleID).project }
-
-    /// Whether `id` is an anonymous id in the SDK's form, `$anonymous:` and a random UUID: an id nobody can guess.
-    static func isAnonymousID(_ id: String) -> Bool {
-        id.hasPrefix(Self.anonymousPrefix) && UUID(uuidString: String(id.dropFirst(Self.anonymousPrefix.count))) != nil
-    }
-
-    /// What the SDK's anonymous ids start with.
-    static let anonymousPrefix = "$anonymous:"
+    func app(_ bundleID: String) throws(ServiceError) -> AppRuntime { try apps.app(bundleID) }
 
     static func originals(_ evidence: EvidenceSet) -> [String] {
         Array(
             Set(evidence.transactions.map(\.originalTransactionID)).union(
                 evidence.renewals.map(\.originalTransactionID))
         ).sorted()
-    }
-
-    /// The size and use of every cache the server keeps: encoded answers, the store's, and metric timelines.
-    var cacheUsage: [String: CacheUsage] {
-        var usage = store.cacheUsage
-        usage["answers"] = documents.usage
-        usage["timelines"] = timelineCache.usage
-        return usage
     }
 
     // MARK: - Client evidence
@@ -248,88 +204,6 @@ public struct SubscriberService: Sendable {
 
     func apply(_ write: EvidenceWrite, answerFor appUserID: String) async throws -> [UInt8] {
         _ = try await store.apply(write, policy: policy, now: now())
-        return try await subscriberDocument(appUserID: appUserID, project: write.project)
+        return try await subscribers.subscriberDocument(appUserID: appUserID, project: write.project)
     }
-
-    // MARK: - Reads
-
-    /// The subscriber document (`{request_date, request_date_ms, subscriber}`) as JSON: entitlements,
-    /// subscriptions with explanations, purchases, aliases, server time. One indexed read; the engine runs only
-    /// when the stored row changed or the clock crossed a date where the answer can change.
-    /// Only `project`'s subscribers are read: another project's user with the same id is not seen.
-    func subscriberDocument(appUserID: String, project: ProjectScope) async throws -> [UInt8] {
-        let appUserID = try CustomerID.normalized(appUserID)
-        let instant = now()
-        let key = project.key(appUserID)
-        if let body = documents.fresh(key, at: instant) {
-            return SubscriberDocument.response(subscriber: body, at: instant)
-        }
-        let readAt = documents.readMark
-        guard let snapshot = try await store.snapshot(appUserID, in: project) else {
-            let empty = try SubscriberDocument.encode(
-                appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
-            return SubscriberDocument.response(subscriber: empty, at: instant)
-        }
-        if let body = documents.body(for: snapshot, key: key, readAt: readAt, at: instant) {
-            return SubscriberDocument.response(subscriber: body, at: instant)
-        }
-        let evidence = try store.decodeEvidence(snapshot)
-        let body = try SubscriberDocument.encode(
-            appUserID: snapshot.appUserID, aliases: snapshot.aliases, firstSeen: snapshot.createdAt,
-            state: engine.evaluate(evidence, at: instant))
-        documents.remember(
-            body, for: snapshot, key: key, readAt: readAt, from: instant,
-            until: engine.nextChange(evidence, after: instant))
-        return SubscriberDocument.response(subscriber: body, at: instant)
-    }
-
-    /// Intro eligibility for products.
-    func eligibility(appUserID: String, bundleID: String, productIDs: [String]) async throws -> [String: String] {
-        let appUserID = try CustomerID.normalized(appUserID)
-        let record = try await store.subscriber(appUserID, in: try project(bundleID))
-        let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: now())
-        var result: [String: String] = [:]
-        for product in productIDs {
-            result[product] =
-                (state.introEligibility[product]
-                ?? (engine.configuration.subscriptionGroups[product] == nil ? .unknown : .eligible)).rawValue
-        }
-        return result
-    }
-
-    /// Merges identities: `appUserID` (and its purchases) becomes an alias of `newAppUserID`.
-    ///
-    /// With a public key (which ships inside the app, so anyone has it) only an id nobody can guess may be merged
-    /// into another: an anonymous id in the SDK's form, or an id with no evidence of its own. Merging a customer
-    /// who has purchases needs the secret key, else anyone could move anyone's entitlement to themselves.
-    /// - Parameter secretKey: Whether the caller used a secret key.
-    func alias(appUserID: String, newAppUserID: String, bundleID: String, secretKey: Bool) async throws -> [UInt8] {
-        let appUserID = try CustomerID.normalized(appUserID)
-        let newAppUserID = try CustomerID.normalized(newAppUserID, field: "new_app_user_id")
-        let project = try project(bundleID)
-        if !secretKey, !Self.isAnonymousID(appUserID),
-            let merged = try await store.subscriber(appUserID, in: project),
-            !merged.evidence.transactions.isEmpty || !merged.evidence.renewals.isEmpty
-        {
-            throw ServiceError(
-                .forbidden, .secretKeyRequired,
-                "app_user_id has purchases of its own; merging it into another id needs a secret key (a public key "
-                    + "may merge an anonymous id, $anonymous:<uuid>, or an id with no purchases)")
-        }
-        try await store.alias(appUserID, to: newAppUserID, in: project, bundleID: bundleID, now: now())
-        return try await subscriberDocument(appUserID: newAppUserID, project: project)
-    }
-
-    /// A subscriber's events, in the caller's project.
-    func events(appUserID: String, bundleID: String) async throws -> EventsResponse {
-        let appUserID = try CustomerID.normalized(appUserID)
-        let events = try await store.events(appUserID, in: try project(bundleID), limit: 1000).map { event in
-            SubscriberEvent(
-                id: event.id, createdAt: event.createdAt, type: event.type, cause: event.cause.rawValue,
-                causeID: event.causeID,
-                evidenceID: event.evidenceID, detail: event.detail)
-        }
-        return EventsResponse(events: events)
-    }
-
 }

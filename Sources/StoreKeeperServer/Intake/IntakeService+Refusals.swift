@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import StoreKeeperStorage
 
-extension SubscriberService {
+extension IntakeService {
     /// Keeps a refused notification in this process's notification log (``RefusalLog``, memory only): the app it
     /// claimed, the refusal's code and reason, and its body's digest (never the body). Only refusals of the
     /// notification itself are kept (it did not verify, named an app not served here, or was not a notification);

@@ -1,0 +1,114 @@
+import Foundation
+import StoreKeeperAPI
+import StoreKeeperStorage
+import SubscriptionEngine
+
+/// The subscribers room's logic, apart from HTTP: a subscriber's document at the server's clock (kept encoded
+/// until it can change), intro eligibility, aliases and events, each inside the caller's project.
+struct SubscriberService: Sendable {
+    let store: any EvidenceStore
+    let apps: AppDirectory
+    let engine: SubscriptionEngine
+    let now: @Sendable () -> Date
+    /// Encoded answers, kept until the stored row changes or the clock crosses a date where they can change.
+    let documents: SubscriberDocumentCache
+
+    init(
+        store: any EvidenceStore, apps: AppDirectory, engine: SubscriptionEngine,
+        answerCacheBudget: Int = CacheBudget.standard.answers, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.apps = apps
+        self.engine = engine
+        self.now = now
+        documents = SubscriberDocumentCache(changes: store.changes, budget: answerCacheBudget)
+    }
+
+    /// Whether `id` is an anonymous id in the SDK's form, `$anonymous:` and a random UUID: an id nobody can guess.
+    static func isAnonymousID(_ id: String) -> Bool {
+        id.hasPrefix(Self.anonymousPrefix) && UUID(uuidString: String(id.dropFirst(Self.anonymousPrefix.count))) != nil
+    }
+
+    /// What the SDK's anonymous ids start with.
+    static let anonymousPrefix = "$anonymous:"
+
+    /// The subscriber document (`{request_date, request_date_ms, subscriber}`) as JSON: entitlements,
+    /// subscriptions with explanations, purchases, aliases, server time. One indexed read; the engine runs only
+    /// when the stored row changed or the clock crossed a date where the answer can change.
+    /// Only `project`'s subscribers are read: another project's user with the same id is not seen.
+    func subscriberDocument(appUserID: String, project: ProjectScope) async throws -> [UInt8] {
+        let appUserID = try CustomerID.normalized(appUserID)
+        let instant = now()
+        let key = project.key(appUserID)
+        if let body = documents.fresh(key, at: instant) {
+            return SubscriberDocument.response(subscriber: body, at: instant)
+        }
+        let readAt = documents.readMark
+        guard let snapshot = try await store.snapshot(appUserID, in: project) else {
+            let empty = try SubscriberDocument.encode(
+                appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
+            return SubscriberDocument.response(subscriber: empty, at: instant)
+        }
+        if let body = documents.body(for: snapshot, key: key, readAt: readAt, at: instant) {
+            return SubscriberDocument.response(subscriber: body, at: instant)
+        }
+        let evidence = try store.decodeEvidence(snapshot)
+        let body = try SubscriberDocument.encode(
+            appUserID: snapshot.appUserID, aliases: snapshot.aliases, firstSeen: snapshot.createdAt,
+            state: engine.evaluate(evidence, at: instant))
+        documents.remember(
+            body, for: snapshot, key: key, readAt: readAt, from: instant,
+            until: engine.nextChange(evidence, after: instant))
+        return SubscriberDocument.response(subscriber: body, at: instant)
+    }
+
+    /// Intro eligibility for products.
+    func eligibility(appUserID: String, bundleID: String, productIDs: [String]) async throws -> [String: String] {
+        let appUserID = try CustomerID.normalized(appUserID)
+        let record = try await store.subscriber(appUserID, in: try apps.project(bundleID))
+        let state = engine.evaluate(record?.evidence ?? EvidenceSet(), at: now())
+        var result: [String: String] = [:]
+        for product in productIDs {
+            result[product] =
+                (state.introEligibility[product]
+                ?? (engine.configuration.subscriptionGroups[product] == nil ? .unknown : .eligible)).rawValue
+        }
+        return result
+    }
+
+    /// Merges identities: `appUserID` (and its purchases) becomes an alias of `newAppUserID`.
+    ///
+    /// With a public key (which ships inside the app, so anyone has it) only an id nobody can guess may be merged
+    /// into another: an anonymous id in the SDK's form, or an id with no evidence of its own. Merging a customer
+    /// who has purchases needs the secret key, else anyone could move anyone's entitlement to themselves.
+    /// - Parameter secretKey: Whether the caller used a secret key.
+    func alias(appUserID: String, newAppUserID: String, bundleID: String, secretKey: Bool) async throws -> [UInt8] {
+        let appUserID = try CustomerID.normalized(appUserID)
+        let newAppUserID = try CustomerID.normalized(newAppUserID, field: "new_app_user_id")
+        let project = try apps.project(bundleID)
+        if !secretKey, !Self.isAnonymousID(appUserID),
+            let merged = try await store.subscriber(appUserID, in: project),
+            !merged.evidence.transactions.isEmpty || !merged.evidence.renewals.isEmpty
+        {
+            throw ServiceError(
+                .forbidden, .secretKeyRequired,
+                "app_user_id has purchases of its own; merging it into another id needs a secret key (a public key "
+                    + "may merge an anonymous id, $anonymous:<uuid>, or an id with no purchases)")
+        }
+        try await store.alias(appUserID, to: newAppUserID, in: project, bundleID: bundleID, now: now())
+        return try await subscriberDocument(appUserID: newAppUserID, project: project)
+    }
+
+    /// A subscriber's events, in the caller's project.
+    func events(appUserID: String, bundleID: String) async throws -> EventsResponse {
+        let appUserID = try CustomerID.normalized(appUserID)
+        let events = try await store.events(appUserID, in: try apps.project(bundleID), limit: 1000).map { event in
+            SubscriberEvent(
+                id: event.id, createdAt: event.createdAt, type: event.type, cause: event.cause.rawValue,
+                causeID: event.causeID,
+                evidenceID: event.evidenceID, detail: event.detail)
+        }
+        return EventsResponse(events: events)
+    }
+
+}
