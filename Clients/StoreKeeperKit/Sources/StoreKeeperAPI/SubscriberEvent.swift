@@ -1,3 +1,4 @@
+public import StoreKeeperWire
 public import Foundation
 
 /// One change of a subscriber's state, with its cause.
