@@ -45,9 +45,15 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = try StoreOpener.configuration(path: config)
         if let hostname { configuration.hostname = hostname }
         if let port { configuration.port = port }
-        if let simulatorClock { configuration.simulatorClock = simulatorClock }
-        if let simulatorRate { configuration.simulatorRate = simulatorRate }
-        if let simulatorEnvironment { configuration.simulatorEnvironment = simulatorEnvironment }
+        do {
+            if let simulatorClock {
+                configuration.simulator.clock = try .named(simulatorClock, field: "--simulator-clock")
+            }
+            if let simulatorRate { configuration.simulator.rate = try .named(simulatorRate, field: "--simulator-rate") }
+            if let simulatorEnvironment {
+                configuration.simulator.environment = try .named(simulatorEnvironment, field: "--simulator-environment")
+            }
+        } catch { throw CommandFailure("\(error)") }
         if let data { configuration.dataDirectory = data }
         if configuration.port == 0, let free = FreePort.find() { configuration.port = free }
 
@@ -105,7 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
                 facts["apple"] = "the in-process simulator (\(base)/simulator/v1)"
             } else {
                 facts["apple"] =
-                    "verifyReceipt \(configuration.verifyReceiptProductionURL ?? AppStoreClient.Configuration().verifyReceiptProductionURL) (then sandbox)"
+                    "verifyReceipt \(configuration.apple.verifyReceiptProductionURL ?? AppStoreClient.Configuration().verifyReceiptProductionURL) (then sandbox)"
                 facts["server_api"] =
                     "\(app.keyID.map { "key \($0), issuer \(app.issuerID ?? "?")" } ?? "not configured (no status fetches)")"
             }
@@ -127,14 +133,14 @@ struct ServeCommand: AsyncParsableCommand {
             let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("simulator")
             let pki = try SimulatorPKI.loadOrCreate(in: directory.appendingPathComponent("pki"))
             var simulatorConfiguration = AppStoreSimulator.Configuration()
-            simulatorConfiguration.environment = configuration.simulatorEnvironment
+            simulatorConfiguration.environment = configuration.simulator.environment.rawValue
             simulatorConfiguration.rate =
-                SandboxRate(rawValue: configuration.simulatorRate) ?? simulatorConfiguration.rate
+                SandboxRate(rawValue: configuration.simulator.rate.rawValue) ?? simulatorConfiguration.rate
             // The world the last run saved: its customers keep their subscriptions and no id is handed out again
             // (and a manual clock continues from where it stood).
             let file = SimulatorWorldFile(directory: directory.path)
             let saved = try file.load()
-            if configuration.simulatorClock == "manual" {
+            if configuration.simulator.clock == .manual {
                 manualClock = ManualClock(start: saved?.clock ?? clockStart ?? Date())
             }
             let sim = AppStoreSimulator(
@@ -157,7 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
                 app.offerKeyID = demo.apiKeyID
                 app.offerPrivateKeyPEM = key
                 configuration.apps = [app]
-                configuration.simulator = true
+                configuration.simulator.enabled = true
                 configuration.engine = ServerConfiguration.demoEngine
                 configuration.apiKeys = [
                     .init(key: ServerConfiguration.demoPublicKey, kind: .public, bundleID: demo.bundleID),
@@ -186,8 +192,8 @@ struct ServeCommand: AsyncParsableCommand {
         if simulator {
             lines += [
                 "  Apple: the App Store simulator, in-process at \(base)/verifyReceipt, \(base)/inApps, \(base)/simulator/v1",
-                "  simulated time: a sandbox month is \(configuration.simulatorRate); clock \(configuration.simulatorClock)"
-                    + (configuration.simulatorClock == "manual"
+                "  simulated time: a sandbox month is \(configuration.simulator.rate.rawValue); clock \(configuration.simulator.clock.rawValue)"
+                    + (configuration.simulator.clock == .manual
                         ? " (the server too; move both: curl -s -X POST \(base)/simulator/v1/clock/advance -d '{\"months\":1}')"
                         : ""),
                 "  demo app: com.example.storekeeper.demo; public key \(ServerConfiguration.demoPublicKey), secret key \(ServerConfiguration.demoSecretKey)",

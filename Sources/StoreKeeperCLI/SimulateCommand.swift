@@ -161,9 +161,9 @@ struct SimulateCommand: AsyncParsableCommand {
         configuration.dataDirectory = data
         configuration.hostname = "127.0.0.1"
         configuration.port = FreePort.find() ?? 0
-        configuration.simulatorClock = "manual"
-        configuration.simulatorRate = SandboxRate.realTime.rawValue
-        configuration.simulatorEnvironment = "Production"
+        configuration.simulator.clock = .manual
+        configuration.simulator.rate = .real
+        configuration.simulator.environment = .production
         do { try configuration.validate() } catch { throw CommandFailure("\(error)") }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -33,7 +33,7 @@ package enum StoreOpener {
         let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
         // Every write announces its changes with the engine the server answers with (the webhooks' outbox).
         let engine = SubscriptionEngine(configuration: configuration.engine)
-        let announcer = WebhookAnnouncer(engine: engine, pollSchedule: configuration.pollSchedule)
+        let announcer = WebhookAnnouncer(engine: engine, pollSchedule: configuration.polling.schedule)
         // Every row keeps only what its answers depend on; superseded history goes to evidence_history.
         if let url = configuration.databaseURL {
             return try await SQLStore.postgres(

@@ -90,20 +90,22 @@ public enum StoreKeeperApplication {
                 app, project: projects[app.bundleID] ?? ProjectScope(app.bundleID), extraRoots: dependencies.extraRoots)
         }
         var clientConfiguration = AppStoreClient.Configuration()
-        clientConfiguration.totalDeadline = .milliseconds(Int64(configuration.appleDeadlineSeconds * 1000))
+        clientConfiguration.totalDeadline = .milliseconds(Int64(configuration.apple.deadlineSeconds * 1000))
         if let base = appleBaseURL {
             clientConfiguration.verifyReceiptProductionURL = base + "/verifyReceipt"
             clientConfiguration.verifyReceiptSandboxURL = base + "/sandbox/verifyReceipt"
             clientConfiguration.serverAPIBaseURL = base
             clientConfiguration.serverAPISandboxBaseURL = base
         }
-        if let url = configuration.verifyReceiptProductionURL { clientConfiguration.verifyReceiptProductionURL = url }
-        if let url = configuration.verifyReceiptSandboxURL { clientConfiguration.verifyReceiptSandboxURL = url }
-        if let url = configuration.serverAPIBaseURL {
+        if let url = configuration.apple.verifyReceiptProductionURL {
+            clientConfiguration.verifyReceiptProductionURL = url
+        }
+        if let url = configuration.apple.verifyReceiptSandboxURL { clientConfiguration.verifyReceiptSandboxURL = url }
+        if let url = configuration.apple.serverAPIBaseURL {
             clientConfiguration.serverAPIBaseURL = url
             clientConfiguration.serverAPISandboxBaseURL = url
         }
-        if let url = configuration.serverAPISandboxBaseURL { clientConfiguration.serverAPISandboxBaseURL = url }
+        if let url = configuration.apple.serverAPISandboxBaseURL { clientConfiguration.serverAPISandboxBaseURL = url }
         let store = dependencies.store
         let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
         let directory = AppDirectory(apps)
@@ -113,12 +115,12 @@ public enum StoreKeeperApplication {
         let service = IntakeService(
             store: store, apps: directory, policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
-            localReceipts: configuration.receiptValidation == "local", subscribers: subscribers,
+            localReceipts: configuration.apple.receiptValidation == .local, subscribers: subscribers,
             now: dependencies.now, logger: dependencies.logger)
         let metrics = MetricService(
             store: store, apps: directory,
             timelineCache: MetricTimelineCache(changes: store.changes, budget: budget.timelines),
-            reporting: configuration.reporting, now: dependencies.now)
+            reporting: configuration.metrics.reporting, now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware<BasicRequestContext>())
@@ -127,7 +129,7 @@ public enum StoreKeeperApplication {
         let readiness = Readiness(store: dependencies.store, gate: dependencies.startupGate)
         router.get("ready") { _, _ in try await readiness.response() }
         if let registry = dependencies.metricsRegistry {
-            let token = configuration.metricsToken.map { Array("Bearer \($0)".utf8) }
+            let token = configuration.metrics.token.map { Array("Bearer \($0)".utf8) }
             router.get("metrics") { request, _ in
                 if let token {
                     let sent = Array((request.headers[.authorization] ?? "").utf8)
@@ -153,7 +155,7 @@ public enum StoreKeeperApplication {
         }
         let authenticator = Authenticator(store: dependencies.store)
         var webhooks = WebhookService(store: store, apps: directory, now: dependencies.now)
-        webhooks.testsPerMinute = configuration.webhookTestsPerMinute
+        webhooks.testsPerMinute = configuration.webhookDelivery.testsPerMinute
         APIRoutes(
             features: [
                 IntakeRoutes(service: service), SubscriberRoutes(service: subscribers),
@@ -170,7 +172,7 @@ public enum StoreKeeperApplication {
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)
         var dispatch = WebhookDispatcher.Options()
-        dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookRetrySeconds)
+        dispatch.schedule = WebhookRetrySchedule(delays: configuration.webhookDelivery.retrySeconds)
         dispatch.lease = configuration.leaseSeconds
         dispatch.requestTimeout = .milliseconds(Int64(configuration.webhookRequestTimeoutSeconds * 1000))
         let services: [any Service] = [
@@ -182,10 +184,10 @@ public enum StoreKeeperApplication {
                         now: dependencies.now, logger: dependencies.logger),
                     ClockAnnouncer(store: dependencies.store, now: dependencies.now, logger: dependencies.logger),
                     NotificationReconciler(
-                        service: service, interval: .milliseconds(Int64(configuration.reconcileSeconds * 1000))),
+                        service: service, interval: .milliseconds(Int64(configuration.polling.reconcileSeconds * 1000))),
                     SubscriptionPoller(
-                        service: service, schedule: configuration.pollSchedule,
-                        requestsPerSecond: configuration.pollRequestsPerSecond, lease: configuration.leaseSeconds),
+                        service: service, schedule: configuration.polling.schedule,
+                        requestsPerSecond: configuration.polling.requestsPerSecond, lease: configuration.leaseSeconds),
                     MetricTimelineWarmer(metrics: metrics, logger: dependencies.logger),
                 ]
                     + (configuration.rawEvidenceRetentionDays > 0

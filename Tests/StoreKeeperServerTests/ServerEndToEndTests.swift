@@ -199,8 +199,8 @@ import Testing
         ]
         configuration.engine = ServerConfiguration.demoEngine
         // Metrics also report money in a currency worth half a dollar (so converted amounts stay exact).
-        configuration.reportingCurrency = "EUR"
-        configuration.exchangeRates = ["USD": 2]
+        configuration.metrics.reportingCurrency = "EUR"
+        configuration.metrics.exchangeRates = ["USD": 2]
         return configuration
     }
 

@@ -47,6 +47,8 @@ enum ConfigurationFile {
             throw ConfigurationError("configuration \(path): \(name(context.codingPath + [key])) is required")
         } catch let DecodingError.dataCorrupted(context) {
             throw ConfigurationError("configuration \(path): \(name(context.codingPath)): \(context.debugDescription)")
+        } catch let error as ConfigurationError {
+            throw ConfigurationError("configuration \(path): \(error.reason)")
         }
     }
 

@@ -13,15 +13,6 @@ extension ServerConfiguration {
         guard (0...1_048_576).contains(cacheMegabytes) else {
             throw ConfigurationError("cacheMegabytes is \(cacheMegabytes); it must be from 0 (no caches) to 1048576")
         }
-        if let problem = pollSchedule.problem { throw ConfigurationError(problem) }
-        if let problem = reporting?.problem { throw ConfigurationError(problem) }
-        if reportingCurrency == nil, !exchangeRates.isEmpty {
-            throw ConfigurationError(
-                "exchangeRates is set without reportingCurrency: name the currency they convert to")
-        }
-        guard pollRequestsPerSecond >= 0.01, pollRequestsPerSecond <= 10_000 else {
-            throw ConfigurationError("pollRequestsPerSecond is \(pollRequestsPerSecond); it must be from 0.01 to 10000")
-        }
         guard (0...36_500).contains(rawEvidenceRetentionDays) else {
             throw ConfigurationError(
                 "rawEvidenceRetentionDays is \(rawEvidenceRetentionDays); it must be from 0 (keep for good) to 36500")
@@ -29,39 +20,10 @@ extension ServerConfiguration {
         guard leaseSeconds >= 2, leaseSeconds <= 3_600 else {
             throw ConfigurationError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")
         }
-        guard webhookTimeoutSeconds >= 1, webhookTimeoutSeconds <= 300 else {
-            throw ConfigurationError("webhookTimeoutSeconds is \(webhookTimeoutSeconds); it must be from 1 to 300")
-        }
-        guard (1...10_000).contains(webhookTestsPerMinute) else {
-            throw ConfigurationError("webhookTestsPerMinute is \(webhookTestsPerMinute); it must be from 1 to 10000")
-        }
-        guard reconcileSeconds >= 1, reconcileSeconds <= 86_400 else {
-            throw ConfigurationError("reconcileSeconds is \(reconcileSeconds); it must be from 1 to 86400")
-        }
-        if let problem = WebhookRetrySchedule.problem(webhookRetrySeconds) {
-            throw ConfigurationError("webhookRetrySeconds: \(problem)")
-        }
-        guard ["system", "manual"].contains(simulatorClock) else {
-            throw ConfigurationError("simulatorClock is \"\(simulatorClock.prefix(40))\"; it must be system or manual")
-        }
-        guard Self.simulatorRates.contains(simulatorRate) else {
-            throw ConfigurationError(
-                "simulatorRate is \"\(simulatorRate.prefix(40))\"; it must be one of "
-                    + Self.simulatorRates.joined(separator: ", "))
-        }
-        guard ["Sandbox", "Production"].contains(simulatorEnvironment) else {
-            throw ConfigurationError(
-                "simulatorEnvironment is \"\(simulatorEnvironment)\"; it must be Sandbox or Production")
-        }
-        guard appleDeadlineSeconds > 0, appleDeadlineSeconds <= 300 else {
-            throw ConfigurationError(
-                "appleDeadlineSeconds is \(appleDeadlineSeconds); it must be more than 0 and at most 300")
-        }
-        if let token = metricsToken, token.count < Self.minimumKeyLength {
-            throw ConfigurationError(
-                "metricsToken has \(token.count) characters; at least \(Self.minimumKeyLength) are required "
-                    + "(storekeeper keys new secret prints one)")
-        }
+        try apple.check()
+        try polling.check()
+        try webhookDelivery.check()
+        try metrics.check()
         for app in apps where app.allowXcode == true && app.environment == "Production" {
             throw ConfigurationError(
                 "apps: \(app.bundleID) has allowXcode with environment Production; Xcode-signed evidence proves no "
@@ -88,7 +50,7 @@ extension ServerConfiguration {
     public var secretsHeld: String? {
         var held: [String] = []
         if !apiKeys.isEmpty { held.append("apiKeys") }
-        if metricsToken != nil { held.append("metricsToken") }
+        if metrics.token != nil { held.append("metricsToken") }
         if !webhooks.isEmpty { held.append("webhooks' secrets") }
         if apps.contains(where: { $0.sharedSecret != nil }) { held.append("sharedSecret") }
         if apps.contains(where: { $0.privateKeyPEM != nil || $0.offerPrivateKeyPEM != nil }) {

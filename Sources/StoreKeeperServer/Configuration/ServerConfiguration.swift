@@ -2,7 +2,6 @@ import Crypto
 public import Foundation
 public import StoreKeeperStorage
 public import SubscriptionEngine
-public import SubscriptionMetrics
 
 /// Everything `storekeeper serve` needs. Every field has a default; with none given the server runs with
 /// SQLite under `./data`, the simulator in-process as Apple, and a demo app.
@@ -143,64 +142,31 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// API keys. Default: demo keys, when the simulator is on. Each belongs to its app's project and reaches only
     /// that project's subscribers; a configured key has at least ``minimumKeyLength`` characters.
     public var apiKeys: [APIKey] = []
-    /// When set, `GET /metrics` answers only requests with `Authorization: Bearer <metricsToken>` (at least
-    /// ``minimumKeyLength`` characters; never logged). Default none: `/metrics` is open, for a server that listens on
-    /// loopback or whose proxy does not forward it (docs/production.md, Security).
-    public var metricsToken: String?
     /// Webhook endpoints kept in this file (besides those added through the API). Default none.
     public var webhooks: [Webhook] = []
     /// Products, entitlements, groups for the engine.
     public var engine = EngineConfiguration()
     /// When one original transaction arrives for a second user. Default `transfer`.
     public var transferPolicy = TransferPolicy.transfer
-    /// `apple` (verifyReceipt) or `local` receipt validation. Default `apple`.
-    public var receiptValidation = "apple"
     /// Largest request body in bytes. Default 1 MiB.
     public var maximumBodyBytes = 1 << 20
     /// Connection limits: idle, header and body timeouts, most open connections (see ``ConnectionLimits``).
     public var limits = ConnectionLimits()
-    /// The most seconds one client request may wait for Apple in all (verifyReceipt's retries and sandbox
-    /// fallback included); past it the request answers 504 with a `retry_after`. Default 10.
-    public var appleDeadlineSeconds: Double = 10
-    /// Run the App Store simulator in-process and use it as Apple. Default true when no apps are configured.
-    public var simulator: Bool?
+    /// How the server talks to Apple: receipt validation, the deadline, Apple's URLs.
+    public var apple = AppleSettings()
+    /// The in-process simulator: whether it runs, and its environment, clock and pace.
+    public var simulator = SimulatorSettings()
     /// The memory the caches may use together, in MiB (answers, decoded evidence, encoded observations; each
     /// forgets its least recently used entries past its share). Default 256; 0 keeps nothing (every read from
     /// the database: for measuring, or a machine with no memory to spare).
     public var cacheMegabytes = 256
-    /// The in-process simulator's environment: `Sandbox` (default) or `Production` (production-shaped evidence:
-    /// receipts of type `Production`, verifyReceipt answering at the production URL).
-    public var simulatorEnvironment = "Sandbox"
-    /// The in-process simulator's clock: `system` (default; real time, periods accelerated by the rate) or
-    /// `manual` (moved only by `POST /simulator/v1/clock/advance`; the server runs on it too, so engine, workers,
-    /// schedules and webhook retries move with it).
-    public var simulatorClock = "system"
-    /// The in-process simulator's rate, how long a sandbox month lasts: `3m`, `5m` (default), `15m`, `30m`, `1h`
-    /// or `real`.
-    public var simulatorRate = "5m"
-    /// The rates the simulator knows.
-    public static let simulatorRates = ["3m", "5m", "15m", "30m", "1h", "real"]
-    /// How long a failed webhook delivery waits before each next attempt, in seconds; after the last, the
-    /// delivery is `failed` (redeliverable). Each wait varies by ±20 %. Default about three days in ten attempts.
-    public var webhookRetrySeconds: [Double] = WebhookRetrySchedule.standard.delays
-    /// How long, in seconds, one delivery may wait for its receiver's answer (at most half of `leaseSeconds`, so a
-    /// delivery is never sent twice while its lease holds). Default 10.
-    public var webhookTimeoutSeconds: Double = 10
+    /// How webhook deliveries are retried, timed and tested.
+    public var webhookDelivery = WebhookDeliverySettings()
     /// The wait for a receiver's answer the dispatcher uses: `webhookTimeoutSeconds`, but at most half of
     /// `leaseSeconds` (the one place that rule is decided).
-    public var webhookRequestTimeoutSeconds: Double { min(webhookTimeoutSeconds, leaseSeconds / 2) }
-    /// The most `test` events one endpoint may be sent through `POST /v1/webhooks/{id}/test` in a minute (counted
-    /// in the database, so across replicas); past it the request answers 429 `rate_limited`. Default 10.
-    public var webhookTestsPerMinute = 10
-    /// How often, in seconds, each app with API credentials reads Apple's notification history for
-    /// notifications that never arrived and applies them. Default 3600.
-    public var reconcileSeconds: Double = 3_600
-    /// When subscribers are asked about at Apple (App Store Server API, for apps with credentials): this many
-    /// seconds after a period ends (`pollDelaySeconds`, default 300), every `pollRetrySeconds` while billing fails
-    /// (default 14400), and every `pollSweepSeconds` otherwise (default 604800).
-    public var pollSchedule = PollSchedule()
-    /// The most App Store Server API requests per second polling sends for one app. Default 10.
-    public var pollRequestsPerSecond: Double = 10
+    public var webhookRequestTimeoutSeconds: Double { min(webhookDelivery.timeoutSeconds, leaseSeconds / 2) }
+    /// When Apple is asked about what was not heard: polls and notification history.
+    public var polling = PollingSettings()
     /// How long, in seconds, a process holds a poll or a webhook delivery it took: when the process dies, the
     /// others take its work after this. Default 120 (a delivery round may take at most half of it).
     public var leaseSeconds: Double = 120
@@ -208,28 +174,8 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// what was decided from it and its digest; receipts are kept (polling without API credentials sends the
     /// newest). Default 0: kept for good.
     public var rawEvidenceRetentionDays = 0
-    /// Apple's URLs (default Apple's; the in-process simulator overrides them).
-    public var verifyReceiptProductionURL: String?
-    /// Sandbox verifyReceipt URL.
-    public var verifyReceiptSandboxURL: String?
-    /// App Store Server API base URL (production; default Apple's `https://api.storekit.apple.com`).
-    public var serverAPIBaseURL: String?
-    /// App Store Server API base URL for the sandbox (default Apple's `https://api.storekit-sandbox.apple.com`, or
-    /// ``serverAPIBaseURL`` when only that is set: a simulator or proxy that answers both).
-    public var serverAPISandboxBaseURL: String?
-
-    /// Report money in the metrics (`mrr`, refund amounts) also in this currency (ISO 4217), each currency
-    /// converted at ``exchangeRates``; amounts in a currency without a rate are left out of that series. Default
-    /// none.
-    public var reportingCurrency: String?
-    /// What one unit of each currency is worth in ``reportingCurrency`` (`{"EUR": 1.08, "JPY": 0.0067}`).
-    /// Default none.
-    public var exchangeRates: [String: Double] = [:]
-
-    /// The reporting currency with its rates, when one is configured.
-    public var reporting: ReportingCurrency? {
-        reportingCurrency.map { ReportingCurrency(code: $0, rates: exchangeRates) }
-    }
+    /// What the metrics answer in, and who may read `/metrics`.
+    public var metrics = MetricSettings()
 
     /// The defaults.
     public init() {}
@@ -257,42 +203,48 @@ public struct ServerConfiguration: Sendable, Decodable {
         apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
         projects = try c.decodeIfPresent([Project].self, forKey: .projects) ?? []
         apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
-        metricsToken = try c.decodeIfPresent(String.self, forKey: .metricsToken)
+        metrics.token = try c.decodeIfPresent(String.self, forKey: .metricsToken)
         webhooks = try c.decodeIfPresent([Webhook].self, forKey: .webhooks) ?? []
         engine = try c.decodeIfPresent(EngineConfiguration.self, forKey: .engine) ?? engine
         transferPolicy = try c.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? transferPolicy
-        receiptValidation = try c.decodeIfPresent(String.self, forKey: .receiptValidation) ?? receiptValidation
+        apple.receiptValidation =
+            try c.decodeChoice(AppleSettings.ReceiptValidation.self, forKey: .receiptValidation)
+            ?? apple.receiptValidation
         maximumBodyBytes = try c.decodeIfPresent(Int.self, forKey: .maximumBodyBytes) ?? maximumBodyBytes
         limits = try c.decodeIfPresent(ConnectionLimits.self, forKey: .limits) ?? limits
-        appleDeadlineSeconds = try c.decodeIfPresent(Double.self, forKey: .appleDeadlineSeconds) ?? appleDeadlineSeconds
-        simulator = try c.decodeIfPresent(Bool.self, forKey: .simulator)
+        apple.deadlineSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .appleDeadlineSeconds) ?? apple.deadlineSeconds
+        simulator.enabled = try c.decodeIfPresent(Bool.self, forKey: .simulator)
         cacheMegabytes = try c.decodeIfPresent(Int.self, forKey: .cacheMegabytes) ?? cacheMegabytes
-        simulatorEnvironment =
-            try c.decodeIfPresent(String.self, forKey: .simulatorEnvironment) ?? simulatorEnvironment
-        simulatorClock = try c.decodeIfPresent(String.self, forKey: .simulatorClock) ?? simulatorClock
-        simulatorRate = try c.decodeIfPresent(String.self, forKey: .simulatorRate) ?? simulatorRate
-        verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
-        verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
-        serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
-        serverAPISandboxBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPISandboxBaseURL)
-        webhookRetrySeconds = try c.decodeIfPresent([Double].self, forKey: .webhookRetrySeconds) ?? webhookRetrySeconds
-        webhookTimeoutSeconds =
-            try c.decodeIfPresent(Double.self, forKey: .webhookTimeoutSeconds) ?? webhookTimeoutSeconds
-        webhookTestsPerMinute =
-            try c.decodeIfPresent(Int.self, forKey: .webhookTestsPerMinute) ?? webhookTestsPerMinute
-        reconcileSeconds = try c.decodeIfPresent(Double.self, forKey: .reconcileSeconds) ?? reconcileSeconds
-        pollSchedule.afterExpiry =
-            try c.decodeIfPresent(Double.self, forKey: .pollDelaySeconds) ?? pollSchedule.afterExpiry
-        pollSchedule.whileFailing =
-            try c.decodeIfPresent(Double.self, forKey: .pollRetrySeconds) ?? pollSchedule.whileFailing
-        pollSchedule.sweep = try c.decodeIfPresent(Double.self, forKey: .pollSweepSeconds) ?? pollSchedule.sweep
-        pollRequestsPerSecond =
-            try c.decodeIfPresent(Double.self, forKey: .pollRequestsPerSecond) ?? pollRequestsPerSecond
+        simulator.environment =
+            try c.decodeChoice(SimulatorSettings.Environment.self, forKey: .simulatorEnvironment)
+            ?? simulator.environment
+        simulator.clock = try c.decodeChoice(SimulatorSettings.Clock.self, forKey: .simulatorClock) ?? simulator.clock
+        simulator.rate = try c.decodeChoice(SimulatorSettings.Rate.self, forKey: .simulatorRate) ?? simulator.rate
+        apple.verifyReceiptProductionURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptProductionURL)
+        apple.verifyReceiptSandboxURL = try c.decodeIfPresent(String.self, forKey: .verifyReceiptSandboxURL)
+        apple.serverAPIBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPIBaseURL)
+        apple.serverAPISandboxBaseURL = try c.decodeIfPresent(String.self, forKey: .serverAPISandboxBaseURL)
+        webhookDelivery.retrySeconds =
+            try c.decodeIfPresent([Double].self, forKey: .webhookRetrySeconds) ?? webhookDelivery.retrySeconds
+        webhookDelivery.timeoutSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .webhookTimeoutSeconds) ?? webhookDelivery.timeoutSeconds
+        webhookDelivery.testsPerMinute =
+            try c.decodeIfPresent(Int.self, forKey: .webhookTestsPerMinute) ?? webhookDelivery.testsPerMinute
+        polling.reconcileSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .reconcileSeconds) ?? polling.reconcileSeconds
+        polling.schedule.afterExpiry =
+            try c.decodeIfPresent(Double.self, forKey: .pollDelaySeconds) ?? polling.schedule.afterExpiry
+        polling.schedule.whileFailing =
+            try c.decodeIfPresent(Double.self, forKey: .pollRetrySeconds) ?? polling.schedule.whileFailing
+        polling.schedule.sweep = try c.decodeIfPresent(Double.self, forKey: .pollSweepSeconds) ?? polling.schedule.sweep
+        polling.requestsPerSecond =
+            try c.decodeIfPresent(Double.self, forKey: .pollRequestsPerSecond) ?? polling.requestsPerSecond
         leaseSeconds = try c.decodeIfPresent(Double.self, forKey: .leaseSeconds) ?? leaseSeconds
         rawEvidenceRetentionDays =
             try c.decodeIfPresent(Int.self, forKey: .rawEvidenceRetentionDays) ?? rawEvidenceRetentionDays
-        reportingCurrency = try c.decodeIfPresent(String.self, forKey: .reportingCurrency)
-        exchangeRates = try c.decodeIfPresent([String: Double].self, forKey: .exchangeRates) ?? exchangeRates
+        metrics.reportingCurrency = try c.decodeIfPresent(String.self, forKey: .reportingCurrency)
+        metrics.exchangeRates = try c.decodeIfPresent([String: Double].self, forKey: .exchangeRates) ?? [:]
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over
@@ -312,7 +264,7 @@ public struct ServerConfiguration: Sendable, Decodable {
     }
 
     /// Whether the in-process simulator runs.
-    public var usesSimulator: Bool { simulator ?? apps.isEmpty }
+    public var usesSimulator: Bool { simulator.enabled ?? apps.isEmpty }
 
     /// Applies environment overrides: `DATABASE_URL`, `STOREKEEPER_PORT`, `STOREKEEPER_HOSTNAME`.
     public mutating func applyEnvironment(_ environment: [String: String]) {

@@ -21,24 +21,26 @@ import Testing
         let scopes = try configuration.projectScopes()
         #expect(scopes["com.example.app"]?.id == "example" && scopes["com.example.app.mac"]?.id == "example")
         #expect(configuration.limits.headerTimeoutSeconds == 10 && configuration.limits.maximumConnections == 4_096)
-        #expect(configuration.appleDeadlineSeconds == 10)
+        #expect(configuration.apple.deadlineSeconds == 10)
         #expect(configuration.apps[1].extraRootPaths.isEmpty)
-        #expect(configuration.reporting?.rate(for: "EUR") == 1.08 && configuration.reporting?.rate(for: "USD") == 1)
+        #expect(
+            configuration.metrics.reporting?.rate(for: "EUR") == 1.08
+                && configuration.metrics.reporting?.rate(for: "USD") == 1)
     }
 
     @Test(
         "a reporting currency that is not a code, a rate that is not positive, or rates without a currency are refused")
     func reportingCurrency() throws {
         var configuration = ServerConfiguration()
-        configuration.reportingCurrency = "dollars"
+        configuration.metrics.reportingCurrency = "dollars"
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
-        configuration.reportingCurrency = "USD"
-        configuration.exchangeRates = ["EUR": -1]
+        configuration.metrics.reportingCurrency = "USD"
+        configuration.metrics.exchangeRates = ["EUR": -1]
         #expect(throws: ConfigurationError("exchangeRates.EUR is -1.0; it must be a positive number")) {
             try configuration.validate()
         }
-        configuration.reportingCurrency = nil
-        configuration.exchangeRates = ["EUR": 1.08]
+        configuration.metrics.reportingCurrency = nil
+        configuration.metrics.exchangeRates = ["EUR": 1.08]
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
     }
 

@@ -68,9 +68,9 @@ import Testing
             var configuration = ServerConfiguration()
             configuration.apps = [ServerConfiguration.App(bundleID: TenantServers.appA)]
             configuration.apiKeys = [.init(key: TenantServers.publicA, kind: .public, bundleID: TenantServers.appA)]
-            configuration.verifyReceiptProductionURL = base + "/verifyReceipt"
-            configuration.verifyReceiptSandboxURL = base + "/verifyReceipt"
-            configuration.appleDeadlineSeconds = 1
+            configuration.apple.verifyReceiptProductionURL = base + "/verifyReceipt"
+            configuration.apple.verifyReceiptSandboxURL = base + "/verifyReceipt"
+            configuration.apple.deadlineSeconds = 1
             let httpClient = OutboundHTTPClient.make()
             let router = try await StoreKeeperApplication.buildRouter(
                 configuration: configuration, dependencies: .init(store: store, httpClient: httpClient),

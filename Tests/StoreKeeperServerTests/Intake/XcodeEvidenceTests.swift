@@ -24,7 +24,7 @@ import Testing
             return
         }
         var configuration = ServerConfiguration()
-        configuration.simulator = false
+        configuration.simulator.enabled = false
         var app = ServerConfiguration.App(bundleID: app)
         app.allowXcode = true
         configuration.apps = [app]
@@ -95,7 +95,7 @@ import Testing
     @Test("allowXcode on an app whose environment is Production is refused at startup, naming the app")
     func productionAppRefused() throws {
         var configuration = ServerConfiguration()
-        configuration.simulator = false
+        configuration.simulator.enabled = false
         var app = ServerConfiguration.App(bundleID: "com.example.live")
         app.allowXcode = true
         app.environment = "Production"

@@ -34,7 +34,7 @@ import Testing
         try await h.simulator.createApp(app)
         try await h.simulator.setNotificationDelivery(bundleID: Self.bundleID, .drop)
         var configured = ServerEndToEndTests.configuration(app: app, key: key)
-        configured.pollSchedule = schedule
+        configured.polling.schedule = schedule
         if !credentials {
             configured.apps[0].issuerID = nil
             configured.apps[0].keyID = nil

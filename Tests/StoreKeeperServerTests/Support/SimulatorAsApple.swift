@@ -21,9 +21,9 @@ enum SimulatorAsApple {
         _ configuration: ServerConfiguration, store: SQLStore, harness: SimulatorHarness, simulatorBase: String
     ) async throws -> (router: Router<BasicRequestContext>, services: [any Service]) {
         var configuration = configuration
-        configuration.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
-        configuration.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
-        configuration.serverAPIBaseURL = simulatorBase
+        configuration.apple.verifyReceiptProductionURL = simulatorBase + "/verifyReceipt"
+        configuration.apple.verifyReceiptSandboxURL = simulatorBase + "/sandbox/verifyReceipt"
+        configuration.apple.serverAPIBaseURL = simulatorBase
         let dependencies = StoreKeeperApplication.Dependencies(
             store: store, httpClient: HTTPClient.shared,
             extraRoots: [SimulatorHarness.sharedPKI.signedDataRootDER, SimulatorHarness.sharedPKI.receiptRootDER],

@@ -79,7 +79,7 @@ struct TenantServers: Sendable {
             ]
             configuration.engine = ServerConfiguration.demoEngine
             configuration.projects = projects
-            configuration.receiptValidation = receiptValidation
+            configuration.apple.receiptValidation = try .named(receiptValidation, field: "receiptValidation")
             configuration.maximumBodyBytes = maximumBodyBytes
             // An earlier start knew A's retired key; this start's configuration no longer has it.
             try await store.replaceAPIKeys([

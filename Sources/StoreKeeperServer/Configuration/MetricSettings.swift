@@ -1,0 +1,40 @@
+import Foundation
+public import SubscriptionMetrics
+
+/// What the metrics answer in, and who may read Prometheus' `/metrics`. In the file these are top-level keys
+/// (`metricsToken`, `reportingCurrency`, `exchangeRates`).
+public struct MetricSettings: Sendable {
+    /// When set, `GET /metrics` answers only requests with `Authorization: Bearer <metricsToken>` (at least
+    /// ``ServerConfiguration/minimumKeyLength`` characters; never logged). Default none: `/metrics` is open, for a
+    /// server that listens on loopback or whose proxy does not forward it (docs/production.md, Security).
+    public var token: String?
+    /// Report money in the metrics (`mrr`, refund amounts) also in this currency (ISO 4217), each currency
+    /// converted at ``exchangeRates``; amounts in a currency without a rate are left out of that series. Default
+    /// none.
+    public var reportingCurrency: String?
+    /// What one unit of each currency is worth in ``reportingCurrency`` (`{"EUR": 1.08, "JPY": 0.0067}`).
+    /// Default none.
+    public var exchangeRates: [String: Double] = [:]
+
+    /// The defaults.
+    public init() {}
+
+    /// The reporting currency with its rates, when one is configured.
+    public var reporting: ReportingCurrency? {
+        reportingCurrency.map { ReportingCurrency(code: $0, rates: exchangeRates) }
+    }
+
+    /// Refuses a short token, a bad currency or rate, or rates without a currency, naming the key.
+    func check() throws(ConfigurationError) {
+        if let problem = reporting?.problem { throw ConfigurationError(problem) }
+        if reportingCurrency == nil, !exchangeRates.isEmpty {
+            throw ConfigurationError(
+                "exchangeRates is set without reportingCurrency: name the currency they convert to")
+        }
+        if let token, token.count < ServerConfiguration.minimumKeyLength {
+            throw ConfigurationError(
+                "metricsToken has \(token.count) characters; at least \(ServerConfiguration.minimumKeyLength) are "
+                    + "required (storekeeper keys new secret prints one)")
+        }
+    }
+}
