@@ -5,6 +5,13 @@ import ServiceLifecycle
 import Synchronization
 
 /// Runs a Hummingbird application on a free loopback port for the duration of a test.
+///
+/// Why not HummingbirdTesting's `.live` framework, which does nearly this: it stops the server gracefully, waiting
+/// for requests in flight, and several tests serve an Apple or a receiver that never answers on purpose. Measured
+/// on 2026-11-28 over the nine suites that use this type (31 tests, in parallel on two cores): 11.3 s with this,
+/// 60.4 s and 62.0 s with `.live`, all of the difference in `AppleDeadlineTests`, whose silent Apple holds the
+/// graceful shutdown. It also binds `localhost` in place of the address a test asks for. Here the server's task is
+/// cancelled when the test ends, at once.
 public enum LiveServer {
     /// Starts `application`, waits until it listens, runs `body` with its base URL, then stops it.
     /// - Parameters:
