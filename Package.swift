@@ -388,6 +388,7 @@ let package = Package(
                 "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage",
                 .product(name: "StoreKeeperAPI", package: "StoreKeeperKit"),
                 "AppStoreSimulator",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -3,7 +3,8 @@ import HTTPTypes
 public import Hummingbird
 import Synchronization
 
-/// A loopback webhook receiver: records every delivery (its signature and event id headers and its body) and
+/// A loopback webhook receiver: records every delivery (its signature, event id and Standard Webhooks headers and
+/// its body) and
 /// answers with scripted statuses, then 200 — or 500 to everything while it is broken.
 public final class WebhookReceiver: Sendable {
     /// One request received.
@@ -14,6 +15,8 @@ public final class WebhookReceiver: Sendable {
         public var eventID: String?
         /// The raw body.
         public var body: Data
+        /// The Standard Webhooks headers, by name: `webhook-id`, `webhook-timestamp`, `webhook-signature`.
+        public var standard: [String: String] = [:]
     }
 
     private let state = Mutex<(deliveries: [Delivery], statuses: [Int], broken: Bool)>(([], [], false))
@@ -52,7 +55,11 @@ public final class WebhookReceiver: Sendable {
             let buffer = try await request.body.collect(upTo: 4 << 20)
             let delivery = Delivery(
                 signature: request.headers[HTTPField.Name("StoreKeeper-Signature")!],
-                eventID: request.headers[HTTPField.Name("StoreKeeper-Event-Id")!], body: Data(buffer.readableBytesView))
+                eventID: request.headers[HTTPField.Name("StoreKeeper-Event-Id")!], body: Data(buffer.readableBytesView),
+                standard: Dictionary(
+                    uniqueKeysWithValues: ["webhook-id", "webhook-timestamp", "webhook-signature"].compactMap { name in
+                        request.headers[HTTPField.Name(name)!].map { (name, $0) }
+                    }))
             let status = self.state.withLock { state -> Int in
                 state.deliveries.append(delivery)
                 if state.broken { return 500 }

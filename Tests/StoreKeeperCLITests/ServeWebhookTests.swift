@@ -69,6 +69,12 @@ import Testing
             #expect(
                 !WebhookSignature.isValid(
                     try #require(last.signature), secret: "whsec_wrong", body: Array(last.body), now: Date()))
+            // The Standard Webhooks headers: the event's id on every attempt, and a signature a stock library checks.
+            #expect(received.allSatisfy { $0.standard["webhook-id"] == $0.eventID })
+            #expect(endpoint.secret.hasPrefix("whsec_"))
+            #expect(
+                try StandardWebhookSignatureTests.verifies(
+                    last.standard, body: last.body, secret: endpoint.secret))
             let event = try APICoding.decoder().decode(WebhookEvent.self, from: last.body)
             #expect(event.id == last.eventID && event.type == "initial_purchase" && event.appUserID == "alice")
             #expect(event.cause == "client" && event.productID == "premium.monthly" && event.entitlements == ["pro"])

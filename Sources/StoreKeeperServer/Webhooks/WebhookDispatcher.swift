@@ -174,9 +174,16 @@ public struct WebhookDispatcher: Service {
     ) async -> (attempt: DeliveryAttempt, answered: Bool) {
         let sentAt = now()
         let body = ByteBuffer(string: delivery.body)
-        let signature = body.withUnsafeReadableBytes { bytes in
-            WebhookSignature.value(
-                secret: delivery.secret, timestamp: Int64(sentAt.timeIntervalSince1970), body: bytes)
+        let timestamp = Int64(sentAt.timeIntervalSince1970)
+        let signatures = body.withUnsafeReadableBytes { bytes in
+            [
+                (
+                    WebhookSignature.header,
+                    WebhookSignature.value(secret: delivery.secret, timestamp: timestamp, body: bytes)
+                )
+            ]
+                + StandardWebhookSignature.headers(
+                    secret: delivery.secret, id: delivery.eventID, timestamp: timestamp, body: bytes)
         }
         let result: String
         var detail: String?
@@ -188,8 +195,8 @@ public struct WebhookDispatcher: Service {
                     url,
                     headers: [
                         ("Content-Type", "application/json"), ("User-Agent", "StoreKeeper-Webhooks/1"),
-                        ("StoreKeeper-Event-Id", delivery.eventID), (WebhookSignature.header, signature),
-                    ], body: body, over: &connection, deadline: deadline)
+                        ("StoreKeeper-Event-Id", delivery.eventID),
+                    ] + signatures, body: body, over: &connection, deadline: deadline)
                 result = "HTTP \(status)"
                 delivered = (200..<300).contains(status)
             } catch {

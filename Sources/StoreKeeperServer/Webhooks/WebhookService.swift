@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import StoreKeeperAPI
 import StoreKeeperStorage
+import StoreKeeperWire
 import SubscriptionEngine
 
 /// The webhook API apart from HTTP: endpoints of the caller's project, their delivery logs, redelivery and test
@@ -28,7 +29,7 @@ struct WebhookService: Sendable {
         }
         let record = WebhookEndpointRecord(
             id: "wh_" + Self.randomHex(12), projectID: project.id, url: url, eventTypes: types,
-            secret: "whsec_" + Self.randomHex(32), createdAt: now())
+            secret: Self.newSecret(), createdAt: now())
         try await store.createWebhookEndpoint(record)
         return WebhookEndpoint(
             id: record.id, url: record.url, eventTypes: record.eventTypes, createdAt: record.createdAt,
@@ -183,6 +184,12 @@ struct WebhookService: Sendable {
         }
         var seen = Set<String>()
         return types.filter { seen.insert($0).inserted }
+    }
+
+    /// A new endpoint's signing secret: `whsec_` and the base64 of 24 random bytes, the form Standard Webhooks
+    /// libraries take as it is.
+    static func newSecret() -> String {
+        "whsec_" + SymmetricKey(size: .init(bitCount: 192)).withUnsafeBytes { Base64.standardEncode(Array($0)) }
     }
 
     static func randomHex(_ bytes: Int) -> String {
