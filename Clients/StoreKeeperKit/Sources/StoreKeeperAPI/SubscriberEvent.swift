@@ -1,5 +1,5 @@
-public import StoreKeeperWire
 public import Foundation
+public import StoreKeeperWire
 
 /// One change of a subscriber's state, with its cause.
 public struct SubscriberEvent: Codable, Sendable, Hashable {
