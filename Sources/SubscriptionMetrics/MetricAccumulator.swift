@@ -23,6 +23,9 @@ public struct MetricAccumulator: Sendable {
     /// its last, summed in order by ``series()`` (so a customer's months-long period costs two additions, not one
     /// per day).
     var deltas: [String: [Double]] = [:]
+    /// Per series key, a ratio's denominator added over runs of buckets, as ``deltas`` (``MetricName/churnRate``'s
+    /// subscriptions with access at each bucket's start).
+    var denominatorDeltas: [String: [Double]] = [:]
 
     /// The environments counted, as a list (one or two names: faster to search than to hash).
     let environments: [String]
@@ -34,7 +37,11 @@ public struct MetricAccumulator: Sendable {
         environments = query.environments.sorted()
         buckets = query.interval.buckets(from: query.from, to: query.to)
         instants = buckets.prefix { $0.start < query.now }.map { min($0.end, query.now) }
+        starts = buckets.prefix { $0.start < query.now }.map(\.start)
     }
+
+    /// The start of each bucket that began before `now`: where ``MetricName/churnRate`` counts who had access.
+    let starts: [Date]
 
     /// Adds one customer.
     /// - Parameter evidence: The customer's evidence.
@@ -85,8 +92,13 @@ public struct MetricAccumulator: Sendable {
         let periods = timeline.periods
         guard !buckets.isEmpty else { return }
         switch query.name {
-        case .activeSubscriptions, .activeTrials, .mrr:
-            addSnapshots(periods)
+        case .activeSubscriptions, .activeTrials, .mrr, .arr:
+            addSnapshots(periods, at: instants)
+        case .revenue, .refundRate:
+            addMoney(periods)
+        case .churnRate:
+            addSnapshots(periods, at: starts)
+            for (period, _) in churned(timeline) { add(1, key: key(period), at: period.accessEnd) }
         case .newSubscriptions:
             if let first = periods.first, counts(first) { add(1, key: key(first), at: first.start) }
         case .renewals:
@@ -101,17 +113,7 @@ public struct MetricAccumulator: Sendable {
                 addRatio(converted ? 1 : 0, key: key(period), at: ended)
             }
         case .churn:
-            for (index, period) in periods.enumerated() where counts(period) {
-                let next = periods.indices.contains(index + 1) ? periods[index + 1] : nil
-                // Access ended without a next period beginning by then: a lapse — unless billing recovered within
-                // Apple's retry window (a recovery, not churn).
-                guard period.accessEnd <= query.now, next.map({ $0.start > period.accessEnd }) ?? true,
-                    period.refundedAt == nil,
-                    next.map({ $0.start.timeIntervalSince(period.expiresAt) > Self.billingRetryWindow }) ?? true
-                else { continue }
-                let reason = next == nil ? timeline.endReason : "other"
-                add(1, key: key(period, suffix: reason), at: period.accessEnd)
-            }
+            for (period, reason) in churned(timeline) { add(1, key: key(period, suffix: reason), at: period.accessEnd) }
         case .graceRecoveries, .billingRecoveries:
             for (previous, next) in zip(periods, periods.dropFirst()) where counts(next) {
                 let lapse = next.start.timeIntervalSince(previous.expiresAt)
@@ -148,9 +150,9 @@ public struct MetricAccumulator: Sendable {
     /// that began before the instant and still gave access at it — counted once per subscription, whatever
     /// overlaps. Walks only the buckets between the first period's start and the latest access end, and adds each
     /// run of buckets held by one period at once.
-    mutating func addSnapshots(_ periods: [SubscriptionPeriod]) {
+    mutating func addSnapshots(_ periods: [SubscriptionPeriod], at instants: [Date]) {
         guard let first = periods.first, let latestEnd = periods.map(\.accessEnd).max() else { return }
-        var index = firstInstant(after: first.start)
+        var index = Self.firstInstant(after: first.start, in: instants)
         var started = 0
         var run: (holder: Int, from: Int)?
         while index < instants.count, instants[index] <= latestEnd {
@@ -167,8 +169,8 @@ public struct MetricAccumulator: Sendable {
         if let run { addSnapshot(periods[run.holder], buckets: run.from..<index) }
     }
 
-    /// The first snapshot whose instant is after `date` (``instants``' count when none is).
-    func firstInstant(after date: Date) -> Int {
+    /// The first of `instants` after `date` (their count when none is).
+    static func firstInstant(after date: Date, in instants: [Date]) -> Int {
         var low = 0
         var high = instants.count
         while low < high {
@@ -184,12 +186,17 @@ public struct MetricAccumulator: Sendable {
         switch query.name {
         case .activeSubscriptions: add(1, key: key(period), buckets: range)
         case .activeTrials where period.isTrial: add(1, key: key(period), buckets: range)
-        case .mrr where !period.isTrial && period.price > 0:
-            let monthly = Double(period.price) / 1000 / period.months
+        case .mrr, .arr:
+            guard !period.isTrial, period.price > 0 else { break }
+            let monthly = Double(period.price) / 1000 / period.months * (query.name == .arr ? 12 : 1)
             add(monthly, key: key(period, currency: period.currency), buckets: range)
             if let (converted, code) = reported(monthly, period.currency) {
                 add(converted, key: key(period, currency: code), buckets: range)
             }
+        case .churnRate:
+            denominatorDeltas[key(period), default: Array(repeating: 0, count: buckets.count + 1)][range.lowerBound] +=
+                1
+            denominatorDeltas[key(period)]![range.upperBound] -= 1
         default: break
         }
     }
@@ -219,6 +226,7 @@ public struct MetricAccumulator: Sendable {
     public func series() -> [MetricSeries] {
         let starts = buckets.map(\.start)
         let sums = totals
+        let denominators = ratioDenominators
         let keys = sums.keys.sorted()
         guard !keys.isEmpty else {
             return [MetricSeries(key: defaultKey, points: starts.map { ($0, 0) })]
@@ -226,15 +234,22 @@ public struct MetricAccumulator: Sendable {
         return keys.map { key in
             let values = sums[key]!
             let points = starts.indices.map { index -> (start: Date, value: Double) in
-                if let denominator = denominators[key] {
-                    return (starts[index], denominator[index] == 0 ? 0 : values[index] / denominator[index])
+                if let denominator = denominators[key]
+                    ?? (query.name.isRatio ? Array(repeating: 0, count: starts.count) : nil)
+                {
+                    // Both sides rounded to thousandths first (amounts are in milliunits), so the order customers
+                    // were added in leaves no float dust in a money ratio.
+                    let (part, whole) = (Self.thousandths(values[index]), Self.thousandths(denominator[index]))
+                    return (starts[index], whole == 0 ? 0 : part / whole)
                 }
-                // Rounded to thousandths (runs of added and removed amounts leave float dust); `+ 0` makes -0 zero.
-                return (starts[index], (values[index] * 1000).rounded() / 1000 + 0)
+                return (starts[index], Self.thousandths(values[index]))
             }
             return MetricSeries(key: key, points: points)
         }
     }
+
+    /// `value` rounded to thousandths (runs of added and removed amounts leave float dust); `+ 0` makes -0 zero.
+    static func thousandths(_ value: Double) -> Double { (value * 1000).rounded() / 1000 + 0 }
 
     var defaultKey: String { query.split == nil ? "all" : "none" }
 
@@ -255,6 +270,7 @@ public struct MetricAccumulator: Sendable {
         for (key, values) in other.sums { Self.add(values, into: &sums, key) }
         for (key, values) in other.denominators { Self.add(values, into: &denominators, key) }
         for (key, values) in other.deltas { Self.add(values, into: &deltas, key) }
+        for (key, values) in other.denominatorDeltas { Self.add(values, into: &denominatorDeltas, key) }
     }
 
     static func add(_ values: [Double], into table: inout [String: [Double]], _ key: String) {

@@ -28,4 +28,14 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
     /// Retention by month of first purchase: one series per cohort (`2026-01`), the share of its subscriptions with
     /// access at each bucket's end.
     case cohorts
+    /// Money booked in each bucket, per currency: the price of every paid period that began in it (renewals
+    /// included), less refunds dated in it (× the refunded share).
+    case revenue
+    /// Annual recurring revenue at each bucket's end: 12 × ``mrr``, per currency.
+    case arr
+    /// Subscriptions that churned in the bucket (as ``churn`` counts them) ÷ subscriptions with access at the
+    /// bucket's start.
+    case churnRate = "churn_rate"
+    /// Of the revenue of the paid periods that began in the bucket, the share refunded since, per currency.
+    case refundRate = "refund_rate"
 }

@@ -8,9 +8,9 @@ import SubscriptionMetrics
 enum DashboardPages {
     /// The overview's charts, in order.
     static let overviewCharts: [(MetricName, String)] = [
-        (.mrr, "Monthly recurring revenue"), (.activeSubscriptions, "Active subscriptions"),
+        (.revenue, "Revenue"), (.mrr, "Monthly recurring revenue"), (.activeSubscriptions, "Active subscriptions"),
         (.activeTrials, "Active trials"), (.newSubscriptions, "New subscriptions"), (.churn, "Churn"),
-        (.refunds, "Refunds"),
+        (.churnRate, "Churn rate"), (.refunds, "Refunds"),
     ]
 
     static let style = """

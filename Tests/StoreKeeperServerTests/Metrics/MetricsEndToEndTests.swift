@@ -20,7 +20,9 @@ import Testing
         return (Int(response.status.code), response.headers.first(name: "Content-Type") ?? "", body)
     }
 
-    @Test("new subscriptions and MRR from the stored evidence, as JSON and as CSV", arguments: TestDatabases.backends)
+    @Test(
+        "new subscriptions, MRR, revenue and ARR from the stored evidence, as JSON and as CSV",
+        arguments: TestDatabases.backends)
     func metrics(_ backend: String) async throws {
         try await E2E.withServers(backend) { h, client, _, _ in
             let day = AppleDateFormat.rfc3339(h.clock.now()).prefix(10)
@@ -55,6 +57,18 @@ import Testing
                     "premium.monthly USD": 19.98, "premium.annual USD": 6.666,
                     "premium.monthly reporting EUR": 39.96, "premium.annual reporting EUR": 13.332,
                 ])
+
+            // Revenue books the three prices today; ARR is twelve months of each plan's price.
+            for (name, expected) in [
+                ("revenue", ["USD": 99.97, "reporting EUR": 199.94]), ("arr", ["USD": 319.75, "reporting EUR": 639.5]),
+            ] {
+                let (_, answer) = try await client.call(.GET, APIPath.metric(name, query: range), key: E2E.secretKey)
+                let last = Dictionary(
+                    uniqueKeysWithValues: (answer["series"] as? [[String: Any]] ?? []).map {
+                        ($0["key"] as? String ?? "", ($0["points"] as? [[String: Any]])?.last?["value"] as? Double)
+                    })
+                #expect(last == expected, "\(name)")
+            }
 
             let (csvStatus, type, csv) = try await Self.raw(
                 client.base, APIPath.metric("new_subscriptions", query: range + [("format", "csv")]), key: E2E.secretKey

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import SubscriptionMetrics
+
+/// Revenue, ARR, churn rate and refund rate on ``MetricAccumulatorTests``' fixed history, worked out by hand
+/// (months of 2026, the server's clock on Mar 20, Production only; prices in USD):
+///
+/// - Revenue by the month a paid period began: January A1 + B2 + E1 = 3 × 9.99 = 29.97 (the trials B1 and C1 are
+///   free, F is sandbox); February A2 9.99 + D1 79.99 = 89.98; March A3 9.99 less D1's refund of 90 % of 79.99
+///   (71.991, dated Mar 10) = −62.001.
+/// - ARR is 12 × MRR at each month's end: January A1, B2, E1 = 3 × 119.88 = 359.64; February A2 119.88 + D1 (an
+///   annual plan) 79.99 = 199.87; March (at Mar 20) A3 alone = 119.88, D1's access having ended at its refund.
+/// - Churn rate: who had access at each month's start (Jan 1 00:00: nobody, as A1 began at noon; Feb 1: A1, B2,
+///   E1; Mar 1: A2, D1) and who churned in the month (January C, February B and E, March nobody): 0, 2 ÷ 3, 0 ÷ 2.
+/// - Refund rate by the month the refunded period began: February's 89.98 of which D1's 71.991 was refunded,
+///   0.80007; January and March nothing refunded.
+@Suite struct MoneyMetricTests {
+    typealias Fixture = MetricAccumulatorTests
+
+    @Test("revenue books each paid period in the month it began and takes each refund off in the month of the refund")
+    func revenue() {
+        #expect(Fixture.compute(.revenue) == ["USD": [29.97, 89.98, -62.001]])
+        #expect(
+            Fixture.compute(.revenue, split: .product) == [
+                "premium.monthly USD": [29.97, 9.99, 9.99], "premium.annual USD": [0, 79.99, -71.991],
+            ])
+        #expect(Fixture.compute(.revenue, environments: ["Sandbox"]) == ["USD": [9.99, 0, 0]])
+    }
+
+    @Test("ARR is twelve times MRR at each snapshot, per currency")
+    func arr() {
+        #expect(Fixture.compute(.arr) == ["USD": [359.64, 199.87, 119.88]])
+        let mrr = Fixture.compute(.mrr)["USD"] ?? []
+        let arr = Fixture.compute(.arr)["USD"] ?? []
+        #expect(zip(mrr, arr).allSatisfy { abs($0 * 12 - $1) < 0.01 }, "\(mrr) \(arr)")
+    }
+
+    @Test("churn rate divides the month's churn by the subscriptions with access at its start (0 when nobody had)")
+    func churnRate() throws {
+        let rate = try #require(Fixture.compute(.churnRate)["all"])
+        #expect(rate.count == 3 && rate[0] == 0 && abs(rate[1] - 2.0 / 3) < 1e-12 && rate[2] == 0, "\(rate)")
+        let churned = Fixture.compute(.churn).values.reduce([0.0, 0, 0]) { zip($0, $1).map(+) }
+        #expect(churned == [1, 2, 0], "the numerators are churn's counts")
+    }
+
+    @Test("refund rate is the share of a month's booked revenue refunded since, so it stays between 0 and 1")
+    func refundRate() throws {
+        let rate = try #require(Fixture.compute(.refundRate)["USD"])
+        #expect(rate.count == 3 && rate[0] == 0 && abs(rate[1] - 71.991 / 89.98) < 1e-12 && rate[2] == 0, "\(rate)")
+    }
+
+    @Test("every money metric also sums the currencies at their rates in a reporting currency")
+    func reportingCurrency() throws {
+        var query = MetricQuery(
+            name: .revenue, from: Fixture.date(1, 1, hour: 0), to: Fixture.date(4, 1, hour: 0), interval: .month,
+            now: Fixture.date(3, 20))
+        query.reporting = ReportingCurrency(code: "EUR", rates: ["USD": 0.5])
+        for name in [MetricName.revenue, .arr, .refundRate] {
+            query.name = name
+            var metric = MetricAccumulator(query)
+            Fixture.customers.forEach { metric.add($0) }
+            let series = Dictionary(uniqueKeysWithValues: metric.series().map { ($0.key, $0.points.map(\.value)) })
+            let usd = try #require(series["USD"])
+            let eur = try #require(series["reporting EUR"])
+            let factor = name == .refundRate ? 1.0 : 0.5
+            #expect(zip(usd, eur).allSatisfy { abs($0 * factor - $1) < 0.001 }, "\(name): \(usd) \(eur)")
+        }
+    }
+
+    @Test("splitting or merging computations changes nothing: two halves merged equal one computation")
+    func mergedHalves() {
+        for name in [MetricName.revenue, .arr, .churnRate, .refundRate] {
+            let query = MetricQuery(
+                name: name, from: Fixture.date(1, 1, hour: 0), to: Fixture.date(4, 1, hour: 0), interval: .week,
+                now: Fixture.date(3, 20))
+            var whole = MetricAccumulator(query)
+            var first = MetricAccumulator(query)
+            var second = MetricAccumulator(query)
+            for (index, customer) in Fixture.customers.enumerated() {
+                whole.add(customer)
+                if index % 2 == 0 { first.add(customer) } else { second.add(customer) }
+            }
+            first.merge(second)
+            #expect(first.series() == whole.series(), "\(name)")
+        }
+    }
+}
