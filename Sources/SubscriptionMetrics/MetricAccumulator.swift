@@ -57,6 +57,10 @@ public struct MetricAccumulator: Sendable {
             addReactivations(timelines)
             return
         }
+        if query.name == .mrrMovement {
+            addMovements(timelines)
+            return
+        }
         for timeline in timelines { add(timeline) }
     }
 
@@ -123,6 +127,8 @@ public struct MetricAccumulator: Sendable {
             }
         case .reactivations:
             addReactivations([timeline])
+        case .mrrMovement:
+            addMovements([timeline])
         case .cohorts:
             guard let first = periods.first, counts(first), let cohort = index(of: first.start) else { break }
             let name = Self.monthName(first.start)

@@ -38,4 +38,7 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
     case churnRate = "churn_rate"
     /// Of the revenue of the paid periods that began in the bucket, the share refunded since, per currency.
     case refundRate = "refund_rate"
+    /// What moved MRR in each bucket, per currency: `new`, `reactivation`, `expansion`, `contraction` and
+    /// `churned`, classified per customer between the bucket's start and its end; they sum to MRR's change.
+    case mrrMovement = "mrr_movement"
 }

@@ -123,6 +123,39 @@ import Testing
         }
     }
 
+    /// (Buckets end before `now`: a bucket that has not begun has no snapshot and no movement.)
+    @Test("MRR movement's kinds sum to MRR's change in every bucket, per currency, split or not, at every resolution")
+    func movementSumsToMRRChange() {
+        let timelines = Self.timelines(count: 400, seed: 5)
+        for interval in [MetricInterval.day, .week, .month] {
+            for split in [nil, MetricSplit.product] {
+                func compute(_ name: MetricName) -> [String: [Double]] {
+                    var query = MetricQuery(
+                        name: name, from: Self.origin, to: Self.origin.addingTimeInterval(420 * Self.day),
+                        interval: interval, split: split, now: Self.origin.addingTimeInterval(420.5 * Self.day))
+                    query.reporting = ReportingCurrency(code: "EUR", rates: ["EUR": 1, "USD": 0.9])
+                    var accumulator = MetricAccumulator(query)
+                    for timeline in timelines { accumulator.add(timelines: [timeline]) }
+                    return Dictionary(
+                        uniqueKeysWithValues: accumulator.series().map { ($0.key, $0.points.map(\.value)) })
+                }
+                let mrr = compute(.mrr)
+                let movement = compute(.mrrMovement)
+                #expect(Set(movement.keys.map { String($0[..<$0.lastIndex(of: " ")!]) }) == Set(mrr.keys))
+                for (series, values) in mrr {
+                    let kinds = movement.filter { $0.key.hasPrefix(series + " ") }.values
+                    var worst = 0.0
+                    for bucket in values.indices {
+                        let moved = kinds.reduce(0) { $0 + $1[bucket] }
+                        let change = values[bucket] - (bucket == 0 ? 0 : values[bucket - 1])
+                        worst = max(worst, abs(moved - change))
+                    }
+                    #expect(worst < 0.01, "\(series) by \(interval): off by \(worst)")
+                }
+            }
+        }
+    }
+
     @Test("customers counted in shares and merged give exactly what one computation gives, for every metric")
     func sharesMerge() {
         let timelines = Self.timelines(count: 300, seed: 11)

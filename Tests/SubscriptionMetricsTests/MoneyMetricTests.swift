@@ -1,9 +1,10 @@
 import Foundation
+import SubscriptionEngine
 import Testing
 
 @testable import SubscriptionMetrics
 
-/// Revenue, ARR, churn rate and refund rate on ``MetricAccumulatorTests``' fixed history, worked out by hand
+/// Revenue, ARR, churn rate, refund rate and MRR movement on ``MetricAccumulatorTests``' fixed history, worked out by hand
 /// (months of 2026, the server's clock on Mar 20, Production only; prices in USD):
 ///
 /// - Revenue by the month a paid period began: January A1 + B2 + E1 = 3 × 9.99 = 29.97 (the trials B1 and C1 are
@@ -68,9 +69,40 @@ import Testing
         }
     }
 
+    @Test("MRR movement: each customer's change over the month, classified; the kinds sum to MRR's change")
+    func mrrMovement() throws {
+        // A, B and E start paying in January (new); D in February (new, 79.99 / 12); B and E stop in February and
+        // D at its March refund (churned).
+        let movement = Fixture.compute(.mrrMovement)
+        #expect(movement == ["USD new": [29.97, 6.666, 0], "USD churned": [0, -19.98, -6.666]], "\(movement)")
+        let mrr = try #require(Fixture.compute(.mrr)["USD"])
+        for bucket in 0..<3 {
+            let moved = movement.values.reduce(0) { $0 + $1[bucket] }
+            #expect(abs(moved - (mrr[bucket] - (bucket == 0 ? 0 : mrr[bucket - 1]))) < 0.002, "month \(bucket + 1)")
+        }
+        // I pays in January, lapses in February and subscribes again on Mar 15: a reactivation, not new.
+        let returns = Fixture.compute(.mrrMovement, customers: Fixture.returns)
+        #expect(returns["USD reactivation"] == [0, 0, 9.99], "\(returns)")
+    }
+
+    @Test("MRR movement: moving to a dearer plan is expansion, to a cheaper one contraction")
+    func expansionAndContraction() {
+        var evidence = EvidenceSet()
+        evidence.insert(
+            Fixture.period("X1", "X1", "basic", from: Fixture.date(1, 3), to: Fixture.date(2, 3), price: 9_990))
+        evidence.insert(
+            Fixture.period("X2", "X1", "plus", from: Fixture.date(2, 3), to: Fixture.date(3, 3), price: 19_990))
+        evidence.insert(
+            Fixture.period("X3", "X1", "lite", from: Fixture.date(3, 3), to: Fixture.date(4, 3), price: 4_990))
+        #expect(
+            Fixture.compute(.mrrMovement, customers: [evidence]) == [
+                "USD new": [9.99, 0, 0], "USD expansion": [0, 10, 0], "USD contraction": [0, 0, -15],
+            ])
+    }
+
     @Test("splitting or merging computations changes nothing: two halves merged equal one computation")
     func mergedHalves() {
-        for name in [MetricName.revenue, .arr, .churnRate, .refundRate] {
+        for name in [MetricName.revenue, .arr, .churnRate, .refundRate, .mrrMovement] {
             let query = MetricQuery(
                 name: name, from: Fixture.date(1, 1, hour: 0), to: Fixture.date(4, 1, hour: 0), interval: .week,
                 now: Fixture.date(3, 20))
