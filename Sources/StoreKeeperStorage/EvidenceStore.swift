@@ -50,6 +50,12 @@ public protocol EvidenceStore: Sendable {
 
     /// A subscriber's events in one project, oldest first.
     func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord]
+    /// A page of the project's event feed: every subscriber event of the project in commit order, after `cursor`
+    /// (`nil`: from the first), never passing an event a write in progress will still commit.
+    /// - Returns: The events, and the cursor after the last (`cursor` itself when there are none).
+    func eventFeed(in project: ProjectScope, after cursor: EventFeedCursor?, limit: Int) async throws -> (
+        events: [EventRecord], next: EventFeedCursor?
+    )
 
     /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it; both ids are in
     /// `project`, so an alias never reaches another project's subscriber.

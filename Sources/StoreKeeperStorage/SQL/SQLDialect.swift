@@ -45,6 +45,27 @@ public enum SQLDialect: String, Sendable {
         self == .sqlite ? "group_concat(\(column), '\(separator)')" : "string_agg(\(column), '\(separator)')"
     }
 
+    /// The column that records which transaction wrote an event (PostgreSQL's 64-bit `xid8`; a constant 0 on
+    /// SQLite, whose single writer commits in id order).
+    public var writingTransactionColumn: String {
+        self == .postgres ? "xid8 NOT NULL DEFAULT pg_current_xact_id()" : "INTEGER NOT NULL DEFAULT 0"
+    }
+
+    /// A bound writing-transaction id, for comparing with that column.
+    public var writingTransactionParameter: String { self == .postgres ? "CAST(? AS xid8)" : "?" }
+
+    /// The value to bind for ``writingTransactionParameter`` (text PostgreSQL casts, as `xid8` passes `Int64`).
+    public func writingTransaction(_ value: UInt64) -> SQLValue {
+        self == .postgres ? .text(String(value)) : .integer(Int64(clamping: value))
+    }
+
+    /// The condition that keeps a feed read behind every transaction still running: rows whose writer is older
+    /// than the oldest running transaction (PostgreSQL's snapshot `xmin`); none needed where one writer commits at
+    /// a time.
+    public var committedHorizon: String {
+        self == .postgres ? " AND tx < pg_snapshot_xmin(pg_current_snapshot())" : ""
+    }
+
     /// The statements given, on a database with tunable column storage (PostgreSQL's TOAST thresholds and
     /// compression), and none elsewhere: a migration step that only tunes storage.
     public func storageTuning(_ statements: [String]) -> [String] { self == .postgres ? statements : [] }

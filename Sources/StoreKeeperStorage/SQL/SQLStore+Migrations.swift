@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 11
+    public static let schemaVersion = 12
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -117,6 +117,13 @@ extension SQLStore {
             [
                 "CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, next_attempt_at, id) WHERE status = 'pending'",
                 "CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL",
+            ],
+            // 12: The event feed (`GET /v1/events`): each event records the transaction that wrote it, and is read
+            // in (transaction, id) order behind the oldest running transaction, so no event is passed before it
+            // commits. Events written before this migration share one transaction id and keep their id order.
+            [
+                "ALTER TABLE events ADD COLUMN tx \(database.dialect.writingTransactionColumn)",
+                "CREATE INDEX events_feed ON events (tx, id)",
             ],
         ]
         _ = try await database.withTransaction { tx in

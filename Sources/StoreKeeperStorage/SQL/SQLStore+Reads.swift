@@ -55,17 +55,20 @@ extension SQLStore {
             return try await tx.query(
                 "SELECT id, app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json FROM events WHERE app_user_id = ? ORDER BY id LIMIT ?",
                 [.text(user), .integer(Int64(limit))]
-            ).map { row in
-                EventRecord(
-                    id: row["id"]?.int ?? 0, appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""),
-                    createdAt: Self.date(row["created_at"]),
-                    type: row["type"]?.string ?? "", cause: EventCause(rawValue: row["cause"]?.string ?? "") ?? .client,
-                    causeID: row["cause_id"]?.string, evidenceID: row["evidence_id"]?.int,
-                    detail: try Self.decodeStored(
-                        [String: EventValue].self, row["detail_json"], empty: "{}",
-                        what: "event \(row["id"]?.int ?? 0)'s detail"))
-            }
+            ).map(Self.eventRecord)
         }
+    }
+
+    /// An event row (`id, app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json`) as a record.
+    static func eventRecord(_ row: SQLRow) throws -> EventRecord {
+        EventRecord(
+            id: row["id"]?.int ?? 0, appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""),
+            createdAt: Self.date(row["created_at"]),
+            type: row["type"]?.string ?? "", cause: EventCause(rawValue: row["cause"]?.string ?? "") ?? .client,
+            causeID: row["cause_id"]?.string, evidenceID: row["evidence_id"]?.int,
+            detail: try Self.decodeStored(
+                [String: EventValue].self, row["detail_json"], empty: "{}",
+                what: "event \(row["id"]?.int ?? 0)'s detail"))
     }
 
     /// Every table in a stable order, the same on every backend for the same writes: row ids (which
