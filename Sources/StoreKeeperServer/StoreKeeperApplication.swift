@@ -161,6 +161,7 @@ public enum StoreKeeperApplication {
                 IntakeRoutes(service: service), SubscriberRoutes(service: subscribers),
                 OfferRoutes(signer: OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)),
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
+                EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
             ],
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes

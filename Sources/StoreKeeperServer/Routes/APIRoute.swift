@@ -62,11 +62,14 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// `GET /v1/metrics/{name}`: a business metric over a date range (the path's `:id` is the metric's name).
     public static let getMetric = APIRoute(method: .get, path: "v1/metrics/:id", access: .secretKey)
 
+    /// `GET /v1/events`: the project's event feed, in commit order, resumable by cursor.
+    public static let getEventFeed = APIRoute(method: .get, path: "v1/events", access: .secretKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
         postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
-        postWebhookTest, postRedeliver, postImport, getMetric,
+        postWebhookTest, postRedeliver, postImport, getMetric, getEventFeed,
     ]
 
     /// `METHOD /path`.

@@ -125,6 +125,10 @@ import Testing
                     name: "A's user into B's alias", user: "mallory", body: ["new_app_user_id": "victim-device"],
                     check: noSubscriptions),
             ]
+        case .getEventFeed:
+            return [
+                Attack(name: "the project's event feed", user: "", query: "?limit=1000", check: noSubscriptions)
+            ]
         case .getEvents:
             return [
                 Attack(name: "B's history", user: "victim", check: noSubscriptions),

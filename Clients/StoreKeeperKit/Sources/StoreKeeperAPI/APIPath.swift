@@ -52,6 +52,15 @@ public enum APIPath {
             + (query.isEmpty ? "" : "?" + query.map { segment($0.0) + "=" + segment($0.1) }.joined(separator: "&"))
     }
 
+    /// `GET`: the project's event feed (secret key), after `cursor` (a page's `next_cursor`; `nil` from the first),
+    /// at most `limit` events, as JSON or `ndjson`.
+    public static func eventFeed(after cursor: String? = nil, limit: Int? = nil, format: String? = nil) -> String {
+        let query = [("after", cursor), ("limit", limit.map(String.init)), ("format", format)].compactMap { pair in
+            pair.1.map { segment(pair.0) + "=" + segment($0) }
+        }
+        return "/v1/events" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
     /// `POST`: a `test` event to one endpoint (secret key).
     public static func webhookTest(_ endpointID: String) -> String { webhook(endpointID) + "/test" }
 
