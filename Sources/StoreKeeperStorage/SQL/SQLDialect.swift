@@ -59,11 +59,27 @@ public enum SQLDialect: String, Sendable {
         self == .postgres ? .text(String(value)) : .integer(Int64(clamping: value))
     }
 
-    /// The condition that keeps a feed read behind every transaction still running: rows whose writer is older
-    /// than the oldest running transaction (PostgreSQL's snapshot `xmin`); none needed where one writer commits at
-    /// a time.
-    public var committedHorizon: String {
-        self == .postgres ? " AND tx < pg_snapshot_xmin(pg_current_snapshot())" : ""
+    /// The query that finds how far a feed read may go, as one row's `horizon` (text): the oldest transaction
+    /// still running in this database, or the next transaction id when none is (PostgreSQL's `pg_stat_activity`,
+    /// whose 32-bit ids are widened with the current epoch). Only this database's transactions count, so a write
+    /// left open in another database of the server delays nothing. `nil` where one writer commits at a time.
+    ///
+    /// Run before the feed's own read, in its own statement: a writer below the horizon had then finished, so the
+    /// later read sees its events.
+    public var feedHorizonQuery: String? {
+        guard self == .postgres else { return nil }
+        return """
+            WITH next AS (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS id)
+            SELECT LEAST(
+                (SELECT id FROM next),
+                (SELECT min(CASE WHEN a.backend_xid::text::bigint <= (n.id & 4294967295)
+                        THEN ((n.id >> 32) << 32) | a.backend_xid::text::bigint
+                        ELSE (((n.id >> 32) - 1) << 32) | a.backend_xid::text::bigint END)
+                    FROM pg_stat_activity a, next n
+                    WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL
+                        AND a.pid <> pg_backend_pid())
+            )::text AS horizon
+            """
     }
 
     /// The statements given, on a database with tunable column storage (PostgreSQL's TOAST thresholds and

@@ -124,6 +124,37 @@ import Testing
         #expect(all.count == 2 && Set(all).count == 2, "\(executor): \(all)")
     }
 
+    @Test("PostgreSQL: a write left open in another database of the server delays nothing")
+    func openElsewhere() async throws {
+        guard let ours = try await StoreConformanceTests.store("postgres") else { return }
+        guard let elsewhere = try await StoreConformanceTests.store("postgres") else {
+            try await ours.close()
+            return
+        }
+        let mine = try ProjectScope("com.feed")
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let (inserted, inserting) = AsyncStream.makeStream(of: Void.self)
+        let held = Task {
+            try await elsewhere.database.withTransaction { tx in
+                _ = try await tx.query(
+                    "INSERT INTO events (app_user_id, created_at, type, cause, detail_json) VALUES (?, ?, 'held', 'client', '{}')",
+                    [.text(mine.key("held")), .text("2026-01-01T00:00:00.000Z")])
+                inserting.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in inserted { break }
+        _ = try await ours.apply(
+            AppTransactionLookupTests.write(mine, user: "now", transaction: "9", appTransactionID: nil),
+            policy: .transfer, now: Self.now)
+        let page = try await Self.drain(ours, mine, from: nil, limit: 10)
+        #expect(page.ids.count == 1, "the other database's open write held the feed back")
+        releasing.finish()
+        try await held.value
+        try await ours.close()
+        try await elsewhere.close()
+    }
+
     /// A flag a writing task raises when it is done.
     final class Finished: Sendable {
         let flag = Mutex(false)
