@@ -158,7 +158,11 @@ public enum StoreKeeperApplication {
         webhooks.testsPerMinute = configuration.webhookDelivery.testsPerMinute
         APIRoutes(
             features: [
-                IntakeRoutes(service: service), SubscriberRoutes(service: subscribers),
+                IntakeRoutes(service: service),
+                SubscriberRoutes(
+                    service: subscribers,
+                    list: SubscriberList(
+                        store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)),
                 OfferRoutes(signer: OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)),
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),

@@ -98,7 +98,7 @@ struct MetricService: Sendable {
     static func csv(_ response: MetricResponse) -> String {
         var lines = ["key,start,value"]
         for series in response.series {
-            let key = "\"" + series.key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let key = CSVField.quoted(series.key)
             for point in series.points {
                 lines.append("\(key),\(AppleDateFormat.rfc3339(point.start)),\(Self.number(point.value))")
             }

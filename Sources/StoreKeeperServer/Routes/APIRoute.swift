@@ -62,6 +62,9 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// `GET /v1/metrics/{name}`: a business metric over a date range (the path's `:id` is the metric's name).
     public static let getMetric = APIRoute(method: .get, path: "v1/metrics/:id", access: .secretKey)
 
+    /// `GET /v1/subscribers`: a page of the project's customers, filtered by where they stand.
+    public static let getSubscribers = APIRoute(method: .get, path: "v1/subscribers", access: .secretKey)
+
     /// `GET /v1/events`: the project's event feed, in commit order, resumable by cursor.
     public static let getEventFeed = APIRoute(method: .get, path: "v1/events", access: .secretKey)
 
@@ -70,6 +73,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
         postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
         postWebhookTest, postRedeliver, postImport, getMetric, getEventFeed,
+        getSubscribers,
     ]
 
     /// `METHOD /path`.

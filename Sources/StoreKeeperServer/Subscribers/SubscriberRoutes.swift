@@ -5,6 +5,8 @@ import StoreKeeperAPI
 /// the history of events.
 struct SubscriberRoutes: APIFeature {
     let service: SubscriberService
+    /// The project's customers, filtered (`GET /v1/subscribers`).
+    let list: SubscriberList
 
     func register(_ handlers: inout APIHandlers) {
         handlers.on(.getSubscriber) { call in
@@ -27,6 +29,36 @@ struct SubscriberRoutes: APIFeature {
                 try await service.alias(
                     appUserID: try call.id(), newAppUserID: try call.required(body.newAppUserID, "new_app_user_id"),
                     bundleID: call.bundleID, secretKey: call.isSecret))
+        }
+        handlers.on(.getSubscribers) { call in
+            let filter = try SubscriberList.Filter(call.query)
+            switch call.query("format") {
+            case nil, "json":
+                return try call.json(
+                    try await list.page(
+                        filter: filter, cursor: call.query("cursor"), limit: call.query("limit"),
+                        bundleID: call.bundleID))
+            case "csv":
+                // Every customer that matches, a page at a time, written as it is read.
+                let first = try await list.page(
+                    filter: filter, cursor: call.query("cursor"), limit: "1000", bundleID: call.bundleID)
+                let (list, bundleID) = (list, call.bundleID)
+                return Response(
+                    status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
+                    body: ResponseBody { writer in
+                        var page = first
+                        try await writer.write(ByteBuffer(string: SubscriberList.csvHeader))
+                        while true {
+                            try await writer.write(
+                                ByteBuffer(string: page.subscribers.map(SubscriberList.csvLine).joined()))
+                            guard let next = page.nextCursor else { break }
+                            page = try await list.page(filter: filter, cursor: next, limit: "1000", bundleID: bundleID)
+                        }
+                        try await writer.finish(nil)
+                    })
+            case let other?:
+                throw APIError.badRequest(.invalidParameter, "format=\"\(other.prefix(64))\": expected json or csv")
+            }
         }
         handlers.on(.getEvents) { call in
             try call.json(try await service.events(appUserID: try call.id(), bundleID: call.bundleID))

@@ -125,6 +125,11 @@ import Testing
                     name: "A's user into B's alias", user: "mallory", body: ["new_app_user_id": "victim-device"],
                     check: noSubscriptions),
             ]
+        case .getSubscribers:
+            return [
+                Attack(name: "the project's customers", user: "", query: "?limit=1000", check: noSubscriptions),
+                Attack(name: "B's user by cursor", user: "", query: "?cursor=victi&limit=5", check: noSubscriptions),
+            ]
         case .getEventFeed:
             return [
                 Attack(name: "the project's event feed", user: "", query: "?limit=1000", check: noSubscriptions)

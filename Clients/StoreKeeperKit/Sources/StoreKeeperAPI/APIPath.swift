@@ -52,6 +52,13 @@ public enum APIPath {
             + (query.isEmpty ? "" : "?" + query.map { segment($0.0) + "=" + segment($0.1) }.joined(separator: "&"))
     }
 
+    /// `GET`: a page of the project's customers (secret key); `query` holds `status`, `product_id`, `entitlement`,
+    /// `storefront`, `environment`, `cursor`, `limit` and `format` as wanted.
+    public static func subscribers(query: [(String, String)] = []) -> String {
+        "/v1/subscribers"
+            + (query.isEmpty ? "" : "?" + query.map { segment($0.0) + "=" + segment($0.1) }.joined(separator: "&"))
+    }
+
     /// `GET`: the project's event feed (secret key), after `cursor` (a page's `next_cursor`; `nil` from the first),
     /// at most `limit` events, as JSON or `ndjson`.
     public static func eventFeed(after cursor: String? = nil, limit: Int? = nil, format: String? = nil) -> String {

@@ -1,0 +1,53 @@
+public import Foundation
+
+/// One customer in a project's list (`GET /v1/subscribers`): where they stand now, by their most telling
+/// subscription.
+public struct SubscriberSummary: Codable, Sendable, Hashable {
+    /// The customer's id.
+    public var appUserID: String
+    /// `active`, `trial`, `grace`, `billing_retry`, `expired`, `revoked`, or `none` (never subscribed): the first of
+    /// these, in this order, that one of the customer's subscriptions is in.
+    public var status: String
+    /// The product of that subscription (`nil` for `none`).
+    public var productID: String?
+    /// The entitlements the customer has now.
+    public var entitlements: [String]
+    /// When that subscription's current period ends.
+    public var expiresAt: Date?
+    /// That subscription's storefront (ISO 3166-1 alpha-3), when known.
+    public var storefront: String?
+    /// That subscription's environment (`Production`, `Sandbox`, `Xcode`), when known.
+    public var environment: String?
+
+    /// Makes a summary.
+    public init(
+        appUserID: String, status: String, productID: String?, entitlements: [String], expiresAt: Date?,
+        storefront: String?, environment: String?
+    ) {
+        self.appUserID = appUserID
+        self.status = status
+        self.productID = productID
+        self.entitlements = entitlements
+        self.expiresAt = expiresAt
+        self.storefront = storefront
+        self.environment = environment
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case appUserID = "app_user_id", status, productID = "product_id", entitlements, expiresAt = "expires_at"
+        case storefront, environment
+    }
+
+    /// Encodes every key, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(appUserID, forKey: .appUserID)
+        try c.encode(status, forKey: .status)
+        try c.encode(productID, forKey: .productID)
+        try c.encode(entitlements, forKey: .entitlements)
+        try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encode(storefront, forKey: .storefront)
+        try c.encode(environment, forKey: .environment)
+    }
+}
