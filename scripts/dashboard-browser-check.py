@@ -81,6 +81,15 @@ with sync_playwright() as playwright:
     text = page.inner_text("main")
     assert "revoked" in text and "REFUND" in text, "the refunded subscriber's story is missing"
 
+    page.goto(base + "/dashboard/subscribers?status=revoked")
+    page.screenshot(path=f"{shots}/customers.png", full_page=True)
+    rows = page.query_selector_all("table.customers tr")
+    assert len(rows) >= 2 and "browser-refunded" in page.inner_text("table.customers"), "the customer list"
+    csv = page.request.get(base + "/dashboard/subscribers.csv?status=revoked")
+    assert csv.status == 200 and "browser-refunded" in csv.text(), f"the customer CSV: {csv.status}"
+    page.goto(base + "/dashboard")
+    assert "Sandbox" in page.inner_text("main p strong"), "a Sandbox-only project opens on Sandbox"
+
     for path, name, expected in [("/dashboard/notifications", "notifications", "SUBSCRIBED"),
                                  ("/dashboard/webhooks", "webhooks", "No webhook endpoints")]:
         page.goto(base + path)
@@ -96,5 +105,6 @@ with sync_playwright() as playwright:
 if errors:
     sys.exit(f"dashboard-browser-check: the console logged errors: {errors}")
 print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber, "
+      f"the customer list and its CSV, "
       f"notifications, webhooks), "
       f"no console error; a wrong key and a forged CSRF token refused; screenshots in {shots}")

@@ -117,6 +117,8 @@ public enum StoreKeeperApplication {
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.apple.receiptValidation == .local, subscribers: subscribers,
             now: dependencies.now, logger: dependencies.logger)
+        let customerList = SubscriberList(
+            store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)
         let metrics = MetricService(
             store: store, apps: directory,
             timelineCache: MetricTimelineCache(changes: store.changes, budget: budget.timelines),
@@ -159,10 +161,7 @@ public enum StoreKeeperApplication {
         APIRoutes(
             features: [
                 IntakeRoutes(service: service),
-                SubscriberRoutes(
-                    service: subscribers,
-                    list: SubscriberList(
-                        store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)),
+                SubscriberRoutes(service: subscribers, list: customerList),
                 OfferRoutes(signer: OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)),
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
@@ -171,7 +170,8 @@ public enum StoreKeeperApplication {
             maximumBodyBytes: configuration.maximumBodyBytes
         ).addRoutes(to: router)
         DashboardRoutes(
-            subscribers: subscribers, metrics: metrics, refusals: service.refusals, webhooks: webhooks,
+            subscribers: subscribers, list: customerList, metrics: metrics, refusals: service.refusals,
+            webhooks: webhooks,
             authenticator: authenticator,
             sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)

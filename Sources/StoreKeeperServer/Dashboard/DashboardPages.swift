@@ -68,6 +68,11 @@ enum DashboardPages {
         }
     }
 
+    /// Whether every point of every chart is zero: nothing to show.
+    static func isEmpty(_ results: [MetricResponse]) -> Bool {
+        results.allSatisfy { $0.series.allSatisfy { $0.points.allSatisfy { $0.value == 0 } } }
+    }
+
     static func environmentLinks(_ current: String, path: String) -> String {
         "<p>Environment: "
             + ["Production", "Sandbox", "all"].map { name in

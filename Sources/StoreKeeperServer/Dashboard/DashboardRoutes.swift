@@ -11,6 +11,8 @@ import SubscriptionMetrics
 /// Each page shows the signed-in key's project.
 struct DashboardRoutes: Sendable {
     let subscribers: SubscriberService
+    /// The customer list (the Subscribers page without an id, and its CSV).
+    let list: SubscriberList
     let metrics: MetricService
     /// The intake room's log of refused notifications.
     let refusals: RefusalLog
@@ -33,19 +35,34 @@ struct DashboardRoutes: Sendable {
         }
         router.get("dashboard") { request, _ in
             try await withSession(request) { _, session in
-                let environment = DashboardPages.environment(request.uri.queryParameters.get("environment"))
+                let asked: String? = request.uri.queryParameters.get("environment").map { String($0) }
+                var environment = DashboardPages.environment(asked)
                 let now = subscribers.now()
-                let queries = DashboardPages.overviewCharts.map { name, _ in
-                    MetricQuery(
-                        name: name, from: now - 90 * 86_400, to: now, interval: .day, environments: environment.set,
-                        now: now)
+                func charts(_ environments: Set<String>) async throws -> [MetricResponse] {
+                    let queries = DashboardPages.overviewCharts.map { name, _ in
+                        MetricQuery(
+                            name: name, from: now - 90 * 86_400, to: now, interval: .day, environments: environments,
+                            now: now)
+                    }
+                    return try await metrics.metrics(queries, bundleID: session.bundleID)
                 }
-                let results = try await metrics.metrics(queries, bundleID: session.bundleID)
-                let charts = zip(results, DashboardPages.overviewCharts).map { SVGChart.line($0, title: $1.1) }
+                var results = try await charts(environment.set)
+                var note = ""
+                // A project with Sandbox data only (the demo, a team before launch) opens on what it has.
+                if asked == nil, DashboardPages.isEmpty(results) {
+                    let sandbox = DashboardPages.environment("Sandbox")
+                    let tried = try await charts(sandbox.set)
+                    if !DashboardPages.isEmpty(tried) {
+                        (environment, results) = (sandbox, tried)
+                        note = "<p class=\"muted\">Showing Sandbox: this project has no Production data yet.</p>"
+                    }
+                }
+                let drawn = zip(results, DashboardPages.overviewCharts).map { SVGChart.line($0, title: $1.1) }
                 return Self.page(
                     DashboardPages.layout(
                         title: "Overview", session: session,
-                        body: DashboardPages.environmentLinks(environment.name, path: "/dashboard") + charts.joined()))
+                        body: DashboardPages.environmentLinks(environment.name, path: "/dashboard") + note
+                            + drawn.joined()))
             }
         }
         router.get("dashboard/cohorts") { request, _ in
@@ -98,10 +115,64 @@ struct DashboardRoutes: Sendable {
                     let answer = try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
                     let events = try await subscribers.events(appUserID: id, bundleID: session.bundleID)
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)
+                } else {
+                    body += try await customers(request, bundleID: session.bundleID)
                 }
                 return Self.page(DashboardPages.layout(title: "Subscribers", session: session, body: body))
             }
         }
+        router.get("dashboard/subscribers.csv") { request, _ in
+            try await withSession(request) { _, session in
+                let values = Self.customerFilters(request)
+                let filter = try SubscriberList.Filter { values[$0] }
+                let (list, bundleID) = (list, session.bundleID)
+                let first = try await list.page(filter: filter, cursor: nil, limit: "1000", bundleID: bundleID)
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "text/csv; charset=utf-8",
+                        .contentDisposition: "attachment; filename=\"subscribers.csv\"",
+                    ],
+                    body: ResponseBody { writer in
+                        try await writer.write(ByteBuffer(string: SubscriberList.csvHeader))
+                        var page = first
+                        while true {
+                            try await writer.write(
+                                ByteBuffer(string: page.subscribers.map(SubscriberList.csvLine).joined()))
+                            guard let next = page.nextCursor else { break }
+                            page = try await list.page(filter: filter, cursor: next, limit: "1000", bundleID: bundleID)
+                        }
+                        try await writer.finish(nil)
+                    })
+            }
+        }
+    }
+
+    /// The filters of a customer-list request (empty values left out).
+    static func customerFilters(_ request: Request) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in DashboardPages.customerFilters {
+            if let value = request.uri.queryParameters.get(name).map({ String($0) }), !value.isEmpty {
+                values[name] = value
+            }
+        }
+        return values
+    }
+
+    /// The customer list part of the Subscribers page: the filter form and a page (a filter that is not one says
+    /// why instead).
+    func customers(_ request: Request, bundleID: String) async throws -> String {
+        let values = Self.customerFilters(request)
+        var html = "<h2>Customers</h2>" + DashboardPages.customerFilterForm(values)
+        do {
+            let filter = try SubscriberList.Filter { values[$0] }
+            let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
+            let page = try await list.page(filter: filter, cursor: cursor, limit: "100", bundleID: bundleID)
+            html += DashboardPages.customerTable(page, filters: values)
+        } catch let error as APIError {
+            html += "<p class=\"error\">\(HTMLText.escape(error.message))</p>"
+        }
+        return html
     }
 
     /// `POST /dashboard/login`: a secret key signs in; anything else shows the form again with the reason (a page,

@@ -62,8 +62,35 @@ import Testing
             #expect(Self.count("<polyline class=\"series\"", in: overview.body) >= 6)
             #expect(overview.body.contains("premium.monthly") || overview.body.contains("USD: 19.98"))
             #expect(!overview.body.contains("<script"))
+            // With no environment asked, a project with Sandbox data only opens on Sandbox, saying so.
+            let opened = try await browser.go(.GET, "/dashboard")
+            #expect(opened.body.contains("<strong>Sandbox</strong>") && opened.body.contains("no Production data yet"))
+            #expect(Self.count("<polyline class=\"series\"", in: opened.body) >= 6)
+            let production = try await browser.go(.GET, "/dashboard?environment=Production")
+            #expect(
+                production.body.contains("<strong>Production</strong>")
+                    && !production.body.contains("no Production data"))
             let cohorts = try await browser.go(.GET, "/dashboard/cohorts?environment=Sandbox")
             #expect(cohorts.status == 200 && cohorts.body.contains("<rect class=\"cell\""))
+
+            // The customer list: both customers, the hostile id escaped and linked; filters; the CSV of every match.
+            let customers = try await browser.go(.GET, "/dashboard/subscribers")
+            #expect(customers.status == 200 && customers.body.contains("<table class=\"customers\">"))
+            #expect(customers.body.contains(">d1</a>") && customers.body.contains("d2&lt;script&gt;</a>"))
+            #expect(!customers.body.contains("d2<script>") && customers.body.contains("?id=d2%3Cscript%3E"))
+            let revokedOnly = try await browser.go(.GET, "/dashboard/subscribers?status=revoked")
+            #expect(
+                revokedOnly.body.contains("No customer on this page matches") && !revokedOnly.body.contains(">d1</a>"))
+            let badFilter = try await browser.go(.GET, "/dashboard/subscribers?status=%3Cb%3E")
+            #expect(
+                badFilter.status == 200 && badFilter.body.contains("class=\"error\"") && !badFilter.body.contains("<b>")
+            )
+            let csv = try await browser.go(.GET, "/dashboard/subscribers.csv?status=active")
+            #expect(
+                csv.status == 200 && csv.headers.first(name: "Content-Disposition")?.contains("subscribers.csv") == true
+            )
+            #expect(
+                csv.body.hasPrefix("app_user_id,status,") && csv.body.contains("\"d2<script>\",active"), "\(csv.body)")
 
             let found = try await browser.go(.GET, "/dashboard/subscribers?id=d2%3Cscript%3E")
             #expect(found.status == 200)
