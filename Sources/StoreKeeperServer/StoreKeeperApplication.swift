@@ -119,10 +119,12 @@ public enum StoreKeeperApplication {
             now: dependencies.now, logger: dependencies.logger)
         let customerList = SubscriberList(
             store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)
-        let metrics = MetricService(
+        var metricService = MetricService(
             store: store, apps: directory,
             timelineCache: MetricTimelineCache(changes: store.changes, budget: budget.timelines),
             reporting: configuration.metrics.reporting, now: dependencies.now)
+        metricService.proceeds = configuration.metrics.proceeds
+        let metrics = metricService
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware<BasicRequestContext>())

@@ -57,6 +57,10 @@ public struct MetricAccumulator: Sendable {
             addReactivations(timelines)
             return
         }
+        if query.name == .proceeds {
+            addProceeds(timelines)
+            return
+        }
         if query.name == .mrrMovement {
             addMovements(timelines)
             return
@@ -129,6 +133,8 @@ public struct MetricAccumulator: Sendable {
             addReactivations([timeline])
         case .mrrMovement:
             addMovements([timeline])
+        case .proceeds:
+            addProceeds([timeline])
         case .cohorts:
             guard let first = periods.first, counts(first), let cohort = index(of: first.start) else { break }
             let name = Self.monthName(first.start)

@@ -31,6 +31,9 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
     /// Money booked in each bucket, per currency: the price of every paid period that began in it (renewals
     /// included), less refunds dated in it (× the refunded share).
     case revenue
+    /// What the developer keeps of ``revenue``: each paid period's price less the storefront's tax and Apple's
+    /// commission (``ProceedsRules``), less the same of each refund, per currency.
+    case proceeds
     /// Annual recurring revenue at each bucket's end: 12 × ``mrr``, per currency.
     case arr
     /// Subscriptions that churned in the bucket (as ``churn`` counts them) ÷ subscriptions with access at the

@@ -18,6 +18,8 @@ public struct MetricQuery: Sendable, Hashable {
     public var now: Date
     /// Also report money (`mrr`, refund amounts) in this currency, converted at its rates. Default none.
     public var reporting: ReportingCurrency?
+    /// How proceeds are estimated (``MetricName/proceeds``): the commission rules and the storefronts' taxes.
+    public var proceeds = ProceedsRules()
 
     /// Makes a query.
     public init(

@@ -100,9 +100,88 @@ import Testing
             ])
     }
 
+    @Test("proceeds: 70 % of each price in a subscription's first year, refunds taking back the same share")
+    func proceedsFirstYear() {
+        // Every paid period of the fixture is in its subscription's first year: 9.99 × 0.7 = 6.993 each; D1
+        // 79.99 × 0.7 = 55.993, and its March refund of 90 % takes back 50.3937.
+        #expect(Self.close(Fixture.compute(.proceeds), ["USD": [20.979, 62.986, -43.4007]]))
+    }
+
+    /// One customer's annual plan bought on `start` (UTC noon) and renewed once, 99.99 a year, in `storefront`.
+    static func annual(_ id: String, from start: Date, storefront: String = "USA", lapseDays: Double = 0)
+        -> EvidenceSet
+    {
+        var evidence = EvidenceSet()
+        let year = 365.0 * 86_400
+        var first = Fixture.period(
+            id + "1", id, "premium.annual", from: start, to: start + year, price: 99_990, group: "pro")
+        first.storefront = storefront
+        let renewedAt = start + year + lapseDays * 86_400
+        var second = Fixture.period(
+            id + "2", id, "premium.annual", from: renewedAt, to: renewedAt + year, price: 99_990, group: "pro")
+        second.storefront = storefront
+        evidence.insert(first)
+        evidence.insert(second)
+        return evidence
+    }
+
+    /// Whether `measured` has `expected`'s series, each point within 2.5 milliunits: each amount is kept in whole
+    /// milliunits (a hand-computed 84.9915 is 84.991 or 84.992), and a month here sums at most three.
+    static func close(_ measured: [String: [Double]], _ expected: [String: [Double]]) -> Bool {
+        measured.keys.sorted() == expected.keys.sorted()
+            && expected.allSatisfy { key, values in
+                zip(measured[key] ?? [], values).allSatisfy { abs($0 - $1) <= 0.0025 }
+                    && measured[key]?.count == values.count
+            }
+    }
+
+    static func proceeds(_ customers: [EvidenceSet], rules: ProceedsRules = ProceedsRules()) -> [String: [Double]] {
+        var query = MetricQuery(
+            name: .proceeds, from: Fixture.date(1, 1, hour: 0), to: Fixture.date(4, 1, hour: 0), interval: .month,
+            now: Fixture.date(3, 20))
+        query.proceeds = rules
+        var metric = MetricAccumulator(query)
+        customers.forEach { metric.add($0) }
+        return Dictionary(uniqueKeysWithValues: metric.series().map { ($0.key, $0.points.map(\.value)) })
+    }
+
+    @Test("proceeds: 85 % once a year of paid service is reached, unless a lapse of more than 60 days reset it")
+    func proceedsAfterAYear() {
+        let lastYear = Fixture.date(1, 10) - 365 * 86_400
+        // Renewed on Jan 10 after 365 paid days: 99.99 × 0.85 = 84.9915.
+        #expect(Self.close(Self.proceeds([Self.annual("K", from: lastYear)]), ["USD": [84.9915, 0, 0]]))
+        // The same year of service, then 61 days without: the count starts again, 99.99 × 0.7 = 69.993.
+        let lapsed = lastYear - 61 * 86_400
+        #expect(Self.close(Self.proceeds([Self.annual("L", from: lapsed, lapseDays: 61)]), ["USD": [69.993, 0, 0]]))
+        // 60 days without keeps the count: 84.9915 again.
+        let paused = lastYear - 60 * 86_400
+        #expect(Self.close(Self.proceeds([Self.annual("M", from: paused, lapseDays: 60)]), ["USD": [84.9915, 0, 0]]))
+    }
+
+    @Test("proceeds: the Small Business Program's 15 % from the first day, and a storefront's VAT taken out first")
+    func proceedsProgramAndTax() {
+        // 85 % of every price: January 3 × 8.4915, February 8.4915 + 67.9915, March 8.4915 − 90 % of 67.9915.
+        #expect(
+            Self.close(
+                Self.proceeds(Fixture.customers, rules: ProceedsRules(smallBusinessProgram: true)),
+                ["USD": [25.4745, 76.483, -52.70085]]))
+        var german = Fixture.period(
+            "G1", "G1", "premium.monthly", from: Fixture.date(1, 5), to: Fixture.date(2, 5), price: 11_990)
+        german.storefront = "DEU"
+        german.currency = "EUR"
+        var evidence = EvidenceSet()
+        evidence.insert(german)
+        // 11.99 includes 19 % VAT: 11.99 / 1.19 × 0.7 = 7.0529…
+        #expect(
+            Self.close(
+                Self.proceeds([evidence], rules: ProceedsRules(taxRates: ["DEU": 0.19])), ["EUR": [7.0529, 0, 0]]))
+        #expect(ProceedsRules(taxRates: ["DEU": 19]).problem?.contains("storefrontTaxRates.DEU") == true)
+        #expect(ProceedsRules(taxRates: ["de": 0.19]).problem?.contains("storefronts such as DEU") == true)
+    }
+
     @Test("splitting or merging computations changes nothing: two halves merged equal one computation")
     func mergedHalves() {
-        for name in [MetricName.revenue, .arr, .churnRate, .refundRate, .mrrMovement] {
+        for name in [MetricName.revenue, .proceeds, .arr, .churnRate, .refundRate, .mrrMovement] {
             let query = MetricQuery(
                 name: name, from: Fixture.date(1, 1, hour: 0), to: Fixture.date(4, 1, hour: 0), interval: .week,
                 now: Fixture.date(3, 20))

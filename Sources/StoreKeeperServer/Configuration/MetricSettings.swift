@@ -15,6 +15,17 @@ public struct MetricSettings: Sendable {
     /// What one unit of each currency is worth in ``reportingCurrency`` (`{"EUR": 1.08, "JPY": 0.0067}`).
     /// Default none.
     public var exchangeRates: [String: Double] = [:]
+    /// Whether the developer is in the App Store Small Business Program (`smallBusinessProgram`): Apple's
+    /// commission is then 15 % on every period, for `proceeds`. Default false.
+    public var smallBusinessProgram = false
+    /// The sales tax or VAT each storefront's prices include (`storefrontTaxRates`, `{"DEU": 0.19}`), taken out
+    /// of `proceeds`; a storefront without a rate counts as pricing before tax. Default none.
+    public var storefrontTaxRates: [String: Double] = [:]
+
+    /// How proceeds are estimated from these settings.
+    public var proceeds: ProceedsRules {
+        ProceedsRules(smallBusinessProgram: smallBusinessProgram, taxRates: storefrontTaxRates)
+    }
 
     /// The defaults.
     public init() {}
@@ -27,6 +38,7 @@ public struct MetricSettings: Sendable {
     /// Refuses a short token, a bad currency or rate, or rates without a currency, naming the key.
     func check() throws(ConfigurationError) {
         if let problem = reporting?.problem { throw ConfigurationError(problem) }
+        if let problem = proceeds.problem { throw ConfigurationError(problem) }
         if reportingCurrency == nil, !exchangeRates.isEmpty {
             throw ConfigurationError(
                 "exchangeRates is set without reportingCurrency: name the currency they convert to")

@@ -190,7 +190,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             webhookRetrySeconds, webhookTimeoutSeconds, webhookTestsPerMinute,
             reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds,
             rawEvidenceRetentionDays,
-            reportingCurrency, exchangeRates
+            reportingCurrency, exchangeRates, smallBusinessProgram, storefrontTaxRates
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -245,6 +245,9 @@ public struct ServerConfiguration: Sendable, Decodable {
             try c.decodeIfPresent(Int.self, forKey: .rawEvidenceRetentionDays) ?? rawEvidenceRetentionDays
         metrics.reportingCurrency = try c.decodeIfPresent(String.self, forKey: .reportingCurrency)
         metrics.exchangeRates = try c.decodeIfPresent([String: Double].self, forKey: .exchangeRates) ?? [:]
+        metrics.smallBusinessProgram = try c.decodeIfPresent(Bool.self, forKey: .smallBusinessProgram) ?? false
+        metrics.storefrontTaxRates =
+            try c.decodeIfPresent([String: Double].self, forKey: .storefrontTaxRates) ?? [:]
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over

@@ -8,7 +8,8 @@ import SubscriptionMetrics
 enum DashboardPages {
     /// The overview's charts, in order.
     static let overviewCharts: [(MetricName, String)] = [
-        (.revenue, "Revenue"), (.mrr, "Monthly recurring revenue"), (.activeSubscriptions, "Active subscriptions"),
+        (.revenue, "Revenue"), (.proceeds, "Proceeds (estimated)"), (.mrr, "Monthly recurring revenue"),
+        (.activeSubscriptions, "Active subscriptions"),
         (.activeTrials, "Active trials"), (.newSubscriptions, "New subscriptions"), (.churn, "Churn"),
         (.churnRate, "Churn rate"), (.refunds, "Refunds"),
     ]

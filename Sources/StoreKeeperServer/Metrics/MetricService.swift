@@ -15,6 +15,8 @@ struct MetricService: Sendable {
     let timelineCache: MetricTimelineCache
     /// The currency metrics also report money in, with its rates (configuration `reportingCurrency`).
     let reporting: ReportingCurrency?
+    /// How proceeds are estimated (configuration `smallBusinessProgram`, `storefrontTaxRates`).
+    var proceeds = ProceedsRules()
     /// The server's clock.
     let now: @Sendable () -> Date
 
@@ -44,6 +46,7 @@ struct MetricService: Sendable {
         var accumulators = queries.map { query in
             var query = query
             query.reporting = reporting
+            query.proceeds = proceeds
             return MetricAccumulator(query)
         }
         if let kept = try await timelineCache.timelines(in: project, store: store) {

@@ -114,6 +114,7 @@ import Testing
             (#"{"limits": {"headerTimeoutSeconds": 0}}"#, "limits.headerTimeoutSeconds"),
             (#"{"limits": {"maximumConnections": 0}}"#, "limits.maximumConnections"),
             (#"{"appleDeadlineSeconds": -1}"#, "appleDeadlineSeconds"),
+            (#"{"storefrontTaxRates": {"DEU": 19}}"#, "storefrontTaxRates.DEU is 19.0"),
             (#"{"leaseSeconds": 0.5}"#, "leaseSeconds is 0.5"),
             (#"{"webhookTimeoutSeconds": 0}"#, "webhookTimeoutSeconds is 0.0"),
             (#"{"webhookTimeoutSeconds": 301}"#, "webhookTimeoutSeconds is 301.0"),

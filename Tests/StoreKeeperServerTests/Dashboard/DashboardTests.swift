@@ -57,8 +57,8 @@ import Testing
             let overview = try await browser.go(.GET, "/dashboard?environment=Sandbox")
             #expect(overview.status == 200)
             #expect(
-                Self.count("<svg class=\"chart\"", in: overview.body) == 8,
-                "revenue, MRR, actives, trials, new, churn, churn rate, refunds")
+                Self.count("<svg class=\"chart\"", in: overview.body) == 9,
+                "revenue, proceeds, MRR, actives, trials, new, churn, churn rate, refunds")
             #expect(Self.count("<polyline class=\"series\"", in: overview.body) >= 6)
             #expect(overview.body.contains("premium.monthly") || overview.body.contains("USD: 19.98"))
             #expect(!overview.body.contains("<script"))

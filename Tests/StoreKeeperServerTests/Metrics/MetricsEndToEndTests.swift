@@ -61,6 +61,7 @@ import Testing
             // Revenue books the three prices today; ARR is twelve months of each plan's price.
             for (name, expected) in [
                 ("revenue", ["USD": 99.97, "reporting EUR": 199.94]), ("arr", ["USD": 319.75, "reporting EUR": 639.5]),
+                ("proceeds", ["USD": 69.979, "reporting EUR": 139.958]),
             ] {
                 let (_, answer) = try await client.call(.GET, APIPath.metric(name, query: range), key: E2E.secretKey)
                 let last = Dictionary(
