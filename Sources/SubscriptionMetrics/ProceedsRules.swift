@@ -38,7 +38,8 @@ public struct ProceedsRules: Sendable, Hashable, Codable {
     public var problem: String? {
         for (storefront, rate) in taxRates.sorted(by: { $0.key < $1.key }) {
             guard storefront.count == 3, storefront.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-                return "storefrontTaxRates has the key \"\(storefront.prefix(20))\"; keys must be storefronts such as DEU"
+                return
+                    "storefrontTaxRates has the key \"\(storefront.prefix(20))\"; keys must be storefronts such as DEU"
             }
             guard rate.isFinite, rate >= 0, rate < 1 else {
                 return "storefrontTaxRates.\(storefront) is \(rate); it must be from 0 to less than 1 (0.19 for 19 %)"
