@@ -39,41 +39,6 @@ extension MetricAccumulator {
         }
     }
 
-    /// Proceeds of one customer: per subscription group, in start order, each paid period's price after tax and the
-    /// commission its paid days of service so far earn (``ProceedsRules``), booked when it began; a refund takes
-    /// back the same share of it when it is dated.
-    mutating func addProceeds(_ timelines: [SubscriptionTimeline]) {
-        let groups = Dictionary(grouping: timelines) { $0.group ?? $0.originalTransactionID }
-        for (_, members) in groups {
-            let periods = members.flatMap(\.periods).sorted { $0.start < $1.start }
-            var paidDays = 0.0
-            var paidUntil: Date?
-            for period in periods {
-                guard let price = Self.paidAmount(period) else { continue }
-                if let until = paidUntil,
-                    period.start.timeIntervalSince(until) > ProceedsRules.longestLapse * 86_400
-                {
-                    paidDays = 0
-                }
-                let kept = query.proceeds.proceeds(of: price, storefront: period.storefront, afterPaidDays: paidDays)
-                paidDays += max(0, period.expiresAt.timeIntervalSince(period.start)) / 86_400
-                paidUntil = max(paidUntil ?? period.accessEnd, period.accessEnd)
-                guard counts(period), period.start <= query.now else { continue }
-                var currencies = [(1.0, period.currency)]
-                if let (rate, code) = reported(1, period.currency) { currencies.append((rate, code)) }
-                for (rate, currency) in currencies {
-                    let series = key(period, currency: currency)
-                    // Each amount in whole milliunits, as prices are, so sums do not depend on the order customers
-                    // are added in.
-                    add(Self.thousandths(kept * rate), key: series, at: period.start)
-                    if let refund = refundedAmount(period) {
-                        add(-Self.thousandths(kept * rate * refund.amount / price), key: series, at: refund.at)
-                    }
-                }
-            }
-        }
-    }
-
     /// The periods of a subscription whose access ended, by `now`, without a next period beginning by then, with
     /// why: the subscription's end reason (`voluntary`, `involuntary`, `other`) for its last period, `other` for
     /// a lapse a later resubscription followed. Refunds are not churn, nor a lapse billing recovered from within
@@ -110,5 +75,5 @@ extension MetricAccumulator {
 
 extension MetricName {
     /// Whether each point is a share (a numerator over a denominator; 0 where nothing divides).
-    public var isRatio: Bool { [.trialConversion, .cohorts, .churnRate, .refundRate].contains(self) }
+    public var isRatio: Bool { [.trialConversion, .cohorts, .churnRate, .refundRate, .realizedLTV].contains(self) }
 }

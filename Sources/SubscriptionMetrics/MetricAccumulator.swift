@@ -61,6 +61,10 @@ public struct MetricAccumulator: Sendable {
             addProceeds(timelines)
             return
         }
+        if query.name == .realizedLTV {
+            addRealizedLTV(timelines)
+            return
+        }
         if query.name == .mrrMovement {
             addMovements(timelines)
             return
@@ -135,6 +139,8 @@ public struct MetricAccumulator: Sendable {
             addMovements([timeline])
         case .proceeds:
             addProceeds([timeline])
+        case .realizedLTV:
+            addRealizedLTV([timeline])
         case .cohorts:
             guard let first = periods.first, counts(first), let cohort = index(of: first.start) else { break }
             let name = Self.monthName(first.start)

@@ -34,6 +34,9 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
     /// What the developer keeps of ``revenue``: each paid period's price less the storefront's tax and Apple's
     /// commission (``ProceedsRules``), less the same of each refund, per currency.
     case proceeds
+    /// Per cohort (the month of the customer's first period, `USD 2026-01`): the cohort's ``proceeds`` so far per
+    /// customer at each bucket's end.
+    case realizedLTV = "realized_ltv"
     /// Annual recurring revenue at each bucket's end: 12 × ``mrr``, per currency.
     case arr
     /// Subscriptions that churned in the bucket (as ``churn`` counts them) ÷ subscriptions with access at the

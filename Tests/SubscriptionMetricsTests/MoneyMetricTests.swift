@@ -179,9 +179,20 @@ import Testing
         #expect(ProceedsRules(taxRates: ["de": 0.19]).problem?.contains("storefronts such as DEU") == true)
     }
 
+    @Test("realized LTV: each cohort's proceeds so far per customer, from the cohort's month on")
+    func realizedLTV() {
+        // January's cohort is A, B, C (a trial only) and E: 4 customers; their proceeds so far are 20.979 by
+        // January's end (A1, B2, E1), 27.972 by February's (A2) and 34.965 by March's (A3). February's is D alone:
+        // 55.993, then 55.993 less its refund's 50.394 (March 10).
+        let january: [Double] = [20.979 / 4, 27.972 / 4, 34.965 / 4]
+        let february: [Double] = [0, 55.993, 5.599]
+        let expected: [String: [Double]] = ["USD 2026-01": january, "USD 2026-02": february]
+        #expect(Self.close(Fixture.compute(.realizedLTV), expected))
+    }
+
     @Test("splitting or merging computations changes nothing: two halves merged equal one computation")
     func mergedHalves() {
-        for name in [MetricName.revenue, .proceeds, .arr, .churnRate, .refundRate, .mrrMovement] {
+        for name in [MetricName.revenue, .proceeds, .realizedLTV, .arr, .churnRate, .refundRate, .mrrMovement] {
             let query = MetricQuery(
                 name: name, from: Fixture.date(1, 1, hour: 0), to: Fixture.date(4, 1, hour: 0), interval: .week,
                 now: Fixture.date(3, 20))
