@@ -58,19 +58,7 @@ extension MetricAccumulator {
     }
 
     /// Every ratio's denominators, bucket by bucket: those added per bucket and those added over runs.
-    var ratioDenominators: [String: [Double]] {
-        var laidOut = denominators
-        for (key, delta) in denominatorDeltas {
-            var running = 0.0
-            var values = laidOut[key] ?? Array(repeating: 0, count: buckets.count)
-            for index in values.indices {
-                running += delta[index]
-                values[index] += running
-            }
-            laidOut[key] = values
-        }
-        return laidOut
-    }
+    var ratioDenominators: [String: [Double]] { laidOut(denominatorDeltas, over: denominators) }
 }
 
 extension MetricName {

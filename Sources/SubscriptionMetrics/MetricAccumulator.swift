@@ -225,18 +225,21 @@ public struct MetricAccumulator: Sendable {
     }
 
     /// The sums with the snapshot runs laid out bucket by bucket.
-    var totals: [String: [Double]] {
-        var totals = sums
-        for (key, delta) in deltas {
+    var totals: [String: [Double]] { laidOut(deltas, over: sums) }
+
+    /// `base` with runs added over buckets (`+v` where a run starts, `-v` after it ends) laid out bucket by bucket.
+    func laidOut(_ runs: [String: [Double]], over base: [String: [Double]]) -> [String: [Double]] {
+        var result = base
+        for (key, delta) in runs {
             var running = 0.0
-            var values = totals[key] ?? Array(repeating: 0, count: buckets.count)
+            var values = result[key] ?? Array(repeating: 0, count: buckets.count)
             for index in values.indices {
                 running += delta[index]
                 values[index] += running
             }
-            totals[key] = values
+            result[key] = values
         }
-        return totals
+        return result
     }
 
     /// The series, sorted by key; every bucket has a point (0 where nothing happened; a ratio with nothing to

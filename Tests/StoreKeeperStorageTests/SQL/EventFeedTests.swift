@@ -99,18 +99,7 @@ import Testing
     /// pass the later event before the held one commits, or its cursor would skip the held event for good.
     static func heldWrite(_ store: SQLStore, _ executor: String) async throws {
         let mine = try ProjectScope("com.feed")
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let (inserted, inserting) = AsyncStream.makeStream(of: Void.self)
-        let held = Task {
-            try await store.database.withTransaction { tx in
-                _ = try await tx.query(
-                    "INSERT INTO events (app_user_id, created_at, type, cause, detail_json) VALUES (?, ?, 'held', 'client', '{}')",
-                    [.text(mine.key("held")), .text("2026-01-01T00:00:00.000Z")])
-                inserting.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in inserted { break }
+        let (held, releasing) = try await Self.openWrite(store, mine)
         _ = try await store.apply(
             AppTransactionLookupTests.write(mine, user: "later", transaction: "9", appTransactionID: nil),
             policy: .transfer, now: Self.now)
@@ -132,18 +121,7 @@ import Testing
             return
         }
         let mine = try ProjectScope("com.feed")
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let (inserted, inserting) = AsyncStream.makeStream(of: Void.self)
-        let held = Task {
-            try await elsewhere.database.withTransaction { tx in
-                _ = try await tx.query(
-                    "INSERT INTO events (app_user_id, created_at, type, cause, detail_json) VALUES (?, ?, 'held', 'client', '{}')",
-                    [.text(mine.key("held")), .text("2026-01-01T00:00:00.000Z")])
-                inserting.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in inserted { break }
+        let (held, releasing) = try await Self.openWrite(elsewhere, mine)
         _ = try await ours.apply(
             AppTransactionLookupTests.write(mine, user: "now", transaction: "9", appTransactionID: nil),
             policy: .transfer, now: Self.now)
@@ -153,6 +131,26 @@ import Testing
         try await held.value
         try await ours.close()
         try await elsewhere.close()
+    }
+
+    /// A transaction on `store` that inserts an event of `project` and stays open until the continuation
+    /// finishes; returned once the event is inserted.
+    static func openWrite(_ store: SQLStore, _ project: ProjectScope) async throws -> (
+        task: Task<Void, any Error>, release: AsyncStream<Void>.Continuation
+    ) {
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let (inserted, inserting) = AsyncStream.makeStream(of: Void.self)
+        let held = Task {
+            try await store.database.withTransaction { tx in
+                _ = try await tx.query(
+                    "INSERT INTO events (app_user_id, created_at, type, cause, detail_json) VALUES (?, ?, 'held', 'client', '{}')",
+                    [.text(project.key("held")), .text("2026-01-01T00:00:00.000Z")])
+                inserting.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in inserted { break }
+        return (held, releasing)
     }
 
     /// A flag a writing task raises when it is done.
