@@ -75,6 +75,8 @@ with sync_playwright() as playwright:
              if any(float(p) != 0 for line in svg.query_selector_all("polyline")
                     for p in [line.get_attribute("points").split(" ")[-1].split(",")[1]])]
     assert "active_subscriptions" in drawn or "new_subscriptions" in drawn, f"no chart moved: {drawn}"
+    headlines = page.query_selector_all("section.headlines .headline")
+    assert len(headlines) == 7 and "MRR" in headlines[0].inner_text(), f"{len(headlines)} headline figures"
     charts("/dashboard/cohorts?environment=Sandbox", "cohorts", 1)
     page.goto(base + "/dashboard/subscribers?id=browser-refunded")
     page.screenshot(path=f"{shots}/subscriber.png", full_page=True)

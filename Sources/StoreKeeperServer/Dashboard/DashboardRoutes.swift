@@ -62,7 +62,7 @@ struct DashboardRoutes: Sendable {
                     DashboardPages.layout(
                         title: "Overview", session: session,
                         body: DashboardPages.environmentLinks(environment.name, path: "/dashboard") + note
-                            + drawn.joined()))
+                            + DashboardPages.headlineSection(results) + drawn.joined()))
             }
         }
         router.get("dashboard/cohorts") { request, _ in

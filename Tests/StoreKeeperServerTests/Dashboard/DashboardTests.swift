@@ -62,6 +62,13 @@ import Testing
             #expect(Self.count("<polyline class=\"series\"", in: overview.body) >= 6)
             #expect(overview.body.contains("premium.monthly") || overview.body.contains("USD: 19.98"))
             #expect(!overview.body.contains("<script"))
+            // Headline figures lead: MRR (both monthly plans, in the reporting currency: a dollar is two euros),
+            // ARR, revenue and proceeds of the last 30 days, actives, trials, the churn rate; each with its change.
+            #expect(overview.body.contains("<section class=\"headlines\">"))
+            for label in ["MRR", "ARR", "Revenue, 30 days", "Proceeds, 30 days", "Active subscriptions", "Churn rate"] {
+                #expect(overview.body.contains(">\(label)"), "headline \(label)")
+            }
+            #expect(overview.body.contains("<strong>EUR 39.96</strong> <span class=\"change\">new</span>"))
             // With no environment asked, a project with Sandbox data only opens on Sandbox, saying so.
             let opened = try await browser.go(.GET, "/dashboard")
             #expect(opened.body.contains("<strong>Sandbox</strong>") && opened.body.contains("no Production data yet"))
