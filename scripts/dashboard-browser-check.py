@@ -77,7 +77,11 @@ with sync_playwright() as playwright:
     assert "active_subscriptions" in drawn or "new_subscriptions" in drawn, f"no chart moved: {drawn}"
     headlines = page.query_selector_all("section.headlines .headline")
     assert len(headlines) == 7 and "MRR" in headlines[0].inner_text(), f"{len(headlines)} headline figures"
-    charts("/dashboard/cohorts?environment=Sandbox", "cohorts", 1)
+    page.goto(base + "/dashboard/cohorts?environment=Sandbox")
+    page.screenshot(path=f"{shots}/cohorts.png", full_page=True)
+    cells = page.query_selector_all("table.cohorts td.cell")
+    assert cells and all(cell.inner_text().endswith("%") for cell in cells), "the cohort table prints every share"
+    assert page.query_selector("table.cohorts th").inner_text() == "cohort", "the cohort table's header"
     page.goto(base + "/dashboard/subscribers?id=browser-refunded")
     page.screenshot(path=f"{shots}/subscriber.png", full_page=True)
     text = page.inner_text("main")

@@ -275,7 +275,7 @@ public struct MetricAccumulator: Sendable {
     var defaultKey: String { query.split == nil ? "all" : "none" }
 
     /// `2026-01`: a cohort's name, the UTC month of its first purchase.
-    static func monthName(_ date: Date) -> String {
+    public static func monthName(_ date: Date) -> String {
         let parts = MetricInterval.calendar.dateComponents([.year, .month], from: date)
         let month = parts.month ?? 0
         return "\(parts.year ?? 0)-\(month < 10 ? "0" : "")\(month)"

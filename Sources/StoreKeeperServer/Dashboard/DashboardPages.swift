@@ -21,7 +21,7 @@ enum DashboardPages {
         main{padding:20px;max-width:1400px}.headlines{display:flex;flex-wrap:wrap;gap:12px;margin:0 0 16px}
         .headline{background:#fff;border:1px solid #e5e7eb;border-radius:6px;padding:10px 14px;min-width:150px}
         .headline .label{display:block;color:#6b7280;font-size:12px}.headline strong{font-size:20px;display:block}
-        .headline .change{color:#6b7280;font-size:12px}figure{display:inline-block;margin:0 16px 16px 0;background:#fff;
+        .headline .change{color:#6b7280;font-size:12px}table.cohorts td.cell{text-align:right;min-width:56px}figure{display:inline-block;margin:0 16px 16px 0;background:#fff;
         border:1px solid #e5e7eb;border-radius:6px;padding:10px;vertical-align:top}figcaption{font-weight:600}
         .axis{stroke:#9ca3af}.tick{font-size:11px;fill:#6b7280}.legend{list-style:none;padding:0;margin:4px 0 0}
         .legend li{display:inline-block;margin-right:12px}.swatch{display:inline-block;width:10px;height:10px;

@@ -69,16 +69,19 @@ struct DashboardRoutes: Sendable {
             try await withSession(request) { _, session in
                 let environment = DashboardPages.environment(request.uri.queryParameters.get("environment"))
                 let now = subscribers.now()
-                let query = MetricQuery(
-                    name: .cohorts, from: now - 365 * 86_400, to: now, interval: .month,
-                    environments: environment.set, now: now)
-                let cohorts = try await metrics.metric(query, bundleID: session.bundleID)
+                let queries = [MetricName.cohorts, .newSubscriptions].map { name in
+                    MetricQuery(
+                        name: name, from: now - 365 * 86_400, to: now, interval: .month,
+                        environments: environment.set, now: now)
+                }
+                let answers = try await metrics.metrics(queries, bundleID: session.bundleID)
                 return Self.page(
                     DashboardPages.layout(
                         title: "Cohorts", session: session,
                         body: DashboardPages.environmentLinks(environment.name, path: "/dashboard/cohorts")
-                            + "<p>Share of each month's new subscriptions with access at each month's end.</p>"
-                            + SVGChart.heatmap(cohorts)))
+                            + "<p>Each row is the subscriptions that began in a month; each cell, the share of them "
+                            + "with access at the end of that many months since (month 0: the month itself).</p>"
+                            + DashboardPages.cohortTable(answers[0], sizes: answers[1])))
             }
         }
         router.get("dashboard/notifications") { request, _ in

@@ -53,36 +53,6 @@ enum SVGChart {
             "<figure><figcaption>\(HTMLText.escape(title))</figcaption>\(svg)<ul class=\"legend\">\(legend)</ul></figure>"
     }
 
-    /// A cohort heatmap: a row per cohort, a cell per bucket, shaded by retention.
-    static func heatmap(_ response: MetricResponse) -> String {
-        let rows = response.series
-        let columns = rows.first?.points.count ?? 0
-        let cell = 44.0
-        let left = 80.0
-        let svgWidth = left + cell * Double(max(columns, 1))
-        let svgHeight = 24 + cell * Double(max(rows.count, 1))
-        var svg =
-            "<svg class=\"chart heatmap\" role=\"img\" aria-label=\"Retention by cohort\" viewBox=\"0 0 \(Int(svgWidth)) \(Int(svgHeight))\" "
-            + "width=\"\(Int(svgWidth))\" height=\"\(Int(svgHeight))\" data-metric=\"cohorts\" "
-            + "data-points=\"\(rows.reduce(0) { $0 + $1.points.count })\" xmlns=\"http://www.w3.org/2000/svg\">"
-        for (column, point) in (rows.first?.points ?? []).enumerated() {
-            svg +=
-                "<text class=\"tick\" x=\"\(left + cell * Double(column) + 4)\" y=\"16\">\(day(point.start).prefix(7))</text>"
-        }
-        for (row, series) in rows.enumerated() {
-            let top = 24 + cell * Double(row)
-            svg += "<text class=\"tick\" x=\"4\" y=\"\(top + cell / 2 + 4)\">\(HTMLText.escape(series.key))</text>"
-            for (column, point) in series.points.enumerated() {
-                let opacity = String(format: "%.2f", max(0.05, min(1, point.value)))
-                svg +=
-                    "<rect class=\"cell\" x=\"\(left + cell * Double(column))\" y=\"\(top)\" width=\"\(cell - 2)\" height=\"\(cell - 2)\" "
-                    + "fill=\"#2563eb\" fill-opacity=\"\(opacity)\"><title>\(HTMLText.escape(series.key)) "
-                    + "\(day(point.start)): \(Int((point.value * 100).rounded())) %</title></rect>"
-            }
-        }
-        return svg + "</svg>"
-    }
-
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e12 ? String(Int64(value)) : String(format: "%.2f", value)
     }

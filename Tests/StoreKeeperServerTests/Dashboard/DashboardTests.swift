@@ -78,7 +78,11 @@ import Testing
                 production.body.contains("<strong>Production</strong>")
                     && !production.body.contains("no Production data"))
             let cohorts = try await browser.go(.GET, "/dashboard/cohorts?environment=Sandbox")
-            #expect(cohorts.status == 200 && cohorts.body.contains("<rect class=\"cell\""))
+            // A left-aligned triangle: this month's cohort, its size (the two sandbox purchases of premium.monthly
+            // and their renewals count once each: two subscriptions), month 0 at 100 %.
+            #expect(cohorts.status == 200 && cohorts.body.contains("<table class=\"cohorts\">"))
+            #expect(
+                cohorts.body.contains("<th>month 0</th>") && cohorts.body.contains(">100 %</td>"), "\(cohorts.body)")
 
             // The customer list: both customers, the hostile id escaped and linked; filters; the CSV of every match.
             let customers = try await browser.go(.GET, "/dashboard/subscribers")
