@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperAPI
+import SubscriptionMetrics
 
 /// The overview's headline figures, from the daily series its charts already computed: MRR, ARR, revenue and
 /// proceeds of the last 30 days, active subscriptions, trials and the churn rate of the last 30 days, each with its
@@ -61,6 +62,35 @@ extension DashboardPages {
                 values: [("all", churnRate(endingDaysAgo: 0), churnRate(endingDaysAgo: days))],
                 percent: true),
         ]
+    }
+
+    /// The ranges the overview offers, in days, and its default.
+    static let overviewRanges = [(30, "30 days"), (90, "90 days"), (365, "a year")]
+
+    /// The overview's range and interval as asked, or the defaults (90 days by day) for anything else.
+    static func overviewRange(days: String?, interval: String?) -> (days: Int, interval: MetricInterval) {
+        let days = days.flatMap(Int.init).flatMap { asked in overviewRanges.first { $0.0 == asked }?.0 } ?? 90
+        return (days, interval.flatMap(MetricInterval.init(rawValue:)) ?? .day)
+    }
+
+    /// The overview's choices: environment, range and interval, each link keeping the other two.
+    static func overviewControls(environment: String, days: Int, interval: MetricInterval) -> String {
+        func link(_ label: String, _ chosen: Bool, environment: String, days: Int, interval: MetricInterval) -> String {
+            chosen
+                ? "<strong>\(label)</strong>"
+                : "<a href=\"/dashboard?environment=\(environment)&amp;days=\(days)&amp;interval=\(interval.rawValue)\">\(label)</a>"
+        }
+        let environments = ["Production", "Sandbox", "all"].map {
+            link($0, $0 == environment, environment: $0, days: days, interval: interval)
+        }
+        let ranges = overviewRanges.map {
+            link($0.1, $0.0 == days, environment: environment, days: $0.0, interval: interval)
+        }
+        let intervals = MetricInterval.allCases.map {
+            link("by \($0.rawValue)", $0 == interval, environment: environment, days: days, interval: $0)
+        }
+        return "<p>Environment: " + environments.joined(separator: " · ") + " — Range: "
+            + ranges.joined(separator: " · ") + " — " + intervals.joined(separator: " · ") + "</p>"
     }
 
     /// The headlines as a row of figures.

@@ -37,12 +37,17 @@ struct DashboardRoutes: Sendable {
             try await withSession(request) { _, session in
                 let asked: String? = request.uri.queryParameters.get("environment").map { String($0) }
                 var environment = DashboardPages.environment(asked)
+                let (days, interval) = DashboardPages.overviewRange(
+                    days: request.uri.queryParameters.get("days").map { String($0) },
+                    interval: request.uri.queryParameters.get("interval").map { String($0) })
                 let now = subscribers.now()
-                func charts(_ environments: Set<String>) async throws -> [MetricResponse] {
+                func charts(_ environments: Set<String>, days: Int = days, interval: MetricInterval = interval)
+                    async throws -> [MetricResponse]
+                {
                     let queries = DashboardPages.overviewCharts.map { name, _ in
                         MetricQuery(
-                            name: name, from: now - 90 * 86_400, to: now, interval: .day, environments: environments,
-                            now: now)
+                            name: name, from: now - Double(days) * 86_400, to: now, interval: interval,
+                            environments: environments, now: now)
                     }
                     return try await metrics.metrics(queries, bundleID: session.bundleID)
                 }
@@ -58,11 +63,16 @@ struct DashboardRoutes: Sendable {
                     }
                 }
                 let drawn = zip(results, DashboardPages.overviewCharts).map { SVGChart.line($0, title: $1.1) }
+                // The headlines compare 30-day windows of daily points: the charts' own when they are those.
+                let daily =
+                    interval == .day && days >= 2 * DashboardPages.headlineDays + 1
+                    ? results : try await charts(environment.set, days: 90, interval: .day)
                 return Self.page(
                     DashboardPages.layout(
                         title: "Overview", session: session,
-                        body: DashboardPages.environmentLinks(environment.name, path: "/dashboard") + note
-                            + DashboardPages.headlineSection(results) + drawn.joined()))
+                        body: DashboardPages.overviewControls(
+                            environment: environment.name, days: days, interval: interval)
+                            + note + DashboardPages.headlineSection(daily) + drawn.joined()))
             }
         }
         router.get("dashboard/cohorts") { request, _ in

@@ -77,6 +77,13 @@ import Testing
             #expect(
                 production.body.contains("<strong>Production</strong>")
                     && !production.body.contains("no Production data"))
+            // The range and interval are the reader's: a year by month; anything else is 90 days by day.
+            let year = try await browser.go(.GET, "/dashboard?environment=Sandbox&days=365&interval=month")
+            #expect(year.body.contains("<strong>a year</strong>") && year.body.contains("<strong>by month</strong>"))
+            #expect(Self.count("<svg class=\"chart\"", in: year.body) == 9 && !year.body.contains("data-points=\"91\""))
+            #expect(year.body.contains("<section class=\"headlines\">"), "headlines still from daily points")
+            let odd = try await browser.go(.GET, "/dashboard?environment=Sandbox&days=7&interval=hour")
+            #expect(odd.body.contains("<strong>90 days</strong>") && odd.body.contains("<strong>by day</strong>"))
             let cohorts = try await browser.go(.GET, "/dashboard/cohorts?environment=Sandbox")
             // A left-aligned triangle: this month's cohort, its size (the two sandbox purchases of premium.monthly
             // and their renewals count once each: two subscriptions), month 0 at 100 %.
