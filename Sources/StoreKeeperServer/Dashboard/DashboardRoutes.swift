@@ -138,25 +138,13 @@ struct DashboardRoutes: Sendable {
             try await withSession(request) { _, session in
                 let values = Self.customerFilters(request)
                 let filter = try SubscriberList.Filter { values[$0] }
-                let (list, bundleID) = (list, session.bundleID)
-                let first = try await list.page(filter: filter, cursor: nil, limit: "1000", bundleID: bundleID)
                 return Response(
                     status: .ok,
                     headers: [
                         .contentType: "text/csv; charset=utf-8",
                         .contentDisposition: "attachment; filename=\"subscribers.csv\"",
                     ],
-                    body: ResponseBody { writer in
-                        try await writer.write(ByteBuffer(string: SubscriberList.csvHeader))
-                        var page = first
-                        while true {
-                            try await writer.write(
-                                ByteBuffer(string: page.subscribers.map(SubscriberList.csvLine).joined()))
-                            guard let next = page.nextCursor else { break }
-                            page = try await list.page(filter: filter, cursor: next, limit: "1000", bundleID: bundleID)
-                        }
-                        try await writer.finish(nil)
-                    })
+                    body: try await list.csv(filter: filter, cursor: nil, bundleID: session.bundleID))
             }
         }
     }
@@ -180,7 +168,7 @@ struct DashboardRoutes: Sendable {
         do {
             let filter = try SubscriberList.Filter { values[$0] }
             let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
-            let page = try await list.page(filter: filter, cursor: cursor, limit: "100", bundleID: bundleID)
+            let page = try await list.page(filter: filter, cursor: cursor, count: 100, bundleID: bundleID)
             html += DashboardPages.customerTable(page, filters: values)
         } catch let error as APIError {
             html += "<p class=\"error\">\(HTMLText.escape(error.message))</p>"

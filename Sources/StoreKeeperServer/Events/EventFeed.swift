@@ -27,14 +27,8 @@ struct EventFeed: Sendable {
             }
             return cursor
         }
-        let count = try limit.map { text throws(APIError) in
-            guard let count = Int(text), (1...Self.maximumLimit).contains(count) else {
-                throw APIError.badRequest(
-                    .invalidParameter, "limit=\"\(text.prefix(64))\": expected 1 to \(Self.maximumLimit)")
-            }
-            return count
-        }
-        let page = try await store.eventFeed(in: project, after: cursor, limit: count ?? Self.defaultLimit)
+        let count = try PageLimit.parse(limit, maximum: Self.maximumLimit, default: Self.defaultLimit)
+        let page = try await store.eventFeed(in: project, after: cursor, limit: count)
         return EventFeedResponse(
             events: page.events.map { event in
                 ProjectEvent(

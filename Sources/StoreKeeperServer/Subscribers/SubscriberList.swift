@@ -1,5 +1,6 @@
 import AppStoreModels
 import Foundation
+import Hummingbird
 import StoreKeeperAPI
 import StoreKeeperStorage
 import SubscriptionEngine
@@ -98,20 +99,10 @@ struct SubscriberList: Sendable {
             storefront: chosen?.storefront, environment: chosen?.environment?.rawValue)
     }
 
-    /// A page of customers matching `filter`, after `cursor` (an id a page handed out), at most `limit`.
-    /// - Throws: ``APIError`` `invalid_parameter` naming a limit or cursor that is not one.
-    func page(filter: Filter, cursor: String?, limit: String?, bundleID: String) async throws
-        -> SubscriberListResponse
-    {
+    /// A page of customers matching `filter`, after `cursor` (an id a page handed out), at most `count`.
+    /// - Throws: ``APIError`` `invalid_parameter` naming a cursor that is not one.
+    func page(filter: Filter, cursor: String?, count: Int, bundleID: String) async throws -> SubscriberListResponse {
         let project = try apps.project(bundleID)
-        let count =
-            try limit.map { text throws(APIError) in
-                guard let count = Int(text), (1...Self.maximumLimit).contains(count) else {
-                    throw APIError.badRequest(
-                        .invalidParameter, "limit=\"\(text.prefix(64))\": expected 1 to \(Self.maximumLimit)")
-                }
-                return count
-            } ?? Self.defaultLimit
         if let cursor, cursor.isEmpty || cursor.utf8.count > 256 {
             throw APIError.badRequest(.invalidParameter, "cursor: expected a next_cursor a page handed out")
         }
@@ -138,5 +129,21 @@ struct SubscriberList: Sendable {
         }
         return SubscriberListResponse(
             subscribers: found, nextCursor: exhausted ? nil : after.map(ProjectScope.value(ofKey:)))
+    }
+
+    /// Every customer matching `filter` as CSV, read and written a page at a time. The first page is read before
+    /// the answer starts, so a bad cursor is still refused with its status.
+    func csv(filter: Filter, cursor: String?, bundleID: String) async throws -> ResponseBody {
+        let first = try await page(filter: filter, cursor: cursor, count: Self.maximumLimit, bundleID: bundleID)
+        return ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: Self.csvHeader))
+            var page = first
+            while true {
+                try await writer.write(ByteBuffer(string: page.subscribers.map(Self.csvLine).joined()))
+                guard let next = page.nextCursor else { break }
+                page = try await self.page(filter: filter, cursor: next, count: Self.maximumLimit, bundleID: bundleID)
+            }
+            try await writer.finish(nil)
+        }
     }
 }

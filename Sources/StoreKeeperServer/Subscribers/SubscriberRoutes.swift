@@ -34,28 +34,15 @@ struct SubscriberRoutes: APIFeature {
             let filter = try SubscriberList.Filter(call.query)
             switch call.query("format") {
             case nil, "json":
+                let count = try PageLimit.parse(
+                    call.query("limit"), maximum: SubscriberList.maximumLimit, default: SubscriberList.defaultLimit)
                 return try call.json(
                     try await list.page(
-                        filter: filter, cursor: call.query("cursor"), limit: call.query("limit"),
-                        bundleID: call.bundleID))
+                        filter: filter, cursor: call.query("cursor"), count: count, bundleID: call.bundleID))
             case "csv":
-                // Every customer that matches, a page at a time, written as it is read.
-                let first = try await list.page(
-                    filter: filter, cursor: call.query("cursor"), limit: "1000", bundleID: call.bundleID)
-                let (list, bundleID) = (list, call.bundleID)
                 return Response(
                     status: .ok, headers: [.contentType: "text/csv; charset=utf-8"],
-                    body: ResponseBody { writer in
-                        var page = first
-                        try await writer.write(ByteBuffer(string: SubscriberList.csvHeader))
-                        while true {
-                            try await writer.write(
-                                ByteBuffer(string: page.subscribers.map(SubscriberList.csvLine).joined()))
-                            guard let next = page.nextCursor else { break }
-                            page = try await list.page(filter: filter, cursor: next, limit: "1000", bundleID: bundleID)
-                        }
-                        try await writer.finish(nil)
-                    })
+                    body: try await list.csv(filter: filter, cursor: call.query("cursor"), bundleID: call.bundleID))
             case let other?:
                 throw APIError.badRequest(.invalidParameter, "format=\"\(other.prefix(64))\": expected json or csv")
             }

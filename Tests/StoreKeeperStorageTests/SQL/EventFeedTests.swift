@@ -39,46 +39,44 @@ import Testing
     }
 
     static func concurrentWriters(_ store: SQLStore, _ executor: String) async throws {
-        do {
-            let mine = try ProjectScope("com.feed"), theirs = try ProjectScope("com.other")
-            let finished = Finished()
-            let writing = Task {
-                defer { finished.set() }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for number in 0..<240 {
-                        group.addTask {
-                            let project = number % 6 == 0 ? theirs : mine
-                            _ = try await store.apply(
-                                AppTransactionLookupTests.write(
-                                    project, user: "u\(number)", transaction: "\(number + 1)", appTransactionID: nil),
-                                policy: .transfer, now: Self.now)
-                        }
+        let mine = try ProjectScope("com.feed"), theirs = try ProjectScope("com.other")
+        let finished = Finished()
+        let writing = Task {
+            defer { finished.set() }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for number in 0..<240 {
+                    group.addTask {
+                        let project = number % 6 == 0 ? theirs : mine
+                        _ = try await store.apply(
+                            AppTransactionLookupTests.write(
+                                project, user: "u\(number)", transaction: "\(number + 1)", appTransactionID: nil),
+                            policy: .transfer, now: Self.now)
                     }
-                    try await group.waitForAll()
                 }
+                try await group.waitForAll()
             }
-            var seen: [Int64] = []
-            var cursor: EventFeedCursor?
-            var reads = 0
-            while !finished.isSet {
-                let page = try await Self.drain(store, mine, from: cursor, limit: 7)
-                seen += page.ids
-                cursor = page.cursor
-                reads += 1
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            try await writing.value
-            seen += try await Self.drain(store, mine, from: cursor, limit: 7).ids
-            var expected: [Int64] = []
-            for number in 0..<240 where number % 6 != 0 {
-                expected += try await store.events("u\(number)", in: mine, limit: 10).map(\.id)
-            }
-            #expect(expected.count == 200 && reads > 1, "\(executor): \(reads) reads while writing")
-            #expect(seen.count == Set(seen).count, "\(executor): an event came twice")
-            #expect(Set(seen) == Set(expected), "\(executor): \(Set(expected).subtracting(seen).count) missed")
-            let others = try await Self.drain(store, theirs, from: nil, limit: 50).ids
-            #expect(others.count == 40 && Set(others).isDisjoint(with: seen), "\(executor)")
         }
+        var seen: [Int64] = []
+        var cursor: EventFeedCursor?
+        var reads = 0
+        while !finished.isSet {
+            let page = try await Self.drain(store, mine, from: cursor, limit: 7)
+            seen += page.ids
+            cursor = page.cursor
+            reads += 1
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await writing.value
+        seen += try await Self.drain(store, mine, from: cursor, limit: 7).ids
+        var expected: [Int64] = []
+        for number in 0..<240 where number % 6 != 0 {
+            expected += try await store.events("u\(number)", in: mine, limit: 10).map(\.id)
+        }
+        #expect(expected.count == 200 && reads > 1, "\(executor): \(reads) reads while writing")
+        #expect(seen.count == Set(seen).count, "\(executor): an event came twice")
+        #expect(Set(seen) == Set(expected), "\(executor): \(Set(expected).subtracting(seen).count) missed")
+        let others = try await Self.drain(store, theirs, from: nil, limit: 50).ids
+        #expect(others.count == 40 && Set(others).isDisjoint(with: seen), "\(executor)")
     }
 
     @Test("PostgreSQL: an event written later but committed first waits behind a write still in progress")
