@@ -15,7 +15,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
     let logger: Logger
     /// Where a dedicated connection listening for change notifications connects.
     let listenerConfiguration: PostgresConnection.Configuration
-    let listener = Mutex<Task<Void, Never>?>(nil)
+    let listeners = Mutex<[Task<Void, Never>]>([])
     /// How long a unit of work waits for a pooled connection before it fails as ``DatabaseUnavailable`` (`nil`:
     /// as long as the pool takes, which waits for ever while the server is down).
     let acquireTimeout: Duration?
@@ -98,7 +98,7 @@ public final class PostgresStoreDatabase: SQLDatabase {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
-        listener.withLock { $0 = task }
+        listeners.withLock { $0.append(task) }
     }
 
     /// Runs `body` in a transaction on one pooled connection.
@@ -237,9 +237,9 @@ public final class PostgresStoreDatabase: SQLDatabase {
             metadata: ["outage_seconds": "\((ContinuousClock.now - began).components.seconds)"])
     }
 
-    /// Stops the listener and the pool.
+    /// Stops the listeners and the pool.
     public func close() async throws {
-        listener.withLock { $0?.cancel() }
+        listeners.withLock { $0.forEach { $0.cancel() } }
         runner.cancel()
     }
 }
@@ -343,6 +343,7 @@ extension SQLStore {
             announcer: announcer, folding: folding)
         try await store.migrate(projects: projects)
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
+        database.listen(on: SQLStore.settingChannel, publishingTo: store.settingChanges)
         return store
     }
 }

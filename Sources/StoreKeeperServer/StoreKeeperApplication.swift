@@ -167,6 +167,10 @@ public enum StoreKeeperApplication {
                 OfferRoutes(signer: OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)),
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
+                OfferingRoutes(
+                    offerings: OfferingService(
+                        store: store, apps: directory, catalog: configuration.engine.productIDs,
+                        now: dependencies.now)),
             ],
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes

@@ -15,7 +15,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// The HTTP method.
     public let method: HTTPRequest.Method
-    /// The path pattern below the server's root, with `:id` for an app user id, an endpoint id or a delivery id (e.g. `v1/subscribers/:id`).
+    /// The path pattern below the server's root, with `:id` for an app user id, an endpoint id, a delivery id or an offering's identifier (e.g. `v1/subscribers/:id`).
     public let path: String
     /// Who may call it.
     public let access: Access
@@ -68,12 +68,29 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// `GET /v1/events`: the project's event feed, in commit order, resumable by cursor.
     public static let getEventFeed = APIRoute(method: .get, path: "v1/events", access: .secretKey)
 
+    /// `POST /v1/offerings`: a new offering.
+    public static let postOffering = APIRoute(method: .post, path: "v1/offerings", access: .secretKey)
+    /// `GET /v1/offerings`: the project's offerings and its current one.
+    public static let getOfferings = APIRoute(method: .get, path: "v1/offerings", access: .secretKey)
+    /// `PUT /v1/offerings/current`: which offering is current.
+    public static let putCurrentOffering = APIRoute(method: .put, path: "v1/offerings/current", access: .secretKey)
+    /// `GET /v1/offerings/{identifier}`: one offering.
+    public static let getOffering = APIRoute(method: .get, path: "v1/offerings/:id", access: .secretKey)
+    /// `PUT /v1/offerings/{identifier}`: an offering's new content.
+    public static let putOffering = APIRoute(method: .put, path: "v1/offerings/:id", access: .secretKey)
+    /// `DELETE /v1/offerings/{identifier}`: remove an offering (not the current one).
+    public static let deleteOffering = APIRoute(method: .delete, path: "v1/offerings/:id", access: .secretKey)
+    /// `GET /v1/subscribers/{id}/offerings`: the offerings to show a customer.
+    public static let getSubscriberOfferings = APIRoute(
+        method: .get, path: "v1/subscribers/:id/offerings", access: .publicKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
         postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
         postWebhookTest, postRedeliver, postImport, getMetric, getEventFeed,
-        getSubscribers,
+        getSubscribers, postOffering, getOfferings, putCurrentOffering, getOffering, putOffering, deleteOffering,
+        getSubscriberOfferings,
     ]
 
     /// `METHOD /path`.

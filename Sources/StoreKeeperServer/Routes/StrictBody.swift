@@ -12,6 +12,9 @@ extension AliasPost: RequestBody { typealias Fields = CodingKeys }
 extension OfferSignatureRequest: RequestBody { typealias Fields = CodingKeys }
 extension WebhookEndpointPost: RequestBody { typealias Fields = CodingKeys }
 extension ImportPost: RequestBody { typealias Fields = CodingKeys }
+extension Offering: RequestBody { typealias Fields = CodingKeys }
+extension OfferingPut: RequestBody { typealias Fields = CodingKeys }
+extension CurrentOfferingPut: RequestBody { typealias Fields = CodingKeys }
 
 /// A request body decoded strictly: its keys are checked against the body's fields before the body itself is
 /// decoded from the same decoder.

@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 12
+    public static let schemaVersion = 13
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -125,6 +125,16 @@ extension SQLStore {
                 "ALTER TABLE events ADD COLUMN tx \(database.dialect.writingTransactionColumn)",
                 "CREATE INDEX events_feed ON events (tx, id)",
             ],
+            // 13: Project settings the owner edits through the API (offerings, the current offering), one JSON
+            // document per project, kind and name; on PostgreSQL every committed change is announced with the
+            // project's id, so every server process reads that project's settings again (see SettingStore).
+            [
+                "CREATE TABLE project_settings (project TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, body TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (project, kind, name))"
+            ]
+                + database.dialect.changeAnnouncement([
+                    "CREATE OR REPLACE FUNCTION storekeeper_setting_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.settingChannel)', COALESCE(NEW.project, OLD.project)); RETURN NULL; END $$",
+                    "CREATE TRIGGER project_settings_changed AFTER INSERT OR UPDATE OR DELETE ON project_settings FOR EACH ROW EXECUTE FUNCTION storekeeper_setting_changed()",
+                ]),
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

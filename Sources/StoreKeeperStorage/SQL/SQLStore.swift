@@ -9,6 +9,8 @@ public struct SQLStore: Store {
     public let evidenceCache: EvidenceCache
     /// Which subscribers' rows changed.
     public let changes: SubscriberChanges
+    /// Which projects' settings changed.
+    public let settingChanges: SubscriberChanges
     /// Encodes evidence for storing, remembering each observation's JSON.
     public let evidenceEncoder: EvidenceEncoder
 
@@ -39,12 +41,13 @@ public struct SQLStore: Store {
         folding: SubscriptionEngine? = nil
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect.hearsAllChangesInProcess)
+        let settingChanges = SubscriberChanges(liveFromStart: database.dialect.hearsAllChangesInProcess)
         let tally = GroupTally()
         var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
         if database.dialect.groupsCommits, groupCommit.isOn {
             let plain = SQLStore(
                 database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
-                groupTally: tally,
+                settingChanges: settingChanges, groupTally: tally,
                 notificationQueue: nil, smallestGroup: groupCommit.smallestGroup, announcer: announcer,
                 folding: folding)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
@@ -53,14 +56,14 @@ public struct SQLStore: Store {
         }
         self.init(
             database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
-            groupTally: tally,
+            settingChanges: settingChanges, groupTally: tally,
             notificationQueue: queue, smallestGroup: groupCommit.smallestGroup, announcer: announcer,
             folding: folding)
     }
 
     private init(
         database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder,
-        changes: SubscriberChanges,
+        changes: SubscriberChanges, settingChanges: SubscriberChanges,
         groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?,
         smallestGroup: Int, announcer: (any ChangeAnnouncer)?, folding: SubscriptionEngine?
     ) {
@@ -71,6 +74,7 @@ public struct SQLStore: Store {
         self.evidenceCache = evidenceCache
         self.evidenceEncoder = evidenceEncoder
         self.changes = changes
+        self.settingChanges = settingChanges
         self.groupTally = groupTally
         self.notificationQueue = notificationQueue
     }

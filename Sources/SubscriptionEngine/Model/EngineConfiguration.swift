@@ -11,6 +11,12 @@ public struct EngineConfiguration: Sendable, Hashable, Codable {
     /// Product ids that are consumables (receipts do not say). Default: none.
     public var consumables: Set<String> = []
 
+    /// Every product id this configuration names (as granting entitlements, in a group, non-renewing or
+    /// consumable): the app's catalog as far as the server knows it; empty when it names none.
+    public var productIDs: Set<String> {
+        Set(entitlements.keys).union(subscriptionGroups.keys).union(nonRenewingDurations.keys).union(consumables)
+    }
+
     /// The defaults: no entitlements, groups, durations or consumables.
     public init() {}
 

@@ -18,6 +18,8 @@ import Testing
         var user: String
         var body: [String: String]?
         var query = ""
+        /// A body that is not flat strings (sent instead of `body`).
+        var rawBody: String?
         var check: @Sendable (Int, [String: Any]) -> Bool = { _, _ in true }
     }
 
@@ -36,6 +38,10 @@ import Testing
         var victimDelivery: String
     }
 
+    /// B's current offering, and the copy of its paywall no answer to A may show.
+    static let victimOffering = "victim-offer"
+    static let victimCopy = "b-paywall-copy"
+
     /// B: `victim` owns a premium subscription and has the alias `victim-device`. A: `mallory` bought her own.
     static func prepare(_ servers: Servers) async throws -> Ground {
         let (added, endpoint) = try await servers.client.call(
@@ -51,6 +57,14 @@ import Testing
             .POST, "/v1/subscribers/victim-device/alias", key: Servers.publicB,
             body: servers.client.json(["new_app_user_id": "victim"]))
         #expect(aliased == 200)
+        let offering =
+            #"{"identifier":"\#(victimOffering)","packages":[{"identifier":"m","product_id":"premium.monthly"}],"metadata":{"title":"\#(victimCopy)"}}"#
+        let (offered, _) = try await servers.client.call(
+            .POST, "/v1/offerings", key: Servers.secretB, body: Data(offering.utf8))
+        let (current, _) = try await servers.client.call(
+            .PUT, "/v1/offerings/current", key: Servers.secretB,
+            body: servers.client.json(["identifier": victimOffering]))
+        #expect(offered == 201 && current == 200)
         let attacker = try await servers.buy(Servers.appA, customer: "mallory")
         let (own, _) = try await servers.client.call(
             .POST, "/v1/transactions", key: Servers.publicA,
@@ -197,9 +211,42 @@ import Testing
                         return total == 1
                     })
             ]
+        case .postOffering:
+            return [
+                Attack(
+                    name: "an offering of A's own named like B's", user: "",
+                    rawBody:
+                        #"{"identifier":"\#(victimOffering)","packages":[{"identifier":"m","product_id":"premium.monthly"}]}"#,
+                    check: { status, _ in status == 201 || status == 409 || status == 403 })
+            ]
+        case .getOfferings:
+            return [Attack(name: "A's offerings", user: "", check: withoutVictimCopy)]
+        case .putCurrentOffering:
+            return [
+                Attack(
+                    name: "B's offering made current", user: "", body: ["identifier": victimOffering],
+                    check: withoutVictimCopy)
+            ]
+        case .getOffering, .deleteOffering:
+            return [Attack(name: "B's offering", user: victimOffering, check: withoutVictimCopy)]
+        case .putOffering:
+            return [
+                Attack(
+                    name: "B's offering rewritten", user: victimOffering,
+                    rawBody: #"{"packages":[{"identifier":"m","product_id":"premium.annual"}]}"#,
+                    check: withoutVictimCopy)
+            ]
+        case .getSubscriberOfferings:
+            return [Attack(name: "B's user's offerings", user: "victim", check: withoutVictimCopy)]
         default:
             return []
         }
+    }
+
+    /// Any answer but one that shows B's paywall.
+    static let withoutVictimCopy: @Sendable (Int, [String: Any]) -> Bool = { _, body in
+        let text = String(decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+        return !text.contains(victimCopy)
     }
 
     /// Not found in A's project, or not allowed to A's key at all.
@@ -223,7 +270,8 @@ import Testing
                         let path = "/" + route.path.replacingOccurrences(of: ":id", with: attack.user) + attack.query
                         let method = NIOHTTP1.HTTPMethod(rawValue: route.method.rawValue)
                         let (status, answer) = try await servers.client.call(
-                            method, path, key: key, body: attack.body.map { servers.client.json($0) })
+                            method, path, key: key,
+                            body: attack.rawBody.map { Data($0.utf8) } ?? attack.body.map { servers.client.json($0) })
                         let label = "\(route) \(attack.name) with \(key.prefix(11))…: \(status) \(answer)"
                         #expect(status < 500, "\(label)")
                         if key == Servers.retiredSecretA, route.access != .apple {

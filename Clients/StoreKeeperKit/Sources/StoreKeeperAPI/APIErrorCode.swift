@@ -132,6 +132,21 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     /// 409: the project has its maximum of webhook endpoints.
     public static let tooManyWebhooks: APIErrorCode = "too_many_webhooks"
 
+    // Offerings.
+
+    /// 400: an offering that breaks a rule (identifier, packages, description or metadata; named in the message).
+    public static let invalidOffering: APIErrorCode = "invalid_offering"
+    /// 400: a package's product is not in the app's catalog (named in the message).
+    public static let unknownProduct: APIErrorCode = "unknown_product"
+    /// 404: no offering of that identifier in the caller's project.
+    public static let offeringNotFound: APIErrorCode = "offering_not_found"
+    /// 409: an offering of that identifier exists already (change it with `PUT`).
+    public static let offeringExists: APIErrorCode = "offering_exists"
+    /// 409: the offering is the project's current one (make another current first).
+    public static let offeringIsCurrent: APIErrorCode = "offering_is_current"
+    /// 409: the project has its maximum of offerings.
+    public static let tooManyOfferings: APIErrorCode = "too_many_offerings"
+
     // Evidence that does not verify (AppStoreVerification's codes, one each).
 
     /// 422: the JWS header's `alg` is missing or not ES256.

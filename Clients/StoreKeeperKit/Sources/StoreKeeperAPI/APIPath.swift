@@ -68,6 +68,18 @@ public enum APIPath {
         return "/v1/events" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
+    /// `POST` a new offering, `GET` the project's offerings (secret key).
+    public static let offerings = "/v1/offerings"
+
+    /// `GET`, `PUT`, `DELETE`: one offering (secret key).
+    public static func offering(_ identifier: String) -> String { offerings + "/" + segment(identifier) }
+
+    /// `PUT`: which offering is current (secret key).
+    public static let currentOffering = "/v1/offerings/current"
+
+    /// `GET`: the offerings to show a customer (public key).
+    public static func subscriberOfferings(_ appUserID: String) -> String { subscriber(appUserID) + "/offerings" }
+
     /// `POST`: a `test` event to one endpoint (secret key).
     public static func webhookTest(_ endpointID: String) -> String { webhook(endpointID) + "/test" }
 

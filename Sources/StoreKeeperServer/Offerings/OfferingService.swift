@@ -1,0 +1,108 @@
+import Foundation
+import StoreKeeperAPI
+import StoreKeeperStorage
+
+/// Offerings apart from HTTP: the owner edits a project's offerings and chooses its current one (secret key);
+/// the app asks which to show (public key), answered from memory. Every call acts inside the caller's project.
+struct OfferingService: Sendable {
+    let store: any SettingStore
+    let apps: AppDirectory
+    let rules: OfferingRules
+    let books: ProjectSettingsCache<OfferingBook>
+    let now: @Sendable () -> Date
+
+    /// Offerings over `store`, checked against `catalog` (empty: any product).
+    init(store: any SettingStore, apps: AppDirectory, catalog: Set<String>, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.apps = apps
+        self.now = now
+        rules = OfferingRules(catalog: catalog)
+        books = ProjectSettingsCache(store: store) { try OfferingBook($0) }
+    }
+
+    /// The caller's project's offerings.
+    func book(bundleID: String) async throws -> OfferingBook {
+        try await books.value(projectID: try apps.project(bundleID).id)
+    }
+
+    /// `POST /v1/offerings`.
+    func create(_ offering: Offering, bundleID: String) async throws -> Offering {
+        let project = try apps.project(bundleID)
+        let offering = try rules.checked(offering)
+        guard try await book(bundleID: bundleID).offerings.count < OfferingRules.maximumOfferings else {
+            throw APIError(
+                .conflict, .tooManyOfferings, "a project has at most \(OfferingRules.maximumOfferings) offerings")
+        }
+        guard try await store.saveProjectSetting(try setting(offering, project.id), mode: .create) else {
+            throw APIError(
+                .conflict, .offeringExists,
+                "offering \"\(offering.identifier)\" exists; change it with PUT /v1/offerings/\(offering.identifier)")
+        }
+        return offering
+    }
+
+    /// `PUT /v1/offerings/{identifier}`.
+    func replace(_ identifier: String, with content: OfferingPut, bundleID: String) async throws -> Offering {
+        let project = try apps.project(bundleID)
+        let offering = try rules.checked(
+            Offering(
+                identifier: try OfferingRules.checkedIdentifier(identifier), description: content.description,
+                packages: content.packages, metadata: content.metadata))
+        guard try await store.saveProjectSetting(try setting(offering, project.id), mode: .replace) else {
+            throw Self.notFound(identifier)
+        }
+        return offering
+    }
+
+    /// `GET /v1/offerings/{identifier}`.
+    func offering(_ identifier: String, bundleID: String) async throws -> Offering {
+        guard let offering = try await book(bundleID: bundleID).offering(identifier) else {
+            throw Self.notFound(identifier)
+        }
+        return offering
+    }
+
+    /// `DELETE /v1/offerings/{identifier}`: not the current offering.
+    func delete(_ identifier: String, bundleID: String) async throws {
+        let project = try apps.project(bundleID)
+        if try await book(bundleID: bundleID).currentID == identifier {
+            throw APIError(
+                .conflict, .offeringIsCurrent,
+                "offering \"\(identifier)\" is the current one; make another current first (PUT /v1/offerings/current)")
+        }
+        guard
+            try await store.deleteProjectSetting(
+                projectID: project.id, kind: OfferingBook.offeringKind, name: identifier)
+        else { throw Self.notFound(identifier) }
+    }
+
+    /// `PUT /v1/offerings/current`.
+    func makeCurrent(_ choice: CurrentOfferingPut, bundleID: String) async throws -> OfferingsResponse {
+        let project = try apps.project(bundleID)
+        guard try await book(bundleID: bundleID).offering(choice.identifier) != nil else {
+            throw Self.notFound(choice.identifier)
+        }
+        let body = String(decoding: try APICoding.encoder().encode(choice), as: UTF8.self)
+        _ = try await store.saveProjectSetting(
+            ProjectSetting(
+                projectID: project.id, kind: OfferingBook.currentKind, name: "", body: body, updatedAt: now()),
+            mode: .upsert)
+        return try await book(bundleID: bundleID).response
+    }
+
+    /// `GET /v1/subscribers/{id}/offerings`: the answer, from memory.
+    func answer(appUserID: String, bundleID: String) async throws -> [UInt8] {
+        _ = try CustomerID.normalized(appUserID)
+        return try await book(bundleID: bundleID).answer
+    }
+
+    func setting(_ offering: Offering, _ projectID: String) throws -> ProjectSetting {
+        ProjectSetting(
+            projectID: projectID, kind: OfferingBook.offeringKind, name: offering.identifier,
+            body: String(decoding: try APICoding.encoder().encode(offering), as: UTF8.self), updatedAt: now())
+    }
+
+    static func notFound(_ identifier: String) -> APIError {
+        APIError(.notFound, .offeringNotFound, "no offering \"\(identifier.prefix(100))\" in this project")
+    }
+}
