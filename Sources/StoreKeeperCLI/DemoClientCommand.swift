@@ -44,13 +44,21 @@ struct DemoClientCommand: AsyncParsableCommand {
         say("1. First launch (customer \(customer))")
         var app = launch()
         say("   \(Self.describe(try await app.start()))")
-        say("   Paywall:")
-        for offer in try await app.products(["premium.monthly", "premium.annual", "basic.monthly"]) {
-            say("     \(offer.id): \(offer.priceText)")
+        // The paywall is the server's current offering: change it there and this screen changes, no release.
+        let paywall = try await app.offerings().current
+        say("   Paywall (offering \(paywall?.identifier ?? "none") from the server):")
+        for package in paywall?.packages ?? [] {
+            say("     \(package.product.id): \(package.product.priceText)")
         }
 
         say("2. The user buys \(product)")
-        switch try await app.purchase(productID: product) {
+        let bought =
+            if let package = paywall?.packages.first(where: { $0.product.id == product }) {
+                try await app.purchase(package: package)
+            } else {
+                try await app.purchase(productID: product)
+            }
+        switch bought {
         case .purchased(let info): say("   \(Self.describe(info))")
         case .userCancelled: say("   cancelled")
         case .pending: say("   waiting for approval")

@@ -41,6 +41,13 @@ package struct ServerAssembly {
         let (simulator, manualClock, extraRoots, worldFile) = try await ServeCommand.simulatorAsApple(
             &configuration, clockStart: clockStart)
         let store = try await StoreOpener.open(configuration)
+        // The demo app comes with a paywall: its offering is written once, so `offerings()` answers at once.
+        if simulator != nil, configuration.apps.map(\.bundleID) == [ServerConfiguration.demoBundleID] {
+            let project = try configuration.projectScopes()[ServerConfiguration.demoBundleID]
+            try await DemoOffering.seed(
+                into: store, projectID: project?.id ?? ServerConfiguration.demoBundleID,
+                now: manualClock?.now() ?? Date())
+        }
         let httpClient = OutboundHTTPClient.make()
         var dependencies = StoreKeeperApplication.Dependencies(
             store: store, httpClient: httpClient,

@@ -23,7 +23,9 @@ import Testing
             return lines[index + 1]
         }
         #expect(line(after: "1. First launch").contains("No subscription: the paywall [server]"))
+        #expect(lines.contains("   Paywall (offering default from the server):"), "\(result.standardOutput)")
         #expect(lines.contains("     premium.monthly: 1 week free, then $9.99 / month"))
+        #expect(lines.contains { $0.hasPrefix("     premium.annual: ") }, "\(result.standardOutput)")
         #expect(line(after: "2. The user buys").contains("pro unlocked by premium.monthly"))
         #expect(line(after: "2. The user buys").contains("(trial, renews) [server]"))
         #expect(

@@ -39,6 +39,8 @@ public actor StoreKeeper {
     var sending: [String: Task<CustomerInfo, any Error>] = [:]
     var subscribers: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
     var lastPublished: CustomerInfo?
+    /// The request for the server's offerings in flight, if one is.
+    var fetchingOfferings: Task<OfferingsResponse, any Error>?
 
     /// Makes a client; nothing happens until ``start()``.
     /// - Parameters:
@@ -176,14 +178,15 @@ public actor StoreKeeper {
             current.isAnonymous && current.answer?.response.subscriber.firstSeen != nil
             ? try await server.alias(current.appUserID, into: appUserID)
             : try await server.subscriber(appUserID)
-        state = PersistedState(appUserID: appUserID, isAnonymous: false, answer: nil)
+        state = PersistedState(appUserID: appUserID, isAnonymous: false, answer: nil, offerings: current.offerings)
         return try await remember(response)
     }
 
     /// Logs out: a new anonymous customer, with nothing cached.
     public func logOut() async throws {
-        _ = try await started()
+        let current = try await started()
         state = .anonymous()
+        state?.offerings = current.offerings
         try await saveState()
     }
 
@@ -254,7 +257,7 @@ public actor StoreKeeper {
         // An alias answer names the canonical id; keep asking for the id the app uses.
         state = PersistedState(
             appUserID: current.appUserID, isAnonymous: current.isAnonymous,
-            answer: CachedAnswer(response: response, anchor: anchor))
+            answer: CachedAnswer(response: response, anchor: anchor), offerings: current.offerings)
         try await saveState()
         return publish(
             configuration.accessPolicy.decide(response, at: anchor.trustedNow(clock), verification: .server))

@@ -12,6 +12,9 @@ extension StoreKeeper {
         public var accessPolicy: AccessPolicy
         /// How long one server request may take. Default 20 seconds.
         public var requestTimeout: TimeInterval
+        /// How long ``StoreKeeper/offerings()`` waits for the server and the store when nothing is cached on the
+        /// device, before it fails as `timedOut`. Default 5 seconds.
+        public var offeringsTimeout: TimeInterval = 5
         /// Signs a promotional offer for (product id, offer id, app user id): call your backend, which decides
         /// whether this customer gets the offer and asks StoreKeeper's `POST /v1/offers/sign` with a secret key
         /// (never ship a secret key in the app). `nil` (the default): promotional offers are refused.

@@ -25,6 +25,9 @@ public struct StoreKeeperError: Error, Sendable, Hashable, CustomStringConvertib
         public static let store = Code(rawValue: "store")
         /// A promotional offer was asked for with no ``StoreKeeper/Configuration/offerSigner``, or the signer failed.
         public static let offerNotSigned = Code(rawValue: "offer_not_signed")
+        /// The answer did not arrive within its bound (``StoreKeeper/Configuration/offeringsTimeout``) and
+        /// nothing was cached to answer with.
+        public static let timedOut = Code(rawValue: "timed_out")
         /// ``StoreKeeper/start()`` was not called first.
         public static let notStarted = Code(rawValue: "not_started")
     }

@@ -24,6 +24,11 @@ func appLifecycle(url: URL, someStore: any PurchaseStore) async throws {
     _ = restored.verification == .cannotVerify
     _ = try await storeKeeper.logIn("user-42")
     try await storeKeeper.logOut()
+    let offerings: Offerings = try await storeKeeper.offerings()
+    if let paywall: OfferingInfo = offerings.current, let package: PackageInfo = paywall.packages.first {
+        _ = (paywall.metadata["title"], package.product.priceText, offerings.isFromCache, offerings["sale"])
+        _ = try await storeKeeper.purchase(package: package)
+    }
     let products: [StoreProduct] = try await storeKeeper.products(["premium.monthly"])
     _ = products.first?.priceText
     for await update in storeKeeper.customerInfoUpdates { _ = update }

@@ -9,10 +9,14 @@ struct PersistedState: Codable, Sendable, Hashable {
     var isAnonymous: Bool
     /// The last server answer for ``appUserID``.
     var answer: CachedAnswer?
+    /// The last offerings the server gave (kept across log-in and log-out: a paywall is better shown from an older
+    /// answer than not at all).
+    var offerings: OfferingsResponse?
 
     /// A new anonymous customer.
     static func anonymous() -> PersistedState {
-        PersistedState(appUserID: "$anonymous:" + UUID().uuidString.lowercased(), isAnonymous: true, answer: nil)
+        PersistedState(
+            appUserID: "$anonymous:" + UUID().uuidString.lowercased(), isAnonymous: true, answer: nil, offerings: nil)
     }
 
     func encoded() throws -> Data { try APICoding.encoder().encode(self) }

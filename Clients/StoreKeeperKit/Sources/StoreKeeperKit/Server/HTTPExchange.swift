@@ -8,7 +8,7 @@ public import Foundation
 struct HTTPExchange: Sendable {
     /// The session requests go through.
     let session: URLSession
-    /// How long one request may take.
+    /// How long one request may take, from start to answer.
     let timeout: TimeInterval
 
     /// Sends `method url` with an optional bearer key and JSON body.
@@ -25,8 +25,9 @@ struct HTTPExchange: Sendable {
         let session = session
         // The completion-handler form: FoundationNetworking's async `data(for:)` can trap when the calling task is
         // cancelled mid-request (a stopped updates listener), and this one cannot.
+        let timeout = timeout
         return try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
+            let task = session.dataTask(with: request) { data, response, error in
                 if let error {
                     continuation.resume(
                         throwing: StoreKeeperError(
@@ -34,7 +35,12 @@ struct HTTPExchange: Sendable {
                 } else {
                     continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
                 }
-            }.resume()
+            }
+            task.resume()
+            // The request's whole time is bounded here: `timeoutInterval` is only an idle bound on Apple's
+            // platforms, and FoundationNetworking waits the session's 60 s instead. Cancelling completes the task
+            // with an error, which is `offline`; cancelling a finished task does nothing.
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { task.cancel() }
         }
     }
 }

@@ -42,6 +42,11 @@ struct ServerConnection: Sendable {
         ).eligibility
     }
 
+    /// `GET /v1/subscribers/{id}/offerings`.
+    func offerings(_ appUserID: String) async throws -> OfferingsResponse {
+        try await call("GET", APIPath.subscriberOfferings(appUserID), as: OfferingsResponse.self)
+    }
+
     func call<Answer: Decodable>(_ method: String, _ path: String, as type: Answer.Type) async throws -> Answer {
         try await exchange(method, path, body: nil, as: type)
     }
