@@ -54,7 +54,7 @@ import Testing
             #expect(current.packages.map(\.identifier) == ["monthly", "annual"])
             #expect(current.package("monthly")?.product.displayPrice.isEmpty == false)
             #expect(current.package("monthly")?.product.isEligibleForIntroOffer == true)
-            #expect(current.metadata["title"] == .string("Go Pro"))
+            #expect(current.metadata["title"]?.stringValue == "Go Pro")
 
             // The paywall changes on the server: the next call answers from the cache at once and asks the
             // server in the background; the call after shows the change.

@@ -16,6 +16,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// An object.
     case object([String: JSONValue])
 
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+
+    /// The field of an object, if this is one and has it.
+    public subscript(field: String) -> JSONValue? {
+        if case .object(let fields) = self { fields[field] } else { nil }
+    }
+
     /// Reads any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
