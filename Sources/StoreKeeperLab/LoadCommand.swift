@@ -99,10 +99,14 @@ struct LoadCommand: AsyncParsableCommand {
         let reads = try await measure("GET /v1/subscribers/{id}") { index in
             ("GET", "/v1/subscribers/load-\(index % seeded.count)", nil)
         }
+        // The demo server's paywall (its seeded current offering), answered from memory.
+        let offerings = try await measure("GET .../{id}/offerings") { index in
+            ("GET", "/v1/subscribers/load-\(index % seeded.count)/offerings", nil)
+        }
         let bare = try await measure("GET /health (bare route)") { _ in ("GET", "/health", nil) }
         FileHandleOutput.standardError("signing \(notifications) V2 notifications")
         let bodies = try await makeNotifications(originals: seeded)
-        var results = [firstReads, reads, bare]
+        var results = [firstReads, reads, offerings, bare]
         var delivery: (tally: LoadWebhookReceiver.Tally, expected: Int)?
         let ingest: Measurement
         if webhooks {
@@ -158,6 +162,10 @@ struct LoadCommand: AsyncParsableCommand {
             }
             FileHandleOutput.standardOutput(
                 String(format: "subscriber reads = %.0f %% of the bare route", reads.perSecond / bare.perSecond * 100))
+            FileHandleOutput.standardOutput(
+                String(
+                    format: "offerings reads = %.0f %% of the bare route (target >= 50 %%)",
+                    offerings.perSecond / bare.perSecond * 100))
             if let delivery, let hooked = results.last {
                 FileHandleOutput.standardOutput(
                     String(
