@@ -170,7 +170,7 @@ public enum StoreKeeperApplication {
                 OfferingRoutes(
                     offerings: OfferingService(
                         store: store, apps: directory, catalog: configuration.engine.productIDs,
-                        now: dependencies.now)),
+                        subscribers: subscribers, now: dependencies.now)),
             ],
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes

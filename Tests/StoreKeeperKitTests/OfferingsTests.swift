@@ -27,11 +27,12 @@ import Testing
     /// A client whose offerings wait at most `timeout`.
     static func launch(
         _ server: KitServer, _ store: SimulatorStore, _ persistence: InMemoryPersistence, url: URL? = nil,
-        timeout: TimeInterval = 5, requestTimeout: TimeInterval = 20
+        timeout: TimeInterval = 5, requestTimeout: TimeInterval = 20, client: ClientDescription? = nil
     ) -> StoreKeeper {
         var configuration = StoreKeeper.Configuration(
             serverURL: url ?? server.base, apiKey: KitServer.publicKey, requestTimeout: requestTimeout)
         configuration.offeringsTimeout = timeout
+        if let client { configuration.client = client }
         return StoreKeeper(
             configuration: configuration, store: store, persistence: persistence, clock: TestDeviceClock())
     }
@@ -79,6 +80,32 @@ import Testing
                 return
             }
             #expect(info.entitlements["pro"]?.isActive == true)
+        }
+    }
+
+    @Test("what the app says about itself (platform, version, language) reaches the server's targeting rules")
+    func targeted() async throws {
+        try await KitServer.with { server in
+            try await Self.edit(
+                server, "POST", APIPath.offerings, Self.offering("vision", [("annual", "premium.annual")], title: "V"))
+            try await Self.edit(
+                server, "PUT", APIPath.targeting,
+                [
+                    "rules": [
+                        [
+                            "identifier": "headset", "offering_id": "vision",
+                            "when": ["platforms": ["visionOS"], "app_version": ["at_least": "2.0"], "locales": ["fr"]],
+                        ]
+                    ]
+                ])
+            let headset = ClientDescription(platform: "visionOS", appVersion: "2.1", locale: "fr-CA")
+            let kit = Self.launch(server, server.store("sam"), InMemoryPersistence(), client: headset)
+            try await kit.start()
+            #expect(try await kit.offerings().current?.identifier == "vision")
+            let phone = ClientDescription(platform: "iOS", appVersion: "2.1", locale: "fr-CA")
+            let other = Self.launch(server, server.store("tim"), InMemoryPersistence(), client: phone)
+            try await other.start()
+            #expect(try await other.offerings().current?.identifier == "default")  // the demo's own
         }
     }
 

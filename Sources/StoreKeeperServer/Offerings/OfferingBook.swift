@@ -2,36 +2,56 @@ import Foundation
 import StoreKeeperAPI
 import StoreKeeperStorage
 
-/// A project's offerings as its settings hold them, with the answer to `GET /v1/subscribers/{id}/offerings`
-/// encoded once.
+/// A project's offerings and targeting rules as its settings hold them, with each possible answer to
+/// `GET /v1/subscribers/{id}/offerings` encoded once: the project's current offering, and each rule's.
 struct OfferingBook: Sendable {
     /// The setting kind of an offering (named by its identifier).
     static let offeringKind = "offering"
     /// The setting kind of the current offering's choice (one per project, named `""`).
     static let currentKind = "current_offering"
+    /// The setting kind of the targeting rules (one list per project, named `""`).
+    static let targetingKind = "targeting"
 
     /// Every offering, by identifier.
     let offerings: [Offering]
     /// The current offering's identifier, when it is set and the offering exists.
     let currentID: String?
-    /// The answer, as JSON.
+    /// The targeting rules, in order (a rule whose offering is gone is left out).
+    let rules: [TargetingRule]
+    /// The answer when no rule matches, as JSON.
     let answer: [UInt8]
+    /// The answer when a rule matches, by the rule's identifier.
+    let ruleAnswers: [String: [UInt8]]
 
     /// The book of `settings` (a project's).
     init(_ settings: [ProjectSetting]) throws {
         let decoder = APICoding.decoder()
+        let encoder = APICoding.encoder()
         let offerings = try settings.filter { $0.kind == Self.offeringKind }.map {
             try decoder.decode(Offering.self, from: Data($0.body.utf8))
         }.sorted { $0.identifier < $1.identifier }
+        let names = Set(offerings.map(\.identifier))
         let chosen = try settings.first { $0.kind == Self.currentKind }.map {
             try decoder.decode(CurrentOfferingPut.self, from: Data($0.body.utf8)).identifier
         }
         // A current offering removed by a racing delete on another replica reads as none.
-        let currentID = chosen.flatMap { id in offerings.contains { $0.identifier == id } ? id : nil }
+        let currentID = chosen.flatMap { names.contains($0) ? $0 : nil }
+        let rules =
+            try settings.first { $0.kind == Self.targetingKind }.map {
+                try decoder.decode(TargetingRules.self, from: Data($0.body.utf8)).rules
+            }?.filter { names.contains($0.offeringID) } ?? []
         self.offerings = offerings
         self.currentID = currentID
-        answer = Array(
-            try APICoding.encoder().encode(OfferingsResponse(currentOfferingID: currentID, offerings: offerings)))
+        self.rules = rules
+        answer = Array(try encoder.encode(OfferingsResponse(currentOfferingID: currentID, offerings: offerings)))
+        var ruleAnswers: [String: [UInt8]] = [:]
+        for rule in rules {
+            ruleAnswers[rule.identifier] = Array(
+                try encoder.encode(
+                    OfferingsResponse(
+                        currentOfferingID: rule.offeringID, offerings: offerings, targetingRule: rule.identifier)))
+        }
+        self.ruleAnswers = ruleAnswers
     }
 
     /// The offerings and the current one.
@@ -39,4 +59,12 @@ struct OfferingBook: Sendable {
 
     /// The offering of `identifier`, if the project has it.
     func offering(_ identifier: String) -> Offering? { offerings.first { $0.identifier == identifier } }
+
+    /// The answer for a customer: the first matching rule's, else the project's.
+    func answer(for context: CustomerContext) async throws -> [UInt8] {
+        guard !rules.isEmpty else { return answer }
+        var matcher = TargetingMatcher(context)
+        guard let rule = try await matcher.first(of: rules) else { return answer }
+        return ruleAnswers[rule.identifier] ?? answer
+    }
 }

@@ -28,7 +28,17 @@ struct OfferingRoutes: APIFeature {
             return Response(status: .noContent)
         }
         handlers.on(.getSubscriberOfferings) { call in
-            call.json(try await offerings.answer(appUserID: try call.id(), bundleID: call.bundleID))
+            call.json(
+                try await offerings.answer(
+                    appUserID: try call.id(), bundleID: call.bundleID,
+                    request: OfferingRequest(call.request.headers)))
+        }
+        handlers.on(.getTargeting) { call in try call.json(try await offerings.targeting(bundleID: call.bundleID)) }
+        handlers.on(.putTargeting) { call in
+            let data = try await call.body()
+            try TargetingCheck.refuseUnknownFields(data)
+            let rules = try call.decode(TargetingRules.self, from: data)
+            return try call.json(try await offerings.replaceTargeting(rules, bundleID: call.bundleID))
         }
     }
 }

@@ -9,12 +9,18 @@ struct OfferingService: Sendable {
     let apps: AppDirectory
     let rules: OfferingRules
     let books: ProjectSettingsCache<OfferingBook>
+    /// Where targeting reads a customer's standing.
+    let subscribers: SubscriberService
     let now: @Sendable () -> Date
 
     /// Offerings over `store`, checked against `catalog` (empty: any product).
-    init(store: any SettingStore, apps: AppDirectory, catalog: Set<String>, now: @escaping @Sendable () -> Date) {
+    init(
+        store: any SettingStore, apps: AppDirectory, catalog: Set<String>, subscribers: SubscriberService,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.store = store
         self.apps = apps
+        self.subscribers = subscribers
         self.now = now
         rules = OfferingRules(catalog: catalog)
         books = ProjectSettingsCache(store: store) { try OfferingBook($0) }
@@ -65,10 +71,16 @@ struct OfferingService: Sendable {
     /// `DELETE /v1/offerings/{identifier}`: not the current offering.
     func delete(_ identifier: String, bundleID: String) async throws {
         let project = try apps.project(bundleID)
-        if try await book(bundleID: bundleID).currentID == identifier {
+        let book = try await book(bundleID: bundleID)
+        if book.currentID == identifier {
             throw APIError(
                 .conflict, .offeringIsCurrent,
                 "offering \"\(identifier)\" is the current one; make another current first (PUT /v1/offerings/current)")
+        }
+        if let rule = book.rules.first(where: { $0.offeringID == identifier }) {
+            throw APIError(
+                .conflict, .offeringInUse,
+                "offering \"\(identifier)\" is shown by targeting rule \"\(rule.identifier)\"; change the rules first")
         }
         guard
             try await store.deleteProjectSetting(
@@ -90,10 +102,39 @@ struct OfferingService: Sendable {
         return try await book(bundleID: bundleID).response
     }
 
-    /// `GET /v1/subscribers/{id}/offerings`: the answer, from memory.
-    func answer(appUserID: String, bundleID: String) async throws -> [UInt8] {
-        _ = try CustomerID.normalized(appUserID)
-        return try await book(bundleID: bundleID).answer
+    /// `GET /v1/subscribers/{id}/offerings`: the project's answer from memory, or the first matching targeting
+    /// rule's (reading the customer's document only when a rule's condition needs it).
+    func answer(appUserID: String, bundleID: String, request: OfferingRequest) async throws -> [UInt8] {
+        let appUserID = try CustomerID.normalized(appUserID)
+        let project = try apps.project(bundleID)
+        let subscribers = subscribers
+        let context = CustomerContext(
+            platform: request.platform, appVersion: request.appVersion.flatMap(AppVersion.init),
+            storefront: request.storefront, locale: LocaleTag.first(ofAcceptLanguage: request.acceptLanguage),
+            now: now(),
+            subscriber: {
+                let document = try await subscribers.subscriberDocument(appUserID: appUserID, project: project)
+                return try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document)).subscriber
+            })
+        return try await books.value(projectID: project.id).answer(for: context)
+    }
+
+    /// `GET /v1/targeting`.
+    func targeting(bundleID: String) async throws -> TargetingRules {
+        TargetingRules(rules: try await book(bundleID: bundleID).rules)
+    }
+
+    /// `PUT /v1/targeting`: the rules, checked against the project's offerings, replace the old ones.
+    func replaceTargeting(_ rules: TargetingRules, bundleID: String) async throws -> TargetingRules {
+        let project = try apps.project(bundleID)
+        let offerings = Set(try await book(bundleID: bundleID).offerings.map(\.identifier))
+        let rules = try TargetingCheck.checked(rules, offerings: offerings)
+        let body = String(decoding: try APICoding.encoder().encode(rules), as: UTF8.self)
+        _ = try await store.saveProjectSetting(
+            ProjectSetting(
+                projectID: project.id, kind: OfferingBook.targetingKind, name: "", body: body, updatedAt: now()),
+            mode: .upsert)
+        return rules
     }
 
     func setting(_ offering: Offering, _ projectID: String) throws -> ProjectSetting {

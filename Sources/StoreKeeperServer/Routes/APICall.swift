@@ -44,7 +44,11 @@ struct APICall: Sendable {
     /// this server would silently ignore, so it is refused by name, as are a missing field and one of the wrong
     /// type. The JSON is parsed once: the field check and the decoding read the same decoder.
     func decode<Body: RequestBody>(_ type: Body.Type) async throws -> Body {
-        let data = try await body()
+        try decode(type, from: try await body())
+    }
+
+    /// `data` as `Body`, read as strictly as ``decode(_:)`` reads the request's body.
+    func decode<Body: RequestBody>(_ type: Body.Type, from data: Data) throws -> Body {
         do {
             return try Self.decoder.decode(StrictBody<Body>.self, from: data).body
         } catch let unknown as UnknownField {

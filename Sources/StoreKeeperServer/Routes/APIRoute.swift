@@ -84,13 +84,18 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let getSubscriberOfferings = APIRoute(
         method: .get, path: "v1/subscribers/:id/offerings", access: .publicKey)
 
+    /// `GET /v1/targeting`: the project's targeting rules.
+    public static let getTargeting = APIRoute(method: .get, path: "v1/targeting", access: .secretKey)
+    /// `PUT /v1/targeting`: replace the project's targeting rules.
+    public static let putTargeting = APIRoute(method: .put, path: "v1/targeting", access: .secretKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
         postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
         postWebhookTest, postRedeliver, postImport, getMetric, getEventFeed,
         getSubscribers, postOffering, getOfferings, putCurrentOffering, getOffering, putOffering, deleteOffering,
-        getSubscriberOfferings,
+        getSubscriberOfferings, getTargeting, putTargeting,
     ]
 
     /// `METHOD /path`.

@@ -15,6 +15,7 @@ extension ImportPost: RequestBody { typealias Fields = CodingKeys }
 extension Offering: RequestBody { typealias Fields = CodingKeys }
 extension OfferingPut: RequestBody { typealias Fields = CodingKeys }
 extension CurrentOfferingPut: RequestBody { typealias Fields = CodingKeys }
+extension TargetingRules: RequestBody { typealias Fields = CodingKeys }
 
 /// A request body decoded strictly: its keys are checked against the body's fields before the body itself is
 /// decoded from the same decoder.

@@ -64,7 +64,10 @@ import Testing
         let (current, _) = try await servers.client.call(
             .PUT, "/v1/offerings/current", key: Servers.secretB,
             body: servers.client.json(["identifier": victimOffering]))
-        #expect(offered == 201 && current == 200)
+        let (targeted, _) = try await servers.client.call(
+            .PUT, "/v1/targeting", key: Servers.secretB,
+            body: Data(#"{"rules":[{"identifier":"victim-rule","offering_id":"\#(victimOffering)"}]}"#.utf8))
+        #expect(offered == 201 && current == 200 && targeted == 200)
         let attacker = try await servers.buy(Servers.appA, customer: "mallory")
         let (own, _) = try await servers.client.call(
             .POST, "/v1/transactions", key: Servers.publicA,
@@ -234,6 +237,24 @@ import Testing
                 Attack(
                     name: "B's offering rewritten", user: victimOffering,
                     rawBody: #"{"packages":[{"identifier":"m","product_id":"premium.annual"}]}"#,
+                    check: withoutVictimCopy)
+            ]
+        case .getTargeting:
+            return [
+                Attack(
+                    name: "A's targeting rules", user: "",
+                    check: { status, body in
+                        let text = String(
+                            decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+                        return !text.contains("victim-rule")
+                    })
+            ]
+        case .putTargeting:
+            return [
+                Attack(
+                    // A's own offering of that name (the postOffering attack made it) is A's to show; B's never is.
+                    name: "a rule showing B's offering", user: "",
+                    rawBody: #"{"rules":[{"identifier":"r","offering_id":"\#(victimOffering)"}]}"#,
                     check: withoutVictimCopy)
             ]
         case .getSubscriberOfferings:

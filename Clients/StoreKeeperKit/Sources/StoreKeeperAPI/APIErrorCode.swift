@@ -144,6 +144,10 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let offeringExists: APIErrorCode = "offering_exists"
     /// 409: the offering is the project's current one (make another current first).
     public static let offeringIsCurrent: APIErrorCode = "offering_is_current"
+    /// 409: a targeting rule shows the offering (change the rules first).
+    public static let offeringInUse: APIErrorCode = "offering_in_use"
+    /// 400: a targeting rule that breaks a rule (named in the message).
+    public static let invalidTargeting: APIErrorCode = "invalid_targeting"
     /// 409: the project has its maximum of offerings.
     public static let tooManyOfferings: APIErrorCode = "too_many_offerings"
 

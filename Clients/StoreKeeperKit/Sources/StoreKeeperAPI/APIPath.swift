@@ -77,6 +77,9 @@ public enum APIPath {
     /// `PUT`: which offering is current (secret key).
     public static let currentOffering = "/v1/offerings/current"
 
+    /// `GET` or `PUT`: the project's targeting rules (secret key).
+    public static let targeting = "/v1/targeting"
+
     /// `GET`: the offerings to show a customer (public key).
     public static func subscriberOfferings(_ appUserID: String) -> String { subscriber(appUserID) + "/offerings" }
 

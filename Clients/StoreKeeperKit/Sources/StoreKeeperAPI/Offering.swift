@@ -100,15 +100,19 @@ public struct OfferingsResponse: Codable, Sendable, Hashable {
     public var currentOfferingID: String?
     /// Every offering of the project, by identifier.
     public var offerings: [Offering]
+    /// The targeting rule that chose the current offering for this customer; absent when none matched (the
+    /// project's current offering) and in `GET /v1/offerings`.
+    public var targetingRule: String?
 
     /// Makes the answer.
-    public init(currentOfferingID: String?, offerings: [Offering]) {
+    public init(currentOfferingID: String?, offerings: [Offering], targetingRule: String? = nil) {
         self.currentOfferingID = currentOfferingID
         self.offerings = offerings
+        self.targetingRule = targetingRule
     }
 
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case currentOfferingID = "current_offering_id", offerings
+        case currentOfferingID = "current_offering_id", offerings, targetingRule = "targeting_rule"
     }
 }

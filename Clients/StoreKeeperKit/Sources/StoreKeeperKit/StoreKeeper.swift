@@ -59,7 +59,8 @@ public actor StoreKeeper {
         self.clock = clock
         self.server = ServerConnection(
             baseURL: configuration.serverURL, apiKey: configuration.apiKey,
-            http: HTTPExchange(session: session, timeout: configuration.requestTimeout))
+            http: HTTPExchange(
+                session: session, timeout: configuration.requestTimeout, headers: configuration.client.headers))
     }
 
     #if canImport(Darwin)

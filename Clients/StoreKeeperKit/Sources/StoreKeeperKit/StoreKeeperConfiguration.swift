@@ -12,6 +12,12 @@ extension StoreKeeper {
         public var accessPolicy: AccessPolicy
         /// How long one server request may take. Default 20 seconds.
         public var requestTimeout: TimeInterval
+        /// What the app tells the server about itself with every request, for targeting rules: its platform
+        /// (`StoreKeeper-Platform`), version (`StoreKeeper-App-Version`), storefront (`StoreKeeper-Storefront`,
+        /// ISO 3166-1 alpha-3; `nil`: the server uses the customer's latest subscription's) and language
+        /// (`Accept-Language`). Defaults: this device's platform, the bundle's `CFBundleShortVersionString`, no
+        /// storefront, the first preferred language.
+        public var client = ClientDescription.current
         /// How long ``StoreKeeper/offerings()`` waits for the server and the store when nothing is cached on the
         /// device, before it fails as `timedOut`. Default 5 seconds.
         public var offeringsTimeout: TimeInterval = 5

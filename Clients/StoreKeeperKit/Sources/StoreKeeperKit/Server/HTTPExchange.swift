@@ -10,6 +10,8 @@ struct HTTPExchange: Sendable {
     let session: URLSession
     /// How long one request may take, from start to answer.
     let timeout: TimeInterval
+    /// Headers every request carries (what the app says about itself).
+    var headers: [(String, String)] = []
 
     /// Sends `method url` with an optional bearer key and JSON body.
     /// - Returns: The status and body.
@@ -17,6 +19,7 @@ struct HTTPExchange: Sendable {
     func send(_ method: String, _ url: URL, key: String? = nil, body: Data? = nil) async throws -> (Int, Data) {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body

@@ -1,0 +1,115 @@
+/// One targeting rule: when a customer matches every condition of `when`, they are shown `offering_id` instead of
+/// the project's current offering. Rules are tried in order; the first that matches wins.
+public struct TargetingRule: Codable, Sendable, Hashable {
+    /// Its name (1–100 characters from `A–Z a–z 0–9 . _ -`), distinct among the project's rules; answers name
+    /// the rule that chose their offering by it.
+    public var identifier: String
+    /// The offering shown to a customer it matches.
+    public var offeringID: String
+    /// What a customer must match (every condition given; none given: everyone).
+    public var when: TargetingConditions
+
+    /// Makes a rule.
+    public init(identifier: String, offeringID: String, when: TargetingConditions = TargetingConditions()) {
+        self.identifier = identifier
+        self.offeringID = offeringID
+        self.when = when
+    }
+
+    /// Decodes a rule: `when` defaults to everyone.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try c.decode(String.self, forKey: .identifier)
+        offeringID = try c.decode(String.self, forKey: .offeringID)
+        when = try c.decodeIfPresent(TargetingConditions.self, forKey: .when) ?? TargetingConditions()
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case identifier, offeringID = "offering_id", when }
+}
+
+/// What a customer must match. Each condition given must hold; a condition the request cannot tell (no app
+/// version sent) does not hold.
+public struct TargetingConditions: Codable, Sendable, Hashable {
+    /// The customer's storefront is one of these (ISO 3166-1 alpha-3, `USA`): the `StoreKeeper-Storefront` header,
+    /// else the storefront of the customer's latest subscription.
+    public var storefronts: [String]?
+    /// The app's platform is one of these (`iOS`, `iPadOS`, `macOS`, `tvOS`, `watchOS`, `visionOS`): the
+    /// `StoreKeeper-Platform` header.
+    public var platforms: [String]?
+    /// The app's version (`StoreKeeper-App-Version`, dotted numbers) lies in this range.
+    public var appVersion: TargetingVersionRange?
+    /// The customer's language is one of these (`de`, `pt-BR`): the first tag of `Accept-Language`, matched whole
+    /// or by its language (`pt` matches `pt-BR`).
+    public var locales: [String]?
+    /// Whole days since the server first saw the customer (0 for one never seen) lie in this range.
+    public var firstSeenDays: TargetingDayRange?
+    /// Where the customer stands: `never_subscribed` (no subscription ever), `active` (an entitlement now) or
+    /// `expired` (subscribed once, no entitlement now).
+    public var entitlementState: String?
+
+    /// Makes conditions (none: everyone).
+    public init(
+        storefronts: [String]? = nil, platforms: [String]? = nil, appVersion: TargetingVersionRange? = nil,
+        locales: [String]? = nil, firstSeenDays: TargetingDayRange? = nil, entitlementState: String? = nil
+    ) {
+        self.storefronts = storefronts
+        self.platforms = platforms
+        self.appVersion = appVersion
+        self.locales = locales
+        self.firstSeenDays = firstSeenDays
+        self.entitlementState = entitlementState
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case storefronts, platforms, appVersion = "app_version", locales, firstSeenDays = "first_seen_days"
+        case entitlementState = "entitlement_state"
+    }
+}
+
+/// A range of app versions: at least `at_least` (inclusive) and below `below` (exclusive), either may be absent.
+public struct TargetingVersionRange: Codable, Sendable, Hashable {
+    /// The lowest version in the range (`2.1`).
+    public var atLeast: String?
+    /// The first version past the range (`3.0`).
+    public var below: String?
+
+    /// Makes a range.
+    public init(atLeast: String? = nil, below: String? = nil) {
+        self.atLeast = atLeast
+        self.below = below
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case atLeast = "at_least", below }
+}
+
+/// A range of whole days: at least `at_least` and below `below`, either may be absent.
+public struct TargetingDayRange: Codable, Sendable, Hashable {
+    /// The fewest days in the range.
+    public var atLeast: Int?
+    /// The first number of days past the range.
+    public var below: Int?
+
+    /// Makes a range.
+    public init(atLeast: Int? = nil, below: Int? = nil) {
+        self.atLeast = atLeast
+        self.below = below
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case atLeast = "at_least", below }
+}
+
+/// `GET` and `PUT /v1/targeting`: the project's targeting rules, in the order they are tried.
+public struct TargetingRules: Codable, Sendable, Hashable {
+    /// The rules, first tried first.
+    public var rules: [TargetingRule]
+
+    /// Makes the list.
+    public init(rules: [TargetingRule]) { self.rules = rules }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case rules }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import StoreKeeperAPI
+
+/// The one statement of what targeting rules may hold. A broken rule is refused with `invalid_targeting`, naming
+/// the rule, the field and the value; a field the rules do not define (a typo that would make a condition vanish
+/// and a rule match everyone) is refused by name.
+enum TargetingCheck {
+    /// The most rules a project may have.
+    static let maximumRules = 50
+    /// The platforms a rule may name.
+    static let platforms: Set<String> = ["iOS", "iPadOS", "macOS", "tvOS", "watchOS", "visionOS"]
+    /// The entitlement states a rule may name.
+    static let entitlementStates: Set<String> = ["never_subscribed", "active", "expired"]
+    /// The most values one list condition may hold.
+    static let maximumValues = 250
+
+    /// `rules` checked whole against the project's offerings.
+    static func checked(_ rules: TargetingRules, offerings: Set<String>) throws -> TargetingRules {
+        guard rules.rules.count <= maximumRules else {
+            throw invalid("rules has \(rules.rules.count) entries; a project has at most \(maximumRules)")
+        }
+        var seen: Set<String> = []
+        for (index, rule) in rules.rules.enumerated() {
+            let name = "rules[\(index)]"
+            guard OfferingRules.isName(rule.identifier, extra: "") else {
+                throw invalid(
+                    "\(name).identifier \"\(rule.identifier.prefix(100))\" must be 1–100 characters from A–Z a–z 0–9 . _ -"
+                )
+            }
+            guard seen.insert(rule.identifier).inserted else {
+                throw invalid("\(name).identifier \"\(rule.identifier)\" is used twice")
+            }
+            guard offerings.contains(rule.offeringID) else {
+                throw invalid(
+                    "\(name).offering_id \"\(rule.offeringID.prefix(100))\" is not an offering of this project")
+            }
+            try check(rule.when, "\(name).when")
+        }
+        return rules
+    }
+
+    static func check(_ when: TargetingConditions, _ name: String) throws {
+        try checkList(when.storefronts, "\(name).storefronts") { value in
+            value.count == 3 && value.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+        }
+        try checkList(when.platforms, "\(name).platforms") { platforms.contains($0) }
+        try checkList(when.locales, "\(name).locales") { LocaleTag.isWellFormed($0) }
+        if let range = when.appVersion {
+            for (field, value) in [("at_least", range.atLeast), ("below", range.below)] {
+                if let value, AppVersion(value) == nil {
+                    throw invalid(
+                        "\(name).app_version.\(field) \"\(value.prefix(40))\" is not a version (dotted numbers: 2.1.0)")
+                }
+            }
+        }
+        if let range = when.firstSeenDays {
+            for (field, value) in [("at_least", range.atLeast), ("below", range.below)] {
+                if let value, value < 0 { throw invalid("\(name).first_seen_days.\(field) is \(value); at least 0") }
+            }
+        }
+        if let state = when.entitlementState, !entitlementStates.contains(state) {
+            throw invalid(
+                "\(name).entitlement_state \"\(state.prefix(40))\": expected \(entitlementStates.sorted().joined(separator: ", "))"
+            )
+        }
+    }
+
+    static func checkList(_ values: [String]?, _ name: String, _ valid: (String) -> Bool) throws {
+        guard let values else { return }
+        guard !values.isEmpty, values.count <= maximumValues else {
+            throw invalid("\(name) has \(values.count) values; a condition lists 1–\(maximumValues)")
+        }
+        if let bad = values.first(where: { !valid($0) }) {
+            throw invalid("\(name) holds \"\(bad.prefix(40))\", which is not one")
+        }
+    }
+
+    /// Refuses a field the rules do not define, at any depth of `body` (a `PUT /v1/targeting` body).
+    static func refuseUnknownFields(_ body: Data) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let rules = object["rules"] as? [Any]
+        else { return }  // the typed decoding names what is wrong with it
+        let ruleFields = Set(TargetingRule.CodingKeys.allCases.map(\.stringValue))
+        let conditionFields = Set(TargetingConditions.CodingKeys.allCases.map(\.stringValue))
+        let rangeFields = Set(TargetingVersionRange.CodingKeys.allCases.map(\.stringValue))
+        func refuse(_ fields: [String: Any], allowed: Set<String>, _ name: String) throws {
+            if let unknown = fields.keys.filter({ !allowed.contains($0) }).sorted().first {
+                throw APIError.badRequest(
+                    .unknownField,
+                    "unknown field \"\(unknown.prefix(100))\" in \(name); expected \(allowed.sorted().joined(separator: ", "))"
+                )
+            }
+        }
+        for (index, rule) in rules.enumerated() {
+            guard let rule = rule as? [String: Any] else { continue }
+            try refuse(rule, allowed: ruleFields, "rules[\(index)]")
+            guard let when = rule["when"] as? [String: Any] else { continue }
+            try refuse(when, allowed: conditionFields, "rules[\(index)].when")
+            for field in ["app_version", "first_seen_days"] {
+                if let range = when[field] as? [String: Any] {
+                    try refuse(range, allowed: rangeFields, "rules[\(index)].when.\(field)")
+                }
+            }
+        }
+    }
+
+    static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidTargeting, message) }
+}
