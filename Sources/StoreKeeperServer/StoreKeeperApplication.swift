@@ -125,6 +125,9 @@ public enum StoreKeeperApplication {
             reporting: configuration.metrics.reporting, now: dependencies.now)
         metricService.proceeds = configuration.metrics.proceeds
         let metrics = metricService
+        let offerings = OfferingService(
+            store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
+            now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware<BasicRequestContext>())
@@ -167,10 +170,11 @@ public enum StoreKeeperApplication {
                 OfferRoutes(signer: OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)),
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
-                OfferingRoutes(
-                    offerings: OfferingService(
-                        store: store, apps: directory, catalog: configuration.engine.productIDs,
-                        subscribers: subscribers, now: dependencies.now)),
+                OfferingRoutes(offerings: offerings),
+                ExperimentRoutes(
+                    experiments: ExperimentService(
+                        store: store, offerings: offerings, reporting: configuration.metrics.reporting,
+                        proceeds: configuration.metrics.proceeds, now: dependencies.now)),
             ],
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes

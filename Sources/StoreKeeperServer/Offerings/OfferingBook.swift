@@ -11,6 +11,8 @@ struct OfferingBook: Sendable {
     static let currentKind = "current_offering"
     /// The setting kind of the targeting rules (one list per project, named `""`).
     static let targetingKind = "targeting"
+    /// The setting kind of an experiment (named by its identifier).
+    static let experimentKind = "experiment"
 
     /// Every offering, by identifier.
     let offerings: [Offering]
@@ -22,6 +24,12 @@ struct OfferingBook: Sendable {
     let answer: [UInt8]
     /// The answer when a rule matches, by the rule's identifier.
     let ruleAnswers: [String: [UInt8]]
+    /// Every experiment, by identifier.
+    let experiments: [Experiment]
+    /// The running experiment, if one runs.
+    let running: Experiment?
+    /// The running experiment's answers, by variant.
+    let variantAnswers: [String: [UInt8]]
 
     /// The book of `settings` (a project's).
     init(_ settings: [ProjectSetting]) throws {
@@ -52,6 +60,20 @@ struct OfferingBook: Sendable {
                         currentOfferingID: rule.offeringID, offerings: offerings, targetingRule: rule.identifier)))
         }
         self.ruleAnswers = ruleAnswers
+        experiments = try settings.filter { $0.kind == Self.experimentKind }.map {
+            try decoder.decode(Experiment.self, from: Data($0.body.utf8))
+        }.sorted { $0.identifier < $1.identifier }
+        running = experiments.first { $0.status == "running" }
+        var variantAnswers: [String: [UInt8]] = [:]
+        for variant in running?.variants ?? [] where names.contains(variant.offeringID) {
+            variantAnswers[variant.identifier] = Array(
+                try encoder.encode(
+                    OfferingsResponse(
+                        currentOfferingID: variant.offeringID, offerings: offerings,
+                        experiment: ExperimentAssignment(
+                            identifier: running?.identifier ?? "", variant: variant.identifier))))
+        }
+        self.variantAnswers = variantAnswers
     }
 
     /// The offerings and the current one.
@@ -60,11 +82,28 @@ struct OfferingBook: Sendable {
     /// The offering of `identifier`, if the project has it.
     func offering(_ identifier: String) -> Offering? { offerings.first { $0.identifier == identifier } }
 
-    /// The answer for a customer: the first matching rule's, else the project's.
-    func answer(for context: CustomerContext) async throws -> [UInt8] {
-        guard !rules.isEmpty else { return answer }
+    /// The answer for a customer: the variant's of the running experiment when they are in its audience
+    /// (`enrol` puts them in one), else the first matching targeting rule's, else the project's.
+    func answer(for context: CustomerContext, enrol: (Experiment) async throws -> String) async throws -> [UInt8] {
+        guard running != nil || !rules.isEmpty else { return answer }
         var matcher = TargetingMatcher(context)
+        if let running, try await matcher.matches(running.audience ?? TargetingConditions()) {
+            return variantAnswers[try await enrol(running)] ?? answer
+        }
         guard let rule = try await matcher.first(of: rules) else { return answer }
         return ruleAnswers[rule.identifier] ?? answer
+    }
+
+    /// Where `identifier` is used: by a targeting rule or by an experiment not stopped (a sentence), or `nil`.
+    func use(of identifier: String) -> String? {
+        if let rule = rules.first(where: { $0.offeringID == identifier }) {
+            return "targeting rule \"\(rule.identifier)\""
+        }
+        if let experiment = experiments.first(where: {
+            $0.status != "stopped" && $0.variants.contains { $0.offeringID == identifier }
+        }) {
+            return "experiment \"\(experiment.identifier)\""
+        }
+        return nil
     }
 }

@@ -11,14 +11,17 @@ struct OfferingService: Sendable {
     let books: ProjectSettingsCache<OfferingBook>
     /// Where targeting reads a customer's standing.
     let subscribers: SubscriberService
+    /// Puts customers in the running experiment's variants.
+    let enroller: Enroller
     let now: @Sendable () -> Date
 
     /// Offerings over `store`, checked against `catalog` (empty: any product).
     init(
-        store: any SettingStore, apps: AppDirectory, catalog: Set<String>, subscribers: SubscriberService,
-        now: @escaping @Sendable () -> Date
+        store: any SettingStore & EvidenceStore & ExperimentStore, apps: AppDirectory, catalog: Set<String>,
+        subscribers: SubscriberService, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
+        enroller = Enroller(store: store)
         self.apps = apps
         self.subscribers = subscribers
         self.now = now
@@ -77,10 +80,9 @@ struct OfferingService: Sendable {
                 .conflict, .offeringIsCurrent,
                 "offering \"\(identifier)\" is the current one; make another current first (PUT /v1/offerings/current)")
         }
-        if let rule = book.rules.first(where: { $0.offeringID == identifier }) {
+        if let use = book.use(of: identifier) {
             throw APIError(
-                .conflict, .offeringInUse,
-                "offering \"\(identifier)\" is shown by targeting rule \"\(rule.identifier)\"; change the rules first")
+                .conflict, .offeringInUse, "offering \"\(identifier)\" is shown by \(use); change or stop that first")
         }
         guard
             try await store.deleteProjectSetting(
@@ -116,7 +118,11 @@ struct OfferingService: Sendable {
                 let document = try await subscribers.subscriberDocument(appUserID: appUserID, project: project)
                 return try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document)).subscriber
             })
-        return try await books.value(projectID: project.id).answer(for: context)
+        let enroller = enroller
+        let instant = context.now
+        return try await books.value(projectID: project.id).answer(for: context) { experiment in
+            try await enroller.variant(of: appUserID, in: experiment, project: project, now: instant)
+        }
     }
 
     /// `GET /v1/targeting`.

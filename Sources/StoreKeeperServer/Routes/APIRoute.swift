@@ -89,13 +89,28 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// `PUT /v1/targeting`: replace the project's targeting rules.
     public static let putTargeting = APIRoute(method: .put, path: "v1/targeting", access: .secretKey)
 
+    /// `POST /v1/experiments`: a new experiment (a draft).
+    public static let postExperiment = APIRoute(method: .post, path: "v1/experiments", access: .secretKey)
+    /// `GET /v1/experiments`: the project's experiments.
+    public static let getExperiments = APIRoute(method: .get, path: "v1/experiments", access: .secretKey)
+    /// `GET /v1/experiments/{identifier}`: one experiment.
+    public static let getExperiment = APIRoute(method: .get, path: "v1/experiments/:id", access: .secretKey)
+    /// `POST /v1/experiments/{identifier}/start`: start enrolling.
+    public static let startExperiment = APIRoute(method: .post, path: "v1/experiments/:id/start", access: .secretKey)
+    /// `POST /v1/experiments/{identifier}/stop`: stop enrolling (results stay).
+    public static let stopExperiment = APIRoute(method: .post, path: "v1/experiments/:id/stop", access: .secretKey)
+    /// `GET /v1/experiments/{identifier}/results`: what each variant's customers did.
+    public static let getExperimentResults = APIRoute(
+        method: .get, path: "v1/experiments/:id/results", access: .secretKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
         postOfferSignature, getSubscriberDeliveries, postWebhook, getWebhooks, deleteWebhook, getWebhookDeliveries,
         postWebhookTest, postRedeliver, postImport, getMetric, getEventFeed,
         getSubscribers, postOffering, getOfferings, putCurrentOffering, getOffering, putOffering, deleteOffering,
-        getSubscriberOfferings, getTargeting, putTargeting,
+        getSubscriberOfferings, getTargeting, putTargeting, postExperiment, getExperiments, getExperiment,
+        startExperiment, stopExperiment, getExperimentResults,
     ]
 
     /// `METHOD /path`.

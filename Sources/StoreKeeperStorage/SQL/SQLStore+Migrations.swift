@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 13
+    public static let schemaVersion = 14
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -135,6 +135,12 @@ extension SQLStore {
                     "CREATE OR REPLACE FUNCTION storekeeper_setting_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.settingChannel)', COALESCE(NEW.project, OLD.project)); RETURN NULL; END $$",
                     "CREATE TRIGGER project_settings_changed AFTER INSERT OR UPDATE OR DELETE ON project_settings FOR EACH ROW EXECUTE FUNCTION storekeeper_setting_changed()",
                 ]),
+            // 14: Experiment enrolments: the variant each customer key was assigned, once (the first write wins),
+            // listed per experiment in enrolment order for its results.
+            [
+                "CREATE TABLE experiment_enrolments (project TEXT NOT NULL, experiment TEXT NOT NULL, app_user_id TEXT NOT NULL, variant TEXT NOT NULL, enrolled_at TEXT NOT NULL, PRIMARY KEY (project, experiment, app_user_id))",
+                "CREATE INDEX experiment_enrolments_order ON experiment_enrolments (project, experiment, enrolled_at)",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

@@ -148,6 +148,16 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let offeringInUse: APIErrorCode = "offering_in_use"
     /// 400: a targeting rule that breaks a rule (named in the message).
     public static let invalidTargeting: APIErrorCode = "invalid_targeting"
+    /// 400: an experiment that breaks a rule (named in the message).
+    public static let invalidExperiment: APIErrorCode = "invalid_experiment"
+    /// 404: no experiment of that identifier in the caller's project.
+    public static let experimentNotFound: APIErrorCode = "experiment_not_found"
+    /// 409: an experiment of that identifier exists already.
+    public static let experimentExists: APIErrorCode = "experiment_exists"
+    /// 409: the experiment cannot move that way (a stopped one does not start again; one runs at a time).
+    public static let experimentState: APIErrorCode = "experiment_state"
+    /// 409: the project has its maximum of experiments.
+    public static let tooManyExperiments: APIErrorCode = "too_many_experiments"
     /// 409: the project has its maximum of offerings.
     public static let tooManyOfferings: APIErrorCode = "too_many_offerings"
 

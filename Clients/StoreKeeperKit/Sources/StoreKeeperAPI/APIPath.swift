@@ -77,6 +77,12 @@ public enum APIPath {
     /// `PUT`: which offering is current (secret key).
     public static let currentOffering = "/v1/offerings/current"
 
+    /// `POST` a new experiment, `GET` the project's experiments (secret key).
+    public static let experiments = "/v1/experiments"
+
+    /// `GET`: one experiment (secret key); add `/start`, `/stop` (`POST`) or `/results` (`GET`).
+    public static func experiment(_ identifier: String) -> String { experiments + "/" + segment(identifier) }
+
     /// `GET` or `PUT`: the project's targeting rules (secret key).
     public static let targeting = "/v1/targeting"
 

@@ -103,16 +103,22 @@ public struct OfferingsResponse: Codable, Sendable, Hashable {
     /// The targeting rule that chose the current offering for this customer; absent when none matched (the
     /// project's current offering) and in `GET /v1/offerings`.
     public var targetingRule: String?
+    /// The experiment the customer is enrolled in, whose variant chose the current offering.
+    public var experiment: ExperimentAssignment?
 
     /// Makes the answer.
-    public init(currentOfferingID: String?, offerings: [Offering], targetingRule: String? = nil) {
+    public init(
+        currentOfferingID: String?, offerings: [Offering], targetingRule: String? = nil,
+        experiment: ExperimentAssignment? = nil
+    ) {
         self.currentOfferingID = currentOfferingID
         self.offerings = offerings
         self.targetingRule = targetingRule
+        self.experiment = experiment
     }
 
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case currentOfferingID = "current_offering_id", offerings, targetingRule = "targeting_rule"
+        case currentOfferingID = "current_offering_id", offerings, targetingRule = "targeting_rule", experiment
     }
 }

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+import StoreKeeperAPI
+import StoreKeeperStorage
+
+/// Puts a customer in an experiment's variant, once: the variant comes from a hash of (project, experiment,
+/// customer), so every replica assigns the same one, and the first enrolment recorded is kept. A customer merged
+/// from other ids keeps the earliest enrolment of any of them.
+struct Enroller: Sendable {
+    let store: any EvidenceStore & ExperimentStore
+
+    /// The variant `appUserID` is in, enrolling them (with an `experiment_enrolled` event) when they are not yet.
+    func variant(of appUserID: String, in experiment: Experiment, project: ProjectScope, now: Date) async throws
+        -> String
+    {
+        let snapshot = try await store.snapshot(appUserID, in: project)
+        let canonical = snapshot?.appUserID ?? appUserID
+        let keys = Set([canonical, appUserID] + (snapshot?.aliases ?? [])).map(project.key).sorted()
+        let variants = Set(experiment.variants.map(\.identifier))
+        if let earliest = try await store.enrolments(
+            projectID: project.id, experiment: experiment.identifier, appUserKeys: keys
+        ).first(where: { variants.contains($0.variant) }) {
+            return earliest.variant
+        }
+        let variant = Self.assign(projectID: project.id, experiment: experiment, customer: canonical)
+        let recorded = try await store.enrol(
+            EnrolmentRecord(
+                projectID: project.id, experiment: experiment.identifier, appUserKey: project.key(canonical),
+                variant: variant, enrolledAt: now))
+        if recorded { return variant }
+        // Another replica enrolled the same customer a moment ago: its enrolment is the one kept.
+        return try await store.enrolments(
+            projectID: project.id, experiment: experiment.identifier, appUserKeys: [project.key(canonical)]
+        ).first?.variant ?? variant
+    }
+
+    /// The variant a hash of (project, experiment, customer) falls in: its first 8 bytes, modulo 10,000, against
+    /// the variants' cumulative weights (each percent is 100 of the 10,000).
+    static func assign(projectID: String, experiment: Experiment, customer: String) -> String {
+        let digest = SHA256.hash(data: Data("\(projectID)\n\(experiment.identifier)\n\(customer)".utf8))
+        let bucket = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 10_000
+        var ceiling: UInt64 = 0
+        for variant in experiment.variants {
+            ceiling += UInt64(max(0, variant.weight)) * 100
+            if bucket < ceiling { return variant.identifier }
+        }
+        return experiment.variants.last?.identifier ?? ""
+    }
+}

@@ -1,0 +1,31 @@
+import Hummingbird
+import StoreKeeperAPI
+
+/// The experiments room: the owner's routes to make, start, stop and read experiments (secret key).
+struct ExperimentRoutes: APIFeature {
+    let experiments: ExperimentService
+
+    func register(_ handlers: inout APIHandlers) {
+        handlers.on(.postExperiment) { call in
+            let data = try await call.body()
+            try ExperimentCheck.refuseUnknownFields(data)
+            let post = try call.decode(ExperimentPost.self, from: data)
+            return try call.json(try await experiments.create(post, bundleID: call.bundleID), status: .created)
+        }
+        handlers.on(.getExperiments) { call in try call.json(try await experiments.list(bundleID: call.bundleID)) }
+        handlers.on(.getExperiment) { call in
+            try call.json(try await experiments.experiment(try call.id(), bundleID: call.bundleID))
+        }
+        handlers.on(.startExperiment) { call in
+            _ = try await call.body()
+            return try call.json(try await experiments.start(try call.id(), bundleID: call.bundleID))
+        }
+        handlers.on(.stopExperiment) { call in
+            _ = try await call.body()
+            return try call.json(try await experiments.stop(try call.id(), bundleID: call.bundleID))
+        }
+        handlers.on(.getExperimentResults) { call in
+            try call.json(try await experiments.results(try call.id(), bundleID: call.bundleID))
+        }
+    }
+}

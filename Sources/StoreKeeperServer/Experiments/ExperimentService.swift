@@ -1,0 +1,145 @@
+import Foundation
+import StoreKeeperAPI
+import StoreKeeperStorage
+import SubscriptionEngine
+import SubscriptionMetrics
+
+/// Experiments apart from HTTP: the owner makes, starts and stops a project's experiments and reads their
+/// results; enrolment itself happens where offerings are answered (``Enroller``). Every call acts inside the
+/// caller's project.
+struct ExperimentService: Sendable {
+    let store: any Store
+    let offerings: OfferingService
+    let reporting: ReportingCurrency?
+    let proceeds: ProceedsRules
+    let now: @Sendable () -> Date
+
+    /// `POST /v1/experiments`: a draft.
+    func create(_ post: ExperimentPost, bundleID: String) async throws -> Experiment {
+        let project = try offerings.apps.project(bundleID)
+        let book = try await offerings.book(bundleID: bundleID)
+        let experiment = try ExperimentCheck.checked(post, offerings: Set(book.offerings.map(\.identifier)))
+        guard book.experiments.count < ExperimentCheck.maximumExperiments else {
+            throw APIError(
+                .conflict, .tooManyExperiments,
+                "a project has at most \(ExperimentCheck.maximumExperiments) experiments")
+        }
+        guard try await save(experiment, project, mode: .create) else {
+            throw APIError(.conflict, .experimentExists, "experiment \"\(experiment.identifier)\" exists")
+        }
+        return experiment
+    }
+
+    /// `GET /v1/experiments`.
+    func list(bundleID: String) async throws -> ExperimentsResponse {
+        ExperimentsResponse(experiments: try await offerings.book(bundleID: bundleID).experiments)
+    }
+
+    /// `GET /v1/experiments/{identifier}`.
+    func experiment(_ identifier: String, bundleID: String) async throws -> Experiment {
+        guard
+            let experiment = try await offerings.book(bundleID: bundleID).experiments.first(where: {
+                $0.identifier == identifier
+            })
+        else {
+            throw APIError(
+                .notFound, .experimentNotFound, "no experiment \"\(identifier.prefix(100))\" in this project")
+        }
+        return experiment
+    }
+
+    /// `POST /v1/experiments/{identifier}/start`: a draft starts enrolling, when no other experiment runs.
+    func start(_ identifier: String, bundleID: String) async throws -> Experiment {
+        var experiment = try await experiment(identifier, bundleID: bundleID)
+        guard experiment.status == "draft" else {
+            throw APIError(
+                .conflict, .experimentState, "experiment \"\(identifier)\" is \(experiment.status); only a draft starts"
+            )
+        }
+        if let running = try await offerings.book(bundleID: bundleID).running {
+            throw APIError(
+                .conflict, .experimentState,
+                "experiment \"\(running.identifier)\" is running; one experiment runs at a time (stop it first)")
+        }
+        experiment.status = "running"
+        experiment.startedAt = now()
+        _ = try await save(experiment, try offerings.apps.project(bundleID), mode: .replace)
+        return experiment
+    }
+
+    /// `POST /v1/experiments/{identifier}/stop`: a running experiment stops enrolling; its results stay.
+    func stop(_ identifier: String, bundleID: String) async throws -> Experiment {
+        var experiment = try await experiment(identifier, bundleID: bundleID)
+        guard experiment.status == "running" else {
+            throw APIError(
+                .conflict, .experimentState,
+                "experiment \"\(identifier)\" is \(experiment.status); only a running one stops")
+        }
+        experiment.status = "stopped"
+        experiment.stoppedAt = now()
+        _ = try await save(experiment, try offerings.apps.project(bundleID), mode: .replace)
+        return experiment
+    }
+
+    func save(_ experiment: Experiment, _ project: ProjectScope, mode: SettingWrite) async throws -> Bool {
+        try await store.saveProjectSetting(
+            ProjectSetting(
+                projectID: project.id, kind: OfferingBook.experimentKind, name: experiment.identifier,
+                body: String(decoding: try APICoding.encoder().encode(experiment), as: UTF8.self), updatedAt: now()),
+            mode: mode)
+    }
+
+    /// `GET /v1/experiments/{identifier}/results`: each enrolled customer (merged ids counted once, at their
+    /// earliest enrolment) with what they did since, by variant, and how each variant compares with the first.
+    func results(_ identifier: String, bundleID: String) async throws -> ExperimentResults {
+        let experiment = try await experiment(identifier, bundleID: bundleID)
+        let project = try offerings.apps.project(bundleID)
+        var earliest: [String: EnrolmentRecord] = [:]
+        for enrolment in try await store.enrolments(projectID: project.id, experiment: identifier) {
+            let id = ProjectScope.value(ofKey: enrolment.appUserKey)
+            let canonical = try await store.snapshot(id, in: project)?.appUserID ?? id
+            if earliest[canonical].map({ enrolment.enrolledAt < $0.enrolledAt }) ?? true {
+                earliest[canonical] = enrolment
+            }
+        }
+        let instant = now()
+        var outcomes: [String: [ExperimentOutcome]] = [:]
+        for (customer, enrolment) in earliest {
+            let evidence = try await store.subscriber(customer, in: project)?.evidence ?? EvidenceSet()
+            outcomes[enrolment.variant, default: []].append(
+                ExperimentOutcome.of(
+                    SubscriptionTimeline.timelines(evidence), enrolledAt: enrolment.enrolledAt, now: instant,
+                    reporting: reporting, rules: proceeds))
+        }
+        return Self.results(experiment, outcomes: outcomes, currency: reporting?.code)
+    }
+
+    /// The results of `outcomes` by variant.
+    static func results(_ experiment: Experiment, outcomes: [String: [ExperimentOutcome]], currency: String?)
+        -> ExperimentResults
+    {
+        let groups = experiment.variants.map { outcomes[$0.identifier] ?? [] }
+        let conversion = ExperimentStatistics.conversion(
+            conversions: groups.map { $0.filter(\.converted).count }, enrolled: groups.map(\.count))
+        let money = ExperimentStatistics.mean(values: groups.map { $0.map(\.proceeds) })
+        func comparison(_ verdict: ExperimentStatistics.Verdict) -> Comparison? {
+            verdict.difference.map { Comparison(difference: $0.value, low: $0.low, high: $0.high) }
+        }
+        let variants = experiment.variants.enumerated().map { index, variant in
+            let group = groups[index]
+            let count = Double(max(1, group.count))
+            return VariantResults(
+                identifier: variant.identifier, offeringID: variant.offeringID, enrolled: group.count,
+                trials: group.filter(\.startedTrial).count, paidConversions: group.filter(\.converted).count,
+                conversionRate: Double(group.filter(\.converted).count) / count,
+                revenuePerCustomer: group.reduce(0) { $0 + $1.revenue } / count,
+                proceedsPerCustomer: group.reduce(0) { $0 + $1.proceeds } / count,
+                refunds: group.reduce(0) { $0 + $1.refunds },
+                conversionVersusBaseline: comparison(conversion[index]),
+                conversionProbabilityBest: conversion[index].probabilityBest,
+                proceedsVersusBaseline: comparison(money[index]), proceedsProbabilityBest: money[index].probabilityBest)
+        }
+        return ExperimentResults(
+            identifier: experiment.identifier, status: experiment.status, currency: currency, variants: variants)
+    }
+}
