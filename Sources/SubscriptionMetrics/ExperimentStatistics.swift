@@ -26,11 +26,13 @@ public enum ExperimentStatistics {
             self.probabilityBest = probabilityBest
         }
 
+        /// Equal when every number is.
         public static func == (lhs: Verdict, rhs: Verdict) -> Bool {
             lhs.probabilityBest == rhs.probabilityBest && lhs.difference?.value == rhs.difference?.value
                 && lhs.difference?.low == rhs.difference?.low && lhs.difference?.high == rhs.difference?.high
         }
 
+        /// Hashes the probability and the difference.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(probabilityBest)
             hasher.combine(difference?.value)

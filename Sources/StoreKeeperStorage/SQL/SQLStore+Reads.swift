@@ -95,7 +95,10 @@ extension SQLStore {
                 ("webhook_events", "project, app_user_id, type", "app_user_id, created_at, type"),
                 ("webhook_endpoints", "id AS endpoint, project, url, event_types", "id"),
                 ("project_settings", "project, kind, name, body", "project, kind, name"),
-                ("experiment_enrolments", "project, experiment, app_user_id, variant", "project, experiment, app_user_id"),
+                (
+                    "experiment_enrolments", "project, experiment, app_user_id, variant",
+                    "project, experiment, app_user_id"
+                ),
                 (
                     "(SELECT d.event_id, d.endpoint_id, d.status, d.attempts, e.project FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id) AS webhook_deliveries",
                     "event_id, endpoint_id, status, attempts, project", "event_id, endpoint_id"
