@@ -4,6 +4,10 @@ import StoreKeeperKit
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `offerings()` against a real `storekeeper serve`: what the server's offerings say, priced by the store, changed
 /// on the server without an app release; from the device's cache at once and offline; bounded when the server is
 /// slow or down and nothing is cached.
@@ -101,11 +105,49 @@ import Testing
             let headset = ClientDescription(platform: "visionOS", appVersion: "2.1", locale: "fr-CA")
             let kit = Self.launch(server, server.store("sam"), InMemoryPersistence(), client: headset)
             try await kit.start()
-            #expect(try await kit.offerings().current?.identifier == "vision")
+            let shown = try await kit.offerings()
+            #expect(shown.current?.identifier == "vision" && shown.targetingRule == "headset")
             let phone = ClientDescription(platform: "iOS", appVersion: "2.1", locale: "fr-CA")
             let other = Self.launch(server, server.store("tim"), InMemoryPersistence(), client: phone)
             try await other.start()
             #expect(try await other.offerings().current?.identifier == "default")  // the demo's own
+        }
+    }
+
+    @Test("an experiment: the app is shown its variant's offering and told which, the same at every launch")
+    func experiment() async throws {
+        try await KitServer.with { server in
+            try await Self.edit(
+                server, "POST", APIPath.offerings, Self.offering("cheap", [("monthly", "basic.monthly")], title: "C"))
+            try await Self.edit(
+                server, "POST", APIPath.experiments,
+                [
+                    "identifier": "price",
+                    "variants": [
+                        ["identifier": "control", "offering_id": "default", "weight": 50],
+                        ["identifier": "cheap", "offering_id": "cheap", "weight": 50],
+                    ],
+                ])
+            try await Self.edit(server, "POST", APIPath.experiment("price") + "/start", [:])
+            let persistence = InMemoryPersistence()
+            let kit = Self.launch(server, server.store("uma"), persistence)
+            try await kit.start()
+            let shown = try await kit.offerings()
+            let assignment = try #require(shown.experiment)
+            #expect(assignment.identifier == "price")
+            #expect(shown.current?.identifier == (assignment.variant == "control" ? "default" : "cheap"))
+            await kit.stop()
+            let relaunched = Self.launch(server, server.store("uma"), persistence)
+            try await relaunched.start()
+            // Served from the device's cache at once; the server, asked in the background, agrees.
+            let again = try await relaunched.offerings()
+            let id = try #require(await relaunched.appUserID)
+            var request = URLRequest(url: URL(string: server.base.absoluteString + APIPath.subscriberOfferings(id))!)
+            request.setValue("Bearer \(KitServer.publicKey)", forHTTPHeaderField: "Authorization")
+            let fetched = try APICoding.decoder().decode(
+                OfferingsResponse.self, from: try await KitServer.exchange(request).1)
+            #expect(fetched.experiment == assignment)
+            #expect(again.experiment == assignment && again.current?.identifier == shown.current?.identifier)
         }
     }
 

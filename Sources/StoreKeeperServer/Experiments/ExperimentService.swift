@@ -94,13 +94,12 @@ struct ExperimentService: Sendable {
     func results(_ identifier: String, bundleID: String) async throws -> ExperimentResults {
         let experiment = try await experiment(identifier, bundleID: bundleID)
         let project = try offerings.apps.project(bundleID)
+        // Enrolments come oldest first: a merged customer's first one is the one kept.
         var earliest: [String: EnrolmentRecord] = [:]
         for enrolment in try await store.enrolments(projectID: project.id, experiment: identifier) {
             let id = ProjectScope.value(ofKey: enrolment.appUserKey)
             let canonical = try await store.snapshot(id, in: project)?.appUserID ?? id
-            if earliest[canonical].map({ enrolment.enrolledAt < $0.enrolledAt }) ?? true {
-                earliest[canonical] = enrolment
-            }
+            if earliest[canonical] == nil { earliest[canonical] = enrolment }
         }
         let instant = now()
         var outcomes: [String: [ExperimentOutcome]] = [:]

@@ -9,7 +9,7 @@ extension SQLStore {
         guard !appUserKeys.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: appUserKeys.count).joined(separator: ", ")
         return try await database.read(
-            "SELECT app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? AND app_user_id IN (\(marks)) ORDER BY enrolled_at, app_user_id",
+            "SELECT app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? AND app_user_id IN (\(marks)) ORDER BY enrolled_at, id",
             [.text(projectID), .text(experiment)] + appUserKeys.map(SQLValue.text)
         ).map { Self.enrolment($0, projectID, experiment) }
     }
@@ -17,7 +17,7 @@ extension SQLStore {
     /// Every enrolment in `experiment`, oldest first.
     public func enrolments(projectID: String, experiment: String) async throws -> [EnrolmentRecord] {
         try await database.read(
-            "SELECT app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? ORDER BY enrolled_at, app_user_id",
+            "SELECT app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? ORDER BY enrolled_at, id",
             [.text(projectID), .text(experiment)]
         ).map { Self.enrolment($0, projectID, experiment) }
     }

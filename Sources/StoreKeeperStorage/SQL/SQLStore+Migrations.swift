@@ -136,10 +136,10 @@ extension SQLStore {
                     "CREATE TRIGGER project_settings_changed AFTER INSERT OR UPDATE OR DELETE ON project_settings FOR EACH ROW EXECUTE FUNCTION storekeeper_setting_changed()",
                 ]),
             // 14: Experiment enrolments: the variant each customer key was assigned, once (the first write wins),
-            // listed per experiment in enrolment order for its results.
+            // listed per experiment in enrolment order (the id breaks ties of the same instant) for its results.
             [
-                "CREATE TABLE experiment_enrolments (project TEXT NOT NULL, experiment TEXT NOT NULL, app_user_id TEXT NOT NULL, variant TEXT NOT NULL, enrolled_at TEXT NOT NULL, PRIMARY KEY (project, experiment, app_user_id))",
-                "CREATE INDEX experiment_enrolments_order ON experiment_enrolments (project, experiment, enrolled_at)",
+                "CREATE TABLE experiment_enrolments (id \(autoIncrement), project TEXT NOT NULL, experiment TEXT NOT NULL, app_user_id TEXT NOT NULL, variant TEXT NOT NULL, enrolled_at TEXT NOT NULL, UNIQUE (project, experiment, app_user_id))",
+                "CREATE INDEX experiment_enrolments_order ON experiment_enrolments (project, experiment, enrolled_at, id)",
             ],
         ]
         _ = try await database.withTransaction { tx in

@@ -67,7 +67,13 @@ import Testing
         let (targeted, _) = try await servers.client.call(
             .PUT, "/v1/targeting", key: Servers.secretB,
             body: Data(#"{"rules":[{"identifier":"victim-rule","offering_id":"\#(victimOffering)"}]}"#.utf8))
-        #expect(offered == 201 && current == 200 && targeted == 200)
+        let experiment =
+            #"{"identifier":"victim-exp","variants":[{"identifier":"x","offering_id":"\#(victimOffering)","weight":50},{"identifier":"y","offering_id":"\#(victimOffering)","weight":50}]}"#
+        let (experimented, _) = try await servers.client.call(
+            .POST, "/v1/experiments", key: Servers.secretB, body: Data(experiment.utf8))
+        let (started, _) = try await servers.client.call(
+            .POST, "/v1/experiments/victim-exp/start", key: Servers.secretB)
+        #expect(offered == 201 && current == 200 && targeted == 200 && experimented == 201 && started == 200)
         let attacker = try await servers.buy(Servers.appA, customer: "mallory")
         let (own, _) = try await servers.client.call(
             .POST, "/v1/transactions", key: Servers.publicA,
@@ -257,6 +263,26 @@ import Testing
                     rawBody: #"{"rules":[{"identifier":"r","offering_id":"\#(victimOffering)"}]}"#,
                     check: withoutVictimCopy)
             ]
+        case .postExperiment:
+            return [
+                Attack(
+                    name: "an experiment of A's own on B's offering's name", user: "",
+                    rawBody:
+                        #"{"identifier":"a-exp","variants":[{"identifier":"x","offering_id":"\#(victimOffering)","weight":50},{"identifier":"y","offering_id":"\#(victimOffering)","weight":50}]}"#,
+                    check: { status, body in status == 201 || status == 409 || status == 400 || status == 403 })
+            ]
+        case .getExperiments:
+            return [
+                Attack(
+                    name: "A's experiments", user: "",
+                    check: { status, body in
+                        let text = String(
+                            decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+                        return !text.contains("victim-exp")
+                    })
+            ]
+        case .getExperiment, .startExperiment, .stopExperiment, .getExperimentResults:
+            return [Attack(name: "B's experiment", user: "victim-exp", check: refused)]
         case .getSubscriberOfferings:
             return [Attack(name: "B's user's offerings", user: "victim", check: withoutVictimCopy)]
         default:

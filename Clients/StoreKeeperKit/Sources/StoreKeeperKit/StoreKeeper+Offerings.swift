@@ -75,6 +75,8 @@ extension StoreKeeper {
                 },
                 metadata: offering.metadata)
         }
-        return Offerings(current: response.currentOfferingID.flatMap { all[$0] }, all: all, isFromCache: fromCache)
+        return Offerings(
+            current: response.currentOfferingID.flatMap { all[$0] }, all: all, isFromCache: fromCache,
+            experiment: response.experiment, targetingRule: response.targetingRule)
     }
 }
