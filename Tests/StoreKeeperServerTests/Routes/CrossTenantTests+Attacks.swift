@@ -1,0 +1,216 @@
+import Foundation
+import NIOHTTP1
+import StoreKeeperServer
+import StoreKeeperStorage
+import TestSupport
+import Testing
+
+/// The matrix's attacks, route by route.
+extension CrossTenantTests {
+    /// The attacks on each route. A route of the catalog without attacks fails the matrix, so a new route
+    /// joins it by construction.
+    static func attacks(_ route: APIRoute, _ ground: Ground) -> [Attack] {
+        // What A may see of a name B also uses is A's own customer of that name: never B's subscription.
+        let victimOriginal = ground.victimOriginal
+        let noSubscriptions: @Sendable (Int, [String: Any]) -> Bool = { status, body in
+            let text = String(decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+            return !text.contains(victimOriginal) && !text.contains(Servers.appB)
+        }
+        switch route {
+        case .postReceipt:
+            return [
+                Attack(
+                    name: "A's receipt for B's user id", user: "",
+                    body: ["app_user_id": "victim", "receipt": ground.attackerReceipt]),
+                Attack(
+                    name: "A's receipt for B's alias", user: "",
+                    body: ["app_user_id": "victim-device", "receipt": ground.attackerReceipt]),
+                Attack(
+                    name: "B's receipt under A's key", user: "",
+                    body: ["app_user_id": "victim", "receipt": ground.victimReceipt],
+                    check: { status, _ in status == 422 }),
+            ]
+        case .postTransaction:
+            return [
+                Attack(
+                    name: "A's transaction for B's user id", user: "",
+                    body: ["app_user_id": "victim", "signed_transaction": ground.attackerToken]),
+                Attack(
+                    name: "B's transaction under A's key", user: "",
+                    body: ["app_user_id": "mallory", "signed_transaction": ground.victimToken],
+                    check: { status, _ in status == 422 }),
+            ]
+        case .postNotification:
+            return [Attack(name: "A's notification", user: "", body: ["signedPayload": ground.notification])]
+        case .getSubscriber:
+            return [
+                Attack(name: "B's user", user: "victim", check: noSubscriptions),
+                Attack(name: "B's alias", user: "victim-device", check: noSubscriptions),
+            ]
+        case .getEligibility:
+            return [
+                Attack(
+                    name: "B's user", user: "victim", query: "?product_ids=premium.monthly",
+                    check: { status, body in
+                        status != 200 || (body["eligibility"] as? [String: String])?["premium.monthly"] == "eligible"
+                    })
+            ]
+        case .postAlias:
+            return [
+                Attack(name: "B's user into a new id", user: "victim", body: ["new_app_user_id": "stolen"]),
+                Attack(name: "B's alias into a new id", user: "victim-device", body: ["new_app_user_id": "stolen"]),
+                Attack(
+                    name: "A's user into B's id", user: "mallory", body: ["new_app_user_id": "victim"],
+                    check: noSubscriptions),
+                Attack(
+                    name: "A's user into B's alias", user: "mallory", body: ["new_app_user_id": "victim-device"],
+                    check: noSubscriptions),
+            ]
+        case .getSubscribers:
+            return [
+                Attack(name: "the project's customers", user: "", query: "?limit=1000", check: noSubscriptions),
+                Attack(name: "B's user by cursor", user: "", query: "?cursor=victi&limit=5", check: noSubscriptions),
+            ]
+        case .getEventFeed:
+            return [
+                Attack(name: "the project's event feed", user: "", query: "?limit=1000", check: noSubscriptions)
+            ]
+        case .getEvents:
+            return [
+                Attack(name: "B's history", user: "victim", check: noSubscriptions),
+                Attack(name: "B's alias's history", user: "victim-device", check: noSubscriptions),
+            ]
+        case .postOfferSignature:
+            return [
+                Attack(
+                    name: "an offer signature", user: "",
+                    body: ["product_id": "premium.monthly", "offer_id": "winback50"])
+            ]
+        case .postImport:
+            return [
+                Attack(
+                    name: "B's subscription imported for B's user id", user: "",
+                    body: ["app_user_id": "victim", "original_transaction_id": ground.victimOriginal],
+                    check: noSubscriptions),
+                Attack(
+                    name: "B's receipt imported under A's key", user: "",
+                    body: ["app_user_id": "victim", "receipt": ground.victimReceipt],
+                    check: { status, _ in status == 422 || status == 403 }),
+            ]
+        case .getSubscriberDeliveries:
+            return [
+                Attack(name: "B's user's deliveries", user: "victim", check: noSubscriptions),
+                Attack(name: "B's alias's deliveries", user: "victim-device", check: noSubscriptions),
+            ]
+        case .postWebhook:
+            return [
+                Attack(
+                    name: "an endpoint of A's own", user: "", body: ["url": "http://127.0.0.1:9/a"],
+                    check: { status, _ in status == 201 || status == 403 })
+            ]
+        case .getWebhooks:
+            let endpoint = ground.victimEndpoint
+            return [
+                Attack(
+                    name: "A's endpoints", user: "",
+                    check: { status, body in
+                        let text = String(
+                            decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+                        return !text.contains(endpoint)
+                    })
+            ]
+        case .deleteWebhook, .getWebhookDeliveries, .postWebhookTest:
+            return [Attack(name: "B's endpoint", user: ground.victimEndpoint, check: refused)]
+        case .postRedeliver:
+            return [Attack(name: "B's delivery", user: ground.victimDelivery, check: refused)]
+        case .getMetric:
+            // A's project holds one subscription (mallory's); B's victim must not be counted.
+            return [
+                Attack(
+                    name: "A's metrics count A's customers only", user: "new_subscriptions",
+                    query: "?environment=all&interval=month&from=2000-01-01&to=2100-01-01",
+                    check: { status, body in
+                        guard status == 200 else { return status == 403 }
+                        let series = body["series"] as? [[String: Any]] ?? []
+                        let total = series.flatMap { $0["points"] as? [[String: Any]] ?? [] }.reduce(0.0) {
+                            $0 + ($1["value"] as? Double ?? 0)
+                        }
+                        return total == 1
+                    })
+            ]
+        case .postOffering:
+            return [
+                Attack(
+                    name: "an offering of A's own named like B's", user: "",
+                    rawBody:
+                        #"{"identifier":"\#(victimOffering)","packages":[{"identifier":"m","product_id":"premium.monthly"}]}"#,
+                    check: { status, _ in status == 201 || status == 409 || status == 403 })
+            ]
+        case .getOfferings:
+            return [Attack(name: "A's offerings", user: "", check: withoutVictimCopy)]
+        case .putCurrentOffering:
+            return [
+                Attack(
+                    name: "B's offering made current", user: "", body: ["identifier": victimOffering],
+                    check: withoutVictimCopy)
+            ]
+        case .getOffering, .deleteOffering:
+            return [Attack(name: "B's offering", user: victimOffering, check: withoutVictimCopy)]
+        case .putOffering:
+            return [
+                Attack(
+                    name: "B's offering rewritten", user: victimOffering,
+                    rawBody: #"{"packages":[{"identifier":"m","product_id":"premium.annual"}]}"#,
+                    check: withoutVictimCopy)
+            ]
+        case .getTargeting:
+            return [
+                Attack(
+                    name: "A's targeting rules", user: "",
+                    check: { status, body in
+                        let text = String(
+                            decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+                        return !text.contains("victim-rule")
+                    })
+            ]
+        case .putTargeting:
+            return [
+                Attack(
+                    // A's own offering of that name (the postOffering attack made it) is A's to show; B's never is.
+                    name: "a rule showing B's offering", user: "",
+                    rawBody: #"{"rules":[{"identifier":"r","offering_id":"\#(victimOffering)"}]}"#,
+                    check: withoutVictimCopy)
+            ]
+        case .postExperiment:
+            return [
+                Attack(
+                    name: "an experiment of A's own on B's offering's name", user: "",
+                    rawBody:
+                        #"{"identifier":"a-exp","variants":[{"identifier":"x","offering_id":"\#(victimOffering)","weight":50},{"identifier":"y","offering_id":"\#(victimOffering)","weight":50}]}"#,
+                    check: { status, body in status == 201 || status == 409 || status == 400 || status == 403 })
+            ]
+        case .getExperiments:
+            return [
+                Attack(
+                    name: "A's experiments", user: "",
+                    check: { status, body in
+                        let text = String(
+                            decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+                        return !text.contains("victim-exp")
+                    })
+            ]
+        case .getExperiment, .startExperiment, .stopExperiment, .getExperimentResults:
+            return [Attack(name: "B's experiment", user: "victim-exp", check: refused)]
+        case .getSubscriberOfferings:
+            return [Attack(name: "B's user's offerings", user: "victim", check: withoutVictimCopy)]
+        default:
+            return []
+        }
+    }
+
+    /// Any answer but one that shows B's paywall.
+    static let withoutVictimCopy: @Sendable (Int, [String: Any]) -> Bool = { _, body in
+        let text = String(decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+        return !text.contains(victimCopy)
+    }
+}
