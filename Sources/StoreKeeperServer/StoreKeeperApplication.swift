@@ -109,9 +109,11 @@ public enum StoreKeeperApplication {
         let store = dependencies.store
         let budget = CacheBudget(megabytes: configuration.cacheMegabytes)
         let directory = AppDirectory(apps)
-        let subscribers = SubscriberService(
+        var subscriberService = SubscriberService(
             store: store, apps: directory, engine: SubscriptionEngine(configuration: configuration.engine),
             answerCacheBudget: budget.answers, now: dependencies.now)
+        subscriberService.attributes = AttributeCache(store: store)
+        let subscribers = subscriberService
         let service = IntakeService(
             store: store, apps: directory, policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
@@ -171,6 +173,7 @@ public enum StoreKeeperApplication {
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
                 OfferingRoutes(offerings: offerings),
+                AttributeRoutes(store: store, apps: directory, now: dependencies.now),
                 ExperimentRoutes(
                     experiments: ExperimentService(
                         store: store, offerings: offerings, reporting: configuration.metrics.reporting,

@@ -151,6 +151,23 @@ import Testing
         }
     }
 
+    @Test("attributes the app sets reach the server and its targeting")
+    func attributes() async throws {
+        try await KitServer.with { server in
+            try await Self.edit(
+                server, "POST", APIPath.offerings, Self.offering("pro", [("annual", "premium.annual")], title: "P"))
+            try await Self.edit(
+                server, "PUT", APIPath.targeting,
+                ["rules": [["identifier": "pros", "offering_id": "pro", "when": ["attributes": ["plan": "pro"]]]]])
+            let kit = Self.launch(server, server.store("vic"), InMemoryPersistence())
+            try await kit.start()
+            #expect(try await kit.setAttributes(["$email": "vic@example.com", "plan": "pro"])["plan"] == "pro")
+            #expect(try await kit.offerings().current?.identifier == "pro")
+            await #expect(throws: StoreKeeperError(.server, "")) { try await kit.setAttributes(["$nope": "x"]) }
+            #expect(try await kit.setAttributes(["plan": nil]) == ["$email": "vic@example.com"])
+        }
+    }
+
     @Test("server down: the last offerings from the device's cache; nothing cached: a typed error at once")
     func offline() async throws {
         try await KitServer.with { server in

@@ -21,8 +21,9 @@ struct CustomerContext: Sendable {
     var locale: String?
     /// The server's clock.
     var now: Date
-    /// The customer's document on the server (read at most once per request, when a rule needs it).
-    var subscriber: @Sendable () async throws -> Subscriber
+    /// The customer's document on the server, with their attributes (read at most once per request, when a rule
+    /// needs it).
+    var subscriber: @Sendable () async throws -> SubscriberResponse
 
     /// Where the customer stands: `never_subscribed`, `active` or `expired`.
     static func entitlementState(_ subscriber: Subscriber) -> String {

@@ -116,7 +116,7 @@ struct OfferingService: Sendable {
             now: now(),
             subscriber: {
                 let document = try await subscribers.subscriberDocument(appUserID: appUserID, project: project)
-                return try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document)).subscriber
+                return try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
             })
         let enroller = enroller
         let instant = context.now

@@ -5,7 +5,7 @@ import StoreKeeperAPI
 /// The customer's document is read once, and only when a condition needs it.
 struct TargetingMatcher {
     let context: CustomerContext
-    private var read: Subscriber?
+    private var read: SubscriberResponse?
 
     init(_ context: CustomerContext) { self.context = context }
 
@@ -15,7 +15,7 @@ struct TargetingMatcher {
         return nil
     }
 
-    mutating func subscriber() async throws -> Subscriber {
+    mutating func subscriber() async throws -> SubscriberResponse {
         if let read { return read }
         let subscriber = try await context.subscriber()
         read = subscriber
@@ -37,16 +37,22 @@ struct TargetingMatcher {
         }
         if let storefronts = when.storefronts {
             var storefront = context.storefront
-            if storefront == nil { storefront = CustomerContext.latestStorefront(try await subscriber()) }
+            if storefront == nil { storefront = CustomerContext.latestStorefront(try await subscriber().subscriber) }
             guard let storefront, storefronts.contains(storefront) else { return false }
         }
         if let range = when.firstSeenDays {
-            let days = CustomerContext.firstSeenDays(try await subscriber(), now: context.now)
+            let days = CustomerContext.firstSeenDays(try await subscriber().subscriber, now: context.now)
             if let low = range.atLeast, days < low { return false }
             if let high = range.below, days >= high { return false }
         }
-        if let state = when.entitlementState, CustomerContext.entitlementState(try await subscriber()) != state {
+        if let state = when.entitlementState,
+            CustomerContext.entitlementState(try await subscriber().subscriber) != state
+        {
             return false
+        }
+        if let wanted = when.attributes {
+            let held = try await subscriber().attributes ?? [:]
+            if wanted.contains(where: { held[$0.key] != $0.value }) { return false }
         }
         return true
     }

@@ -103,6 +103,13 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let getExperimentResults = APIRoute(
         method: .get, path: "v1/experiments/:id/results", access: .secretKey)
 
+    /// `POST /v1/subscribers/{id}/attributes`: set or remove a customer's attributes.
+    public static let postAttributes = APIRoute(
+        method: .post, path: "v1/subscribers/:id/attributes", access: .publicKey)
+    /// `DELETE /v1/subscribers/{id}/attributes`: remove every attribute of a customer (personal data).
+    public static let deleteAttributes = APIRoute(
+        method: .delete, path: "v1/subscribers/:id/attributes", access: .publicKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
@@ -110,7 +117,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         postWebhookTest, postRedeliver, postImport, getMetric, getEventFeed,
         getSubscribers, postOffering, getOfferings, putCurrentOffering, getOffering, putOffering, deleteOffering,
         getSubscriberOfferings, getTargeting, putTargeting, postExperiment, getExperiments, getExperiment,
-        startExperiment, stopExperiment, getExperimentResults,
+        startExperiment, stopExperiment, getExperimentResults, postAttributes, deleteAttributes,
     ]
 
     /// `METHOD /path`.

@@ -17,6 +17,7 @@ extension OfferingPut: RequestBody { typealias Fields = CodingKeys }
 extension CurrentOfferingPut: RequestBody { typealias Fields = CodingKeys }
 extension TargetingRules: RequestBody { typealias Fields = CodingKeys }
 extension ExperimentPost: RequestBody { typealias Fields = CodingKeys }
+extension AttributesPost: RequestBody { typealias Fields = CodingKeys }
 
 /// A request body decoded strictly: its keys are checked against the body's fields before the body itself is
 /// decoded from the same decoder.

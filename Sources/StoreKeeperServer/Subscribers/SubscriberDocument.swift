@@ -18,16 +18,22 @@ enum SubscriberDocument {
         return try JSONWriter.exactJSON(subscriber) ?? Array(encoder.encode(subscriber))
     }
 
-    /// The whole response body: `{"request_date", "request_date_ms", "subscriber"}` around an encoded subscriber.
+    /// The whole response body: `{"attributes"?, "request_date", "request_date_ms", "subscriber"}` around an
+    /// encoded subscriber.
     /// - Parameters:
     ///   - subscriber: The encoded `subscriber` object.
+    ///   - attributes: The customer's attributes (left out when there are none).
     ///   - instant: The server's clock at the request.
     /// - Returns: The JSON body.
-    static func response(subscriber: [UInt8], at instant: Date) -> [UInt8] {
+    static func response(subscriber: [UInt8], attributes: [String: String] = [:], at instant: Date) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(subscriber.count + 96)
+        body.append(UInt8(ascii: "{"))
+        if !attributes.isEmpty, let object = try? APICoding.encoder().encode(attributes) {
+            body += Array("\"attributes\":".utf8) + Array(object) + [UInt8(ascii: ",")]
+        }
         body += Array(
-            "{\"request_date\":\"\(AppleDateFormat.rfc3339(instant))\",\"request_date_ms\":\(AppleDateFormat.milliseconds(instant)),\"subscriber\":"
+            "\"request_date\":\"\(AppleDateFormat.rfc3339(instant))\",\"request_date_ms\":\(AppleDateFormat.milliseconds(instant)),\"subscriber\":"
                 .utf8)
         body += subscriber
         body.append(UInt8(ascii: "}"))

@@ -12,6 +12,8 @@ struct SubscriberService: Sendable {
     let now: @Sendable () -> Date
     /// Encoded answers, kept until the stored row changes or the clock crosses a date where they can change.
     let documents: SubscriberDocumentCache
+    /// Customers' attributes, shown beside the subscriber (`nil`: none are shown).
+    var attributes: AttributeCache?
 
     init(
         store: any EvidenceStore, apps: AppDirectory, engine: SubscriptionEngine,
@@ -40,17 +42,18 @@ struct SubscriberService: Sendable {
         let appUserID = try CustomerID.normalized(appUserID)
         let instant = now()
         let key = project.key(appUserID)
+        let attributes = try await attributes?.attributes(key) ?? [:]
         if let body = documents.fresh(key, at: instant) {
-            return SubscriberDocument.response(subscriber: body, at: instant)
+            return SubscriberDocument.response(subscriber: body, attributes: attributes, at: instant)
         }
         let readAt = documents.readMark
         guard let snapshot = try await store.snapshot(appUserID, in: project) else {
             let empty = try SubscriberDocument.encode(
                 appUserID: appUserID, aliases: [], firstSeen: nil, state: engine.evaluate(EvidenceSet(), at: instant))
-            return SubscriberDocument.response(subscriber: empty, at: instant)
+            return SubscriberDocument.response(subscriber: empty, attributes: attributes, at: instant)
         }
         if let body = documents.body(for: snapshot, key: key, readAt: readAt, at: instant) {
-            return SubscriberDocument.response(subscriber: body, at: instant)
+            return SubscriberDocument.response(subscriber: body, attributes: attributes, at: instant)
         }
         let evidence = try store.decodeEvidence(snapshot)
         let body = try SubscriberDocument.encode(
@@ -59,7 +62,7 @@ struct SubscriberService: Sendable {
         documents.remember(
             body, for: snapshot, key: key, readAt: readAt, from: instant,
             until: engine.nextChange(evidence, after: instant))
-        return SubscriberDocument.response(subscriber: body, at: instant)
+        return SubscriberDocument.response(subscriber: body, attributes: attributes, at: instant)
     }
 
     /// Intro eligibility for products.

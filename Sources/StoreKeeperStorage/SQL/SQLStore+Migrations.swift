@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 14
+    public static let schemaVersion = 15
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -141,6 +141,15 @@ extension SQLStore {
                 "CREATE TABLE experiment_enrolments (id \(autoIncrement), project TEXT NOT NULL, experiment TEXT NOT NULL, app_user_id TEXT NOT NULL, variant TEXT NOT NULL, enrolled_at TEXT NOT NULL, UNIQUE (project, experiment, app_user_id))",
                 "CREATE INDEX experiment_enrolments_order ON experiment_enrolments (project, experiment, enrolled_at, id)",
             ],
+            // 15: Subscriber attributes, one row per canonical customer and name; on PostgreSQL a change is announced
+            // on the subscribers' channel, so every server process reads the customer's attributes again.
+            [
+                "CREATE TABLE subscriber_attributes (app_user_id TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (app_user_id, name))"
+            ]
+                + database.dialect.changeAnnouncement([
+                    "CREATE OR REPLACE FUNCTION storekeeper_attribute_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
+                    "CREATE TRIGGER subscriber_attributes_changed AFTER INSERT OR UPDATE OR DELETE ON subscriber_attributes FOR EACH ROW EXECUTE FUNCTION storekeeper_attribute_changed()",
+                ]),
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

@@ -95,6 +95,7 @@ extension SQLStore {
                 ("webhook_events", "project, app_user_id, type", "app_user_id, created_at, type"),
                 ("webhook_endpoints", "id AS endpoint, project, url, event_types", "id"),
                 ("project_settings", "project, kind, name, body", "project, kind, name"),
+                ("subscriber_attributes", "app_user_id, name, value", "app_user_id, name"),
                 (
                     "experiment_enrolments", "project, experiment, app_user_id, variant",
                     "project, experiment, app_user_id"

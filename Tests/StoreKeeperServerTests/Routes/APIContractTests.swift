@@ -24,6 +24,8 @@ import Testing
         "MetricResponse": MetricResponse.CodingKeys.allCases.map(\.stringValue),
         "MetricSeriesBody": MetricSeriesBody.CodingKeys.allCases.map(\.stringValue),
         "NotificationReceipt": NotificationReceipt.CodingKeys.allCases.map(\.stringValue),
+        "AttributesPost": AttributesPost.CodingKeys.allCases.map(\.stringValue),
+        "AttributesResponse": AttributesResponse.CodingKeys.allCases.map(\.stringValue),
         "Comparison": Comparison.CodingKeys.allCases.map(\.stringValue),
         "Experiment": Experiment.CodingKeys.allCases.map(\.stringValue),
         "ExperimentAssignment": ExperimentAssignment.CodingKeys.allCases.map(\.stringValue),

@@ -44,8 +44,12 @@ extension CrossTenantTests {
             return [Attack(name: "A's notification", user: "", body: ["signedPayload": ground.notification])]
         case .getSubscriber:
             return [
-                Attack(name: "B's user", user: "victim", check: noSubscriptions),
-                Attack(name: "B's alias", user: "victim-device", check: noSubscriptions),
+                Attack(
+                    name: "B's user", user: "victim",
+                    check: { s, b in noSubscriptions(s, b) && withoutVictimCopy(s, b) }),
+                Attack(
+                    name: "B's alias", user: "victim-device",
+                    check: { s, b in noSubscriptions(s, b) && withoutVictimCopy(s, b) }),
             ]
         case .getEligibility:
             return [
@@ -201,6 +205,20 @@ extension CrossTenantTests {
             ]
         case .getExperiment, .startExperiment, .stopExperiment, .getExperimentResults:
             return [Attack(name: "B's experiment", user: "victim-exp", check: refused)]
+        case .postAttributes:
+            return [
+                Attack(
+                    name: "attributes on B's user id", user: "victim",
+                    rawBody: #"{"attributes":{"$email":"mallory@a"}}"#, check: withoutVictimCopy),
+                Attack(
+                    name: "attributes on B's alias", user: "victim-device",
+                    rawBody: #"{"attributes":{"plan_interest":"stolen"}}"#, check: withoutVictimCopy),
+            ]
+        case .deleteAttributes:
+            return [
+                Attack(name: "B's user's attributes", user: "victim", check: withoutVictimCopy),
+                Attack(name: "B's alias's attributes", user: "victim-device", check: withoutVictimCopy),
+            ]
         case .getSubscriberOfferings:
             return [Attack(name: "B's user's offerings", user: "victim", check: withoutVictimCopy)]
         default:

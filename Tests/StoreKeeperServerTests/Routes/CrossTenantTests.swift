@@ -74,6 +74,10 @@ import Testing
         let (started, _) = try await servers.client.call(
             .POST, "/v1/experiments/victim-exp/start", key: Servers.secretB)
         #expect(offered == 201 && current == 200 && targeted == 200 && experimented == 201 && started == 200)
+        let (attributed, _) = try await servers.client.call(
+            .POST, "/v1/subscribers/victim/attributes", key: Servers.publicB,
+            body: Data(#"{"attributes":{"$email":"\#(victimCopy)"}}"#.utf8))
+        #expect(attributed == 200)
         let attacker = try await servers.buy(Servers.appA, customer: "mallory")
         let (own, _) = try await servers.client.call(
             .POST, "/v1/transactions", key: Servers.publicA,

@@ -132,7 +132,12 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     /// 409: the project has its maximum of webhook endpoints.
     public static let tooManyWebhooks: APIErrorCode = "too_many_webhooks"
 
-    // Offerings.
+    // Offerings and attributes.
+
+    /// 400: an attribute name or value that breaks a rule (named in the message).
+    public static let invalidAttribute: APIErrorCode = "invalid_attribute"
+    /// 400: the customer would hold more than 50 custom attributes.
+    public static let tooManyAttributes: APIErrorCode = "too_many_attributes"
 
     /// 400: an offering that breaks a rule (identifier, packages, description or metadata; named in the message).
     public static let invalidOffering: APIErrorCode = "invalid_offering"

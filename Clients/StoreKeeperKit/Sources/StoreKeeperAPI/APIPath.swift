@@ -86,6 +86,9 @@ public enum APIPath {
     /// `GET` or `PUT`: the project's targeting rules (secret key).
     public static let targeting = "/v1/targeting"
 
+    /// `POST` attributes to set or remove, `DELETE` them all (public key).
+    public static func attributes(_ appUserID: String) -> String { subscriber(appUserID) + "/attributes" }
+
     /// `GET`: the offerings to show a customer (public key).
     public static func subscriberOfferings(_ appUserID: String) -> String { subscriber(appUserID) + "/offerings" }
 

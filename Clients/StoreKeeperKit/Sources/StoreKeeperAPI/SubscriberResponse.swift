@@ -8,16 +8,19 @@ public struct SubscriberResponse: Codable, Sendable, Hashable {
     public var requestDateMS: Int64
     /// The subscriber.
     public var subscriber: Subscriber
+    /// The customer's attributes (``AttributesPost``); absent when they have none.
+    public var attributes: [String: String]?
 
     /// Makes a response.
-    public init(requestDate: Date, requestDateMS: Int64, subscriber: Subscriber) {
+    public init(requestDate: Date, requestDateMS: Int64, subscriber: Subscriber, attributes: [String: String]? = nil) {
         self.requestDate = requestDate
         self.requestDateMS = requestDateMS
         self.subscriber = subscriber
+        self.attributes = attributes
     }
 
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case requestDate = "request_date", requestDateMS = "request_date_ms", subscriber
+        case attributes, requestDate = "request_date", requestDateMS = "request_date_ms", subscriber
     }
 }

@@ -44,6 +44,8 @@ public struct TargetingConditions: Codable, Sendable, Hashable {
     public var locales: [String]?
     /// Whole days since the server first saw the customer (0 for one never seen) lie in this range.
     public var firstSeenDays: TargetingDayRange?
+    /// The customer's attributes hold these values (each name given, exactly).
+    public var attributes: [String: String]?
     /// Where the customer stands: `never_subscribed` (no subscription ever), `active` (an entitlement now) or
     /// `expired` (subscribed once, no entitlement now).
     public var entitlementState: String?
@@ -51,8 +53,10 @@ public struct TargetingConditions: Codable, Sendable, Hashable {
     /// Makes conditions (none: everyone).
     public init(
         storefronts: [String]? = nil, platforms: [String]? = nil, appVersion: TargetingVersionRange? = nil,
-        locales: [String]? = nil, firstSeenDays: TargetingDayRange? = nil, entitlementState: String? = nil
+        locales: [String]? = nil, firstSeenDays: TargetingDayRange? = nil, entitlementState: String? = nil,
+        attributes: [String: String]? = nil
     ) {
+        self.attributes = attributes
         self.storefronts = storefronts
         self.platforms = platforms
         self.appVersion = appVersion
@@ -64,7 +68,7 @@ public struct TargetingConditions: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case storefronts, platforms, appVersion = "app_version", locales, firstSeenDays = "first_seen_days"
-        case entitlementState = "entitlement_state"
+        case entitlementState = "entitlement_state", attributes
     }
 }
 

@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import StoreKeeperAPI
+import StoreKeeperStorage
+
+/// The attributes room: the app (or the owner's backend) sets and removes a customer's attributes.
+struct AttributeRoutes: APIFeature {
+    let store: any AttributeStore
+    let apps: AppDirectory
+    let now: @Sendable () -> Date
+
+    func register(_ handlers: inout APIHandlers) {
+        handlers.on(.postAttributes) { call in
+            let appUserID = try CustomerID.normalized(try call.id())
+            let project = try apps.project(call.bundleID)
+            let changes = try AttributeRules.checked(try await call.decode(AttributesPost.self).attributes)
+            do {
+                let attributes = try await store.setAttributes(
+                    changes, appUserKey: project.key(appUserID), maximumCustom: AttributeRules.maximumCustom,
+                    now: now())
+                return try call.json(AttributesResponse(attributes: attributes))
+            } catch let limit as AttributeLimitExceeded {
+                throw APIError.badRequest(
+                    .tooManyAttributes,
+                    "the customer would hold \(limit.count) custom attributes; at most \(limit.maximum) (remove some with null)"
+                )
+            }
+        }
+        handlers.on(.deleteAttributes) { call in
+            let appUserID = try CustomerID.normalized(try call.id())
+            _ = try await store.deleteAttributes(appUserKey: try apps.project(call.bundleID).key(appUserID))
+            return Response(status: .noContent)
+        }
+    }
+}

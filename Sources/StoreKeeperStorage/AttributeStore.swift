@@ -1,0 +1,30 @@
+public import Foundation
+
+/// Subscriber attributes: names and string values the app or the owner's backend set on a customer (an email, a
+/// plan of interest), kept with the customer's canonical id (a merge moves them) and published as a change of the
+/// customer, so answers that show them are read again on every replica.
+public protocol AttributeStore: Sendable {
+    /// The attributes of the customer `appUserKey` names (directly or as an alias), with the stored key of the
+    /// customer they belong to.
+    func attributes(appUserKey: String) async throws -> (customerKey: String, attributes: [String: String])
+
+    /// Sets (a value) or removes (`nil`) attributes of the customer `appUserKey` names, in one transaction: refused
+    /// as a whole, changing nothing, when the customer would then hold more than `maximumCustom` attributes whose
+    /// names do not start with `$`.
+    /// - Returns: The customer's attributes after the change.
+    /// - Throws: ``AttributeLimitExceeded`` past the limit.
+    func setAttributes(_ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date)
+        async throws -> [String: String]
+
+    /// Removes every attribute of the customer `appUserKey` names.
+    /// - Returns: How many were removed.
+    func deleteAttributes(appUserKey: String) async throws -> Int
+}
+
+/// A change that would leave a customer with more custom attributes than allowed.
+public struct AttributeLimitExceeded: Error, Hashable, Sendable {
+    /// How many custom attributes the customer would hold.
+    public var count: Int
+    /// The most allowed.
+    public var maximum: Int
+}

@@ -1,0 +1,74 @@
+public import Foundation
+
+/// Subscriber attributes on SQL: one row per canonical customer key and name.
+extension SQLStore {
+    /// The stored key of the customer `key` names: itself, or the customer it is an alias of.
+    static func customerKey(_ tx: any SQLTransaction, _ key: String) async throws -> String {
+        try await tx.query("SELECT app_user_id FROM aliases WHERE alias = ?", [.text(key)]).first?["app_user_id"]?
+            .string ?? key
+    }
+
+    static func attributes(_ tx: any SQLTransaction, _ customer: String) async throws -> [String: String] {
+        var result: [String: String] = [:]
+        for row in try await tx.query(
+            "SELECT name, value FROM subscriber_attributes WHERE app_user_id = ?", [.text(customer)])
+        {
+            if let name = row["name"]?.string, let value = row["value"]?.string { result[name] = value }
+        }
+        return result
+    }
+
+    /// The attributes of the customer `appUserKey` names.
+    public func attributes(appUserKey: String) async throws -> (customerKey: String, attributes: [String: String]) {
+        try await database.withReadTransaction { tx in
+            let customer = try await Self.customerKey(tx, appUserKey)
+            return (customer, try await Self.attributes(tx, customer))
+        }
+    }
+
+    /// Sets or removes attributes in one transaction, within the limit of custom ones.
+    public func setAttributes(_ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date)
+        async throws -> [String: String]
+    {
+        let (customer, result) = try await database.withTransaction { tx in
+            let customer = try await Self.customerKey(tx, appUserKey)
+            for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
+                if let value {
+                    try await tx.query(
+                        "INSERT INTO subscriber_attributes (app_user_id, name, value, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (app_user_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                        [.text(customer), .text(name), .text(value), .text(Self.timestamp(now))])
+                } else {
+                    try await tx.query(
+                        "DELETE FROM subscriber_attributes WHERE app_user_id = ? AND name = ?",
+                        [.text(customer), .text(name)])
+                }
+            }
+            let result = try await Self.attributes(tx, customer)
+            let custom = result.keys.filter { !$0.hasPrefix("$") }.count
+            if custom > maximumCustom { throw AttributeLimitExceeded(count: custom, maximum: maximumCustom) }
+            return (customer, result)
+        }
+        if !changes.isEmpty { self.changes.publish(.changed(Array(Set([customer, appUserKey])).sorted())) }
+        return result
+    }
+
+    /// Removes every attribute of the customer `appUserKey` names.
+    public func deleteAttributes(appUserKey: String) async throws -> Int {
+        let (customer, removed) = try await database.withTransaction { tx in
+            let customer = try await Self.customerKey(tx, appUserKey)
+            let removed = try await tx.query(
+                "DELETE FROM subscriber_attributes WHERE app_user_id = ? RETURNING name", [.text(customer)])
+            return (customer, removed.count)
+        }
+        if removed > 0 { changes.publish(.changed(Array(Set([customer, appUserKey])).sorted())) }
+        return removed
+    }
+
+    /// Moves the attributes of `source` to `target` inside a merge (`target`'s own values win).
+    static func mergeAttributes(_ tx: any SQLTransaction, into target: String, from source: String) async throws {
+        try await tx.query(
+            "INSERT INTO subscriber_attributes (app_user_id, name, value, updated_at) SELECT ?, name, value, updated_at FROM subscriber_attributes WHERE app_user_id = ? ON CONFLICT (app_user_id, name) DO NOTHING",
+            [.text(target), .text(source)])
+        try await tx.query("DELETE FROM subscriber_attributes WHERE app_user_id = ?", [.text(source)])
+    }
+}

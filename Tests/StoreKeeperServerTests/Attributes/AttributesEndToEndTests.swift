@@ -1,0 +1,116 @@
+import Foundation
+import NIOHTTP1
+import StoreKeeperServer
+import TestSupport
+import Testing
+
+/// Subscriber attributes over HTTP: set and removed with the app's key, shown with the subscriber, following a
+/// merge, bounded, usable in targeting, and seen by every replica.
+@Suite struct AttributesEndToEndTests {
+    typealias E2E = ServerEndToEndTests
+
+    static func set(_ client: E2E.Client, _ user: String, _ body: String) async throws -> (Int, [String: Any]) {
+        try await client.call(.POST, "/v1/subscribers/\(user)/attributes", body: Data(body.utf8))
+    }
+
+    static func attributes(_ client: E2E.Client, _ user: String) async throws -> [String: String]? {
+        let (status, body) = try await client.call(.GET, "/v1/subscribers/\(user)")
+        #expect(status == 200)
+        return body["attributes"] as? [String: String]
+    }
+
+    @Test(
+        "set, shown with the subscriber, removed one by one (null) or all; a customer never seen before included",
+        arguments: TestDatabases.backends)
+    func lifecycle(_ backend: String) async throws {
+        try await E2E.withServers(backend) { h, client, _, _ in
+            #expect(try await Self.attributes(client, "ivy") == nil)
+            let (status, answer) = try await Self.set(
+                client, "ivy", #"{"attributes": {"$email": "ivy@example.com", "plan_interest": "pro"}}"#)
+            #expect(status == 200 && (answer["attributes"] as? [String: String])?["plan_interest"] == "pro")
+            #expect(try await Self.attributes(client, "ivy") == ["$email": "ivy@example.com", "plan_interest": "pro"])
+            // A purchase does not touch them, and the answer after it still shows them.
+            try await client.buy(h, "premium.monthly", customer: "ivy")
+            #expect(try await Self.attributes(client, "ivy")?["$email"] == "ivy@example.com")
+            _ = try await Self.set(client, "ivy", #"{"attributes": {"plan_interest": null, "$displayName": "Ivy"}}"#)
+            #expect(try await Self.attributes(client, "ivy") == ["$email": "ivy@example.com", "$displayName": "Ivy"])
+            let (deleted, _) = try await client.call(.DELETE, "/v1/subscribers/ivy/attributes")
+            #expect(deleted == 204)
+            #expect(try await Self.attributes(client, "ivy") == nil)
+        }
+    }
+
+    @Test("bad names and values, and a 51st custom attribute, are refused by name and change nothing")
+    func refusals() async throws {
+        try await E2E.withServers("sqlite") { _, client, store, _ in
+            let fifty = (0..<50).map { "\"k\($0)\": \"v\"" }.joined(separator: ", ")
+            #expect(try await Self.set(client, "jo", #"{"attributes": {\#(fifty)}}"#).0 == 200)
+            let before = try await store.dump()
+            let bad: [(String, String, String)] = [
+                (#"{"attributes": {"$secret": "x"}}"#, "invalid_attribute", "$secret"),
+                (#"{"attributes": {"has space": "x"}}"#, "invalid_attribute", "has space"),
+                (#"{"attributes": {"long": "\#(String(repeating: "x", count: 501))"}}"#, "invalid_attribute", "501"),
+                (#"{"attributes": {"k50": "v"}}"#, "too_many_attributes", "51"),
+                (#"{"attributes": {}}"#, "invalid_attribute", "attributes"),
+                (#"{"attributes": {"k1": 3}}"#, "invalid_field", "attributes"),
+            ]
+            for (body, code, names) in bad {
+                let (status, answer) = try await Self.set(client, "jo", body)
+                let error = answer["error"] as? [String: Any]
+                let message = error?["message"] as? String ?? ""
+                #expect(status == 400 && error?["code"] as? String == code, "\(body): \(answer)")
+                #expect(message.contains(names), "\(message) names \(names)")
+            }
+            #expect(try await store.dump() == before)
+            // Reserved names do not count towards the fifty.
+            #expect(try await Self.set(client, "jo", #"{"attributes": {"$email": "jo@example.com"}}"#).0 == 200)
+        }
+    }
+
+    @Test("a merge moves the attributes to the account (the account's own value wins); targeting reads them")
+    func mergeAndTargeting() async throws {
+        try await E2E.withServers("sqlite") { _, client, _, _ in
+            let anonymous = "$anonymous:" + UUID().uuidString.lowercased()
+            _ = try await Self.set(client, anonymous, #"{"attributes": {"$email": "a@x", "plan_interest": "pro"}}"#)
+            _ = try await Self.set(client, "kai", #"{"attributes": {"$email": "kai@x"}}"#)
+            let (merged, _) = try await client.call(
+                .POST, "/v1/subscribers/\(anonymous)/alias", body: client.json(["new_app_user_id": "kai"]))
+            #expect(merged == 200)
+            #expect(try await Self.attributes(client, "kai") == ["$email": "kai@x", "plan_interest": "pro"])
+            #expect(try await Self.attributes(client, anonymous) == ["$email": "kai@x", "plan_interest": "pro"])
+
+            for name in ["default", "pro-paywall"] {
+                let body = #"{"identifier":"\#(name)","packages":[{"identifier":"m","product_id":"premium.monthly"}]}"#
+                _ = try await client.call(.POST, "/v1/offerings", key: E2E.secretKey, body: Data(body.utf8))
+            }
+            _ = try await client.call(
+                .PUT, "/v1/offerings/current", key: E2E.secretKey, body: client.json(["identifier": "default"]))
+            let rules =
+                #"{"rules": [{"identifier": "pro", "offering_id": "pro-paywall", "when": {"attributes": {"plan_interest": "pro"}}}]}"#
+            #expect(try await client.call(.PUT, "/v1/targeting", key: E2E.secretKey, body: Data(rules.utf8)).0 == 200)
+            #expect(
+                try await client.call(.GET, "/v1/subscribers/kai/offerings").1["targeting_rule"] as? String == "pro")
+            #expect(try await client.call(.GET, "/v1/subscribers/lee/offerings").1["targeting_rule"] == nil)
+            // Set now, seen at once.
+            _ = try await Self.set(client, "lee", #"{"attributes": {"plan_interest": "pro"}}"#)
+            #expect(
+                try await client.call(.GET, "/v1/subscribers/lee/offerings").1["targeting_rule"] as? String == "pro")
+        }
+    }
+
+    @Test("two servers on one PostgreSQL database: an attribute set through one is shown by the other within a second")
+    func replicas() async throws {
+        try await E2E.withTwoServers { _, a, b, _ in
+            #expect(try await Self.attributes(b, "max") == nil)  // read and remembered by the second server
+            _ = try await Self.set(a, "max", #"{"attributes": {"$email": "max@example.com"}}"#)
+            let changed = ContinuousClock.now
+            var seen: [String: String]?
+            while seen == nil, ContinuousClock.now - changed < .seconds(5) {
+                seen = try await Self.attributes(b, "max")
+                if seen == nil { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(seen == ["$email": "max@example.com"])
+            #expect(ContinuousClock.now - changed < .seconds(1), "seen after \(ContinuousClock.now - changed)")
+        }
+    }
+}
