@@ -218,6 +218,10 @@ import Testing
             try await client.buy(h, "premium.monthly", customer: "minor")
             await delivery.deliverDue()
             #expect((try await client.subscriber("minor")["entitlements"] as? [Any])?.count == 1)
+            let (attributed, _) = try await client.call(
+                .POST, "/v1/subscribers/minor/attributes",
+                body: Data(#"{"attributes": {"$email": "minor@example.com"}}"#.utf8))
+            #expect(attributed == 200)
 
             try await h.simulator.rescindConsent(bundleID: Self.bundleID, customerID: "minor")
             await delivery.deliverDue()
@@ -229,6 +233,8 @@ import Testing
             let subscription = try #require((subscriber["subscriptions"] as? [[String: Any]])?.first)
             #expect(subscription["status"] as? String == "active", "Apple's state is kept; only access is withheld")
             #expect(subscription["consent_rescinded_at"] is String)
+            // The attributes the app set on the minor are gone with the consent.
+            #expect(try await client.call(.GET, "/v1/subscribers/minor").1["attributes"] == nil)
             #expect(
                 (subscription["explanation"] as? [String])?.contains {
                     $0.hasPrefix("[consent-rescinded-withholds-access]")

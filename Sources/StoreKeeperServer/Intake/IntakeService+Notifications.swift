@@ -83,7 +83,8 @@ extension IntakeService {
     /// RESCIND_CONSENT: a parent or guardian withdrew consent for a minor. Every subscription and purchase whose
     /// transactions name the notification's app transaction gets a ``ConsentRescission`` (rule
     /// `consent-rescinded-withholds-access`), one write per owning subscriber, each claiming its own id derived from
-    /// the notification's UUID so a redelivery applies each once; with no such purchase it is only recorded.
+    /// the notification's UUID so a redelivery applies each once; with no such purchase it is only recorded. The
+    /// owners' attributes are removed.
     func rescindConsent(
         _ notification: VerifiedNotification, appTransactionID: String, app: AppRuntime, bundleID: String,
         rawBody: String, cause: EventCause, type: String
@@ -108,6 +109,9 @@ extension IntakeService {
             let result = try await store.apply(write, policy: policy, now: now())
             if index == 0 { outcome = result }
         }
+        // The minor's attributes are personal data the app set: they go with the consent (again on a redelivery,
+        // which finds none).
+        for owner in owners.keys.sorted() { _ = try await store.deleteAttributes(appUserKey: owner) }
         ServerMetrics.notification(type: type, outcome: outcome.status)
         return outcome
     }
