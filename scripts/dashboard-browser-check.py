@@ -97,7 +97,8 @@ with sync_playwright() as playwright:
     assert "Sandbox" in page.inner_text("main p strong"), "a Sandbox-only project opens on Sandbox"
 
     for path, name, expected in [("/dashboard/notifications", "notifications", "SUBSCRIBED"),
-                                 ("/dashboard/webhooks", "webhooks", "No webhook endpoints")]:
+                                 ("/dashboard/webhooks", "webhooks", "No webhook endpoints"),
+                                 ("/dashboard/offerings", "offerings", "default (current)")]:
         page.goto(base + path)
         page.screenshot(path=f"{shots}/{name}.png", full_page=True)
         assert expected in page.inner_text("main"), f"{path}: '{expected}' missing"
@@ -112,5 +113,5 @@ if errors:
     sys.exit(f"dashboard-browser-check: the console logged errors: {errors}")
 print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber, "
       f"the customer list and its CSV, "
-      f"notifications, webhooks), "
+      f"notifications, webhooks, offerings), "
       f"no console error; a wrong key and a forged CSRF token refused; screenshots in {shots}")

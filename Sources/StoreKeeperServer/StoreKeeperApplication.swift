@@ -130,6 +130,9 @@ public enum StoreKeeperApplication {
         let offerings = OfferingService(
             store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
             now: dependencies.now)
+        let experiments = ExperimentService(
+            store: store, offerings: offerings, reporting: configuration.metrics.reporting,
+            proceeds: configuration.metrics.proceeds, now: dependencies.now)
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware<BasicRequestContext>())
@@ -174,17 +177,14 @@ public enum StoreKeeperApplication {
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
                 OfferingRoutes(offerings: offerings),
                 AttributeRoutes(store: store, apps: directory, now: dependencies.now),
-                ExperimentRoutes(
-                    experiments: ExperimentService(
-                        store: store, offerings: offerings, reporting: configuration.metrics.reporting,
-                        proceeds: configuration.metrics.proceeds, now: dependencies.now)),
+                ExperimentRoutes(experiments: experiments),
             ],
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes
         ).addRoutes(to: router)
         DashboardRoutes(
             subscribers: subscribers, list: customerList, metrics: metrics, refusals: service.refusals,
-            webhooks: webhooks,
+            webhooks: webhooks, offerings: offerings, experiments: experiments,
             authenticator: authenticator,
             sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)

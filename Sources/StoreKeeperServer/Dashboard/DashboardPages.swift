@@ -51,7 +51,9 @@ enum DashboardPages {
             title: title,
             body: "<header><strong>StoreKeeper</strong><a href=\"/dashboard\">Overview</a>"
                 + "<a href=\"/dashboard/cohorts\">Cohorts</a><a href=\"/dashboard/subscribers\">Subscribers</a>"
-                + "<a href=\"/dashboard/notifications\">Notifications</a><a href=\"/dashboard/webhooks\">Webhooks</a>"
+                + "<a href=\"/dashboard/offerings\">Offerings</a>"
+                + "<a href=\"/dashboard/offerings\">Offerings</a><a href=\"/dashboard/notifications\">Notifications</a>"
+                + "<a href=\"/dashboard/webhooks\">Webhooks</a>"
                 + "<span class=\"muted\">\(HTMLText.escape(session.bundleID))</span>"
                 + "<form method=\"post\" action=\"/dashboard/logout\"><input type=\"hidden\" name=\"csrf\" "
                 + "value=\"\(session.csrf)\"><button type=\"submit\">Sign out</button></form></header>"

@@ -17,10 +17,15 @@ struct DashboardRoutes: Sendable {
     /// The intake room's log of refused notifications.
     let refusals: RefusalLog
     let webhooks: WebhookService
+    /// The offerings room (the Offerings page and its targeting editor).
+    let offerings: OfferingService
+    /// The experiments room (the Offerings page's results).
+    let experiments: ExperimentService
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
     func addRoutes(to router: Router<BasicRequestContext>) {
+        addOfferingRoutes(to: router)
         router.get("dashboard/login") { request, _ in Self.signInForm(request, error: nil) }
         router.post("dashboard/login") { request, _ in try await signIn(request) }
         router.post("dashboard/logout") { request, _ in

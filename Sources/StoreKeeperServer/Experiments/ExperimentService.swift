@@ -113,6 +113,27 @@ struct ExperimentService: Sendable {
         return Self.results(experiment, outcomes: outcomes, currency: reporting?.code)
     }
 
+    /// How many customers each variant had enrolled by the end of each day since the experiment started (the
+    /// dashboard's chart).
+    func enrolment(_ identifier: String, bundleID: String) async throws -> MetricResponse {
+        let experiment = try await experiment(identifier, bundleID: bundleID)
+        let project = try offerings.apps.project(bundleID)
+        let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
+        let first = MetricInterval.day.start(of: experiment.startedAt ?? enrolments.first?.enrolledAt ?? now())
+        let last = max(first, experiment.stoppedAt ?? now())
+        let days = MetricInterval.day.buckets(from: first, to: last.addingTimeInterval(1))
+        let series = experiment.variants.map { variant in
+            let dates = enrolments.filter { $0.variant == variant.identifier }.map(\.enrolledAt).sorted()
+            var index = 0
+            let points = days.map { day -> MetricPoint in
+                while index < dates.count, dates[index] < day.end { index += 1 }
+                return MetricPoint(start: day.start, value: Double(index))
+            }
+            return MetricSeriesBody(key: variant.identifier, points: points)
+        }
+        return MetricResponse(name: "experiment_enrolment", interval: "day", series: series)
+    }
+
     /// The results of `outcomes` by variant.
     static func results(_ experiment: Experiment, outcomes: [String: [ExperimentOutcome]], currency: String?)
         -> ExperimentResults

@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import StoreKeeperAPI
+
+/// The Offerings page (`/dashboard/offerings`) and its targeting editor (`POST /dashboard/targeting`, with the
+/// session's CSRF token): rules are checked exactly as `PUT /v1/targeting` checks them, and a refusal is shown
+/// with the text as it was sent, nothing saved.
+extension DashboardRoutes {
+    func addOfferingRoutes(to router: Router<BasicRequestContext>) {
+        router.get("dashboard/offerings") { request, _ in
+            try await withSession(request) { _, session in
+                let saved = request.uri.queryParameters.get("saved") != nil
+                return Self.page(try await offeringsPage(session, rules: nil, error: nil, saved: saved))
+            }
+        }
+        router.post("dashboard/targeting") { request, _ in
+            try await withSession(request) { _, session in
+                let fields = HTMLText.formFields(try await Self.formBody(request))
+                guard fields["csrf"] == session.csrf else { return Self.forbidden() }
+                let text = fields["rules"] ?? ""
+                do {
+                    let data = Data(text.utf8)
+                    try TargetingCheck.refuseUnknownFields(data)
+                    let rules: TargetingRules
+                    do {
+                        rules = try APICoding.decoder().decode(TargetingRules.self, from: data)
+                    } catch {
+                        throw APIError.badRequest(
+                            .invalidTargeting, "the rules are not a JSON object {\"rules\": [...]} of rules")
+                    }
+                    _ = try await offerings.replaceTargeting(rules, bundleID: session.bundleID)
+                    return Self.redirect("/dashboard/offerings?saved=1")
+                } catch let error as APIError {
+                    return Self.page(
+                        try await offeringsPage(session, rules: text, error: error.message, saved: false),
+                        status: .badRequest)
+                }
+            }
+        }
+    }
+
+    func offeringsPage(_ session: DashboardSessions.Session, rules: String?, error: String?, saved: Bool)
+        async throws -> String
+    {
+        let book = try await offerings.book(bundleID: session.bundleID)
+        var shown: [(results: ExperimentResults, enrolment: MetricResponse)] = []
+        for experiment in book.experiments.sorted(by: {
+            ($0.startedAt ?? .distantFuture) > ($1.startedAt ?? .distantFuture)
+        }) {
+            shown.append(
+                (
+                    try await experiments.results(experiment.identifier, bundleID: session.bundleID),
+                    try await experiments.enrolment(experiment.identifier, bundleID: session.bundleID)
+                ))
+        }
+        let encoder = APICoding.encoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        let text = try rules ?? String(decoding: encoder.encode(TargetingRules(rules: book.rules)), as: UTF8.self)
+        return DashboardPages.layout(
+            title: "Offerings", session: session,
+            body: DashboardPages.offerings(
+                book, experiments: shown, rules: text, csrf: session.csrf, error: error, saved: saved))
+    }
+}
