@@ -74,4 +74,29 @@ def main():
     sys.exit(0 if ok else 1)
 
 
-main()
+def experiment(summary_path):
+    """The simulated experiment's results name the treatment, whose trials convert more, as the winner."""
+    summary = json.load(open(summary_path))
+    results = summary.get("experiment") or {}
+    variants = {variant["identifier"]: variant for variant in results.get("variants", [])}
+    control, treatment = variants.get("control"), variants.get("treatment")
+    ok = summary["failures"] == 0 and control is not None and treatment is not None
+    if ok:
+        for variant in (control, treatment):
+            print(
+                f"population-check: experiment {variant['identifier']:9s} {variant['enrolled']} enrolled, "
+                f"conversion {variant['conversion_rate'] * 100:5.1f} %, P(best) {variant['conversion_probability_best']:.3f}"
+            )
+        ok = (
+            control["enrolled"] + treatment["enrolled"] == summary["subscribers"]
+            and treatment["conversion_rate"] > control["conversion_rate"]
+            and treatment["conversion_probability_best"] > 0.95
+        )
+    print(f"population-check: the simulated winner {'wins' if ok else 'DOES NOT WIN'} ({summary['failures']} refused)")
+    sys.exit(0 if ok else 1)
+
+
+if sys.argv[1] == "--experiment":
+    experiment(sys.argv[2])
+else:
+    main()

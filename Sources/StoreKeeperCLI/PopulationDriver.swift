@@ -19,6 +19,9 @@ struct PopulationDriver {
     let secondsPerDay: Double
     /// Each customer's id (``Population/customerID(_:)``): their App Store account and app user id.
     let customerIDs: @Sendable (Int) -> String
+    /// The experiment the run simulates: its identifier and the variant each customer must be shown (they ask
+    /// for offerings, and so are enrolled, before they subscribe). `nil`: none.
+    var experiment: (identifier: String, variant: @Sendable (Int) -> String)?
 
     /// What a run did.
     struct Tally {
@@ -137,6 +140,17 @@ struct PopulationDriver {
     /// Buys in the simulator, then posts the signed transaction to the server under the customer's id.
     func subscribe(_ outcome: inout Outcome, productID: String, trial: Bool) async throws {
         let customerID = customerIDs(outcome.customer)
+        if let experiment {
+            // The paywall first: the server enrols the customer and shows their variant's offering.
+            let answer = try await server.call("GET", APIPath.subscriberOfferings(customerID))
+            let shown = (answer["experiment"] as? [String: Any])?["variant"] as? String
+            let expected = experiment.variant(outcome.customer)
+            guard shown == expected else {
+                throw JSONCaller.Failure(
+                    call: "GET \(APIPath.subscriberOfferings(customerID))", status: 200, code: "unexpected_variant",
+                    message: "shown \(shown ?? "no variant") of \(experiment.identifier), expected \(expected)")
+            }
+        }
         var body: [String: Any] = ["bundleID": bundleID, "productID": productID, "customerID": customerID]
         if trial { body["offer"] = "introductory" }
         let bought = try await simulator.call("POST", "/simulator/v1/purchases", body)

@@ -36,6 +36,12 @@ struct SimulateCommand: AsyncParsableCommand {
     var server: String?
     @Option(help: "Without --server: the new data folder of the in-process pair.") var data = "data"
     @Option(help: "Customers acting at once.") var concurrency = 16
+    @Flag(
+        help:
+            "Run a 50/50 experiment on offerings: customers in its treatment convert from the trial at --treatment-trial-conversion."
+    )
+    var experiment = false
+    @Option(help: "With --experiment: the treatment's share of trials converting.") var treatmentTrialConversion = 0.6
     @Flag(help: "Print the summary as JSON.") var json = false
 
     static let bundleID = ServerConfiguration.demoBundleID
@@ -59,6 +65,9 @@ struct SimulateCommand: AsyncParsableCommand {
         do { try parameters.validate() } catch let error as SimulatorError {
             throw ValidationError("--" + error.reason)
         }
+        guard (0...1).contains(treatmentTrialConversion) else {
+            throw ValidationError("--treatment-trial-conversion is \(treatmentTrialConversion); it must be from 0 to 1")
+        }
         guard (1...256).contains(concurrency) else {
             throw ValidationError("--concurrency is \(concurrency); it must be from 1 to 256")
         }
@@ -74,7 +83,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 connectionPool: .init(
                     idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency * 2 + 4)))
         let base = server ?? pair?.base ?? ""
-        let outcome: Result<(PopulationDriver.Tally, String, String), any Error>
+        let outcome: Result<(PopulationDriver.Tally, String, String, [String: Any]?), any Error>
         do {
             outcome = .success(try await drive(&population, base: base, client: client))
         } catch {
@@ -82,13 +91,15 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         if let pair { await pair.stop() }
         try await client.shutdown()
-        let (tally, start, end) = try outcome.get()
-        report(tally, population: population, start: start, end: end, seconds: Date().timeIntervalSince(began))
+        let (tally, start, end, results) = try outcome.get()
+        report(
+            tally, population: population, start: start, end: end, seconds: Date().timeIntervalSince(began),
+            experiment: results)
         if tally.failureCount > 0 { throw ExitCode(1) }
     }
 
     func drive(_ population: inout Population, base: String, client: HTTPClient) async throws -> (
-        PopulationDriver.Tally, String, String
+        PopulationDriver.Tally, String, String, [String: Any]?
     ) {
         let simulator = JSONCaller(base: base, client: client)
         let clock: [String: Any]
@@ -104,26 +115,41 @@ struct SimulateCommand: AsyncParsableCommand {
                 "the simulator of \(base) runs sandbox-length periods (a day is \(clock["secondsPerDay"] ?? "?") s): "
                     + "start the server with --simulator-rate real")
         }
-        let driver = PopulationDriver(
+        var driver = PopulationDriver(
             simulator: simulator,
             server: JSONCaller(base: base, client: client, bearer: ServerConfiguration.demoPublicKey),
             bundleID: Self.bundleID, concurrency: concurrency, secondsPerDay: secondsPerDay,
             customerIDs: { [population] in population.customerID($0) })
+        var simulated: SimulatedExperiment?
+        if experiment {
+            let run = SimulatedExperiment(
+                identifier: "sim-\(seed)",
+                server: JSONCaller(base: base, client: client, bearer: ServerConfiguration.demoSecretKey))
+            try await run.start()
+            let ids: @Sendable (Int) -> String = { [population] in population.customerID($0) }
+            population.experiment = ({ run.variant(ids($0)) == "treatment" }, treatmentTrialConversion)
+            driver.experiment = (run.identifier, { run.variant(ids($0)) })
+            simulated = run
+        }
         let progress = ProgressLine(label: "simulating", unit: "days", total: population.parameters.days)
         let tally = try await driver.run(&population, progress: progress)
         progress.finish()
         let end = try await simulator.call("GET", "/simulator/v1/clock")["now"] as? String ?? "?"
-        return (tally, clock["now"] as? String ?? "?", end)
+        return (tally, clock["now"] as? String ?? "?", end, try await simulated?.results())
     }
 
-    func report(_ tally: PopulationDriver.Tally, population: Population, start: String, end: String, seconds: Double) {
+    func report(
+        _ tally: PopulationDriver.Tally, population: Population, start: String, end: String, seconds: Double,
+        experiment results: [String: Any]?
+    ) {
         if json {
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "subscribers": subscribers, "months": months, "days": population.parameters.days, "seed": seed,
                 "start": start, "end": end, "seconds": seconds, "actions": tally.actions,
                 "failures": tally.failureCount, "phases": population.phases,
                 "server": server ?? "in-process over \(data)",
             ]
+            if let results { object["experiment"] = results }
             let text = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             FileHandleOutput.standardOutput(String(decoding: text, as: UTF8.self))
         } else {
@@ -138,6 +164,10 @@ struct SimulateCommand: AsyncParsableCommand {
                 "  failures: \(tally.failureCount)",
             ]
             lines += tally.failures.map { "    \($0)" }
+            if let results {
+                lines.append("  experiment \(results["identifier"] as? String ?? "?"):")
+                lines += SimulatedExperiment.lines(results)
+            }
             if server == nil {
                 lines.append(
                     "  see it: storekeeper serve --data \(data) --simulator-rate real --simulator-environment Production, "

@@ -45,6 +45,9 @@ public struct Population: Sendable {
 
     /// The parameters.
     public let parameters: PopulationParameters
+    /// An experiment the run simulates: which customers are in its treatment, and the trial conversion they have
+    /// instead of ``PopulationParameters/trialConversion``. `nil`: none.
+    public var experiment: (inTreatment: @Sendable (Int) -> Bool, trialConversion: Double)?
     var customers: [Customer]
     var random: SeededRandom
     let daily: (churn: Double, failure: Double, refund: Double, upgrade: Double)
@@ -130,7 +133,10 @@ public struct Population: Sendable {
         let trial = Double.random(in: 0..<1, using: &random) < parameters.trialShare
         actions.append(.subscribe(customer: index, productID: customer.productID, trial: trial))
         if trial {
-            let converts = Double.random(in: 0..<1, using: &random) < parameters.trialConversion
+            let conversion =
+                experiment.map { $0.inTreatment(index) ? $0.trialConversion : parameters.trialConversion }
+                ?? parameters.trialConversion
+            let converts = Double.random(in: 0..<1, using: &random) < conversion
             let cancelDay = converts ? nil : day + Int.random(in: 0..<Self.trialDays, using: &random)
             customer.phase = .trial(converts: converts, cancelDay: cancelDay)
             customer.periodEnd = day + Self.trialDays

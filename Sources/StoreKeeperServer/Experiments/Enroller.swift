@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import StoreKeeperAPI
 import StoreKeeperStorage
@@ -34,16 +33,10 @@ struct Enroller: Sendable {
         ).first?.variant ?? variant
     }
 
-    /// The variant a hash of (project, experiment, customer) falls in: its first 8 bytes, modulo 10,000, against
-    /// the variants' cumulative weights (each percent is 100 of the 10,000).
+    /// The variant `customer` falls in (``ExperimentBucket``).
     static func assign(projectID: String, experiment: Experiment, customer: String) -> String {
-        let digest = SHA256.hash(data: Data("\(projectID)\n\(experiment.identifier)\n\(customer)".utf8))
-        let bucket = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 10_000
-        var ceiling: UInt64 = 0
-        for variant in experiment.variants {
-            ceiling += UInt64(max(0, variant.weight)) * 100
-            if bucket < ceiling { return variant.identifier }
-        }
-        return experiment.variants.last?.identifier ?? ""
+        ExperimentBucket.variant(
+            projectID: projectID, experiment: experiment.identifier,
+            variants: experiment.variants.map { ($0.identifier, $0.weight) }, customer: customer)
     }
 }
