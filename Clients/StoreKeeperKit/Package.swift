@@ -25,5 +25,10 @@ let package = Package(
         .target(name: "StoreKeeperAPI", dependencies: ["StoreKeeperWire"], swiftSettings: sharedSwiftSettings),
         // The client SDK's portable core (Foundation and StoreKeeperAPI), with the StoreKit adapters.
         .target(name: "StoreKeeperKit", dependencies: ["StoreKeeperAPI"], swiftSettings: sharedSwiftSettings),
+        // The SDK's own specs, run by `swift test` here on Linux without a server (the live ones stay in the
+        // server's package, which starts one).
+        .testTarget(
+            name: "StoreKeeperKitSpecs", dependencies: ["StoreKeeperKit", "StoreKeeperAPI"],
+            swiftSettings: sharedSwiftSettings),
     ]
 )

@@ -1,4 +1,4 @@
-/// How ``StoreKeeper/purchase(productID:)`` ended.
+/// How ``StoreKeeper/purchase(productID:promotionalOfferID:)`` ended.
 public enum PurchaseResult: Sendable, Hashable {
     /// Bought, stored by the server and finished; the customer's access after it.
     case purchased(CustomerInfo)

@@ -122,8 +122,10 @@ public actor StoreKeeper {
     /// - Returns: ``PurchaseResult/purchased(_:)`` with the access after it, or cancelled, or pending.
     /// - Throws: ``StoreKeeperError``: the store's (`productNotFound`, `purchaseNotAllowed`, `alreadyOwned`), or
     ///   the server's — then the transaction stays unfinished and is sent again at the next launch.
-    /// - Parameter promotionalOfferID: A promotional offer to apply, signed through
-    ///   ``Configuration/offerSigner`` (your backend decides who gets it).
+    /// - Parameters:
+    ///   - productID: The product to buy.
+    ///   - promotionalOfferID: A promotional offer to apply, signed through ``Configuration/offerSigner`` (your
+    ///     backend decides who gets it).
     public func purchase(productID: String, promotionalOfferID: String? = nil) async throws -> PurchaseResult {
         let current = try await started()
         var offer: PromotionalOffer?

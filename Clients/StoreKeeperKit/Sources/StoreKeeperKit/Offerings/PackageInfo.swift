@@ -1,5 +1,5 @@
 /// One thing an offering sells: the paywall's name for it and the store's product, priced for this customer
-/// (with their introductory-offer eligibility). Buy it with ``StoreKeeper/purchase(package:)``.
+/// (with their introductory-offer eligibility). Buy it with ``StoreKeeper/purchase(package:promotionalOfferID:)``.
 public struct PackageInfo: Sendable, Hashable, Identifiable {
     /// Its name in the offering (`monthly`, `annual`, any other).
     public var identifier: String

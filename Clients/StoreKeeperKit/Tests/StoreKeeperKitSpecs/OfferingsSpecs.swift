@@ -1,0 +1,45 @@
+import Foundation
+import StoreKeeperAPI
+import Testing
+
+@testable import StoreKeeperKit
+
+/// The offerings plumbing that needs no server: a bounded wait answers in time whatever the work does, the app's
+/// description becomes headers, and a device's saved state from before offerings still loads.
+@Suite struct OfferingsSpecs {
+    @Test("a bounded wait: the value when the work is quicker, nil when the bound passes first, the work's error")
+    func boundedWait() async throws {
+        let quick = Task<Int, any Error> { 7 }
+        #expect(try await BoundedWait.value(of: quick, within: 5) == 7)
+        let slow = Task<Int, any Error> {
+            try await Task.sleep(nanoseconds: 5_000_000_000)
+            return 1
+        }
+        let asked = Date()
+        #expect(try await BoundedWait.value(of: slow, within: 0.2) == nil)
+        #expect(Date().timeIntervalSince(asked) < 2)
+        slow.cancel()
+        let failing = Task<Int, any Error> { throw StoreKeeperError(.offline, "down") }
+        await #expect(throws: StoreKeeperError(.offline, "")) { try await BoundedWait.value(of: failing, within: 5) }
+    }
+
+    @Test("what the app says about itself becomes the headers targeting reads; what it does not know is left out")
+    func clientHeaders() {
+        let described = ClientDescription(platform: "iOS", appVersion: "2.1", storefront: "DEU", locale: "de-DE")
+        #expect(
+            described.headers.map { "\($0.0): \($0.1)" } == [
+                "StoreKeeper-Platform: iOS", "StoreKeeper-App-Version: 2.1", "StoreKeeper-Storefront: DEU",
+                "Accept-Language: de-DE",
+            ])
+        #expect(ClientDescription(platform: "macOS", appVersion: nil, locale: nil).headers.count == 1)
+    }
+
+    @Test("a device's saved state from before offerings loads, with no offerings cached")
+    func olderSavedState() throws {
+        let saved = Data(#"{"app_user_id":"$anonymous:x","is_anonymous":true}"#.utf8)
+        let decoded = try? PersistedState.decoded(saved)
+        let older = Data(#"{"appUserID":"$anonymous:x","isAnonymous":true}"#.utf8)
+        let state = try decoded ?? PersistedState.decoded(older)
+        #expect(state.appUserID == "$anonymous:x" && state.offerings == nil)
+    }
+}
