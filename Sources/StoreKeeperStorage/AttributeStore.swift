@@ -16,6 +16,9 @@ public protocol AttributeStore: Sendable {
     func setAttributes(_ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date)
         async throws -> [String: String]
 
+    /// Which of `customerKeys` (stored customer keys) hold attribute `name` with exactly `value`.
+    func holders(of name: String, value: String, among customerKeys: [String]) async throws -> Set<String>
+
     /// Removes every attribute of the customer `appUserKey` names.
     /// - Returns: How many were removed.
     func deleteAttributes(appUserKey: String) async throws -> Int

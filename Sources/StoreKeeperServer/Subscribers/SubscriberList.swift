@@ -8,7 +8,7 @@ import SubscriptionEngine
 /// The project's customers, filtered by where they stand now (`GET /v1/subscribers`): read in id order a bounded
 /// stretch at a time, each evaluated by the engine at the server's clock.
 struct SubscriberList: Sendable {
-    let store: any EvidenceStore & MetricSource
+    let store: any EvidenceStore & MetricSource & AttributeStore
     let apps: AppDirectory
     let engine: SubscriptionEngine
     let now: @Sendable () -> Date
@@ -30,6 +30,8 @@ struct SubscriberList: Sendable {
         var entitlement: String?
         var storefront: String?
         var environment: String?
+        /// `attribute=name:value`: the customer holds this attribute with exactly this value.
+        var attribute: (name: String, value: String)?
 
         /// The filters of a request.
         /// - Throws: ``APIError`` `invalid_parameter` naming a status or environment that is not one.
@@ -46,6 +48,13 @@ struct SubscriberList: Sendable {
                 throw APIError.badRequest(
                     .invalidParameter,
                     "environment=\"\(environment.prefix(64))\": expected Production, Sandbox or Xcode")
+            }
+            if let text = query("attribute") {
+                guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+                    throw APIError.badRequest(
+                        .invalidParameter, "attribute=\"\(text.prefix(64))\": expected name:value (plan_interest:pro)")
+                }
+                attribute = (String(text[..<colon]), String(text[text.index(after: colon)...]))
             }
             productID = query("product_id")
             entitlement = query("entitlement")
@@ -116,9 +125,15 @@ struct SubscriberList: Sendable {
             let asked = min(500, budget - read)
             let page = try await store.evidencePage(in: project, after: after, limit: asked)
             var consumed = 0
+            // With an attribute asked for, who of this page holds it: one read for the page.
+            var holders: Set<String>?
+            if let attribute = filter.attribute {
+                holders = try await store.holders(of: attribute.name, value: attribute.value, among: page.map(\.0))
+            }
             for (key, evidence) in page where found.count < count {
                 consumed += 1
                 after = key
+                if let holders, !holders.contains(key) { continue }
                 let state = engine.evaluate(evidence, at: instant)
                 let summary = Self.summary(ProjectScope.value(ofKey: key), state)
                 if filter.matches(state, summary) { found.append(summary) }

@@ -52,6 +52,17 @@ extension SQLStore {
         return result
     }
 
+    /// Which of `customerKeys` hold attribute `name` with exactly `value`.
+    public func holders(of name: String, value: String, among customerKeys: [String]) async throws -> Set<String> {
+        guard !customerKeys.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: customerKeys.count).joined(separator: ", ")
+        return Set(
+            try await database.read(
+                "SELECT app_user_id FROM subscriber_attributes WHERE name = ? AND value = ? AND app_user_id IN (\(marks))",
+                [.text(name), .text(value)] + customerKeys.map(SQLValue.text)
+            ).compactMap { $0["app_user_id"]?.string })
+    }
+
     /// Removes every attribute of the customer `appUserKey` names.
     public func deleteAttributes(appUserKey: String) async throws -> Int {
         let (customer, removed) = try await database.withTransaction { tx in

@@ -40,6 +40,24 @@ import Testing
         }
     }
 
+    @Test("the customer list filters by an attribute", arguments: TestDatabases.backends)
+    func listFilter(_ backend: String) async throws {
+        try await E2E.withServers(backend) { h, client, _, _ in
+            for customer in ["ann", "bob", "cy"] { try await client.buy(h, "premium.monthly", customer: customer) }
+            _ = try await Self.set(client, "ann", #"{"attributes": {"plan_interest": "pro"}}"#)
+            _ = try await Self.set(client, "cy", #"{"attributes": {"plan_interest": "pro:max"}}"#)
+            let (status, page) = try await client.call(
+                .GET, "/v1/subscribers?attribute=plan_interest:pro", key: E2E.secretKey)
+            #expect(status == 200)
+            #expect((page["subscribers"] as? [[String: Any]])?.map { $0["app_user_id"] as? String } == ["ann"])
+            let (_, colon) = try await client.call(
+                .GET, "/v1/subscribers?attribute=plan_interest:pro:max", key: E2E.secretKey)
+            #expect((colon["subscribers"] as? [[String: Any]])?.map { $0["app_user_id"] as? String } == ["cy"])
+            let (bad, answer) = try await client.call(.GET, "/v1/subscribers?attribute=nocolon", key: E2E.secretKey)
+            #expect(bad == 400 && (answer["error"] as? [String: Any])?["code"] as? String == "invalid_parameter")
+        }
+    }
+
     @Test("bad names and values, and a 51st custom attribute, are refused by name and change nothing")
     func refusals() async throws {
         try await E2E.withServers("sqlite") { _, client, store, _ in
