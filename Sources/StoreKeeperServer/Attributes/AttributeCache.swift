@@ -14,10 +14,7 @@ final class AttributeCache: Sendable {
 
     struct State {
         var entries: [String: Entry] = [:]
-        var counter: UInt64 = 0
-        var changedAt: [String: UInt64] = [:]
-        var liveSince: UInt64?
-        var heardLiveness = false
+        var clock = ChangeClock()
     }
 
     let store: any AttributeStore
@@ -28,25 +25,15 @@ final class AttributeCache: Sendable {
         self.store = store
         self.maximumEntries = maximumEntries
         let live = store.changes.observe { [weak self] event in self?.apply(event) }
-        if live { state.withLock { if !$0.heardLiveness { $0.liveSince = 0 } } }
+        state.withLock { $0.clock.registered(live: live) }
     }
 
     func apply(_ event: SubscriberChanges.Event) {
         state.withLock { state in
-            state.counter += 1
-            switch event {
-            case .changed(let keys):
-                for key in keys { state.changedAt[key] = state.counter }
-                if state.changedAt.count > maximumEntries * 4 {
-                    state.changedAt = [:]
-                    state.entries = [:]
-                }
-            case .live:
-                state.liveSince = state.counter
-                state.heardLiveness = true
-            case .interrupted:
-                state.liveSince = nil
-                state.heardLiveness = true
+            state.clock.apply(event)
+            if state.clock.remembered > maximumEntries * 4 {
+                state.clock.forget()
+                state.entries = [:]
             }
         }
     }
@@ -54,11 +41,10 @@ final class AttributeCache: Sendable {
     /// The attributes of the customer `key` names.
     func attributes(_ key: String) async throws -> [String: String] {
         let (fresh, mark): ([String: String]?, UInt64) = state.withLock { state in
-            guard let liveSince = state.liveSince, let entry = state.entries[key], entry.readAt >= liveSince,
-                state.changedAt[key, default: 0] <= entry.readAt,
-                state.changedAt[entry.customerKey, default: 0] <= entry.readAt
-            else { return (nil, state.counter) }
-            return (entry.attributes, state.counter)
+            guard let entry = state.entries[key],
+                state.clock.holds(readAt: entry.readAt, keys: [key, entry.customerKey])
+            else { return (nil, state.clock.counter) }
+            return (entry.attributes, state.clock.counter)
         }
         if let fresh { return fresh }
         let (customer, attributes) = try await store.attributes(appUserKey: key)

@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// An entry answers without reading the database while ``SettingStore/settingChanges`` is live (always with
 /// SQLite, whose only writer is this process; with PostgreSQL while the listener hears every server's commits)
-/// and no change of its project has been published since it was read: a change made through any replica reaches
-/// this one within PostgreSQL's notification latency, and this server's own changes are published before the
-/// write returns. While the feed is not live every call reads the settings again.
+/// and no change of its project has been published since it was read (``ChangeClock``): a change made through
+/// any replica reaches this one within PostgreSQL's notification latency, and this server's own changes are
+/// published before the write returns. While the feed is not live every call reads the settings again.
 final class ProjectSettingsCache<Value: Sendable>: Sendable {
     struct Entry {
         var readAt: UInt64
@@ -17,14 +17,7 @@ final class ProjectSettingsCache<Value: Sendable>: Sendable {
 
     struct State {
         var entries: [String: Entry] = [:]
-        /// Counts published events; an entry remembers its value when its settings were read.
-        var counter: UInt64 = 0
-        /// The counter when each project's settings last changed.
-        var changedAt: [String: UInt64] = [:]
-        /// The counter when the feed last became live; `nil` while it is not.
-        var liveSince: UInt64?
-        /// Whether a `live` or `interrupted` event has arrived (it then decides `liveSince`).
-        var heardLiveness = false
+        var clock = ChangeClock()
     }
 
     let store: any SettingStore
@@ -36,25 +29,12 @@ final class ProjectSettingsCache<Value: Sendable>: Sendable {
         self.store = store
         self.derive = derive
         let live = store.settingChanges.observe { [weak self] event in self?.apply(event) }
-        if live { state.withLock { if !$0.heardLiveness { $0.liveSince = 0 } } }
+        state.withLock { $0.clock.registered(live: live) }
     }
 
     func apply(_ event: SubscriberChanges.Event) {
         state.withLock { state in
-            state.counter += 1
-            switch event {
-            case .changed(let projects):
-                for project in projects {
-                    state.changedAt[project] = state.counter
-                    state.entries[project] = nil
-                }
-            case .live:
-                state.liveSince = state.counter
-                state.heardLiveness = true
-            case .interrupted:
-                state.liveSince = nil
-                state.heardLiveness = true
-            }
+            for project in state.clock.apply(event) { state.entries[project] = nil }
         }
     }
 
@@ -62,16 +42,15 @@ final class ProjectSettingsCache<Value: Sendable>: Sendable {
     /// were read, else read again (and remembered).
     func value(projectID: String) async throws -> Value {
         let (fresh, mark): (Value?, UInt64) = state.withLock { state in
-            guard let liveSince = state.liveSince, let entry = state.entries[projectID], entry.readAt >= liveSince,
-                state.changedAt[projectID, default: 0] <= entry.readAt
-            else { return (nil, state.counter) }
-            return (entry.value, state.counter)
+            guard let entry = state.entries[projectID], state.clock.holds(readAt: entry.readAt, keys: [projectID])
+            else { return (nil, state.clock.counter) }
+            return (entry.value, state.clock.counter)
         }
         if let fresh { return fresh }
         let value = try derive(try await store.projectSettings(projectID: projectID))
         state.withLock { state in
             // Kept only when no change of the project was published while it was read.
-            guard state.changedAt[projectID, default: 0] <= mark else { return }
+            guard state.clock.changedAt[projectID, default: 0] <= mark else { return }
             state.entries[projectID] = Entry(readAt: mark, value: value)
         }
         return value

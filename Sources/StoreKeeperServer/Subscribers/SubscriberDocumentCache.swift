@@ -28,14 +28,8 @@ final class SubscriberDocumentCache: Sendable {
 
     struct State {
         var entries: LRUCache<String, Entry>
-        /// Counts published changes; an entry remembers its value when its row was read.
-        var counter: UInt64 = 0
-        /// The counter when each subscriber's row last changed.
-        var changedAt: [String: UInt64] = [:]
-        /// The counter when the change feed last became live; `nil` while it is not.
-        var liveSince: UInt64?
-        /// Whether a `live` or `interrupted` event has arrived (it then decides `liveSince`).
-        var heardLiveness = false
+        /// Which subscribers changed when, and whether the feed is live.
+        var clock = ChangeClock()
     }
 
     let state: Mutex<State>
@@ -43,35 +37,22 @@ final class SubscriberDocumentCache: Sendable {
 
     init(changes: SubscriberChanges, budget: Int = CacheBudget.standard.answers, changeMemory: Int = 1_000_000) {
         self.changeMemory = changeMemory
-        state = Mutex(State(entries: LRUCache(budget: budget), liveSince: nil))
+        state = Mutex(State(entries: LRUCache(budget: budget)))
         let live = changes.observe { [weak self] event in self?.apply(event) }
         // Live when registered, unless a later liveness event already said otherwise.
-        if live { state.withLock { if !$0.heardLiveness { $0.liveSince = 0 } } }
+        state.withLock { $0.clock.registered(live: live) }
     }
 
     func apply(_ event: SubscriberChanges.Event) {
         state.withLock { state in
-            state.counter += 1
-            switch event {
-            case .changed(let users):
-                for user in users { state.changedAt[user] = state.counter }
-                if state.changedAt.count > changeMemory {
-                    // Forgetting when rows changed makes every entry read before now unusable without a read.
-                    state.changedAt = [:]
-                    state.liveSince = state.liveSince.map { _ in state.counter }
-                }
-            case .live:
-                state.liveSince = state.counter
-                state.heardLiveness = true
-            case .interrupted:
-                state.liveSince = nil
-                state.heardLiveness = true
-            }
+            state.clock.apply(event)
+            // Forgetting when rows changed makes every entry read before now unusable without a read.
+            if state.clock.remembered > changeMemory { state.clock.forget() }
         }
     }
 
     /// The counter now: take it before reading a row, and pass it to ``remember(_:for:key:readAt:from:until:)``.
-    var readMark: UInt64 { state.withLock { $0.counter } }
+    var readMark: UInt64 { state.withLock { $0.clock.counter } }
 
     /// The encoded subscriber asked for as `key`, without reading the database, when nothing published since
     /// its row was read can have changed it.
@@ -79,9 +60,9 @@ final class SubscriberDocumentCache: Sendable {
     /// another project.
     func fresh(_ key: String, at instant: Date) -> [UInt8]? {
         state.withLock { state in
-            guard let liveSince = state.liveSince, let entry = state.entries.value(for: key), entry.readAt >= liveSince,
-                state.changedAt[entry.snapshot.storageKey, default: 0] <= entry.readAt,
-                state.changedAt[key, default: 0] <= entry.readAt, Self.holds(entry, at: instant)
+            guard let entry = state.entries.value(for: key),
+                state.clock.holds(readAt: entry.readAt, keys: [entry.snapshot.storageKey, key]),
+                Self.holds(entry, at: instant)
             else { return nil }
             return entry.body
         }
