@@ -15,6 +15,7 @@ import StoreKeeperPostgres
 import StoreKeeperSQLite
 import StoreKeeperServer
 import StoreKeeperStorage
+import Synchronization
 
 /// `storekeeper serve [--hostname H] [--port P] [--config FILE]`
 struct ServeCommand: AsyncParsableCommand {
@@ -73,10 +74,16 @@ struct ServeCommand: AsyncParsableCommand {
         // The service group's own messages only when something is wrong.
         var groupLogger = logger
         groupLogger.logLevel = max(logger.logLevel, .warning)
-        let group = ServiceGroup(
+        // A stop is bounded: what has not shut down gracefully within 30 s is cancelled, and what ignores that
+        // for 10 s more is left behind as the process exits (a service manager would kill it anyway). Seen once in
+        // a test after a PostgreSQL outage: a SIGTERM the process never finished.
+        var groupConfiguration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(30)
+        groupConfiguration.maximumCancellationDuration = .seconds(10)
+        let group = ServiceGroup(configuration: groupConfiguration)
         do { try await group.run() } catch {
-            await assembly.close()
+            await Self.close(assembly)
             if let error = error as? IOError, error.errnoCode == EADDRINUSE {
                 throw CommandFailure(
                     "port \(finalConfiguration.port) on \(finalConfiguration.hostname) is already in use: stop what listens "
@@ -84,8 +91,26 @@ struct ServeCommand: AsyncParsableCommand {
             }
             throw error
         }
-        await assembly.close()
+        await Self.close(assembly)
         logger.info("StoreKeeper stopped")
+    }
+
+    /// Closes the store and the HTTP client, waiting at most 10 s (the process ends after it either way).
+    static func close(_ assembly: ServerAssembly) async {
+        let closed = ClosedFlag()
+        Task {
+            await assembly.close()
+            closed.value.store(true, ordering: .releasing)
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !closed.value.load(ordering: .acquiring) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Whether the store and the HTTP client have closed.
+    final class ClosedFlag: Sendable {
+        let value = Atomic<Bool>(false)
     }
 
     /// The process's metrics registry: swift-metrics is bootstrapped once per process (the first `serve` in it),

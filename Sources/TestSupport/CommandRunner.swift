@@ -146,12 +146,15 @@ public final class BackgroundCommand: @unchecked Sendable {
         process.terminate()
     }
 
-    /// Stops the process (SIGTERM, then waits for it to exit).
+    /// Stops the process (SIGTERM, then waits for it to exit; after 60 s, SIGKILL: a test never hangs on a
+    /// process that does not stop).
     public func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill() }
+        process.waitUntilExit()
     }
 
     deinit { stop() }
