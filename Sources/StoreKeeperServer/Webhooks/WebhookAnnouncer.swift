@@ -75,7 +75,7 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
             purchasedAt: subscription?.purchasedAt ?? purchase?.purchaseDate,
             expiresAt: subscription?.expiresAt ?? purchase?.expiresAt, price: subscription?.price,
             currency: subscription?.currency, storeTimestamp: found.storeTimestamp, cause: change.cause.rawValue,
-            subscriber: subscriber)
+            subscriber: subscriber, attributes: change.attributes)
     }
 
     /// The period type of a subscription's current offer.

@@ -52,7 +52,8 @@ enum WritePlanner {
             appUserID: ProjectScope.value(ofKey: user), projectID: ProjectScope.id(ofKey: user),
             bundleID: bundleID, aliases: (row?.aliases ?? []).map(ProjectScope.value(ofKey:)).sorted(),
             firstSeen: row?.firstSeen, announced: row?.state, evidence: evidence, transferredIn: transferredIn,
-            cause: cause, causeID: causeID, listening: row?.listening ?? false, now: now)
+            cause: cause, causeID: causeID, listening: row?.listening ?? false, now: now,
+            attributes: row?.attributes ?? [:])
     }
 
     /// The plan's rows, events and marks: everything but the announcements.

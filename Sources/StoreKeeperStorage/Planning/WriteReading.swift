@@ -32,6 +32,8 @@ struct AnnouncedRow {
     var firstSeen: Date?
     /// Whether its project has a webhook endpoint.
     var listening: Bool
+    /// The subscriber's attributes.
+    var attributes: [String: String] = [:]
 }
 
 /// A subscriber's stored evidence: the JSON as stored, and its decoded value.

@@ -38,13 +38,16 @@ public struct SubscriberChange: Sendable {
     public var listening: Bool
     /// The server's clock.
     public var now: Date
+    /// The subscriber's attributes (read with the announced state).
+    public var attributes: [String: String]
 
     /// A change.
     public init(
         appUserID: String, projectID: String, bundleID: String, aliases: [String], firstSeen: Date?,
         announced: AnnouncedState?, evidence: EvidenceSet, transferredIn: Set<String>, cause: EventCause,
-        causeID: String?, listening: Bool, now: Date
+        causeID: String?, listening: Bool, now: Date, attributes: [String: String] = [:]
     ) {
+        self.attributes = attributes
         self.appUserID = appUserID
         self.projectID = projectID
         self.bundleID = bundleID

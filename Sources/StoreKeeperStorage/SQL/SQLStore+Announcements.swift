@@ -32,7 +32,8 @@ extension SQLStore {
                     (SELECT state_json FROM announced WHERE app_user_id = u.id) AS state,
                     (SELECT created_at FROM subscribers WHERE app_user_id = u.id) AS created,
                     (SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = u.id) AS aliases,
-                    (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = u.project LIMIT 1) AS one) AS listening
+                    (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = u.project LIMIT 1) AS one) AS listening,
+                    (SELECT json_object_agg(name, value)::text FROM subscriber_attributes WHERE app_user_id = u.id) AS attributes
                 FROM unnest(?, ?) AS u(id, project)
                 """, [.texts(users), .texts(users.map(ProjectScope.id(ofKey:)))])
         } else {
@@ -42,8 +43,13 @@ extension SQLStore {
                     SELECT ? AS id, (SELECT state_json FROM announced WHERE app_user_id = ?) AS state,
                         (SELECT created_at FROM subscribers WHERE app_user_id = ?) AS created,
                         (SELECT json_group_array(alias) FROM aliases WHERE app_user_id = ?) AS aliases,
-                        (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = ? LIMIT 1)) AS listening
-                    """, [.text(user), .text(user), .text(user), .text(user), .text(ProjectScope.id(ofKey: user))])
+                        (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = ? LIMIT 1)) AS listening,
+                        (SELECT json_group_object(name, value) FROM subscriber_attributes WHERE app_user_id = ?) AS attributes
+                    """,
+                    [
+                        .text(user), .text(user), .text(user), .text(user), .text(ProjectScope.id(ofKey: user)),
+                        .text(user),
+                    ])
             }
         }
         var result: [String: AnnouncedRow] = [:]
@@ -59,7 +65,9 @@ extension SQLStore {
                 },
                 aliases: try decodeStored([String].self, row["aliases"], empty: "[]", what: "aliases of \(user)"),
                 firstSeen: row["created"]?.string == nil ? nil : date(row["created"]),
-                listening: (row["listening"]?.int ?? 0) > 0)
+                listening: (row["listening"]?.int ?? 0) > 0,
+                attributes: try decodeStored(
+                    [String: String].self, row["attributes"], empty: "{}", what: "attributes of \(user)"))
         }
         return result
     }

@@ -40,6 +40,43 @@ import Testing
         }
     }
 
+    @Test(
+        "webhook events carry the customer's attributes as they were when the event was written",
+        arguments: TestDatabases.backends)
+    func webhookEvents(_ backend: String) async throws {
+        // The tenant servers run the server's own announcer: every write also writes the outbox.
+        try await TenantServers.with(backend) { servers in
+            let client = servers.client
+            let (added, _) = try await client.call(
+                .POST, "/v1/webhooks", key: TenantServers.secretA, body: client.json(["url": "http://127.0.0.1:9/hook"])
+            )
+            #expect(added == 201)
+            let (set, _) = try await client.call(
+                .POST, "/v1/subscribers/nia/attributes", key: TenantServers.publicA,
+                body: Data(#"{"attributes": {"$email": "nia@example.com", "tier": "gold"}}"#.utf8))
+            #expect(set == 200)
+            for customer in ["nia", "odo"] {
+                let bought = try await servers.buy(TenantServers.appA, customer: customer)
+                let (posted, _) = try await client.call(
+                    .POST, "/v1/transactions", key: TenantServers.publicA,
+                    body: client.json(["app_user_id": customer, "signed_transaction": bought.token]))
+                #expect(posted == 200)
+            }
+            let bodies = try await servers.store.database.read(
+                "SELECT app_user_id, body FROM webhook_events ORDER BY app_user_id", []
+            ).compactMap { row -> (String, [String: Any])? in
+                guard let user = row["app_user_id"]?.string, let body = row["body"]?.string,
+                    let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                else { return nil }
+                return (user, object)
+            }
+            let nia = try #require(bodies.first { $0.0.hasSuffix(":nia") }?.1, "\(bodies.map(\.0))")
+            #expect(nia["attributes"] as? [String: String] == ["$email": "nia@example.com", "tier": "gold"])
+            let odo = try #require(bodies.first { $0.0.hasSuffix(":odo") }?.1)
+            #expect((odo["attributes"] as? [String: String])?.isEmpty == true)
+        }
+    }
+
     @Test("the customer list filters by an attribute", arguments: TestDatabases.backends)
     func listFilter(_ backend: String) async throws {
         try await E2E.withServers(backend) { h, client, _, _ in

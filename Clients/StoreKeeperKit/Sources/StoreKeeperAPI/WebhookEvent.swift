@@ -44,14 +44,18 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
     public var cause: String
     /// The `GET /v1/subscribers/{id}` subscriber document at that moment.
     public var subscriber: Subscriber
+    /// The customer's attributes when the event was written (`{}` when none).
+    public var attributes: [String: String]
 
     /// Makes an event.
     public init(
         id: String, type: String, createdAt: Date, environment: String?, app: String, appUserID: String,
         aliases: [String], originalTransactionID: String?, transactionID: String?, productID: String,
         entitlements: [String], periodType: String?, purchasedAt: Date?, expiresAt: Date?, price: Int64?,
-        currency: String?, storeTimestamp: Date?, cause: String, subscriber: Subscriber
+        currency: String?, storeTimestamp: Date?, cause: String, subscriber: Subscriber,
+        attributes: [String: String] = [:]
     ) {
+        self.attributes = attributes
         self.id = id
         self.type = type
         self.createdAt = createdAt
@@ -79,6 +83,32 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
         case originalTransactionID = "original_transaction_id", transactionID = "transaction_id"
         case productID = "product_id", entitlements, periodType = "period_type", purchasedAt = "purchased_at"
         case expiresAt = "expires_at", price, currency, storeTimestamp = "store_timestamp", cause, subscriber
+        case attributes
+    }
+
+    /// Decodes an event; `attributes` (added later) defaults to none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        type = try c.decode(String.self, forKey: .type)
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        environment = try c.decodeIfPresent(String.self, forKey: .environment)
+        app = try c.decode(String.self, forKey: .app)
+        appUserID = try c.decode(String.self, forKey: .appUserID)
+        aliases = try c.decode([String].self, forKey: .aliases)
+        originalTransactionID = try c.decodeIfPresent(String.self, forKey: .originalTransactionID)
+        transactionID = try c.decodeIfPresent(String.self, forKey: .transactionID)
+        productID = try c.decode(String.self, forKey: .productID)
+        entitlements = try c.decode([String].self, forKey: .entitlements)
+        periodType = try c.decodeIfPresent(String.self, forKey: .periodType)
+        purchasedAt = try c.decodeIfPresent(Date.self, forKey: .purchasedAt)
+        expiresAt = try c.decodeIfPresent(Date.self, forKey: .expiresAt)
+        price = try c.decodeIfPresent(Int64.self, forKey: .price)
+        currency = try c.decodeIfPresent(String.self, forKey: .currency)
+        storeTimestamp = try c.decodeIfPresent(Date.self, forKey: .storeTimestamp)
+        cause = try c.decode(String.self, forKey: .cause)
+        subscriber = try c.decode(Subscriber.self, forKey: .subscriber)
+        attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
     }
 
     /// Every key is written, `null` when unknown.
@@ -103,6 +133,7 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
         try container.encode(storeTimestamp, forKey: .storeTimestamp)
         try container.encode(cause, forKey: .cause)
         try container.encode(subscriber, forKey: .subscriber)
+        try container.encode(attributes, forKey: .attributes)
     }
 }
 
@@ -132,6 +163,7 @@ extension WebhookEvent: JSONWritable {
         case .storeTimestamp: writer.value(storeTimestamp)
         case .cause: writer.value(cause)
         case .subscriber: writer.value(subscriber)
+        case .attributes: writer.value(attributes)
         }
     }
 }
