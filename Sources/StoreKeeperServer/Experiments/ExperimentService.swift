@@ -14,6 +14,9 @@ struct ExperimentService: Sendable {
     let proceeds: ProceedsRules
     let now: @Sendable () -> Date
 
+    /// How many customers' rows the results read at once.
+    static let concurrentReads = 8
+
     /// `POST /v1/experiments`: a draft.
     func create(_ post: ExperimentPost, bundleID: String) async throws -> Experiment {
         let project = try offerings.apps.project(bundleID)
@@ -94,17 +97,31 @@ struct ExperimentService: Sendable {
     func results(_ identifier: String, bundleID: String) async throws -> ExperimentResults {
         let experiment = try await experiment(identifier, bundleID: bundleID)
         let project = try offerings.apps.project(bundleID)
-        // Enrolments come oldest first: a merged customer's first one is the one kept.
-        var earliest: [String: EnrolmentRecord] = [:]
-        for enrolment in try await store.enrolments(projectID: project.id, experiment: identifier) {
-            let id = ProjectScope.value(ofKey: enrolment.appUserKey)
-            let canonical = try await store.snapshot(id, in: project)?.appUserID ?? id
-            if earliest[canonical] == nil { earliest[canonical] = enrolment }
+        // Each enrolled id's customer (an alias resolves to the account) with their evidence: one read each, a
+        // few at a time.
+        let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
+        let store = store
+        let customers = try await withThrowingTaskGroup(of: (Int, String, EvidenceSet).self) { group in
+            var read: [(String, EvidenceSet)?] = Array(repeating: nil, count: enrolments.count)
+            for (index, enrolment) in enrolments.enumerated() {
+                if index >= Self.concurrentReads, let (done, customer, evidence) = try await group.next() {
+                    read[done] = (customer, evidence)
+                }
+                group.addTask {
+                    let id = ProjectScope.value(ofKey: enrolment.appUserKey)
+                    let record = try await store.subscriber(id, in: project)
+                    return (index, record?.appUserID ?? id, record?.evidence ?? EvidenceSet())
+                }
+            }
+            for try await (done, customer, evidence) in group { read[done] = (customer, evidence) }
+            return read
         }
+        // Enrolments come oldest first: a merged customer's first one is the one kept.
         let instant = now()
+        var counted: Set<String> = []
         var outcomes: [String: [ExperimentOutcome]] = [:]
-        for (customer, enrolment) in earliest {
-            let evidence = try await store.subscriber(customer, in: project)?.evidence ?? EvidenceSet()
+        for (enrolment, customer) in zip(enrolments, customers) {
+            guard let (id, evidence) = customer, counted.insert(id).inserted else { continue }
             outcomes[enrolment.variant, default: []].append(
                 ExperimentOutcome.of(
                     SubscriptionTimeline.timelines(evidence), enrolledAt: enrolment.enrolledAt, now: instant,

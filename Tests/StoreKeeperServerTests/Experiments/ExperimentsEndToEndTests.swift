@@ -15,19 +15,24 @@ import Testing
     static func setUp(_ client: E2E.Client, weights: (Int, Int) = (50, 50)) async throws {
         for name in ["control", "cheaper"] {
             let body = #"{"identifier":"\#(name)","packages":[{"identifier":"m","product_id":"premium.monthly"}]}"#
-            #expect(try await client.call(.POST, "/v1/offerings", key: Self.secret, body: Data(body.utf8)).0 == 201)
+            #expect(
+                try await client.call(
+                    .POST, "/v1/offerings", key: Self.secret, body: Data(body.utf8), timeout: .seconds(120)
+                ).0 == 201)
         }
         _ = try await client.call(
-            .PUT, "/v1/offerings/current", key: Self.secret, body: client.json(["identifier": "control"]))
+            .PUT, "/v1/offerings/current", key: Self.secret, body: client.json(["identifier": "control"]),
+            timeout: .seconds(120))
         let experiment = """
             {"identifier": "price-test", "variants": [
               {"identifier": "a", "offering_id": "control", "weight": \(weights.0)},
               {"identifier": "b", "offering_id": "cheaper", "weight": \(weights.1)}]}
             """
         let (created, body) = try await client.call(
-            .POST, "/v1/experiments", key: Self.secret, body: Data(experiment.utf8))
+            .POST, "/v1/experiments", key: Self.secret, body: Data(experiment.utf8), timeout: .seconds(120))
         #expect(created == 201 && body["status"] as? String == "draft", "\(body)")
-        let (started, running) = try await client.call(.POST, "/v1/experiments/price-test/start", key: Self.secret)
+        let (started, running) = try await client.call(
+            .POST, "/v1/experiments/price-test/start", key: Self.secret, timeout: .seconds(120))
         #expect(started == 200 && running["status"] as? String == "running", "\(running)")
     }
 
@@ -70,11 +75,13 @@ import Testing
             // Asked again, on the other replica: the same variant for everyone.
             let again = try await Self.variants(users, [b, a])
             #expect(again == first)
-            let (_, results) = try await a.call(.GET, "/v1/experiments/price-test/results", key: Self.secret)
+            let (_, results) = try await a.call(
+                .GET, "/v1/experiments/price-test/results", key: Self.secret, timeout: .seconds(300))
             let enrolled = (results["variants"] as? [[String: Any]] ?? []).map { $0["enrolled"] as? Int ?? 0 }
             #expect(enrolled == [first.values.filter { $0 == "a" }.count, first.values.filter { $0 == "b" }.count])
             // Enrolment is one event, however often the customer asks.
-            let (_, history) = try await a.call(.GET, "/v1/subscribers/c7/events", key: Self.secret)
+            let (_, history) = try await a.call(
+                .GET, "/v1/subscribers/c7/events", key: Self.secret, timeout: .seconds(120))
             let enrolments = (history["events"] as? [[String: Any]] ?? []).filter {
                 $0["type"] as? String == "experiment_enrolled"
             }
@@ -90,7 +97,8 @@ import Testing
             }
             #expect(try await Self.variant(a, anonymous) == "b")
             let (merged, _) = try await b.call(
-                .POST, "/v1/subscribers/\(anonymous)/alias", body: b.json(["new_app_user_id": account]))
+                .POST, "/v1/subscribers/\(anonymous)/alias", body: b.json(["new_app_user_id": account]),
+                timeout: .seconds(120))
             #expect(merged == 200)
             for client in [a, b] {
                 #expect(try await Self.variant(client, anonymous) == "a")
