@@ -165,7 +165,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/openapi.json")],
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/storefront-tax-rates.json")],
             swiftSettings: sharedSwiftSettings
         ),
         .target(

@@ -19,12 +19,16 @@ public struct MetricSettings: Sendable {
     /// commission is then 15 % on every period, for `proceeds`. Default false.
     public var smallBusinessProgram = false
     /// The sales tax or VAT each storefront's prices include (`storefrontTaxRates`, `{"DEU": 0.19}`), taken out
-    /// of `proceeds`; a storefront without a rate counts as pricing before tax. Default none.
+    /// of `proceeds`: each overrides the shipped table's rate for its storefront (``StorefrontTaxTable``); a
+    /// storefront in neither counts as pricing before tax. Default none (the table alone).
     public var storefrontTaxRates: [String: Double] = [:]
 
-    /// How proceeds are estimated from these settings.
+    /// How proceeds are estimated from these settings: the shipped tax table, overridden by
+    /// ``storefrontTaxRates``.
     public var proceeds: ProceedsRules {
-        ProceedsRules(smallBusinessProgram: smallBusinessProgram, taxRates: storefrontTaxRates)
+        ProceedsRules(
+            smallBusinessProgram: smallBusinessProgram,
+            taxRates: StorefrontTaxTable.shipped.rates.merging(storefrontTaxRates) { _, configured in configured })
     }
 
     /// The defaults.
