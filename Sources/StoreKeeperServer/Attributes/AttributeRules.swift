@@ -30,12 +30,7 @@ enum AttributeRules {
                     )
                 }
             } else {
-                guard !name.isEmpty, name.count <= maximumNameLength,
-                    name.unicodeScalars.allSatisfy({
-                        ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
-                            || "_.-".unicodeScalars.contains($0)
-                    })
-                else {
+                guard OfferingRules.isName(name, extra: "", maximum: maximumNameLength) else {
                     throw APIError.badRequest(
                         .invalidAttribute,
                         "attribute name \"\(name.prefix(50))\" must be 1–\(maximumNameLength) characters from A–Z a–z 0–9 _ . -"

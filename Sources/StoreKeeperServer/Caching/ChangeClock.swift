@@ -7,7 +7,7 @@ struct ChangeClock: Sendable {
     /// Events heard so far; take it before a read and keep it with what was read.
     private(set) var counter: UInt64 = 0
     /// The count when each key last changed.
-    private(set) var changedAt: [String: UInt64] = [:]
+    private var changedAt: [String: UInt64] = [:]
     /// The count when the feed last became live; `nil` while it is not.
     private(set) var liveSince: UInt64?
     /// Whether a `live` or `interrupted` event has arrived (it then decides `liveSince`).

@@ -47,11 +47,7 @@ extension DashboardRoutes {
         for experiment in book.experiments.sorted(by: {
             ($0.startedAt ?? .distantFuture) > ($1.startedAt ?? .distantFuture)
         }) {
-            shown.append(
-                (
-                    try await experiments.results(experiment.identifier, bundleID: session.bundleID),
-                    try await experiments.enrolment(experiment.identifier, bundleID: session.bundleID)
-                ))
+            shown.append(try await experiments.report(experiment.identifier, bundleID: session.bundleID))
         }
         let encoder = APICoding.encoder()
         encoder.outputFormatting.insert(.prettyPrinted)

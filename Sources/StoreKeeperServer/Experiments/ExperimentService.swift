@@ -95,11 +95,27 @@ struct ExperimentService: Sendable {
     /// `GET /v1/experiments/{identifier}/results`: each enrolled customer (merged ids counted once, at their
     /// earliest enrolment) with what they did since, by variant, and how each variant compares with the first.
     func results(_ identifier: String, bundleID: String) async throws -> ExperimentResults {
+        try await report(identifier, bundleID: bundleID).results
+    }
+
+    /// The results and the enrolment chart (the dashboard's), from one read of the enrolments.
+    func report(_ identifier: String, bundleID: String) async throws -> (
+        results: ExperimentResults, enrolment: MetricResponse
+    ) {
         let experiment = try await experiment(identifier, bundleID: bundleID)
         let project = try offerings.apps.project(bundleID)
+        let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
+        return (
+            try await results(experiment, project: project, enrolments: enrolments),
+            Self.enrolment(experiment, enrolments: enrolments, now: now())
+        )
+    }
+
+    func results(_ experiment: Experiment, project: ProjectScope, enrolments: [EnrolmentRecord]) async throws
+        -> ExperimentResults
+    {
         // Each enrolled id's customer (an alias resolves to the account) with their evidence: one read each, a
         // few at a time.
-        let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
         let store = store
         let customers = try await withThrowingTaskGroup(of: (Int, String, EvidenceSet).self) { group in
             var read: [(String, EvidenceSet)?] = Array(repeating: nil, count: enrolments.count)
@@ -132,12 +148,9 @@ struct ExperimentService: Sendable {
 
     /// How many customers each variant had enrolled by the end of each day since the experiment started (the
     /// dashboard's chart).
-    func enrolment(_ identifier: String, bundleID: String) async throws -> MetricResponse {
-        let experiment = try await experiment(identifier, bundleID: bundleID)
-        let project = try offerings.apps.project(bundleID)
-        let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
-        let first = MetricInterval.day.start(of: experiment.startedAt ?? enrolments.first?.enrolledAt ?? now())
-        let last = max(first, experiment.stoppedAt ?? now())
+    static func enrolment(_ experiment: Experiment, enrolments: [EnrolmentRecord], now: Date) -> MetricResponse {
+        let first = MetricInterval.day.start(of: experiment.startedAt ?? enrolments.first?.enrolledAt ?? now)
+        let last = max(first, experiment.stoppedAt ?? now)
         let days = MetricInterval.day.buckets(from: first, to: last.addingTimeInterval(1))
         let series = experiment.variants.map { variant in
             let dates = enrolments.filter { $0.variant == variant.identifier }.map(\.enrolledAt).sorted()

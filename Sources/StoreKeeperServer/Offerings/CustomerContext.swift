@@ -4,13 +4,6 @@ import StoreKeeperAPI
 /// What targeting knows about the customer asking for offerings: what the request says (platform, app version,
 /// storefront, language) and, read only when a rule asks, where the customer stands on the server.
 struct CustomerContext: Sendable {
-    /// The header the SDK sends the app's platform in (`iOS`…).
-    static let platformHeader = "StoreKeeper-Platform"
-    /// The header the SDK sends the app's version in (`2.1.0`).
-    static let appVersionHeader = "StoreKeeper-App-Version"
-    /// The header the SDK sends the App Store storefront in (`USA`).
-    static let storefrontHeader = "StoreKeeper-Storefront"
-
     /// The app's platform, as sent.
     var platform: String?
     /// The app's version, when sent as one.

@@ -22,18 +22,10 @@ public enum DemoOffering {
     public static func seed(into store: any SettingStore, projectID: String, now: Date) async throws {
         let existing = try await store.projectSettings(projectID: projectID)
         guard !existing.contains(where: { $0.kind == OfferingBook.offeringKind }) else { return }
-        let encoder = APICoding.encoder()
-        let body = String(decoding: try encoder.encode(offering), as: UTF8.self)
-        let choice = String(
-            decoding: try encoder.encode(CurrentOfferingPut(identifier: offering.identifier)), as: UTF8.self)
         _ = try await store.saveProjectSetting(
-            ProjectSetting(
-                projectID: projectID, kind: OfferingBook.offeringKind, name: offering.identifier, body: body,
-                updatedAt: now),
-            mode: .create)
+            try OfferingBook.setting(offering, projectID: projectID, at: now), mode: .create)
         _ = try await store.saveProjectSetting(
-            ProjectSetting(
-                projectID: projectID, kind: OfferingBook.currentKind, name: "", body: choice, updatedAt: now),
+            try OfferingBook.currentSetting(offering.identifier, projectID: projectID, at: now),
             mode: .create)
     }
 }

@@ -76,6 +76,21 @@ struct OfferingBook: Sendable {
         self.variantAnswers = variantAnswers
     }
 
+    /// The stored setting of `offering` in `projectID`.
+    static func setting(_ offering: Offering, projectID: String, at now: Date) throws -> ProjectSetting {
+        ProjectSetting(
+            projectID: projectID, kind: offeringKind, name: offering.identifier,
+            body: String(decoding: try APICoding.encoder().encode(offering), as: UTF8.self), updatedAt: now)
+    }
+
+    /// The stored setting that makes `identifier` the current offering of `projectID`.
+    static func currentSetting(_ identifier: String, projectID: String, at now: Date) throws -> ProjectSetting {
+        let choice = try APICoding.encoder().encode(CurrentOfferingPut(identifier: identifier))
+        return ProjectSetting(
+            projectID: projectID, kind: currentKind, name: "", body: String(decoding: choice, as: UTF8.self),
+            updatedAt: now)
+    }
+
     /// The offerings and the current one.
     var response: OfferingsResponse { OfferingsResponse(currentOfferingID: currentID, offerings: offerings) }
 

@@ -1,15 +1,16 @@
 import HTTPTypes
+import StoreKeeperAPI
 
 /// What a request for offerings says about the app that sends it, read from its headers (each bounded: a header
 /// is the caller's to fill with anything).
 struct OfferingRequest: Sendable {
-    /// `StoreKeeper-Platform`.
+    /// ``ClientHeader/platform``.
     var platform: String?
-    /// `StoreKeeper-App-Version`.
+    /// ``ClientHeader/appVersion``.
     var appVersion: String?
-    /// `StoreKeeper-Storefront`.
+    /// ``ClientHeader/storefront``.
     var storefront: String?
-    /// `Accept-Language`.
+    /// ``ClientHeader/language``.
     var acceptLanguage: String?
 
     /// The longest header value read; a longer one is ignored.
@@ -22,10 +23,10 @@ struct OfferingRequest: Sendable {
             else { return nil }
             return value
         }
-        platform = value(CustomerContext.platformHeader)
-        appVersion = value(CustomerContext.appVersionHeader)
-        storefront = value(CustomerContext.storefrontHeader)
-        acceptLanguage = value("Accept-Language")
+        platform = value(ClientHeader.platform)
+        appVersion = value(ClientHeader.appVersion)
+        storefront = value(ClientHeader.storefront)
+        acceptLanguage = value(ClientHeader.language)
     }
 
     /// A request that says nothing.

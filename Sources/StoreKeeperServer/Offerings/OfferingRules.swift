@@ -77,9 +77,10 @@ struct OfferingRules: Sendable {
         return offering
     }
 
-    /// Whether `text` is 1–100 characters from `A–Z a–z 0–9 . _ -` and `extra`.
-    static func isName(_ text: String, extra: String) -> Bool {
-        !text.isEmpty && text.count <= maximumIdentifier
+    /// Whether `text` is 1–`maximum` (100) characters from `A–Z a–z 0–9 . _ -` and `extra`: the one rule for the
+    /// names the owner and the app give (offerings, packages, rules, experiments, attributes).
+    static func isName(_ text: String, extra: String, maximum: Int = maximumIdentifier) -> Bool {
+        !text.isEmpty && text.count <= maximum
             && text.unicodeScalars.allSatisfy {
                 ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
                     || "._-".unicodeScalars.contains($0)

@@ -42,7 +42,10 @@ struct OfferingService: Sendable {
             throw APIError(
                 .conflict, .tooManyOfferings, "a project has at most \(OfferingRules.maximumOfferings) offerings")
         }
-        guard try await store.saveProjectSetting(try setting(offering, project.id), mode: .create) else {
+        guard
+            try await store.saveProjectSetting(
+                try OfferingBook.setting(offering, projectID: project.id, at: now()), mode: .create)
+        else {
             throw APIError(
                 .conflict, .offeringExists,
                 "offering \"\(offering.identifier)\" exists; change it with PUT /v1/offerings/\(offering.identifier)")
@@ -57,7 +60,10 @@ struct OfferingService: Sendable {
             Offering(
                 identifier: try OfferingRules.checkedIdentifier(identifier), description: content.description,
                 packages: content.packages, metadata: content.metadata))
-        guard try await store.saveProjectSetting(try setting(offering, project.id), mode: .replace) else {
+        guard
+            try await store.saveProjectSetting(
+                try OfferingBook.setting(offering, projectID: project.id, at: now()), mode: .replace)
+        else {
             throw Self.notFound(identifier)
         }
         return offering
@@ -96,11 +102,8 @@ struct OfferingService: Sendable {
         guard try await book(bundleID: bundleID).offering(choice.identifier) != nil else {
             throw Self.notFound(choice.identifier)
         }
-        let body = String(decoding: try APICoding.encoder().encode(choice), as: UTF8.self)
         _ = try await store.saveProjectSetting(
-            ProjectSetting(
-                projectID: project.id, kind: OfferingBook.currentKind, name: "", body: body, updatedAt: now()),
-            mode: .upsert)
+            try OfferingBook.currentSetting(choice.identifier, projectID: project.id, at: now()), mode: .upsert)
         return try await book(bundleID: bundleID).response
     }
 
@@ -141,12 +144,6 @@ struct OfferingService: Sendable {
                 projectID: project.id, kind: OfferingBook.targetingKind, name: "", body: body, updatedAt: now()),
             mode: .upsert)
         return rules
-    }
-
-    func setting(_ offering: Offering, _ projectID: String) throws -> ProjectSetting {
-        ProjectSetting(
-            projectID: projectID, kind: OfferingBook.offeringKind, name: offering.identifier,
-            body: String(decoding: try APICoding.encoder().encode(offering), as: UTF8.self), updatedAt: now())
     }
 
     static func notFound(_ identifier: String) -> APIError {

@@ -48,11 +48,8 @@ final class ProjectSettingsCache<Value: Sendable>: Sendable {
         }
         if let fresh { return fresh }
         let value = try derive(try await store.projectSettings(projectID: projectID))
-        state.withLock { state in
-            // Kept only when no change of the project was published while it was read.
-            guard state.clock.changedAt[projectID, default: 0] <= mark else { return }
-            state.entries[projectID] = Entry(readAt: mark, value: value)
-        }
+        // Read at `mark`: a change published while it was read makes the entry untrusted (``ChangeClock/holds``).
+        state.withLock { $0.entries[projectID] = Entry(readAt: mark, value: value) }
         return value
     }
 }

@@ -18,12 +18,16 @@ extension SQLStore {
         return result
     }
 
-    /// The attributes of the customer `appUserKey` names.
+    /// The attributes of the customer `appUserKey` names: one statement, the alias resolved inside it.
     public func attributes(appUserKey: String) async throws -> (customerKey: String, attributes: [String: String]) {
-        try await database.withReadTransaction { tx in
-            let customer = try await Self.customerKey(tx, appUserKey)
-            return (customer, try await Self.attributes(tx, customer))
+        let rows = try await database.read(
+            "SELECT c.customer, a.name, a.value FROM (SELECT COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?) AS customer) c LEFT JOIN subscriber_attributes a ON a.app_user_id = c.customer",
+            [.text(appUserKey), .text(appUserKey)])
+        var attributes: [String: String] = [:]
+        for row in rows {
+            if let name = row["name"]?.string, let value = row["value"]?.string { attributes[name] = value }
         }
+        return (rows.first?["customer"]?.string ?? appUserKey, attributes)
     }
 
     /// Sets or removes attributes in one transaction, within the limit of custom ones.

@@ -36,10 +36,13 @@ import Testing
 
     @Test("a device's saved state from before offerings loads, with no offerings cached")
     func olderSavedState() throws {
-        let saved = Data(#"{"app_user_id":"$anonymous:x","is_anonymous":true}"#.utf8)
-        let decoded = try? PersistedState.decoded(saved)
+        // What a device saved before offerings existed: no `offerings` key.
         let older = Data(#"{"appUserID":"$anonymous:x","isAnonymous":true}"#.utf8)
-        let state = try decoded ?? PersistedState.decoded(older)
-        #expect(state.appUserID == "$anonymous:x" && state.offerings == nil)
+        let state = try PersistedState.decoded(older)
+        #expect(state.appUserID == "$anonymous:x" && state.isAnonymous && state.offerings == nil)
+        // And what it saves now round-trips, offerings included.
+        var saved = state
+        saved.offerings = OfferingsResponse(currentOfferingID: nil, offerings: [])
+        #expect(try PersistedState.decoded(saved.encoded()) == saved)
     }
 }

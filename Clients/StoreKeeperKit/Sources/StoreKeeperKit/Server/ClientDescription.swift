@@ -1,4 +1,5 @@
 public import Foundation
+import StoreKeeperAPI
 
 /// What the app tells the server about itself with every request (see ``StoreKeeper/Configuration/client``).
 public struct ClientDescription: Sendable, Hashable {
@@ -43,8 +44,8 @@ public struct ClientDescription: Sendable, Hashable {
     /// The request headers that say it.
     var headers: [(String, String)] {
         [
-            ("StoreKeeper-Platform", platform), ("StoreKeeper-App-Version", appVersion),
-            ("StoreKeeper-Storefront", storefront), ("Accept-Language", locale),
+            (ClientHeader.platform, platform), (ClientHeader.appVersion, appVersion),
+            (ClientHeader.storefront, storefront), (ClientHeader.language, locale),
         ].compactMap { name, value in value.map { (name, $0) } }
     }
 }
