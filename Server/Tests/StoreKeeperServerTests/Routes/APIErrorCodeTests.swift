@@ -1,0 +1,63 @@
+import Foundation
+import StoreKeeperAPI
+import TestSupport
+import Testing
+
+/// `APIErrorCode` is the one spelling of every error code: the server names codes only through it (a string
+/// literal would compile, the type being `ExpressibleByStringLiteral`, so this test reads the sources), the
+/// OpenAPI document lists exactly its codes, and every code evidence verification can give is declared on it, so
+/// an app can switch over all of them.
+@Suite struct APIErrorCodeTests {
+    static func source(_ path: String) throws -> String {
+        try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The codes `APIErrorCode.swift` declares.
+    static func declared() throws -> Set<String> {
+        let text = try source("Sources/StoreKeeperAPI/APIErrorCode.swift")
+        return Set(
+            text.matches(of: /public static let \w+: APIErrorCode = "([a-z0-9_]+)"/).map { String($0.output.1) })
+    }
+
+    @Test func theServerSpellsNoErrorCodeItself() throws {
+        let root = Fixtures.packageRoot.appendingPathComponent("Sources/StoreKeeperServer")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        var spelled: [String] = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let literal =
+                /(?:APIError(?:\.\w+)?\(|ServiceError(?:\.\w+)?\(|\.invalid\(|\.unverifiable\(|code: )\s*(?:\.\w+,\s*)?"([a-z][a-z0-9]*(?:_[a-z0-9]+)*)"/
+            for match in text.matches(of: literal) {
+                spelled.append("\(file.lastPathComponent): \"\(match.output.1)\"")
+            }
+        }
+        #expect(spelled.isEmpty, "error codes spelled outside APIErrorCode: \(spelled)")
+    }
+
+    @Test func theOpenAPIDocumentListsExactlyTheDeclaredCodes() throws {
+        let document = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try Self.source("Server/Sources/StoreKeeperServer/Resources/openapi.json").utf8))
+                as? [String: Any])
+        let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
+        let detail = schemas?["ErrorDetail"] as? [String: Any]
+        let code = (detail?["properties"] as? [String: Any])?["code"] as? [String: Any]
+        let listed = try #require(code?["enum"] as? [String])
+        #expect(Set(listed) == (try Self.declared()))
+        #expect(listed == listed.sorted() && Set(listed).count == listed.count, "sorted, each once")
+    }
+
+    @Test func everyVerificationCodeIsDeclared() throws {
+        let text = try Self.source("Server/Sources/AppStoreVerification/Support/VerificationError.swift")
+        let codes = Set(text.matches(of: /= Code\(rawValue: "([a-z0-9_]+)"\)/).map { String($0.output.1) })
+        #expect(codes.count >= 15, "the verification codes were read")
+        let undeclared = codes.subtracting(try Self.declared())
+        #expect(undeclared.isEmpty, "\(undeclared)")
+    }
+
+    @Test func aCodeTheClientDoesNotKnowDecodesAsItself() throws {
+        let decoded = try JSONDecoder().decode(APIErrorCode.self, from: Data(#""a_future_code""#.utf8))
+        #expect(decoded.rawValue == "a_future_code" && decoded != .invalidJSON)
+        #expect(try JSONDecoder().decode(APIErrorCode.self, from: Data(#""rate_limited""#.utf8)) == .rateLimited)
+    }
+}
