@@ -45,9 +45,11 @@ public struct AccessPolicy: Sendable, Hashable {
                 expiresAt: entitlement.expiresAt, willRenew: subscription?.willAutoRenew ?? false,
                 periodType: Self.periodType(subscription?.offer), grantedBy: entitlement.grantedBy)
         }
-        return CustomerInfo(
+        var info = CustomerInfo(
             appUserID: subscriber.appUserID, entitlements: entitlements, verification: verification, decidedAt: now,
             requestDate: response.requestDate, subscriber: subscriber)
+        if !subscriber.subscriptions.isEmpty { info.managementURL = CustomerInfo.appStoreManagementURL }
+        return info
     }
 
     /// The customer's access at `now` when the server cannot be reached: the cached answer within the offline

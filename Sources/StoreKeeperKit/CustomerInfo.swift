@@ -32,6 +32,12 @@ public struct CustomerInfo: Sendable, Hashable {
     public var requestDate: Date?
     /// The server's subscriber document (subscriptions with their explanations, other purchases, eligibility).
     public var subscriber: Subscriber?
+    /// Where the customer manages their App Store subscriptions (Apple's page), when they have one; `nil`
+    /// otherwise. ``StoreKeeper/showManageSubscriptions()`` shows the page in the app where StoreKit can.
+    public var managementURL: URL?
+
+    /// Apple's page where a customer manages their App Store subscriptions.
+    public static let appStoreManagementURL = URL(string: "https://apps.apple.com/account/subscriptions")!
 
     /// Makes an answer.
     public init(

@@ -25,8 +25,21 @@ public actor StoreKeeper {
         case fetchCurrent
     }
 
+    /// Who buys and who finishes transactions.
+    public enum Mode: Sendable, Hashable {
+        /// The SDK buys (``StoreKeeper/purchase(productID:promotionalOfferID:)``) and finishes every transaction
+        /// once the server stored it.
+        case full
+        /// The app keeps its own StoreKit purchase code: the SDK never starts a purchase and never finishes a
+        /// transaction. It sends what the store delivers (launch, `Transaction.updates`, the payment queue) and
+        /// what the app hands it (``StoreKeeper/recordPurchase(_:)``), and publishes the access; the app finishes.
+        case observer
+    }
+
     /// The configuration.
     public let configuration: Configuration
+    /// Who buys and who finishes transactions.
+    public nonisolated let mode: Mode
     let store: any PurchaseStore
     let persistence: any StoreKeeperPersistence
     let clock: any DeviceClock
@@ -47,13 +60,15 @@ public actor StoreKeeper {
     ///   - configuration: The server and the access policy.
     ///   - store: The App Store adapter.
     ///   - persistence: Where the app user id and the last answer survive relaunches.
+    ///   - mode: ``Mode/full`` (the default) or ``Mode/observer`` when the app buys and finishes itself.
     ///   - clock: The device's clocks (tests inject one).
     ///   - session: The URL session requests go through.
     public init(
         configuration: Configuration, store: any PurchaseStore, persistence: any StoreKeeperPersistence,
-        clock: any DeviceClock = SystemDeviceClock(), session: URLSession = .shared
+        mode: Mode = .full, clock: any DeviceClock = SystemDeviceClock(), session: URLSession = .shared
     ) {
         self.configuration = configuration
+        self.mode = mode
         self.store = store
         self.persistence = persistence
         self.clock = clock
@@ -67,8 +82,9 @@ public actor StoreKeeper {
 
     #if canImport(Darwin)
         /// Makes a client that keeps its state in the app's container (``FilePersistence/appContainer``).
-        public init(configuration: Configuration, store: any PurchaseStore) {
-            self.init(configuration: configuration, store: store, persistence: FilePersistence.appContainer)
+        public init(configuration: Configuration, store: any PurchaseStore, mode: Mode = .full) {
+            self.init(
+                configuration: configuration, store: store, persistence: FilePersistence.appContainer, mode: mode)
         }
     #endif
 
@@ -76,8 +92,8 @@ public actor StoreKeeper {
     public var appUserID: String? { state?.appUserID }
 
     /// Starts at launch: loads the saved state, listens for transactions the store delivers from now on, sends
-    /// every unfinished transaction (finishing each once the server stored it; one that fails stays for the next
-    /// launch), then publishes the customer's access — from the cache when it is still valid, otherwise from the
+    /// every unfinished transaction (finishing each once the server stored it — in ``Mode/observer`` the app
+    /// finishes; one that fails stays for the next launch), then publishes the customer's access — from the cache when it is still valid, otherwise from the
     /// server.
     /// - Returns: The access at launch (also published on ``customerInfoUpdates``).
     /// - Throws: ``StoreKeeperError`` when the saved state cannot be read or written, or the server refused (a
@@ -126,12 +142,18 @@ public actor StoreKeeper {
     /// after the server stored it.
     /// - Returns: ``PurchaseResult/purchased(_:)`` with the access after it, or cancelled, or pending.
     /// - Throws: ``StoreKeeperError``: the store's (`productNotFound`, `purchaseNotAllowed`, `alreadyOwned`), or
-    ///   the server's — then the transaction stays unfinished and is sent again at the next launch.
+    ///   the server's — then the transaction stays unfinished and is sent again at the next launch; `observerMode`
+    ///   in ``Mode/observer``, where the app buys.
     /// - Parameters:
     ///   - productID: The product to buy.
     ///   - promotionalOfferID: A promotional offer to apply, signed through ``Configuration/offerSigner`` (your
     ///     backend decides who gets it).
     public func purchase(productID: String, promotionalOfferID: String? = nil) async throws -> PurchaseResult {
+        guard mode == .full else {
+            throw StoreKeeperError(
+                .observerMode,
+                "in observer mode the app buys \(productID) itself; hand the transaction to recordPurchase")
+        }
         let current = try await started()
         var offer: PromotionalOffer?
         if let offerID = promotionalOfferID {
@@ -234,12 +256,12 @@ public actor StoreKeeper {
         return try await task.value
     }
 
-    /// Posts the evidence; only once the server stored it, finishes the transaction, then publishes the access
-    /// (so whoever sees the access sees the transaction finished).
+    /// Posts the evidence; only once the server stored it, finishes the transaction (not in ``Mode/observer``:
+    /// the app does), then publishes the access (so whoever sees the access sees the transaction finished).
     func deliver(_ transaction: StoreTransaction) async throws -> CustomerInfo {
         let current = try await started()
         let response = try await server.post(transaction.evidence, for: current.appUserID)
-        try await store.finish(transaction)
+        if mode == .full { try await store.finish(transaction) }
         return try await remember(response)
     }
 

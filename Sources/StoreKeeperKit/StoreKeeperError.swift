@@ -31,6 +31,10 @@ public struct StoreKeeperError: Error, Sendable, Hashable, CustomStringConvertib
         /// The answer is not signed by the server for this request (``StoreKeeper/Configuration/answerSigningKeys``):
         /// it was changed, replayed or made up on the way. Nothing it says is used.
         public static let answerNotVerified = Code(rawValue: "answer_not_verified")
+        /// The store cannot do this (a management page or refund requests where StoreKit has none).
+        public static let unsupported = Code(rawValue: "unsupported")
+        /// The call starts a purchase, which the app does itself in ``StoreKeeper/Mode/observer``.
+        public static let observerMode = Code(rawValue: "observer_mode")
         /// ``StoreKeeper/start()`` was not called first.
         public static let notStarted = Code(rawValue: "not_started")
     }

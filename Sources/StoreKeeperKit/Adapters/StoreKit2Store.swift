@@ -1,6 +1,10 @@
 #if canImport(StoreKit)
     public import Foundation
-    import StoreKit
+    public import StoreKit
+
+    #if os(iOS) || os(visionOS)
+        import UIKit
+    #endif
 
     /// StoreKit 2 as a ``PurchaseStore``: it maps types and nothing else. Every rule (when to send, when to
     /// finish, what to grant) lives in ``StoreKeeper``; StoreKit's own on-device verification is not trusted —
@@ -92,6 +96,75 @@
             for await verification in Transaction.currentEntitlements { list.append(keep(verification)) }
             return list
         }
+
+        /// The transaction the app's own purchase code received, for ``StoreKeeper/recordPurchase(_:)`` in
+        /// ``StoreKeeper/Mode/observer`` (the app finishes StoreKit's value itself).
+        public static func transaction(_ verification: VerificationResult<Transaction>) -> StoreTransaction {
+            let transaction = verification.unsafePayloadValue
+            return StoreTransaction(
+                id: String(transaction.id), originalID: String(transaction.originalID),
+                productID: transaction.productID, evidence: .signedTransaction(verification.jwsRepresentation))
+        }
+
+        /// `AppStore.showManageSubscriptions(in:)` in the app's foreground window scene (iOS and visionOS; elsewhere
+        /// ``StoreKeeperError/Code/unsupported``: open ``CustomerInfo/managementURL``).
+        public func showManageSubscriptions() async throws {
+            #if os(iOS) || os(visionOS)
+                try await Self.showManageSubscriptionsInForegroundScene()
+            #else
+                throw StoreKeeperError(
+                    .unsupported, "StoreKit shows no management page on this platform; open CustomerInfo.managementURL")
+            #endif
+        }
+
+        /// `Transaction.beginRefundRequest(for:in:)` in the app's foreground window scene (iOS and visionOS;
+        /// elsewhere ``StoreKeeperError/Code/unsupported``).
+        public func beginRefundRequest(for transactionID: String) async throws -> RefundRequestStatus {
+            guard let id = UInt64(transactionID) else {
+                throw StoreKeeperError(.store, "\(transactionID) is not a StoreKit transaction id")
+            }
+            #if os(iOS) || os(visionOS)
+                return try await Self.refundRequestInForegroundScene(id)
+            #else
+                throw StoreKeeperError(.unsupported, "StoreKit takes refund requests on iOS and visionOS only")
+            #endif
+        }
+
+        #if os(iOS) || os(visionOS)
+            /// The app's foreground window scene, the one StoreKit's sheets are shown in.
+            @MainActor static func foregroundScene() throws -> UIWindowScene {
+                let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+                guard let scene = scenes.first(where: { $0.activationState == .foregroundActive }) ?? scenes.first
+                else { throw StoreKeeperError(.unsupported, "the app has no window scene to show the page in") }
+                return scene
+            }
+
+            @MainActor static func showManageSubscriptionsInForegroundScene() async throws {
+                do {
+                    try await AppStore.showManageSubscriptions(in: try foregroundScene())
+                } catch let error as StoreKeeperError {
+                    throw error
+                } catch {
+                    throw StoreKeeperError(.store, "StoreKit: \(error)")
+                }
+            }
+
+            @MainActor static func refundRequestInForegroundScene(_ id: UInt64) async throws -> RefundRequestStatus {
+                let status: Transaction.RefundRequestStatus
+                do {
+                    status = try await Transaction.beginRefundRequest(for: id, in: try foregroundScene())
+                } catch let error as StoreKeeperError {
+                    throw error
+                } catch {
+                    throw StoreKeeperError(.store, "StoreKit: \(error)")
+                }
+                switch status {
+                case .success: return .success
+                case .userCancelled: return .userCancelled
+                @unknown default: return .userCancelled
+                }
+            }
+        #endif
 
         /// The transaction with its JWS; StoreKit's value kept for ``finish(_:)``.
         func keep(_ verification: VerificationResult<Transaction>) -> StoreTransaction {

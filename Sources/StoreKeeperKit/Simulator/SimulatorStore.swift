@@ -35,6 +35,10 @@ public actor SimulatorStore: PurchaseStore {
     var handedOut: Set<String> = []
     /// Products with a ``purchase(_:)`` under way: their new transaction is the purchase's, not an update.
     var purchasing: Set<String> = []
+    var nextManagement: ManagementResponse = .keep
+    var nextRefund: RefundResponse = .submit(.approve(after: 0))
+    /// What the customer did on the management page, each time it was shown.
+    public private(set) var managementVisits: [ManagementResponse] = []
 
     /// A device of `customerID` for `bundleID` at the simulator at `simulatorURL`.
     public init(
@@ -50,6 +54,78 @@ public actor SimulatorStore: PurchaseStore {
 
     /// What the customer does at the next purchase sheet (then back to ``SheetResponse/buy``).
     public func respondToNextPurchase(_ response: SheetResponse) { nextResponse = response }
+
+    /// What the customer does on the subscription management page.
+    public enum ManagementResponse: Sendable, Hashable {
+        /// Closes it, changing nothing.
+        case keep
+        /// Turns off auto-renewal of their latest subscription (it runs to its end).
+        case cancel
+        /// Switches their latest subscription to another product of its group.
+        case changePlan(to: String)
+    }
+
+    /// What Apple decides about a refund request.
+    public enum RefundDecision: Sendable, Hashable {
+        /// Refunds after `seconds` (real time): the simulator's refund, whose notification reaches the server.
+        case approve(after: TimeInterval)
+        /// Refuses: nothing changes.
+        case decline
+    }
+
+    /// What the customer does at the refund request sheet.
+    public enum RefundResponse: Sendable, Hashable {
+        /// Submits the request, which Apple decides as given.
+        case submit(RefundDecision)
+        /// Closes the sheet.
+        case cancel
+    }
+
+    /// What the customer does at the next management page (then back to ``ManagementResponse/keep``).
+    public func respondToNextManagement(_ response: ManagementResponse) { nextManagement = response }
+
+    /// What the customer does at the next refund sheet (then back to submitting a request Apple approves at once).
+    public func respondToNextRefundRequest(_ response: RefundResponse) { nextRefund = response }
+
+    /// The management page: the customer acts as ``respondToNextManagement(_:)`` said on their latest subscription.
+    public func showManageSubscriptions() async throws {
+        let response = nextManagement
+        nextManagement = .keep
+        managementVisits.append(response)
+        guard response != .keep else { return }
+        guard let latest = try await deviceTransactions().last?.transaction else {
+            throw StoreKeeperError(.store, "the customer has no subscription to manage")
+        }
+        let original = Self.segment(latest.originalID)
+        switch response {
+        case .keep: return
+        case .cancel: _ = try await post("subscriptions/\(original)/auto-renew", ["enabled": false])
+        case .changePlan(let productID):
+            _ = try await post("subscriptions/\(original)/change-plan", ["productID": productID])
+        }
+    }
+
+    /// The refund sheet: the customer acts as ``respondToNextRefundRequest(_:)`` said; an approved request becomes
+    /// the simulator's refund (reason 1, like a customer's request) after its delay.
+    public func beginRefundRequest(for transactionID: String) async throws -> RefundRequestStatus {
+        let response = nextRefund
+        nextRefund = .submit(.approve(after: 0))
+        switch response {
+        case .cancel: return .userCancelled
+        case .submit(.decline): return .success
+        case .submit(.approve(let delay)):
+            let path = "transactions/\(Self.segment(transactionID))/refund"
+            if delay <= 0 {
+                _ = try await post(path, ["reason": 1])
+            } else {
+                Task {
+                    try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                    _ = try? await self.post(path, ["reason": 1])
+                }
+            }
+            return .success
+        }
+    }
 
     /// A parent approves the purchases asked for: they are bought, and arrive through ``transactionUpdates()``.
     public func approvePending() async throws {

@@ -29,4 +29,26 @@ public protocol PurchaseStore: Sendable {
     /// Replays the customer's past purchases (StoreKit 2 `AppStore.sync`; StoreKit 1
     /// `restoreCompletedTransactions`), which may ask for the Apple ID password.
     func restore() async throws -> [StoreTransaction]
+
+    /// Shows the App Store's page where the customer manages their subscriptions (StoreKit 2
+    /// `AppStore.showManageSubscriptions(in:)`), returning when it closes. Default: ``StoreKeeperError/Code/unsupported``.
+    func showManageSubscriptions() async throws
+
+    /// Asks the App Store to start a refund request for a transaction (StoreKit 2
+    /// `Transaction.beginRefundRequest(for:in:)`); Apple decides later and tells the server. Default:
+    /// ``StoreKeeperError/Code/unsupported``.
+    /// - Returns: Whether the customer submitted the request.
+    func beginRefundRequest(for transactionID: String) async throws -> RefundRequestStatus
+}
+
+extension PurchaseStore {
+    /// This store has no subscription management page.
+    public func showManageSubscriptions() async throws {
+        throw StoreKeeperError(.unsupported, "this store has no subscription management page")
+    }
+
+    /// This store takes no refund requests.
+    public func beginRefundRequest(for transactionID: String) async throws -> RefundRequestStatus {
+        throw StoreKeeperError(.unsupported, "this store takes no refund requests (transaction \(transactionID))")
+    }
 }

@@ -36,4 +36,21 @@ func appLifecycle(url: URL, someStore: any PurchaseStore) async throws {
     _ = SimulatorStore(simulatorURL: url, bundleID: "com.example.app", customerID: "alice")
 }
 
+// Signed answers, observer mode, manage and refund (issue 38).
+func appOwnPurchases(url: URL, someStore: any PurchaseStore, bought: StoreTransaction) async throws {
+    var configuration = StoreKeeper.Configuration(serverURL: url, apiKey: "pk_…")
+    configuration.answerSigningKeys = ["<the public: line of storekeeper keys new signing>"]
+    let observer = StoreKeeper(
+        configuration: configuration, store: someStore, persistence: InMemoryPersistence(), mode: .observer)
+    let info: CustomerInfo = try await observer.recordPurchase(bought)
+    _ = (info.verification == .failed, info.managementURL, observer.mode == .observer)
+    let managed: CustomerInfo = try await observer.showManageSubscriptions()
+    _ = managed
+    let refund: RefundRequestStatus = try await observer.beginRefundRequest(for: "premium.monthly")
+    _ = refund == .userCancelled
+    do { _ = try await observer.purchase(productID: "premium.monthly") } catch let error as StoreKeeperError {
+        _ = [StoreKeeperError.Code.observerMode, .answerNotVerified, .unsupported].contains(error.code)
+    }
+}
+
 print("StoreKeeperKit's surface compiles")
