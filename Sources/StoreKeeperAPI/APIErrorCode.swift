@@ -153,6 +153,10 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let offeringInUse: APIErrorCode = "offering_in_use"
     /// 400: a targeting rule that breaks a rule (named in the message).
     public static let invalidTargeting: APIErrorCode = "invalid_targeting"
+    /// A retention rule is not well formed (the message names the rule, the field and the value).
+    public static let invalidRetentionRule: APIErrorCode = "invalid_retention_rule"
+    /// No retention rule answered a real-time request: Apple shows the product's default message.
+    public static let noRetentionMessage: APIErrorCode = "no_retention_message"
     /// 400: an experiment that breaks a rule (named in the message).
     public static let invalidExperiment: APIErrorCode = "invalid_experiment"
     /// 404: no experiment of that identifier in the caller's project.

@@ -130,6 +130,7 @@ struct AppleRoutes: Sendable {
                 ])
             }
         }
+        addRetentionRoutes(to: api)
         api.post("v1/transactions/:transactionId/finish") { request, context in
             try await authorized(request) { bundleID in
                 try await simulator.finishTransaction(

@@ -164,6 +164,7 @@ struct ControlRoutes: Sendable {
             try await simulator.requestConsumption(
                 transactionID: id, reason: try body.optional("reason", String.self) ?? "UNINTENDED_PURCHASE")
         }
+        addRetentionRoutes(to: control)
         control.post("apps/:bundleID/price-increase") { request, context in
             try await handle {
                 let body = try await Self.object(request)

@@ -202,6 +202,8 @@ struct ServeCommand: AsyncParsableCommand {
     static func pointDemoNotifications(_ simulator: AppStoreSimulator, port: Int) async {
         guard var demo = await simulator.app(SimulatedApp.demo().bundleID) else { return }
         demo.notificationURL = "http://127.0.0.1:\(port)/v1/notifications/appstore"
+        // Retention Messaging's real-time requests, as Configure Realtime URL would set them.
+        demo.realtimeURL = demo.realtimeURL ?? "http://127.0.0.1:\(port)/v1/retention/appstore"
         _ = try? await simulator.createApp(demo)
     }
 

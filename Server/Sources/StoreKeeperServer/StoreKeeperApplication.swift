@@ -169,18 +169,22 @@ public enum StoreKeeperApplication {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
         let authenticator = Authenticator(store: dependencies.store)
+        let signer = OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)
+        let retention = RetentionService(
+            store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
+            signer: signer, now: dependencies.now)
         var webhooks = WebhookService(store: store, apps: directory, now: dependencies.now)
         webhooks.testsPerMinute = configuration.webhookDelivery.testsPerMinute
         APIRoutes(
             features: [
                 IntakeRoutes(service: service),
                 SubscriberRoutes(service: subscribers, list: customerList),
-                OfferRoutes(signer: OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)),
+                OfferRoutes(signer: signer),
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
                 OfferingRoutes(offerings: offerings),
                 AttributeRoutes(store: store, apps: directory, now: dependencies.now),
-                ExperimentRoutes(experiments: experiments),
+                ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
             ],
             authenticator: authenticator,
             maximumBodyBytes: configuration.maximumBodyBytes

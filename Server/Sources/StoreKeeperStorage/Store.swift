@@ -1,13 +1,13 @@
 /// Where StoreKeeper keeps subscribers, raw evidence, notifications and events: every concern's store together,
 /// with the schema and the connections (a feature depends on the narrowest of ``EvidenceStore``,
 /// ``MetricSource``, ``KeyStore``, ``WebhookStore``,
-/// ``PollStore``, ``SettingStore``, ``ExperimentStore`` and ``AttributeStore`` that serves it).
+/// ``PollStore``, ``SettingStore``, ``ExperimentStore``, ``AttributeStore`` and ``RetentionStore`` that serves it).
 ///
 /// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
 public protocol Store: EvidenceStore, MetricSource, KeyStore, WebhookStore, PollStore, SettingStore,
-    ExperimentStore, AttributeStore
+    ExperimentStore, AttributeStore, RetentionStore
 {
     /// The schema version in place (migrations applied); ``SQLStore/schemaVersion`` is the one this build needs.
     func appliedSchemaVersion() async throws -> Int

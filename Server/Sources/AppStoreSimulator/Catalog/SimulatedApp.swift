@@ -24,6 +24,11 @@ public struct SimulatedApp: Sendable, Hashable, Codable, CustomStringConvertible
     /// history with a failed send attempt and never delivered, as when Apple cannot reach a server).
     public var notificationDelivery: NotificationDelivery?
 
+    /// Where Retention Messaging real-time requests go (Apple's Configure Realtime URL), if anywhere.
+    public var realtimeURL: String?
+    /// The app's uploaded retention messages, by message identifier, with their review state.
+    public var retentionMessages: [String: SimulatedRetentionMessage]?
+
     /// Whether the simulator's notifications reach an app.
     public enum NotificationDelivery: String, Sendable, Hashable, Codable, CaseIterable {
         /// Delivered (and retried on Apple's schedule after a failure).

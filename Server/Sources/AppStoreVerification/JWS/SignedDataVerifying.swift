@@ -89,6 +89,19 @@ extension SignedDataVerifying {
         try await verifyNotification(try split(signedPayload))
     }
 
+    /// Verifies a Retention Messaging real-time request (the `signedPayload` of a `RealtimeRequestBody`): Apple's
+    /// chain, then the environment and app Apple id the app expects. The request names no bundle id.
+    /// - Parameter signedPayload: The request's token, split.
+    /// - Returns: The decoded request.
+    /// - Throws: ``VerificationError``, as for a notification.
+    public func verifyRealtimeRequest(_ signedPayload: CompactJWS) async throws -> DecodedRealtimeRequestBody {
+        let request = try await verify(signedPayload).decode(DecodedRealtimeRequestBody.self)
+        try expectations.check(
+            bundleID: expectations.bundleID, environment: request.environment, appAppleID: request.appAppleId,
+            "real-time request")
+        return request
+    }
+
     /// Verifies a V2 notification already split (as a server routing it by its claimed bundle id has done).
     /// - Parameter signedPayload: The notification's token, split.
     /// - Returns: The notification with its nested payloads decoded.

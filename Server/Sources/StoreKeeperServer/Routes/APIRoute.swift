@@ -110,6 +110,13 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let deleteAttributes = APIRoute(
         method: .delete, path: "v1/subscribers/:id/attributes", access: .publicKey)
 
+    /// `POST /v1/retention/appstore`: Apple's real-time Retention Messaging request (Apple signs it).
+    public static let postRetentionRequest = APIRoute(method: .post, path: "v1/retention/appstore", access: .apple)
+    /// `GET /v1/retention/rules`: the project's retention rules.
+    public static let getRetentionRules = APIRoute(method: .get, path: "v1/retention/rules", access: .secretKey)
+    /// `PUT /v1/retention/rules`: replace the project's retention rules.
+    public static let putRetentionRules = APIRoute(method: .put, path: "v1/retention/rules", access: .secretKey)
+
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
         postReceipt, postTransaction, postNotification, getSubscriber, getEligibility, postAlias, getEvents,
@@ -118,6 +125,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         getSubscribers, postOffering, getOfferings, putCurrentOffering, getOffering, putOffering, deleteOffering,
         getSubscriberOfferings, getTargeting, putTargeting, postExperiment, getExperiments, getExperiment,
         startExperiment, stopExperiment, getExperimentResults, postAttributes, deleteAttributes,
+        postRetentionRequest, getRetentionRules, putRetentionRules,
     ]
 
     /// `METHOD /path`.

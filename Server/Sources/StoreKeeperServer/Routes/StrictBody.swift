@@ -18,6 +18,7 @@ extension CurrentOfferingPut: RequestBody { typealias Fields = CodingKeys }
 extension TargetingRules: RequestBody { typealias Fields = CodingKeys }
 extension ExperimentPost: RequestBody { typealias Fields = CodingKeys }
 extension AttributesPost: RequestBody { typealias Fields = CodingKeys }
+extension RetentionRules: RequestBody { typealias Fields = CodingKeys }
 
 /// A request body decoded strictly: its keys are checked against the body's fields before the body itself is
 /// decoded from the same decoder.

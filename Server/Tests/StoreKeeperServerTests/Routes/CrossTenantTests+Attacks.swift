@@ -221,9 +221,34 @@ extension CrossTenantTests {
             ]
         case .getSubscriberOfferings:
             return [Attack(name: "B's user's offerings", user: "victim", check: withoutVictimCopy)]
+        case .postRetentionRequest:
+            // Apple's request about A's customer: B's rules never answer it.
+            return [
+                Attack(
+                    name: "A's customer's retention request", user: "",
+                    body: ["signedPayload": ground.retentionRequest], check: withoutVictimRetention)
+            ]
+        case .getRetentionRules:
+            return [Attack(name: "A's retention rules", user: "", check: withoutVictimRetention)]
+        case .putRetentionRules:
+            return [
+                Attack(
+                    name: "A's retention rules replaced", user: "",
+                    rawBody:
+                        #"{"rules":[{"identifier":"mine","respond":{"message":{"message_id":"2d7f0a9e-5b61-4c3b-a0f4-8e2c6b9d1e57"}}}]}"#,
+                    check: { status, body in
+                        (status == 200 || status == 403) && !(body.description.contains(victimRetentionRule))
+                    })
+            ]
         default:
             return []
         }
+    }
+
+    /// Any answer that names neither B's retention rule nor (in an answer to Apple) B's message.
+    static let withoutVictimRetention: @Sendable (Int, [String: Any]) -> Bool = { status, body in
+        let text = String(decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+        return !text.contains(victimRetentionRule) && (status != 200 || !text.contains(victimMessage))
     }
 
     /// Any answer but one that shows B's paywall.

@@ -36,7 +36,13 @@ import Testing
         var victimEndpoint: String
         /// A delivery to B's endpoint.
         var victimDelivery: String
+        /// Apple's signed real-time Retention Messaging request about A's customer.
+        var retentionRequest: String
     }
+
+    /// B's retention rule and its message: no answer to A may name either.
+    static let victimRetentionRule = "victim-retention"
+    static let victimMessage = "9f1b7c52-3a1e-4d57-8c0e-3e5d7a1b2c90"
 
     /// B's current offering, and the copy of its paywall no answer to A may show.
     static let victimOffering = "victim-offer"
@@ -78,19 +84,29 @@ import Testing
             .POST, "/v1/subscribers/victim/attributes", key: Servers.publicB,
             body: Data(#"{"attributes":{"$email":"\#(victimCopy)"}}"#.utf8))
         #expect(attributed == 200)
+        let (retained, _) = try await servers.client.call(
+            .PUT, "/v1/retention/rules", key: Servers.secretB,
+            body: Data(
+                #"{"rules":[{"identifier":"\#(victimRetentionRule)","respond":{"message":{"message_id":"\#(victimMessage)"}}}]}"#
+                    .utf8))
+        #expect(retained == 200)
         let attacker = try await servers.buy(Servers.appA, customer: "mallory")
         let (own, _) = try await servers.client.call(
             .POST, "/v1/transactions", key: Servers.publicA,
             body: servers.client.json(["app_user_id": "mallory", "signed_transaction": attacker.token]))
         #expect(own == 200)
         let notification = try #require(await servers.h.simulator.notifications(for: Servers.appA).last?.signedPayload)
+        let asked = try await servers.h.simulator.retentionRequest(
+            bundleID: Servers.appA, customerID: "mallory", locale: nil)
+        let retention = try #require(
+            (try JSONSerialization.jsonObject(with: asked.body) as? [String: Any])?["signedPayload"] as? String)
         let (_, log) = try await servers.client.call(
             .GET, "/v1/webhooks/\(victimEndpoint)/deliveries", key: Servers.secretB)
         let delivery = try #require((log["deliveries"] as? [[String: Any]])?.first?["id"] as? Int)
         return Ground(
             attackerReceipt: attacker.receipt, attackerToken: attacker.token, victimReceipt: victim.receipt,
             victimToken: victim.token, notification: notification, victimOriginal: victim.originalTransactionID,
-            victimEndpoint: victimEndpoint, victimDelivery: String(delivery))
+            victimEndpoint: victimEndpoint, victimDelivery: String(delivery), retentionRequest: retention)
     }
 
     /// Not found in A's project, or not allowed to A's key at all.

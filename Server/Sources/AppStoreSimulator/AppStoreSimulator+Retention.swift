@@ -1,0 +1,172 @@
+import AppStoreModels
+public import Foundation
+import StoreKeeperWire
+
+/// Apple's Retention Messaging: the real-time URL and the messages an app configures (with Apple's errors), the
+/// signed request sent when a customer opens their subscription's page, and Apple's judgement of the answer.
+extension AppStoreSimulator {
+    /// Apple's limit on a real-time URL's length.
+    static let maximumRealtimeURL = 256
+
+    /// Configure Realtime URL.
+    /// - Throws: ``AppStoreAPIError`` 400 `BadRequestRealtimeUrlError` (4000215) for a URL that is not http(s) or
+    ///   longer than 256 characters.
+    public func configureRealtimeURL(bundleID: String, url: String) throws {
+        guard var app = apps[bundleID] else { throw AppStoreAPIError.transactionNotFound }
+        guard url.count <= Self.maximumRealtimeURL, let parsed = URL(string: url),
+            ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil
+        else {
+            throw AppStoreAPIError(httpStatus: 400, errorCode: 4_000_215, errorMessage: "Invalid realtime URL.")
+        }
+        app.realtimeURL = url
+        apps[bundleID] = app
+        revision &+= 1
+    }
+
+    /// Get Realtime URL.
+    /// - Throws: ``AppStoreAPIError`` 404 `RealtimeUrlNotFoundError` (4040021) when none is configured.
+    public func realtimeURL(bundleID: String) throws -> String {
+        guard let url = apps[bundleID]?.realtimeURL else {
+            throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_021, errorMessage: "Realtime URL not found.")
+        }
+        return url
+    }
+
+    /// Delete Realtime URL.
+    public func deleteRealtimeURL(bundleID: String) {
+        apps[bundleID]?.realtimeURL = nil
+        revision &+= 1
+    }
+
+    /// Upload Message: a new message, pending Apple's review.
+    /// - Throws: ``AppStoreAPIError`` 400 (4000101-style: an identifier that is not a UUID, a header over 66 or a
+    ///   body over 144 characters) or 409 `MessageAlreadyExistsError` (4090001).
+    public func uploadRetentionMessage(bundleID: String, messageID: String, header: String, body: String) throws {
+        guard var app = apps[bundleID] else { throw AppStoreAPIError.transactionNotFound }
+        guard UUID(uuidString: messageID) != nil, !header.isEmpty, header.count <= 66, !body.isEmpty,
+            body.count <= 144
+        else {
+            throw AppStoreAPIError(
+                httpStatus: 400, errorCode: 4_000_000,
+                errorMessage:
+                    "Invalid request: a UUID message identifier, a header of 1-66 and a body of 1-144 characters.")
+        }
+        var messages = app.retentionMessages ?? [:]
+        guard messages[messageID.lowercased()] == nil else {
+            throw AppStoreAPIError(httpStatus: 409, errorCode: 4_090_001, errorMessage: "Message already exists.")
+        }
+        messages[messageID.lowercased()] = SimulatedRetentionMessage(header: header, body: body)
+        app.retentionMessages = messages
+        apps[bundleID] = app
+        revision &+= 1
+    }
+
+    /// Get Message List: every message's identifier and state.
+    public func retentionMessages(bundleID: String) -> [(id: String, state: String)] {
+        (apps[bundleID]?.retentionMessages ?? [:]).map { ($0.key, $0.value.state) }.sorted { $0.id < $1.id }
+    }
+
+    /// Delete Message.
+    /// - Throws: ``AppStoreAPIError`` 404 `MessageNotFoundError` (4040015).
+    public func deleteRetentionMessage(bundleID: String, messageID: String) throws {
+        guard apps[bundleID]?.retentionMessages?.removeValue(forKey: messageID.lowercased()) != nil else {
+            throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_015, errorMessage: "Message not found.")
+        }
+        revision &+= 1
+    }
+
+    /// Apple's review decides a message: `APPROVED` or `REJECTED` (the simulator's control verb).
+    /// - Throws: ``SimulatorError`` `not_found` for a message the app did not upload.
+    public func reviewRetentionMessage(bundleID: String, messageID: String, approved: Bool) throws {
+        guard apps[bundleID]?.retentionMessages?[messageID.lowercased()] != nil else {
+            throw SimulatorError.notFound("message", messageID)
+        }
+        apps[bundleID]?.retentionMessages?[messageID.lowercased()]?.state = approved ? "APPROVED" : "REJECTED"
+        revision &+= 1
+    }
+
+    /// The signed request Apple sends when `customerID` opens the page of their latest auto-renewable
+    /// subscription of the app.
+    /// - Returns: The decoded payload's JSON, its product, the `RealtimeRequestBody` JSON, and where it goes
+    ///   (`nil`: no URL set).
+    /// - Throws: ``SimulatorError`` when the app is unknown or the customer has no subscription.
+    public func retentionRequest(bundleID: String, customerID: String, locale: String?) throws -> (
+        payload: Data, productID: String, body: Data, url: String?
+    ) {
+        advance()
+        guard let app = apps[bundleID] else { throw SimulatorError.notFound("app", bundleID) }
+        let ids = transactionIDsByCustomer[bundleID + "\n" + customerID] ?? []
+        guard
+            let latest = ids.reversed().compactMap({ transactions[$0] }).first(where: { $0.expiresDate != nil })
+        else {
+            throw SimulatorError(
+                "no_subscription", "customer \(customerID) has no subscription of \(bundleID) to view", kind: .conflict)
+        }
+        let current = subscriptions[latest.originalTransactionID]
+        let payload: [String: Any] = [
+            "originalTransactionId": latest.originalTransactionID, "appAppleId": app.appAppleID,
+            "productId": current?.productID ?? latest.productID, "userLocale": locale ?? "en-US",
+            "requestIdentifier": random.uuid(), "signedDate": Self.milliseconds(clock.now()),
+            "environment": configuration.environment,
+        ]
+        let body = Self.json(["signedPayload": sign(payload)])
+        return (Self.json(payload), current?.productID ?? latest.productID, body, app.realtimeURL)
+    }
+
+    /// What Apple shows for an answer to a request about `productID`: `realtime` when the answer is valid, else `default` with why
+    /// Apple rejects it (an HTTP failure, not one kind of message, a message not approved, an alternate product
+    /// outside the subscription's group, a promotional offer whose signature does not hold).
+    public func judgeRetentionAnswer(bundleID: String, productID: String, status: Int, body: Data) -> (
+        shown: String, problem: String?
+    ) {
+        guard status == 200 else { return ("default", "the endpoint answered HTTP \(status)") }
+        guard let answer = try? JSONDecoder().decode(RealtimeResponseBody.self, from: body), answer.kinds == 1,
+            let messageID = answer.messageIdentifier
+        else { return ("default", "the answer is not a RealtimeResponseBody with exactly one retention message") }
+        guard let app = apps[bundleID] else { return ("none", "the app is not configured") }
+        guard let message = app.retentionMessages?[messageID.lowercased()] else {
+            return ("default", "message \(messageID) was never uploaded")
+        }
+        guard message.state == "APPROVED" else { return ("default", "message \(messageID) is \(message.state)") }
+        if let alternate = answer.alternateProduct {
+            let group = app.product(productID)?.subscriptionGroupID
+            guard alternate.productId != productID, let other = app.product(alternate.productId),
+                other.subscriptionGroupID != nil, other.subscriptionGroupID == group
+            else {
+                return ("default", "alternate product \(alternate.productId) is not another product of the group")
+            }
+        }
+        if let offer = answer.promotionalOffer {
+            let proof: OfferProof
+            var offerID: String
+            if let jws = offer.promotionalOfferSignatureV2 {
+                proof = .jws(jws)
+                offerID = Self.claimedOfferIdentifier(jws) ?? ""
+            } else if let v1 = offer.promotionalOfferSignatureV1 {
+                proof = .signature(
+                    keyID: v1.keyId, nonce: v1.nonce, timestamp: v1.timestamp, signature: v1.encodedSignature)
+                offerID = v1.offerIdentifier
+            } else {
+                return ("default", "the promotional offer carries no signature")
+            }
+            guard app.product(productID)?.promotionalOffers[offerID] != nil else {
+                return ("default", "\(productID) has no promotional offer \"\(offerID)\"")
+            }
+            do {
+                try acceptOfferProof(proof, app: app, productID: productID, offerID: offerID, appAccountToken: nil)
+            } catch {
+                return ("default", "the promotional offer signature: \(error)")
+            }
+        }
+        return ("realtime", nil)
+    }
+
+    /// The `offerIdentifier` a promotional offer JWS claims (checked with its signature afterwards).
+    static func claimedOfferIdentifier(_ jws: String) -> String? {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let bytes = Base64.decode(parts[1]),
+            let claims = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+        else { return nil }
+        return claims["offerIdentifier"] as? String
+    }
+}

@@ -1,0 +1,80 @@
+import AppStoreSimulator
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+
+/// The control verbs of Retention Messaging: Apple's review of a message, and a customer opening their
+/// subscription's page — the signed request sent to the app's real-time URL, answered within Apple's 700 ms and
+/// judged as Apple would.
+extension ControlRoutes {
+    /// How long Apple waits for a real-time answer before it shows the default message.
+    static let realtimeDeadline: TimeAmount = .milliseconds(700)
+
+    func addRetentionRoutes(to control: RouterGroup<BasicRequestContext>) {
+        for (verb, approved) in [("approve", true), ("reject", false)] {
+            control.post("apps/:bundleID/messages/:messageID/\(verb)") { _, context in
+                try await handle {
+                    let bundleID = try context.parameters.require("bundleID")
+                    let messageID = try context.parameters.require("messageID")
+                    try await simulator.reviewRetentionMessage(
+                        bundleID: bundleID, messageID: messageID, approved: approved)
+                    return JSONResponse.object([
+                        "messageIdentifier": messageID.lowercased(), "messageState": approved ? "APPROVED" : "REJECTED",
+                    ])
+                }
+            }
+        }
+        control.post("apps/:bundleID/retention-requests") { request, context in
+            try await handle {
+                let bundleID = try context.parameters.require("bundleID")
+                let body = try await Self.object(request)
+                let asked = try await simulator.retentionRequest(
+                    bundleID: bundleID, customerID: try body.required("customerID", String.self),
+                    locale: try body.optional("locale", String.self))
+                return JSONResponse.object(await deliver(asked, bundleID: bundleID))
+            }
+        }
+    }
+
+    /// Sends the request to the real-time URL and reports what Apple would show.
+    func deliver(_ asked: (payload: Data, productID: String, body: Data, url: String?), bundleID: String) async
+        -> [String: Any]
+    {
+        var report: [String: Any] = ["request": (try? JSONSerialization.jsonObject(with: asked.payload)) ?? NSNull()]
+        guard let url = asked.url else {
+            report["shown"] = "default"
+            report["problem"] = "no realtime URL is configured (Configure Realtime URL)"
+            return report
+        }
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = .POST
+        outgoing.headers.add(name: "Content-Type", value: "application/json")
+        outgoing.body = .bytes(ByteBuffer(bytes: asked.body))
+        let started = ContinuousClock.now
+        var status = 0
+        var answer = Data()
+        do {
+            let response = try await HTTPClient.shared.execute(outgoing, timeout: Self.realtimeDeadline)
+            status = Int(response.status.code)
+            answer = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+        } catch {
+            report["problem"] = "no answer within 700 ms: \(error)"
+        }
+        let elapsed = ContinuousClock.now - started
+        report["duration_ms"] = Int(
+            elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        report["status"] = status
+        report["response"] = (try? JSONSerialization.jsonObject(with: answer)) ?? NSNull()
+        guard status != 0 else {
+            report["shown"] = "default"
+            return report
+        }
+        let judged = await simulator.judgeRetentionAnswer(
+            bundleID: bundleID, productID: asked.productID, status: status, body: answer)
+        report["shown"] = judged.shown
+        if let problem = judged.problem { report["problem"] = problem }
+        return report
+    }
+}

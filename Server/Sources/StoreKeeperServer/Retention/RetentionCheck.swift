@@ -1,0 +1,113 @@
+import Foundation
+import StoreKeeperAPI
+
+/// The one statement of what retention rules may hold. A broken rule is refused with `invalid_retention_rule`,
+/// naming the rule, the field and the value; a field the rules do not define is refused by name (a typo must not
+/// make a condition vanish and a rule answer everyone).
+enum RetentionCheck {
+    /// The most rules a project may have.
+    static let maximumRules = 50
+    /// The subscription states a rule may name.
+    static let states: Set<String> = ["active", "trial", "grace", "price_increase_pending"]
+
+    /// `rules` checked whole against the products the server knows (`catalog`; empty: any product).
+    static func checked(_ rules: RetentionRules, catalog: Set<String>) throws -> RetentionRules {
+        guard rules.rules.count <= maximumRules else {
+            throw invalid("rules has \(rules.rules.count) entries; a project has at most \(maximumRules)")
+        }
+        var seen: Set<String> = []
+        for (index, rule) in rules.rules.enumerated() {
+            let name = "rules[\(index)]"
+            guard OfferingRules.isName(rule.identifier, extra: "") else {
+                throw invalid(
+                    "\(name).identifier \"\(rule.identifier.prefix(100))\" must be 1–100 characters from A–Z a–z 0–9 . _ -"
+                )
+            }
+            guard seen.insert(rule.identifier).inserted else {
+                throw invalid("\(name).identifier \"\(rule.identifier)\" is used twice")
+            }
+            try check(rule.when, "\(name).when", catalog: catalog)
+            try check(rule.respond, "\(name).respond", catalog: catalog)
+        }
+        return rules
+    }
+
+    static func check(_ when: RetentionConditions, _ name: String, catalog: Set<String>) throws {
+        try TargetingCheck.checkList(when.productIDs, "\(name).product_id") { catalog.isEmpty || catalog.contains($0) }
+        try TargetingCheck.checkList(when.states, "\(name).state") { states.contains($0) }
+        try TargetingCheck.checkList(when.storefronts, "\(name).storefront") { value in
+            value.count == 3 && value.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+        }
+        try TargetingCheck.checkList(when.locales, "\(name).locale") { LocaleTag.isWellFormed($0) }
+        for (field, value) in [
+            ("paid_months_at_least", when.paidMonthsAtLeast), ("paid_months_below", when.paidMonthsBelow),
+            ("months_since_last_offer_at_least", when.monthsSinceLastOfferAtLeast),
+        ] {
+            if let value, !(0...1_200).contains(value) { throw invalid("\(name).\(field) is \(value); 0 to 1200") }
+        }
+        if let attributes = when.attributes {
+            guard (1...20).contains(attributes.count) else {
+                throw invalid("\(name).attributes has \(attributes.count) entries; a condition names 1–20")
+            }
+            do {
+                _ = try AttributeRules.checked(attributes.mapValues { Optional($0) })
+            } catch let error as APIError {
+                throw invalid("\(name).attributes: \(error.message)")
+            }
+        }
+    }
+
+    static func check(_ respond: RetentionResponse, _ name: String, catalog: Set<String>) throws {
+        let kinds = [respond.message != nil, respond.alternateProduct != nil, respond.promotionalOffer != nil]
+        guard kinds.filter({ $0 }).count == 1 else {
+            throw invalid("\(name) must hold exactly one of message, alternate_product and promotional_offer")
+        }
+        guard let message = respond.messageID, UUID(uuidString: message) != nil else {
+            throw invalid(
+                "\(name).\(respond.kind).message_id \"\((respond.messageID ?? "").prefix(60))\" is not a UUID (Apple's message identifiers are)"
+            )
+        }
+        if let product = respond.alternateProduct?.productID, !catalog.isEmpty, !catalog.contains(product) {
+            throw invalid("\(name).alternate_product.product_id \"\(product.prefix(100))\" is not a configured product")
+        }
+        if let offer = respond.promotionalOffer {
+            guard !offer.offerID.isEmpty, offer.offerID.count <= 100 else {
+                throw invalid("\(name).promotional_offer.offer_id must be 1–100 characters")
+            }
+            if let signature = offer.signature, !["v1", "v2"].contains(signature) {
+                throw invalid("\(name).promotional_offer.signature \"\(signature.prefix(20))\": expected v1 or v2")
+            }
+        }
+    }
+
+    /// Refuses a field the rules do not define, at any depth of `body` (a `PUT /v1/retention/rules` body).
+    static func refuseUnknownFields(_ body: Data) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let rules = object["rules"] as? [Any]
+        else { return }  // the typed decoding names what is wrong with it
+        for (index, rule) in rules.enumerated() {
+            guard let rule = rule as? [String: Any] else { continue }
+            let name = "rules[\(index)]"
+            try TargetingCheck.refuse(rule, allowed: Set(RetentionRule.CodingKeys.allCases.map(\.stringValue)), name)
+            if let when = rule["when"] as? [String: Any] {
+                try TargetingCheck.refuse(
+                    when, allowed: Set(RetentionConditions.CodingKeys.allCases.map(\.stringValue)), "\(name).when")
+            }
+            guard let respond = rule["respond"] as? [String: Any] else { continue }
+            try TargetingCheck.refuse(
+                respond, allowed: Set(RetentionResponse.CodingKeys.allCases.map(\.stringValue)), "\(name).respond")
+            let kinds: [(String, Set<String>)] = [
+                ("message", Set(RetentionResponse.Message.CodingKeys.allCases.map(\.stringValue))),
+                ("alternate_product", Set(RetentionResponse.AlternateProduct.CodingKeys.allCases.map(\.stringValue))),
+                ("promotional_offer", Set(RetentionResponse.PromotionalOffer.CodingKeys.allCases.map(\.stringValue))),
+            ]
+            for (kind, allowed) in kinds {
+                if let fields = respond[kind] as? [String: Any] {
+                    try TargetingCheck.refuse(fields, allowed: allowed, "\(name).respond.\(kind)")
+                }
+            }
+        }
+    }
+
+    static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidRetentionRule, message) }
+}

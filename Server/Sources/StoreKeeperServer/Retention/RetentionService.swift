@@ -1,0 +1,161 @@
+import AppStoreModels
+import AppStoreVerification
+import Foundation
+import StoreKeeperAPI
+import StoreKeeperStorage
+import StoreKeeperWire
+
+/// Retention Messaging apart from HTTP: the owner keeps a project's rules (secret key); Apple's real-time request
+/// (signed by Apple, no key) is verified, its customer found in the app's project, and answered by the first rule
+/// that matches and may answer — or, when none can, refused so Apple shows the product's default message. Every
+/// answered request is recorded on the customer.
+struct RetentionService: Sendable {
+    /// The setting kind the rules are stored under (one document per project).
+    static let rulesKind = "retention_rules"
+    /// Our frequency cap: a customer is answered a promotional offer at most once in this long.
+    static let offerSpacing: TimeInterval = 30 * 86_400
+
+    let store: any SettingStore & RetentionStore
+    let apps: AppDirectory
+    let catalog: Set<String>
+    let subscribers: SubscriberService
+    let signer: OfferSigner
+    let books: ProjectSettingsCache<RetentionRules>
+    let now: @Sendable () -> Date
+
+    /// Retention over `store`, its rules checked against `catalog` (empty: any product).
+    init(
+        store: any SettingStore & RetentionStore, apps: AppDirectory, catalog: Set<String>,
+        subscribers: SubscriberService, signer: OfferSigner, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.apps = apps
+        self.catalog = catalog
+        self.subscribers = subscribers
+        self.signer = signer
+        self.now = now
+        books = ProjectSettingsCache(store: store) { settings in
+            guard let body = settings.first(where: { $0.kind == Self.rulesKind })?.body else {
+                return RetentionRules(rules: [])
+            }
+            return try APICoding.decoder().decode(RetentionRules.self, from: Data(body.utf8))
+        }
+    }
+
+    /// `GET /v1/retention/rules`.
+    func rules(bundleID: String) async throws -> RetentionRules {
+        try await books.value(projectID: try apps.project(bundleID).id)
+    }
+
+    /// `PUT /v1/retention/rules`: the rules, checked, replace the old ones.
+    func replaceRules(_ rules: RetentionRules, bundleID: String) async throws -> RetentionRules {
+        let project = try apps.project(bundleID)
+        let rules = try RetentionCheck.checked(rules, catalog: catalog)
+        let body = String(decoding: try APICoding.encoder().encode(rules), as: UTF8.self)
+        _ = try await store.saveProjectSetting(
+            ProjectSetting(projectID: project.id, kind: Self.rulesKind, name: "", body: body, updatedAt: now()),
+            mode: .upsert)
+        return rules
+    }
+
+    /// `POST /v1/retention/appstore`: Apple's real-time request answered with a `RealtimeResponseBody`.
+    /// - Throws: ``ServiceError`` when the request is not Apple's for a configured app; `no_retention_message`
+    ///   (404) when no rule answers the customer (Apple then shows the default message).
+    func answer(_ body: Data) async throws -> RealtimeResponseBody {
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+            let signedPayload = object["signedPayload"] as? String
+        else { throw ServiceError.invalid(.malformed, "the body must be a RealtimeRequestBody: {\"signedPayload\"}") }
+        let jws: AppStoreVerification.CompactJWS
+        do { jws = try AppStoreVerification.CompactJWS(signedPayload) } catch {
+            throw ServiceError.invalid(.malformed, "signedPayload is not a compact JWS")
+        }
+        let app = try route(claimed: jws.payload)
+        let request: DecodedRealtimeRequestBody
+        do {
+            request = try await app.signedData.verifyRealtimeRequest(jws)
+        } catch let error as VerificationError {
+            ServerMetrics.verificationFailure(code: error.code.rawValue)
+            throw ServiceError.unverifiable(APIErrorCode(error.code), "signedPayload: \(error.reason)")
+        }
+        let project = app.project
+        let bundleIDs = apps.bundleIDs(in: project)
+        guard
+            let key = try await store.owner(
+                originalTransactionKey: project.key(request.originalTransactionId), bundleIDs: bundleIDs)
+        else {
+            throw APIError(
+                .notFound, .noRetentionMessage,
+                "no customer of this project owns original transaction \(request.originalTransactionId.prefix(40))")
+        }
+        let appUserID = String(key.dropFirst(project.id.count + 1))
+        let instant = now()
+        let standing = try await RetentionStanding.read(
+            appUserID: appUserID, request: request, project: project, subscribers: subscribers, store: store,
+            now: instant)
+        let rules = try await books.value(projectID: project.id).rules
+        var chosen: (RetentionRule, RealtimeResponseBody)?
+        for rule in rules where standing.matches(rule.when) && standing.allows(rule.respond) {
+            chosen = (rule, try await response(rule.respond, request: request, bundleID: app.configuration.bundleID))
+            break
+        }
+        var detail: [String: EventValue] = ["kind": .string(chosen?.0.respond.kind ?? "default")]
+        if let (rule, _) = chosen {
+            detail["rule"] = .string(rule.identifier)
+            if let message = rule.respond.messageID { detail["message_id"] = .string(message) }
+            if let product = rule.respond.alternateProduct?.productID { detail["product_id"] = .string(product) }
+            if let offer = rule.respond.promotionalOffer?.offerID { detail["offer_id"] = .string(offer) }
+        } else {
+            detail["reason"] = .string(rules.isEmpty ? "no rules" : "no rule matched")
+        }
+        var asked: [String: EventValue] = ["product_id": .string(request.productId)]
+        if let locale = request.userLocale { asked["locale"] = .string(locale) }
+        try await store.recordRetention(
+            RetentionExchange(
+                appUserKey: key, requestID: request.requestIdentifier, request: asked, response: detail, at: instant))
+        guard let (_, answer) = chosen else {
+            throw APIError(.notFound, .noRetentionMessage, "no retention rule answers this customer")
+        }
+        return answer
+    }
+
+    /// The app a request is for: the configured app with its Apple id, else the only app configured (a request
+    /// names no bundle id). Routing reads the payload before it is verified; the app's verifier then checks it.
+    func route(claimed payload: [UInt8]) throws -> AppRuntime {
+        let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
+        let appAppleID = (object?["appAppleId"] as? NSNumber)?.int64Value
+        let all = apps.byBundleID.values
+        if let appAppleID, let app = all.first(where: { $0.configuration.appAppleID == appAppleID }) { return app }
+        if all.count == 1, let only = all.first { return only }
+        throw ServiceError(
+            .unknownApp, .unknownApp,
+            "no configured app has appAppleId \(appAppleID.map(String.init) ?? "absent"); set appAppleID on the app")
+    }
+
+    /// Apple's answer for a rule's response; a promotional offer is signed now, for the subscription's product.
+    func response(_ respond: RetentionResponse, request: DecodedRealtimeRequestBody, bundleID: String) async throws
+        -> RealtimeResponseBody
+    {
+        if let message = respond.message {
+            return RealtimeResponseBody(message: .init(messageIdentifier: message.messageID))
+        }
+        if let alternate = respond.alternateProduct {
+            return RealtimeResponseBody(
+                alternateProduct: .init(messageIdentifier: alternate.messageID, productId: alternate.productID))
+        }
+        guard let offer = respond.promotionalOffer else { return RealtimeResponseBody() }
+        let signature = try await signer.sign(
+            bundleID: bundleID, productID: request.productId, offerID: offer.offerID, appAccountToken: nil)
+        if offer.signature != "v1", let jws = signature.compactJWS {
+            return RealtimeResponseBody(
+                promotionalOffer: .init(
+                    messageIdentifier: offer.messageID, promotionalOfferSignatureV2: jws,
+                    promotionalOfferSignatureV1: nil))
+        }
+        return RealtimeResponseBody(
+            promotionalOffer: .init(
+                messageIdentifier: offer.messageID, promotionalOfferSignatureV2: nil,
+                promotionalOfferSignatureV1: .init(
+                    encodedSignature: signature.signature, productId: request.productId, nonce: signature.nonce,
+                    timestamp: signature.timestamp, keyId: signature.keyID, offerIdentifier: offer.offerID)))
+    }
+}

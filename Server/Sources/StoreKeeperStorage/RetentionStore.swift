@@ -1,0 +1,44 @@
+public import Foundation
+
+/// What Retention Messaging keeps: whose subscription Apple asks about, and every request and answer as events on
+/// the customer (which also say when they were last answered a promotional offer).
+public protocol RetentionStore: Sendable {
+    /// The customer key owning a subscription among the apps `bundleIDs` (a project's), or `nil`.
+    /// - Parameter originalTransactionKey: The project's key of the original transaction id
+    ///   (`ProjectScope.key`), as ownership is stored.
+    func owner(originalTransactionKey: String, bundleIDs: [String]) async throws -> String?
+
+    /// Records Apple's request and the answer given as `retention_request` and `retention_response` events on
+    /// the customer, in one transaction.
+    func recordRetention(_ exchange: RetentionExchange) async throws
+
+    /// When the customer (any of `appUserKeys`: their key and their aliases') was last answered a promotional
+    /// offer, if ever.
+    func lastRetentionOffer(appUserKeys: [String]) async throws -> Date?
+}
+
+/// One real-time request and its answer, as recorded.
+public struct RetentionExchange: Sendable, Hashable {
+    /// The customer's key.
+    public var appUserKey: String
+    /// Apple's request identifier (the events' cause id).
+    public var requestID: String
+    /// The request's details (`product_id`, `locale`).
+    public var request: [String: EventValue]
+    /// The answer's details (`rule`, `kind` — `message`, `alternate_product`, `promotional_offer` or `default` —
+    /// `message_id`, `product_id`, `offer_id`, `reason`).
+    public var response: [String: EventValue]
+    /// When it was answered.
+    public var at: Date
+
+    /// Makes an exchange.
+    public init(
+        appUserKey: String, requestID: String, request: [String: EventValue], response: [String: EventValue], at: Date
+    ) {
+        self.appUserKey = appUserKey
+        self.requestID = requestID
+        self.request = request
+        self.response = response
+        self.at = at
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Retention Messaging end to end against `storekeeper serve` with its in-process App Store: the owner's rules
+/// choose the answer to Apple's signed real-time request, and the simulator, playing Apple, says what the customer
+/// is shown — the rule's message when it is approved, Apple's default otherwise.
+@Suite(.timeLimit(.minutes(3))) struct RetentionEndToEndTests {
+    static let secretKey = "sk_demo_storekeeper_secret"
+    static let bundleID = "com.example.storekeeper.demo"
+    static let message = "6b1e5c0e-7f55-4a3c-9d1c-2a9f0e6d8a11"
+    static let switchMessage = "0c9a2f44-1d3b-4e6a-8b7d-55e2c1f09a32"
+
+    /// A demo server in a fresh directory.
+    static func withServer(_ body: @Sendable (ServeClient) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retention-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try BackgroundCommand(
+            ["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
+        defer { server.stop() }
+        try await body(ServeClient(base: server.baseURL))
+    }
+
+    /// The customer opens their subscription's page: the simulator's report of what Apple showed.
+    static func open(_ client: ServeClient, _ customer: String, locale: String = "en-US") async throws -> [String: Any]
+    {
+        let (status, body) = try await client.call(
+            .POST, "/simulator/v1/apps/\(bundleID)/retention-requests", key: nil,
+            body: #"{"customerID":"\#(customer)","locale":"\#(locale)"}"#)
+        #expect(status == 200, "\(body)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+    }
+
+    /// Uploads a message through Apple's Upload Message endpoint (with the app's API token) and reviews it.
+    static func upload(_ client: ServeClient, _ id: String, approve: Bool) async throws {
+        let (_, tokenJSON) = try await client.call(.GET, "/simulator/v1/apps/\(bundleID)/api-token", key: nil)
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: Data(tokenJSON.utf8)) as? [String: Any])?["token"] as? String)
+        let (uploaded, answer) = try await client.call(
+            .PUT, "/inApps/v1/messaging/message/\(id)", key: token,
+            body: #"{"header":"Stay a little longer","body":"Your plan keeps every feature you use."}"#)
+        #expect(uploaded == 200, "\(answer)")
+        if approve {
+            let (approved, _) = try await client.call(
+                .POST, "/simulator/v1/apps/\(bundleID)/messages/\(id)/approve", key: nil)
+            #expect(approved == 200)
+        }
+    }
+
+    static func rules(_ client: ServeClient, _ json: String) async throws -> (Int, String) {
+        try await client.call(.PUT, "/v1/retention/rules", key: secretKey, body: json)
+    }
+
+    @Test("a rule's approved message is shown in real time; no rule, or an unapproved message, shows the default")
+    func message() async throws {
+        try await Self.withServer { client in
+            _ = try await client.subscribe("rita")
+            // No rules yet: the server declines, Apple shows the default message.
+            let declined = try await Self.open(client, "rita")
+            #expect(declined["shown"] as? String == "default" && declined["status"] as? Int == 404, "\(declined)")
+
+            let (saved, body) = try await Self.rules(
+                client,
+                #"{"rules":[{"identifier":"stay","when":{"product_id":["premium.monthly"],"locale":["en"]},"respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#
+            )
+            #expect(saved == 200, "\(body)")
+            let (read, current) = try await client.call(.GET, "/v1/retention/rules", key: Self.secretKey)
+            #expect(read == 200 && current.contains("\"stay\""))
+
+            // The message is not approved yet: the answer is well formed, Apple still shows the default.
+            try await Self.upload(client, Self.message, approve: false)
+            let pending = try await Self.open(client, "rita")
+            #expect(pending["shown"] as? String == "default" && pending["status"] as? Int == 200, "\(pending)")
+            #expect((pending["problem"] as? String)?.contains("PENDING") == true, "\(pending)")
+
+            try await Self.upload(client, Self.switchMessage, approve: true)
+            let (_, _) = try await client.call(
+                .POST, "/simulator/v1/apps/\(Self.bundleID)/messages/\(Self.message)/approve", key: nil)
+            let shown = try await Self.open(client, "rita")
+            #expect(shown["shown"] as? String == "realtime", "\(shown)")
+            let response = try #require(shown["response"] as? [String: Any])
+            #expect((response["message"] as? [String: Any])?["messageIdentifier"] as? String == Self.message)
+            #expect((shown["duration_ms"] as? Int ?? 1_000) < 700)
+
+            // A customer whose locale no rule names gets the default.
+            let german = try await Self.open(client, "rita", locale: "de-DE")
+            #expect(german["shown"] as? String == "default")
+
+            // Each request and answer is on the customer's events, naming the rule.
+            let (_, events) = try await client.call(.GET, "/v1/subscribers/rita/events", key: Self.secretKey)
+            #expect(events.contains("retention_request") && events.contains("retention_response"))
+            #expect(events.contains("\"stay\""))
+        }
+    }
+
+    @Test("a switch-plan answer names another product of the group; a product outside it is refused by Apple")
+    func alternateProduct() async throws {
+        try await Self.withServer { client in
+            _ = try await client.subscribe("sam")
+            try await Self.upload(client, Self.switchMessage, approve: true)
+            _ = try await Self.rules(
+                client,
+                #"{"rules":[{"identifier":"downgrade","respond":{"alternate_product":{"message_id":"\#(Self.switchMessage)","product_id":"basic.monthly"}}}]}"#
+            )
+            let shown = try await Self.open(client, "sam")
+            #expect(shown["shown"] as? String == "realtime", "\(shown)")
+            let response = try #require(shown["response"] as? [String: Any])
+            #expect((response["alternateProduct"] as? [String: Any])?["productId"] as? String == "basic.monthly")
+
+            _ = try await Self.rules(
+                client,
+                #"{"rules":[{"identifier":"same","respond":{"alternate_product":{"message_id":"\#(Self.switchMessage)","product_id":"premium.monthly"}}}]}"#
+            )
+            let refused = try await Self.open(client, "sam")
+            #expect(refused["shown"] as? String == "default" && refused["problem"] != nil, "\(refused)")
+        }
+    }
+
+    @Test("broken rules are refused, naming the rule and the field; nothing is stored")
+    func brokenRules() async throws {
+        try await Self.withServer { client in
+            for (json, words) in [
+                (#"{"rules":[{"identifier":"a","respond":{}}]}"#, "exactly one"),
+                (#"{"rules":[{"identifier":"a","respond":{"message":{"message_id":"hello"}}}]}"#, "not a UUID"),
+                (
+                    #"{"rules":[{"identifier":"a","when":{"stat":["active"]},"respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#,
+                    "in rules[0].when; expected"
+                ),
+                (
+                    #"{"rules":[{"identifier":"a","when":{"state":["sleeping"]},"respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#,
+                    "rules[0].when.state"
+                ),
+            ] {
+                let (status, body) = try await Self.rules(client, json)
+                #expect(status == 400 && body.contains(words), "\(json): \(body)")
+            }
+            let (_, current) = try await client.call(.GET, "/v1/retention/rules", key: Self.secretKey)
+            #expect(current.contains("\"rules\":[]"), "\(current)")
+            let (refused, _) = try await client.call(.GET, "/v1/retention/rules")
+            #expect(refused == 403 || refused == 401, "a public key does not read the rules")
+        }
+    }
+}
