@@ -117,6 +117,62 @@ import Testing
         }
     }
 
+    @Test(
+        "a promotional offer: never during a free trial; once paid, signed and accepted by Apple; then the frequency cap answers the next rule"
+    )
+    func promotionalOffer() async throws {
+        try await Self.withServer { client in
+            // premium.monthly with its introductory free week.
+            let (bought, _) = try await client.call(
+                .POST, "/simulator/v1/purchases", key: nil,
+                body:
+                    #"{"bundleID":"\#(Self.bundleID)","productID":"premium.monthly","customerID":"pia","offer":"introductory"}"#
+            )
+            #expect(bought == 201)
+            let (_, receiptJSON) = try await client.call(
+                .GET, "/simulator/v1/apps/\(Self.bundleID)/receipt?customerID=pia", key: nil)
+            let receipt = try #require(
+                (try JSONSerialization.jsonObject(with: Data(receiptJSON.utf8)) as? [String: Any])?["receipt"]
+                    as? String)
+            let (posted, _) = try await client.call(
+                .POST, "/v1/receipts", body: #"{"app_user_id":"pia","receipt":"\#(receipt)"}"#)
+            #expect(posted == 200)
+            try await Self.upload(client, Self.message, approve: true)
+            try await Self.upload(client, Self.switchMessage, approve: true)
+            let (saved, body) = try await Self.rules(
+                client,
+                #"{"rules":[{"identifier":"offer","respond":{"promotional_offer":{"message_id":"\#(Self.message)","offer_id":"winback50"}}},{"identifier":"fallback","respond":{"alternate_product":{"message_id":"\#(Self.switchMessage)","product_id":"basic.monthly"}}}]}"#
+            )
+            #expect(saved == 200, "\(body)")
+            let inTrial = try await Self.open(client, "pia")
+            #expect(
+                inTrial["shown"] as? String == "realtime"
+                    && (inTrial["response"] as? [String: Any])?["alternateProduct"] != nil, "\(inTrial)")
+
+            // The trial ends and the first paid month begins; the server hears the renewal.
+            let (advanced, _) = try await client.call(
+                .POST, "/simulator/v1/clock/advance", key: nil, body: #"{"months":0.8}"#)
+            #expect(advanced == 200)
+            var paid = false
+            for _ in 0..<100 where !paid {
+                let (_, document) = try await client.call(.GET, "/v1/subscribers/pia", key: Self.secretKey)
+                paid = document.contains(#""status":"active""#) && !document.contains("freeTrial")
+                if !paid { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let (_, lastDocument) = try await client.call(.GET, "/v1/subscribers/pia", key: Self.secretKey)
+            #expect(paid, "the renewal reached the server: \(lastDocument)")
+            let offered = try await Self.open(client, "pia")
+            #expect(offered["shown"] as? String == "realtime", "\(offered)")
+            let offer = try #require((offered["response"] as? [String: Any])?["promotionalOffer"] as? [String: Any])
+            #expect(offer["messageIdentifier"] as? String == Self.message)
+            #expect((offer["promotionalOfferSignatureV2"] as? String)?.split(separator: ".").count == 3)
+
+            // Asked again at once: the cap skips the offer, the next rule answers.
+            let again = try await Self.open(client, "pia")
+            #expect((again["response"] as? [String: Any])?["alternateProduct"] != nil, "\(again)")
+        }
+    }
+
     @Test("broken rules are refused, naming the rule and the field; nothing is stored")
     func brokenRules() async throws {
         try await Self.withServer { client in
