@@ -193,6 +193,53 @@ for record in switch_note:
 if found is None or found.originalTransactionId != switched["originalTransactionId"]:
     sys.exit(f"apple-library-check: the switch's SUBSCRIBED notification was not found")
 
+# Retention Messaging: Apple's client sets the real-time URL and uploads a message; Apple's review (the
+# simulator's verb) approves it; a customer opens their subscription's page, and the signed request reaching the
+# endpoint (here, in this script) is verified by verify_and_decode_realtime_request and answered with Apple's
+# RealtimeResponseBody, which the simulator shows in real time.
+import http.server, threading, uuid
+from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
+from appstoreserverlibrary.models.Message import Message
+from appstoreserverlibrary.models.RealtimeResponseBody import RealtimeResponseBody
+from appstoreserverlibrary.models.RealtimeUrlRequest import RealtimeUrlRequest
+from appstoreserverlibrary.models.UploadMessageRequestBody import UploadMessageRequestBody
+message_id = uuid.UUID("3f0c8a52-6d1e-4b7a-9c2f-5e8d1a7b4c63")
+received = []
+class RetentionEndpoint(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        received.append(verifier.verify_and_decode_realtime_request(body["signedPayload"]))
+        answer = RealtimeResponseBody(message=Message(messageIdentifier=message_id))
+        payload = json.dumps(_get_cattrs_converter(RealtimeResponseBody).unstructure(answer)).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+    def log_message(self, *arguments):
+        pass
+endpoint = http.server.HTTPServer(("127.0.0.1", 0), RetentionEndpoint)
+threading.Thread(target=endpoint.serve_forever, daemon=True).start()
+realtime_url = f"http://127.0.0.1:{endpoint.server_address[1]}/retention"
+client.configure_realtime_url(RealtimeUrlRequest(realtimeURL=realtime_url))
+if client.get_realtime_url().realtimeURL != realtime_url:
+    sys.exit("apple-library-check: Get Realtime URL did not answer the URL configured")
+client.upload_message(message_id, UploadMessageRequestBody(header="Stay a little longer",
+                                                           body="Your plan keeps every feature you use."))
+states = {str(item.messageIdentifier): item.rawMessageState for item in client.get_message_list().messageIdentifiers}
+if states.get(str(message_id)) != "PENDING":
+    sys.exit(f"apple-library-check: an uploaded message is {states}, expected PENDING")
+call("POST", f"/simulator/v1/apps/{bundle}/messages/{message_id}/approve")
+report = call("POST", f"/simulator/v1/apps/{bundle}/retention-requests", {"customerID": "apple-check",
+                                                                          "locale": "en-US"})
+if report.get("shown") != "realtime" or len(received) != 1 or received[0].originalTransactionId != original \
+        or received[0].userLocale != "en-US":
+    sys.exit(f"apple-library-check: retention request {report}, received {received}")
+client.delete_message(message_id)
+client.delete_realtime_url()
+endpoint.shutdown()
+
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
       f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
-      f"a win-back offer offered and redeemed; a one-time offer code; a commitment plan; a switch")
+      f"a win-back offer offered and redeemed; a one-time offer code; a commitment plan; a switch; "
+      f"a retention message set up with Apple's client, its real-time request verified and answered")
