@@ -137,7 +137,8 @@ extension AppStoreSimulator {
         return response
     }
 
-    /// Get Notification History: notifications signed between the dates, 20 per page.
+    /// Get Notification History: notifications signed between the dates, 20 per page — only those Apple has tried
+    /// to send (a notification appears in Apple's history once a send attempt was made).
     public func notificationHistory(bundleID: String, request: NotificationHistoryRequest, paginationToken: String?)
         throws(AppStoreAPIError) -> NotificationHistoryResponse
     {
@@ -145,7 +146,7 @@ extension AppStoreSimulator {
         guard let start = request.startDate, let end = request.endDate, start <= end else { throw .invalidRequest }
         let matching = notificationLog.filter { record in
             let signed = Self.milliseconds(record.signedDate)
-            return record.bundleID == bundleID && signed >= start && signed <= end
+            return record.bundleID == bundleID && !record.attempts.isEmpty && signed >= start && signed <= end
                 && (request.notificationType.map { $0.rawValue == record.notificationType } ?? true)
                 && (request.notificationSubtype.map { $0.rawValue == record.subtype } ?? true)
                 && (request.transactionId.map { $0 == record.transactionID } ?? true)

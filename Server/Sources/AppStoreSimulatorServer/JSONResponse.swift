@@ -40,8 +40,19 @@ enum JSONResponse {
         let data = try await body(request)
         do {
             return try JSONDecoder().decode(type, from: data)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            let path = (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+            throw SimulatorError("missing_field", "the body has no \(path) (\(Value.self) needs it)")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw SimulatorError(
+                "invalid_field", "\(path.isEmpty ? "the body" : path) has the wrong type for \(Value.self)")
+        } catch DecodingError.dataCorrupted(let context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw SimulatorError(
+                "invalid_field", path.isEmpty ? "the body is not JSON" : "\(path) is not a valid value")
         } catch {
-            throw HTTPError(.badRequest, message: "body is not a valid \(Value.self): \(error)")
+            throw SimulatorError("invalid_json", "the body is not a valid \(Value.self)")
         }
     }
 

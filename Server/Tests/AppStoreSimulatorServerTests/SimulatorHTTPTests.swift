@@ -143,6 +143,34 @@ import Testing
         #expect(await h.simulator.subscription(bought.originalTransactionID)?.autoRenewEnabled == false)
     }
 
+    @Test(
+        "creating an app with a field missing or of the wrong type answers 400 naming the field, not a decoder's dump",
+        arguments: [
+            (#"{"appAppleID":1,"sharedSecret":"s","gracePeriodDays":16,"products":[]}"#, "missing_field", "bundleID"),
+            (
+                #"{"bundleID":"com.x","sharedSecret":"s","gracePeriodDays":16,"products":[]}"#, "missing_field",
+                "appAppleID"
+            ),
+            (
+                #"{"bundleID":"com.x","appAppleID":"one","sharedSecret":"s","gracePeriodDays":16,"products":[]}"#,
+                "invalid_field", "appAppleID"
+            ),
+            ("not json", "invalid_field", "JSON"),
+        ])
+    func appFields(_ body: String, _ code: String, _ named: String) async throws {
+        let h = try await SimulatorHarness()
+        try await LiveServer.with({
+            SimulatorApplication.build(
+                simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
+        }) { base in
+            let (status, answer) = try await request(.POST, "\(base)/simulator/v1/apps", body: Data(body.utf8))
+            let error = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["error"] as? [String: Any]
+            #expect(status == 400 && error?["code"] as? String == code, "\(String(decoding: answer, as: UTF8.self))")
+            let message = error?["message"] as? String ?? ""
+            #expect(message.contains(named) && !message.contains("CodingKeys") && message.count < 200, "\(message)")
+        }
+    }
+
     @Test("notifications are POSTed to the app's URL and retried after a failure, attempts in history")
     func delivery() async throws {
         let receiver = NotificationReceiver(statuses: [500])

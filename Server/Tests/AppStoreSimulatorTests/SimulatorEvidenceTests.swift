@@ -142,6 +142,13 @@ import Testing
         request.startDate = 0
         request.endDate = Int64.max / 2
         request.notificationType = .didRenew
+        // Apple lists a notification once it tried to send it: none yet (this app has no URL), then all 12.
+        let unsent = try await h.simulator.notificationHistory(
+            bundleID: h.bundleID, request: request, paginationToken: nil)
+        #expect(unsent.notificationHistory?.isEmpty == true)
+        for record in await h.simulator.notifications(for: h.bundleID) {
+            await h.simulator.recordAttempt(notificationUUID: record.notificationUUID, result: "SUCCESS")
+        }
         let history = try await h.simulator.notificationHistory(
             bundleID: h.bundleID, request: request, paginationToken: nil)
         #expect(history.notificationHistory?.count == 12)

@@ -173,6 +173,27 @@ import Testing
         }
     }
 
+    @Test("an endpoint that does not answer within 700 ms: Apple shows the default message")
+    func tooSlow() async throws {
+        let silent = try SilentReceiver()
+        defer { silent.stop() }
+        try await Self.withServer { client in
+            _ = try await client.subscribe("tom")
+            let (_, tokenJSON) = try await client.call(.GET, "/simulator/v1/apps/\(Self.bundleID)/api-token", key: nil)
+            let token = try #require(
+                (try JSONSerialization.jsonObject(with: Data(tokenJSON.utf8)) as? [String: Any])?["token"] as? String)
+            let (configured, _) = try await client.call(
+                .PUT, "/inApps/v1/messaging/realtime/url", key: token,
+                body: #"{"realtimeURL":"\#(silent.base)/retention"}"#)
+            #expect(configured == 200)
+            let started = ContinuousClock.now
+            let report = try await Self.open(client, "tom")
+            #expect(report["shown"] as? String == "default", "\(report)")
+            #expect((report["problem"] as? String)?.contains("700 ms") == true)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
     @Test("broken rules are refused, naming the rule and the field; nothing is stored")
     func brokenRules() async throws {
         try await Self.withServer { client in
