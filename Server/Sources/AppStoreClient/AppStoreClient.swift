@@ -163,7 +163,7 @@ public struct AppStoreClient: Sendable {
 
     /// The HTTP methods the Server API uses.
     enum Verb: Sendable {
-        case get, post, put
+        case get, post, put, delete
     }
 
     /// A Server API call with retries on 429 and 5xx until the deadline: `GET`, or `POST` with a JSON body.
@@ -226,6 +226,7 @@ public struct AppStoreClient: Sendable {
             case .get: request.method = .GET
             case .post: request.method = .POST
             case .put: request.method = .PUT
+            case .delete: request.method = .DELETE
             }
             if let body {
                 request.headers.add(name: "Content-Type", value: "application/json")

@@ -194,6 +194,50 @@ import Testing
         }
     }
 
+    @Test(
+        "retention push uploads the messages and sets the real-time URL through Apple's API, then says nothing changed")
+    func push() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("push-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try BackgroundCommand(["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
+        defer { server.stop() }
+        // The demo app's App Store Connect key, as the simulator saved it (the .p8 a team downloads).
+        var pem: String?
+        for _ in 0..<50 where pem == nil {
+            let world = try? Data(contentsOf: directory.appendingPathComponent("data/simulator/world.json"))
+            let object = world.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            pem = (object?["generatedAPIKeys"] as? [String: String])?[Self.bundleID]
+            if pem == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(pem).writePrivately(to: directory.appendingPathComponent("key.p8"))
+        try
+            #"{"apps":[{"bundleID":"\#(Self.bundleID)","issuerID":"57246542-96fe-1a63-e053-0824d011072a","keyID":"SIMKEY0001","privateKeyPath":"\#(directory.path)/key.p8"}],"serverAPIBaseURL":"\#(server.baseURL)"}"#
+            .writePrivately(to: directory.appendingPathComponent("push-config.json"))
+        let url = "https://subs.example.com/v1/retention/appstore"
+        try
+            #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"\#(url)","messages":[{"id":"\#(Self.message)","header":"Stay","body":"Every feature you use stays."}]}"#
+            .write(to: directory.appendingPathComponent("retention.json"), atomically: true, encoding: .utf8)
+        let arguments = [
+            "retention", "push", "--config", directory.appendingPathComponent("push-config.json").path, "--messages",
+            directory.appendingPathComponent("retention.json").path,
+        ]
+        let first = try CommandRunner.run(arguments)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("message \(Self.message): uploaded"))
+        #expect(first.standardOutput.contains("realtime URL: set to \(url)"))
+        let again = try CommandRunner.run(arguments)
+        #expect(again.status == 0)
+        #expect(again.standardOutput.contains("message \(Self.message): unchanged (PENDING)"))
+        #expect(again.standardOutput.contains("realtime URL: unchanged"))
+
+        // Apple refuses a URL that is not http(s): exit 1, naming Apple's error.
+        try #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"ftp://nope"}"#
+            .write(to: directory.appendingPathComponent("retention.json"), atomically: true, encoding: .utf8)
+        let refused = try CommandRunner.run(arguments)
+        #expect(refused.status == 1 && refused.standardError.contains("4000215"), "\(refused.standardError)")
+    }
+
     @Test("broken rules are refused, naming the rule and the field; nothing is stored")
     func brokenRules() async throws {
         try await Self.withServer { client in

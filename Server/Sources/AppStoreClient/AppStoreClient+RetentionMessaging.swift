@@ -1,0 +1,53 @@
+public import AppStoreModels
+public import Foundation
+
+/// The Retention Messaging API's management calls, as Apple documents them; Apple's errors arrive as
+/// ``AppStoreClientError`` with ``AppStoreClientError/appleErrorCode`` (4040021 no realtime URL, 4040015 no such
+/// message, 4090001 the message exists, 4000215 an invalid URL).
+extension AppStoreClient {
+    /// Get Message List.
+    public func retentionMessages(credentials: Credentials, environment: ServerAPIEnvironment) async throws
+        -> GetMessageListResponse
+    {
+        try await call(.get, "/inApps/v1/messaging/message/list", credentials: credentials, environment: environment)
+    }
+
+    /// Upload Message: a new message (Apple reviews it; its identifier's content cannot change).
+    public func uploadRetentionMessage(
+        _ messageID: String, _ message: UploadMessageRequestBody, credentials: Credentials,
+        environment: ServerAPIEnvironment
+    ) async throws {
+        _ = try await exchange(
+            .put, "/inApps/v1/messaging/message/\(Self.segment(messageID))", credentials: credentials,
+            body: try JSONEncoder().encode(message), environment: environment)
+    }
+
+    /// Delete Message.
+    public func deleteRetentionMessage(_ messageID: String, credentials: Credentials, environment: ServerAPIEnvironment)
+        async throws
+    {
+        _ = try await exchange(
+            .delete, "/inApps/v1/messaging/message/\(Self.segment(messageID))", credentials: credentials, body: nil,
+            environment: environment)
+    }
+
+    /// Get Realtime URL: the configured URL, or `nil` when none is (Apple's 404 4040021).
+    public func realtimeURL(credentials: Credentials, environment: ServerAPIEnvironment) async throws -> String? {
+        do {
+            let answer: RealtimeURLBody = try await call(
+                .get, "/inApps/v1/messaging/realtime/url", credentials: credentials, environment: environment)
+            return answer.realtimeURL
+        } catch let error as AppStoreClientError where error.appleErrorCode == 4_040_021 {
+            return nil
+        }
+    }
+
+    /// Configure Realtime URL.
+    public func configureRealtimeURL(_ url: String, credentials: Credentials, environment: ServerAPIEnvironment)
+        async throws
+    {
+        _ = try await exchange(
+            .put, "/inApps/v1/messaging/realtime/url", credentials: credentials,
+            body: try JSONEncoder().encode(RealtimeURLBody(realtimeURL: url)), environment: environment)
+    }
+}

@@ -1,0 +1,39 @@
+/// Upload Message's body: a retention message's text.
+/// https://developer.apple.com/documentation/retentionmessaging/uploadmessagerequestbody
+public struct UploadMessageRequestBody: Codable, Sendable, Hashable {
+    /// The header (at most 66 characters).
+    public var header: String
+    /// The body (at most 144 characters).
+    public var body: String
+
+    /// Makes a body.
+    public init(header: String, body: String) {
+        self.header = header
+        self.body = body
+    }
+}
+
+/// Get Message List's answer: every uploaded message with its review state.
+/// https://developer.apple.com/documentation/retentionmessaging/getmessagelistresponse
+public struct GetMessageListResponse: Codable, Sendable, Hashable {
+    /// The messages.
+    public var messageIdentifiers: [Item]?
+
+    /// One message.
+    public struct Item: Codable, Sendable, Hashable {
+        /// Its identifier (a UUID).
+        public var messageIdentifier: String?
+        /// `PENDING`, `APPROVED` or `REJECTED` (open: a new state decodes).
+        public var messageState: String?
+    }
+}
+
+/// Configure Realtime URL's body and Get Realtime URL's answer.
+/// https://developer.apple.com/documentation/retentionmessaging/realtimeurlrequest
+public struct RealtimeURLBody: Codable, Sendable, Hashable {
+    /// The Get Retention Message endpoint's URL (at most 256 characters).
+    public var realtimeURL: String
+
+    /// Makes a body.
+    public init(realtimeURL: String) { self.realtimeURL = realtimeURL }
+}
