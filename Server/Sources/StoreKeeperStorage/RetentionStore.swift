@@ -9,7 +9,7 @@ public protocol RetentionStore: Sendable {
     func owner(originalTransactionKey: String, bundleIDs: [String]) async throws -> String?
 
     /// Records Apple's request and the answer given as `retention_request` and `retention_response` events on
-    /// the customer, in one transaction.
+    /// the customer, with the exchange's announcement (and its deliveries), in one transaction.
     func recordRetention(_ exchange: RetentionExchange) async throws
 
     /// When the customer (any of `appUserKeys`: their key and their aliases') was last answered a promotional
@@ -30,11 +30,16 @@ public struct RetentionExchange: Sendable, Hashable {
     public var response: [String: EventValue]
     /// When it was answered.
     public var at: Date
+    /// The webhook event announcing it (`retention_offer_shown`), stored with its deliveries to the project's
+    /// endpoints in the same transaction; `nil`: nothing is announced.
+    public var announcement: OutboxEvent?
 
     /// Makes an exchange.
     public init(
-        appUserKey: String, requestID: String, request: [String: EventValue], response: [String: EventValue], at: Date
+        appUserKey: String, requestID: String, request: [String: EventValue], response: [String: EventValue], at: Date,
+        announcement: OutboxEvent? = nil
     ) {
+        self.announcement = announcement
         self.appUserKey = appUserKey
         self.requestID = requestID
         self.request = request

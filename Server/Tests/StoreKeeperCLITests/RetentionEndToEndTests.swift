@@ -121,7 +121,21 @@ import Testing
         "a promotional offer: never during a free trial; once paid, signed and accepted by Apple; then the frequency cap answers the next rule"
     )
     func promotionalOffer() async throws {
-        try await Self.withServer { client in
+        let receiver = WebhookReceiver()
+        try await LiveServer.with(router: receiver.router()) { hooks in
+            try await Self.withServer { client in
+                let (added, _) = try await client.call(
+                    .POST, "/v1/webhooks", key: Self.secretKey,
+                    body: #"{"url":"\#(hooks)/hook","event_types":["retention_offer_shown"]}"#)
+                #expect(added == 201)
+                try await Self.offerLifecycle(client, receiver)
+            }
+        }
+    }
+
+    /// Buys with a free trial, then asks as the trial runs and after it; the offer is announced to `receiver`.
+    static func offerLifecycle(_ client: ServeClient, _ receiver: WebhookReceiver) async throws {
+        do {
             // premium.monthly with its introductory free week.
             let (bought, _) = try await client.call(
                 .POST, "/simulator/v1/purchases", key: nil,
@@ -166,6 +180,16 @@ import Testing
             let offer = try #require((offered["response"] as? [String: Any])?["promotionalOffer"] as? [String: Any])
             #expect(offer["messageIdentifier"] as? String == Self.message)
             #expect((offer["promotionalOfferSignatureV2"] as? String)?.split(separator: ".").count == 3)
+            // The owner's backend hears of it.
+            #expect(
+                try await receiver.wait {
+                    $0.contains { String(decoding: $0.body, as: UTF8.self).contains("retention_offer_shown") }
+                })
+            let event = try #require(
+                receiver.deliveries.compactMap {
+                    try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any]
+                }.first { $0["type"] as? String == "retention_offer_shown" })
+            #expect(event["app_user_id"] as? String == "pia" && event["product_id"] as? String == "premium.monthly")
 
             // Asked again at once: the cap skips the offer, the next rule answers.
             let again = try await Self.open(client, "pia")

@@ -4,6 +4,7 @@ import Foundation
 import StoreKeeperAPI
 import StoreKeeperStorage
 import StoreKeeperWire
+import SubscriptionEngine
 
 /// Retention Messaging apart from HTTP: the owner keeps a project's rules (secret key); Apple's real-time request
 /// (signed by Apple, no key) is verified, its customer found in the app's project, and answered by the first rule
@@ -109,13 +110,41 @@ struct RetentionService: Sendable {
         }
         var asked: [String: EventValue] = ["product_id": .string(request.productId)]
         if let locale = request.userLocale { asked["locale"] = .string(locale) }
-        try await store.recordRetention(
-            RetentionExchange(
-                appUserKey: key, requestID: request.requestIdentifier, request: asked, response: detail, at: instant))
+        var exchange = RetentionExchange(
+            appUserKey: key, requestID: request.requestIdentifier, request: asked, response: detail, at: instant)
+        if let (rule, _) = chosen, let offer = rule.respond.promotionalOffer {
+            exchange.announcement = try Self.offerShown(
+                offer, standing: standing, request: request, bundleID: app.configuration.bundleID, at: instant)
+        }
+        try await store.recordRetention(exchange)
         guard let (_, answer) = chosen else {
             throw APIError(.notFound, .noRetentionMessage, "no retention rule answers this customer")
         }
         return answer
+    }
+
+    /// The `retention_offer_shown` webhook event: the customer as the answer saw them, the offer in the subscriber
+    /// document's place of the product, caused by Apple's request.
+    static func offerShown(
+        _ offer: RetentionResponse.PromotionalOffer, standing: RetentionStanding, request: DecodedRealtimeRequestBody,
+        bundleID: String, at instant: Date
+    ) throws -> OutboxEvent {
+        let subscriber = standing.document.subscriber
+        let subscription = subscriber.subscriptions.first { $0.originalTransactionID == request.originalTransactionId }
+        let event = WebhookEvent(
+            id: UUID().uuidString.lowercased(), type: ChangeKind.retentionOfferShown.rawValue, createdAt: instant,
+            environment: request.environment?.rawValue, app: bundleID, appUserID: subscriber.appUserID,
+            aliases: subscriber.aliases, originalTransactionID: request.originalTransactionId,
+            transactionID: subscription?.latestTransactionID, productID: request.productId,
+            entitlements: subscriber.entitlements.filter { $0.productID == request.productId }.map(\.identifier),
+            periodType: nil, purchasedAt: nil, expiresAt: subscription?.expiresAt, price: subscription?.price,
+            currency: subscription?.currency,
+            storeTimestamp: request.signedDate.map {
+                Date(timeIntervalSince1970: Double($0) / 1000)
+            }, cause: "notification", subscriber: subscriber, attributes: standing.attributes)
+        return OutboxEvent(
+            id: event.id, type: event.type,
+            body: String(decoding: try WebhookAnnouncer.encoder.encode(event), as: UTF8.self))
     }
 
     /// The app a request is for: the configured app with its Apple id, else the only app configured (a request

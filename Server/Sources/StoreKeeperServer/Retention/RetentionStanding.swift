@@ -24,6 +24,8 @@ struct RetentionStanding: Sendable {
     var attributes: [String: String]
     /// The instant of the request.
     var now: Date
+    /// The customer's subscriber document the standing was read from.
+    var document: SubscriberResponse
 
     /// Reads the standing of `appUserID` for `request`.
     static func read(
@@ -50,7 +52,7 @@ struct RetentionStanding: Sendable {
         return RetentionStanding(
             productID: request.productId, states: states, paidDays: Self.paidDays(evidence.transactions, now: now),
             lastOffer: try await store.lastRetentionOffer(appUserKeys: keys), storefront: subscription?.storefront,
-            locale: request.userLocale, attributes: document.attributes ?? [:], now: now)
+            locale: request.userLocale, attributes: document.attributes ?? [:], now: now, document: document)
     }
 
     /// Days of paid service in `transactions` up to `now`: every auto-renewable period neither refunded nor a free

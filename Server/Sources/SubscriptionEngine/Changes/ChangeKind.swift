@@ -33,4 +33,8 @@ public enum ChangeKind: String, Sendable, Hashable, Codable, CaseIterable {
     case test
     /// A parent or guardian rescinded consent for a minor's use of the app: the subscription grants no access.
     case consentRescinded = "consent_rescinded"
+    /// Apple asked which retention message to show a customer about to cancel, and was answered a promotional
+    /// offer (Retention Messaging). Not a change of state: the engine never finds it; the retention room
+    /// announces it.
+    case retentionOfferShown = "retention_offer_shown"
 }
