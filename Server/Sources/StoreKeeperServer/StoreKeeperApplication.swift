@@ -173,6 +173,9 @@ public enum StoreKeeperApplication {
         let retention = RetentionService(
             store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
             signer: signer, now: dependencies.now)
+        for (bundleID, rules) in configuration.retentionRules.sorted(by: { $0.key < $1.key }) {
+            _ = try await retention.replaceRules(rules, bundleID: bundleID)
+        }
         var webhooks = WebhookService(store: store, apps: directory, now: dependencies.now)
         webhooks.testsPerMinute = configuration.webhookDelivery.testsPerMinute
         APIRoutes(

@@ -262,6 +262,21 @@ import Testing
         #expect(refused.status == 1 && refused.standardError.contains("4000215"), "\(refused.standardError)")
     }
 
+    @Test("rules kept in the configuration file are the project's rules at start")
+    func configured() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rr-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try
+            #"{"retentionRules":{"\#(Self.bundleID)":{"rules":[{"identifier":"from-file","respond":{"message":{"message_id":"\#(Self.message)"}}}]}}}"#
+            .write(to: directory.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        let server = try BackgroundCommand(["serve", "--port", "0", "--config", "config.json"], in: directory)
+        defer { server.stop() }
+        let (status, rules) = try await ServeClient(base: server.baseURL).call(
+            .GET, "/v1/retention/rules", key: Self.secretKey)
+        #expect(status == 200 && rules.contains("from-file"), "\(rules)")
+    }
+
     @Test("broken rules are refused, naming the rule and the field; nothing is stored")
     func brokenRules() async throws {
         try await Self.withServer { client in

@@ -39,6 +39,12 @@ enum ConfigurationFile {
             let where_ = place.isEmpty ? "at the top level" : "in \(place)"
             throw ConfigurationError("configuration \(path): unknown key \"\(key.prefix(100))\" \(where_)")
         }
+        for (bundleID, rules) in (object["retentionRules"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let body = try? JSONSerialization.data(withJSONObject: rules) else { continue }
+            do { try RetentionCheck.refuseUnknownFields(body) } catch let error as APIError {
+                throw ConfigurationError("configuration \(path): retentionRules.\(bundleID): \(error.message)")
+            }
+        }
         do {
             return try JSONDecoder().decode(ServerConfiguration.self, from: data)
         } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {

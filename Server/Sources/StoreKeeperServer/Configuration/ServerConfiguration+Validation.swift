@@ -21,6 +21,14 @@ extension ServerConfiguration {
             throw ConfigurationError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")
         }
         _ = try AnswerSigner(privateKeys: answerSigningKeys)
+        for (bundleID, rules) in retentionRules.sorted(by: { $0.key < $1.key }) {
+            guard apps.contains(where: { $0.bundleID == bundleID }) || (usesSimulator && apps.isEmpty) else {
+                throw ConfigurationError("retentionRules: \"\(bundleID.prefix(100))\" is not an app under apps")
+            }
+            do { _ = try RetentionCheck.checked(rules, catalog: engine.productIDs) } catch let error as APIError {
+                throw ConfigurationError("retentionRules.\(bundleID): \(error.message)")
+            }
+        }
         try apple.check()
         try polling.check()
         try webhookDelivery.check()

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+public import StoreKeeperAPI
 public import StoreKeeperStorage
 public import SubscriptionEngine
 
@@ -180,6 +181,9 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// to the SDK with, when a request carries a nonce (see `AnswerSignature`); two while the key changes, each
     /// answer then carrying both signatures. Default none: answers are not signed.
     public var answerSigningKeys: [String] = []
+    /// Retention Messaging rules by app (bundle id), for the app's project: applied at every start, replacing
+    /// what `PUT /v1/retention/rules` stored for that project. Default none: the API's rules stand.
+    public var retentionRules: [String: RetentionRules] = [:]
 
     /// The defaults.
     public init() {}
@@ -194,7 +198,8 @@ public struct ServerConfiguration: Sendable, Decodable {
             webhookRetrySeconds, webhookTimeoutSeconds, webhookTestsPerMinute,
             reconcileSeconds, pollDelaySeconds, pollRetrySeconds, pollSweepSeconds, pollRequestsPerSecond, leaseSeconds,
             rawEvidenceRetentionDays,
-            reportingCurrency, exchangeRates, smallBusinessProgram, storefrontTaxRates, answerSigningKeys
+            reportingCurrency, exchangeRates, smallBusinessProgram, storefrontTaxRates, answerSigningKeys,
+            retentionRules
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -253,6 +258,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         metrics.storefrontTaxRates =
             try c.decodeIfPresent([String: Double].self, forKey: .storefrontTaxRates) ?? [:]
         answerSigningKeys = try c.decodeIfPresent([String].self, forKey: .answerSigningKeys) ?? []
+        retentionRules = try c.decodeIfPresent([String: RetentionRules].self, forKey: .retentionRules) ?? [:]
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over

@@ -87,6 +87,29 @@ import Testing
         #expect(Set((object["webhooks"] as? [[String: Any]] ?? []).flatMap(\.keys)) == ConfigurationFile.webhook)
     }
 
+    @Test("retention rules in the file: checked like the API's, a nested typo and an unknown app refused by name")
+    func retentionRules() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rr-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let message = #"{"message":{"message_id":"6b1e5c0e-7f55-4a3c-9d1c-2a9f0e6d8a11"}}"#
+        for (rules, words) in [
+            (#"{"com.a":{"rules":[{"identifier":"r","when":{"sate":["active"]},"respond":\#(message)}]}}"#, "sate"),
+            (#"{"com.z":{"rules":[{"identifier":"r","respond":\#(message)}]}}"#, "com.z"),
+            (#"{"com.a":{"rules":[{"identifier":"r","respond":{"message":{"message_id":"x"}}}]}}"#, "not a UUID"),
+        ] {
+            let path = directory.appendingPathComponent("config.json")
+            try #"{"apps":[{"bundleID":"com.a"}],"retentionRules":\#(rules)}"#.write(
+                to: path, atomically: true, encoding: .utf8)
+            do {
+                try ServerConfiguration.load(path: path.path, environment: [:]).validate()
+                Issue.record("\(rules) was accepted")
+            } catch let error as ConfigurationError {
+                #expect(error.reason.contains(words) && error.reason.contains("retentionRules"), "\(error.reason)")
+            }
+        }
+    }
+
     @Test("every app is a project of its own unless a project lists it")
     func defaultProjects() throws {
         let configuration = try Self.decode(#"{"apps": [{"bundleID": "com.a"}, {"bundleID": "com.b"}]}"#)
