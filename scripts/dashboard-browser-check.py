@@ -98,7 +98,8 @@ with sync_playwright() as playwright:
 
     for path, name, expected in [("/dashboard/notifications", "notifications", "SUBSCRIBED"),
                                  ("/dashboard/webhooks", "webhooks", "No webhook endpoints"),
-                                 ("/dashboard/offerings", "offerings", "default (current)")]:
+                                 ("/dashboard/offerings", "offerings", "default (current)"),
+                                 ("/dashboard/retention", "retention", "No rules yet")]:
         page.goto(base + path)
         page.screenshot(path=f"{shots}/{name}.png", full_page=True)
         assert expected in page.inner_text("main"), f"{path}: '{expected}' missing"
@@ -113,5 +114,5 @@ if errors:
     sys.exit(f"dashboard-browser-check: the console logged errors: {errors}")
 print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber, "
       f"the customer list and its CSV, "
-      f"notifications, webhooks, offerings), "
+      f"notifications, webhooks, offerings, retention), "
       f"no console error; a wrong key and a forged CSRF token refused; screenshots in {shots}")

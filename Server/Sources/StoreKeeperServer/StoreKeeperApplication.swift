@@ -194,7 +194,7 @@ public enum StoreKeeperApplication {
         ).addRoutes(to: router)
         DashboardRoutes(
             subscribers: subscribers, list: customerList, metrics: metrics, refusals: service.refusals,
-            webhooks: webhooks, offerings: offerings, experiments: experiments,
+            webhooks: webhooks, offerings: offerings, experiments: experiments, retention: retention,
             authenticator: authenticator,
             sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)

@@ -52,7 +52,7 @@ enum DashboardPages {
             body: "<header><strong>StoreKeeper</strong><a href=\"/dashboard\">Overview</a>"
                 + "<a href=\"/dashboard/cohorts\">Cohorts</a><a href=\"/dashboard/subscribers\">Subscribers</a>"
                 + "<a href=\"/dashboard/offerings\">Offerings</a>"
-                + "<a href=\"/dashboard/offerings\">Offerings</a><a href=\"/dashboard/notifications\">Notifications</a>"
+                + "<a href=\"/dashboard/retention\">Retention</a><a href=\"/dashboard/notifications\">Notifications</a>"
                 + "<a href=\"/dashboard/webhooks\">Webhooks</a>"
                 + "<span class=\"muted\">\(HTMLText.escape(session.bundleID))</span>"
                 + "<form method=\"post\" action=\"/dashboard/logout\"><input type=\"hidden\" name=\"csrf\" "

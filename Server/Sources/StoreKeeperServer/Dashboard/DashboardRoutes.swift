@@ -21,11 +21,14 @@ struct DashboardRoutes: Sendable {
     let offerings: OfferingService
     /// The experiments room (the Offerings page's results).
     let experiments: ExperimentService
+    /// The retention room (the Retention page and its rules editor).
+    let retention: RetentionService
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         addOfferingRoutes(to: router)
+        addRetentionRoutes(to: router)
         router.get("dashboard/login") { request, _ in Self.signInForm(request, error: nil) }
         router.post("dashboard/login") { request, _ in try await signIn(request) }
         router.post("dashboard/logout") { request, _ in
