@@ -75,6 +75,45 @@ extension AppStoreSimulator {
         revision &+= 1
     }
 
+    /// Configure Default Message: the message shown for `productID` in `locale` when the real-time answer fails.
+    /// - Throws: ``AppStoreAPIError`` 404 `MessageNotFoundError` (4040015) or 403 `MessageNotApprovedError`
+    ///   (4030017): only an approved message can be a default.
+    public func configureDefaultRetentionMessage(bundleID: String, productID: String, locale: String, messageID: String)
+        throws
+    {
+        guard let message = apps[bundleID]?.retentionMessages?[messageID.lowercased()] else {
+            throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_015, errorMessage: "Message not found.")
+        }
+        guard message.state == "APPROVED" else {
+            throw AppStoreAPIError(httpStatus: 403, errorCode: 4_030_017, errorMessage: "Message not approved.")
+        }
+        var defaults = apps[bundleID]?.defaultRetentionMessages ?? [:]
+        defaults[productID + "\n" + locale] = messageID.lowercased()
+        apps[bundleID]?.defaultRetentionMessages = defaults
+        revision &+= 1
+    }
+
+    /// Get Default Message.
+    /// - Throws: ``AppStoreAPIError`` 404 `DefaultMessageNotFoundError` (4040020).
+    public func defaultRetentionMessage(bundleID: String, productID: String, locale: String) throws -> String {
+        guard let id = apps[bundleID]?.defaultRetentionMessages?[productID + "\n" + locale] else {
+            throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_020, errorMessage: "Default message not found.")
+        }
+        return id
+    }
+
+    /// Delete Default Message.
+    public func deleteDefaultRetentionMessage(bundleID: String, productID: String, locale: String) {
+        apps[bundleID]?.defaultRetentionMessages?[productID + "\n" + locale] = nil
+        revision &+= 1
+    }
+
+    /// What Apple shows when the real-time answer fails: the default message for the product and locale when one
+    /// is configured (`default`), else nothing (`none`).
+    public func fallback(bundleID: String, productID: String, locale: String) -> String {
+        apps[bundleID]?.defaultRetentionMessages?[productID + "\n" + locale] == nil ? "none" : "default"
+    }
+
     /// Apple's review decides a message: `APPROVED` or `REJECTED` (the simulator's control verb).
     /// - Throws: ``SimulatorError`` `not_found` for a message the app did not upload.
     public func reviewRetentionMessage(bundleID: String, messageID: String, approved: Bool) throws {

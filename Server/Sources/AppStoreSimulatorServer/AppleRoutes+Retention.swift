@@ -25,6 +25,34 @@ extension AppleRoutes {
                 return Response(status: .ok)
             }
         }
+        api.put("v1/messaging/default/:productId/:locale") { request, context in
+            try await authorized(request) { bundleID in
+                let body =
+                    try? JSONSerialization.jsonObject(with: try await JSONResponse.body(request)) as? [String: Any]
+                try await simulator.configureDefaultRetentionMessage(
+                    bundleID: bundleID, productID: try context.parameters.require("productId"),
+                    locale: try context.parameters.require("locale"),
+                    messageID: body?["messageIdentifier"] as? String ?? "")
+                return Response(status: .ok)
+            }
+        }
+        api.get("v1/messaging/default/:productId/:locale") { request, context in
+            try await authorized(request) { bundleID in
+                JSONResponse.object([
+                    "messageIdentifier": try await simulator.defaultRetentionMessage(
+                        bundleID: bundleID, productID: try context.parameters.require("productId"),
+                        locale: try context.parameters.require("locale"))
+                ])
+            }
+        }
+        api.delete("v1/messaging/default/:productId/:locale") { request, context in
+            try await authorized(request) { bundleID in
+                await simulator.deleteDefaultRetentionMessage(
+                    bundleID: bundleID, productID: try context.parameters.require("productId"),
+                    locale: try context.parameters.require("locale"))
+                return Response(status: .ok)
+            }
+        }
         api.get("v1/messaging/message/list") { request, _ in
             try await authorized(request) { bundleID in
                 JSONResponse.object([

@@ -38,13 +38,17 @@ extension ControlRoutes {
         }
     }
 
-    /// Sends the request to the real-time URL and reports what Apple would show.
+    /// Sends the request to the real-time URL and reports what Apple would show: the answer (`realtime`), or
+    /// when it fails the product's default message for the locale (`default`), or nothing (`none`).
     func deliver(_ asked: (payload: Data, productID: String, body: Data, url: String?), bundleID: String) async
         -> [String: Any]
     {
-        var report: [String: Any] = ["request": (try? JSONSerialization.jsonObject(with: asked.payload)) ?? NSNull()]
+        let request = (try? JSONSerialization.jsonObject(with: asked.payload)) as? [String: Any]
+        var report: [String: Any] = ["request": request ?? [:]]
+        let fallback = await simulator.fallback(
+            bundleID: bundleID, productID: asked.productID, locale: request?["userLocale"] as? String ?? "")
         guard let url = asked.url else {
-            report["shown"] = "default"
+            report["shown"] = fallback
             report["problem"] = "no realtime URL is configured (Configure Realtime URL)"
             return report
         }
@@ -68,12 +72,12 @@ extension ControlRoutes {
         report["status"] = status
         report["response"] = (try? JSONSerialization.jsonObject(with: answer)) ?? NSNull()
         guard status != 0 else {
-            report["shown"] = "default"
+            report["shown"] = fallback
             return report
         }
         let judged = await simulator.judgeRetentionAnswer(
             bundleID: bundleID, productID: asked.productID, status: status, body: answer)
-        report["shown"] = judged.shown
+        report["shown"] = judged.shown == "default" ? fallback : judged.shown
         if let problem = judged.problem { report["problem"] = problem }
         return report
     }

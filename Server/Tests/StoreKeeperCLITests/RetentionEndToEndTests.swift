@@ -32,11 +32,16 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
     }
 
+    /// The app's App Store Server API token, from the simulator.
+    static func apiToken(_ client: ServeClient) async throws -> String {
+        let (_, tokenJSON) = try await client.call(.GET, "/simulator/v1/apps/\(bundleID)/api-token", key: nil)
+        return try #require(
+            (try JSONSerialization.jsonObject(with: Data(tokenJSON.utf8)) as? [String: Any])?["token"] as? String)
+    }
+
     /// Uploads a message through Apple's Upload Message endpoint (with the app's API token) and reviews it.
     static func upload(_ client: ServeClient, _ id: String, approve: Bool) async throws {
-        let (_, tokenJSON) = try await client.call(.GET, "/simulator/v1/apps/\(bundleID)/api-token", key: nil)
-        let token = try #require(
-            (try JSONSerialization.jsonObject(with: Data(tokenJSON.utf8)) as? [String: Any])?["token"] as? String)
+        let token = try await apiToken(client)
         let (uploaded, answer) = try await client.call(
             .PUT, "/inApps/v1/messaging/message/\(id)", key: token,
             body: #"{"header":"Stay a little longer","body":"Your plan keeps every feature you use."}"#)
@@ -58,7 +63,7 @@ import Testing
             _ = try await client.subscribe("rita")
             // No rules yet: the server declines, Apple shows the default message.
             let declined = try await Self.open(client, "rita")
-            #expect(declined["shown"] as? String == "default" && declined["status"] as? Int == 404, "\(declined)")
+            #expect(declined["shown"] as? String == "none" && declined["status"] as? Int == 404, "\(declined)")
 
             let (saved, body) = try await Self.rules(
                 client,
@@ -71,7 +76,7 @@ import Testing
             // The message is not approved yet: the answer is well formed, Apple still shows the default.
             try await Self.upload(client, Self.message, approve: false)
             let pending = try await Self.open(client, "rita")
-            #expect(pending["shown"] as? String == "default" && pending["status"] as? Int == 200, "\(pending)")
+            #expect(pending["shown"] as? String == "none" && pending["status"] as? Int == 200, "\(pending)")
             #expect((pending["problem"] as? String)?.contains("PENDING") == true, "\(pending)")
 
             try await Self.upload(client, Self.switchMessage, approve: true)
@@ -83,9 +88,16 @@ import Testing
             #expect((response["message"] as? [String: Any])?["messageIdentifier"] as? String == Self.message)
             #expect((shown["duration_ms"] as? Int ?? 1_000) < 700)
 
-            // A customer whose locale no rule names gets the default.
+            // A customer whose locale no rule names gets the product's default message for the locale, once one
+            // is configured (Apple's Configure Default Message; only an approved message may be one).
             let german = try await Self.open(client, "rita", locale: "de-DE")
-            #expect(german["shown"] as? String == "default")
+            #expect(german["shown"] as? String == "none")
+            let token = try await Self.apiToken(client)
+            let (configured, _) = try await client.call(
+                .PUT, "/inApps/v1/messaging/default/premium.monthly/de-DE", key: token,
+                body: #"{"messageIdentifier":"\#(Self.switchMessage)"}"#)
+            #expect(configured == 200)
+            #expect(try await Self.open(client, "rita", locale: "de-DE")["shown"] as? String == "default")
 
             // Each request and answer is on the customer's events, naming the rule.
             let (_, events) = try await client.call(.GET, "/v1/subscribers/rita/events", key: Self.secretKey)
@@ -113,7 +125,7 @@ import Testing
                 #"{"rules":[{"identifier":"same","respond":{"alternate_product":{"message_id":"\#(Self.switchMessage)","product_id":"premium.monthly"}}}]}"#
             )
             let refused = try await Self.open(client, "sam")
-            #expect(refused["shown"] as? String == "default" && refused["problem"] != nil, "\(refused)")
+            #expect(refused["shown"] as? String == "none" && refused["problem"] != nil, "\(refused)")
         }
     }
 
@@ -212,7 +224,7 @@ import Testing
             #expect(configured == 200)
             let started = ContinuousClock.now
             let report = try await Self.open(client, "tom")
-            #expect(report["shown"] as? String == "default", "\(report)")
+            #expect(report["shown"] as? String == "none", "\(report)")
             #expect((report["problem"] as? String)?.contains("700 ms") == true)
             #expect(ContinuousClock.now - started < .seconds(5))
         }
