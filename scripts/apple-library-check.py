@@ -230,6 +230,10 @@ states = {str(item.messageIdentifier): item.rawMessageState for item in client.g
 if states.get(str(message_id)) != "PENDING":
     sys.exit(f"apple-library-check: an uploaded message is {states}, expected PENDING")
 call("POST", f"/simulator/v1/apps/{bundle}/messages/{message_id}/approve")
+from appstoreserverlibrary.models.DefaultConfigurationRequest import DefaultConfigurationRequest
+client.configure_default_message("premium.monthly", "en-US", DefaultConfigurationRequest(messageIdentifier=message_id))
+if client.get_default_message("premium.monthly", "en-US").messageIdentifier != message_id:
+    sys.exit("apple-library-check: Get Default Message did not answer the message configured")
 report = call("POST", f"/simulator/v1/apps/{bundle}/retention-requests", {"customerID": "apple-check",
                                                                           "locale": "en-US"})
 if report.get("shown") != "realtime" or len(received) != 1 or received[0].originalTransactionId != original \

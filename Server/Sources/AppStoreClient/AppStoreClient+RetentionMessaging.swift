@@ -31,6 +31,33 @@ extension AppStoreClient {
             environment: environment)
     }
 
+    /// Get Default Message: the default message of `productID` in `locale`, or `nil` when none is configured
+    /// (Apple's 404 4040020).
+    public func defaultRetentionMessage(
+        productID: String, locale: String, credentials: Credentials, environment: ServerAPIEnvironment
+    ) async throws -> String? {
+        do {
+            let answer: DefaultConfiguration = try await call(
+                .get, "/inApps/v1/messaging/default/\(Self.segment(productID))/\(Self.segment(locale))",
+                credentials: credentials, environment: environment)
+            return answer.messageIdentifier
+        } catch let error as AppStoreClientError where error.appleErrorCode == 4_040_020 {
+            return nil
+        }
+    }
+
+    /// Configure Default Message (Apple: 4030017 while the message is not approved).
+    public func configureDefaultRetentionMessage(
+        productID: String, locale: String, messageID: String, credentials: Credentials,
+        environment: ServerAPIEnvironment
+    ) async throws {
+        _ = try await exchange(
+            .put, "/inApps/v1/messaging/default/\(Self.segment(productID))/\(Self.segment(locale))",
+            credentials: credentials,
+            body: try JSONEncoder().encode(DefaultConfiguration(messageIdentifier: messageID)),
+            environment: environment)
+    }
+
     /// Get Realtime URL: the configured URL, or `nil` when none is (Apple's 404 4040021).
     public func realtimeURL(credentials: Credentials, environment: ServerAPIEnvironment) async throws -> String? {
         do {

@@ -20,7 +20,8 @@ struct RetentionPushCommand: AsyncParsableCommand {
             "Upload an app's retention messages and set its real-time URL through Apple's Retention Messaging API.",
         discussion: """
             RETENTION.json: {"bundleID": "…", "realtimeURL": "https://…/v1/retention/appstore", "messages": \
-            [{"id": "<uuid>", "header": "…", "body": "…"}]}. The app's API credentials (issuerID, keyID, \
+            [{"id": "<uuid>", "header": "…", "body": "…"}], "defaultMessages": {"<product id>": {"<locale>": \
+            "<uuid>"}}}. A default message must be approved first: until Apple approves it, its line says so. The app's API credentials (issuerID, keyID, \
             privateKeyPath) come from the server's configuration. A message Apple already has is left as it is \
             (Apple's messages cannot change: upload a new id); each line printed says what changed. Exit 1 names \
             Apple's error.
@@ -40,6 +41,7 @@ struct RetentionPushCommand: AsyncParsableCommand {
         var bundleID: String
         var realtimeURL: String?
         var messages: [Message]?
+        var defaultMessages: [String: [String: String]]?
     }
 
     func run() async throws {
@@ -99,6 +101,25 @@ struct RetentionPushCommand: AsyncParsableCommand {
                 message.id, UploadMessageRequestBody(header: message.header, body: message.body),
                 credentials: credentials, environment: environment)
             lines.append("message \(message.id): uploaded (PENDING Apple's review)")
+        }
+        for (productID, locales) in (plan.defaultMessages ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (locale, messageID) in locales.sorted(by: { $0.key < $1.key }) {
+                let place = "default message \(productID) \(locale)"
+                let current = try await client.defaultRetentionMessage(
+                    productID: productID, locale: locale, credentials: credentials, environment: environment)
+                if current?.lowercased() == messageID.lowercased() {
+                    lines.append("\(place): unchanged (\(messageID))")
+                    continue
+                }
+                do {
+                    try await client.configureDefaultRetentionMessage(
+                        productID: productID, locale: locale, messageID: messageID, credentials: credentials,
+                        environment: environment)
+                    lines.append("\(place): set to \(messageID)" + (current.map { " (was \($0))" } ?? ""))
+                } catch let error as AppStoreClientError where error.appleErrorCode == 4_030_017 {
+                    lines.append("\(place): not set: \(messageID) waits for Apple's approval")
+                }
+            }
         }
         if let url = plan.realtimeURL {
             let current = try await client.realtimeURL(credentials: credentials, environment: environment)

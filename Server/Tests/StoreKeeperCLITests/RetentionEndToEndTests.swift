@@ -252,7 +252,7 @@ import Testing
             .writePrivately(to: directory.appendingPathComponent("push-config.json"))
         let url = "https://subs.example.com/v1/retention/appstore"
         try
-            #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"\#(url)","messages":[{"id":"\#(Self.message)","header":"Stay","body":"Every feature you use stays."}]}"#
+            #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"\#(url)","messages":[{"id":"\#(Self.message)","header":"Stay","body":"Every feature you use stays."}],"defaultMessages":{"premium.monthly":{"en-US":"\#(Self.message)"}}}"#
             .write(to: directory.appendingPathComponent("retention.json"), atomically: true, encoding: .utf8)
         let arguments = [
             "retention", "push", "--config", directory.appendingPathComponent("push-config.json").path, "--messages",
@@ -262,9 +262,14 @@ import Testing
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.contains("message \(Self.message): uploaded"))
         #expect(first.standardOutput.contains("realtime URL: set to \(url)"))
+        #expect(first.standardOutput.contains("default message premium.monthly en-US: not set"))
+        let (approved, _) = try await ServeClient(base: server.baseURL).call(
+            .POST, "/simulator/v1/apps/\(Self.bundleID)/messages/\(Self.message)/approve", key: nil)
+        #expect(approved == 200)
         let again = try CommandRunner.run(arguments)
         #expect(again.status == 0)
-        #expect(again.standardOutput.contains("message \(Self.message): unchanged (PENDING)"))
+        #expect(again.standardOutput.contains("default message premium.monthly en-US: set to \(Self.message)"))
+        #expect(again.standardOutput.contains("message \(Self.message): unchanged (APPROVED)"))
         #expect(again.standardOutput.contains("realtime URL: unchanged"))
 
         // Apple refuses a URL that is not http(s): exit 1, naming Apple's error.

@@ -28,6 +28,16 @@ public struct GetMessageListResponse: Codable, Sendable, Hashable {
     }
 }
 
+/// Configure Default Message's body and Get Default Message's answer.
+/// https://developer.apple.com/documentation/retentionmessaging/defaultconfigurationrequest
+public struct DefaultConfiguration: Codable, Sendable, Hashable {
+    /// The approved message shown when the real-time answer fails.
+    public var messageIdentifier: String
+
+    /// Makes a body.
+    public init(messageIdentifier: String) { self.messageIdentifier = messageIdentifier }
+}
+
 /// Configure Realtime URL's body and Get Realtime URL's answer.
 /// https://developer.apple.com/documentation/retentionmessaging/realtimeurlrequest
 public struct RealtimeURLBody: Codable, Sendable, Hashable {
