@@ -7,36 +7,22 @@ import StoreKeeperAPI
 /// with the text as it was sent, nothing saved.
 extension DashboardRoutes {
     func addOfferingRoutes(to router: Router<BasicRequestContext>) {
-        router.get("dashboard/offerings") { request, _ in
-            try await withSession(request) { _, session in
-                let saved = request.uri.queryParameters.get("saved") != nil
-                return Self.page(try await offeringsPage(session, rules: nil, error: nil, saved: saved))
-            }
-        }
-        router.post("dashboard/targeting") { request, _ in
-            try await withSession(request) { _, session in
-                let fields = HTMLText.formFields(try await Self.formBody(request))
-                guard fields["csrf"] == session.csrf else { return Self.forbidden() }
-                let text = fields["rules"] ?? ""
+        addRulesEditor(
+            to: router, path: "dashboard/offerings", formPath: "dashboard/targeting",
+            page: { session, text, error, saved in
+                try await offeringsPage(session, rules: text, error: error, saved: saved)
+            },
+            save: { data, session in
+                try TargetingCheck.refuseUnknownFields(data)
+                let rules: TargetingRules
                 do {
-                    let data = Data(text.utf8)
-                    try TargetingCheck.refuseUnknownFields(data)
-                    let rules: TargetingRules
-                    do {
-                        rules = try APICoding.decoder().decode(TargetingRules.self, from: data)
-                    } catch {
-                        throw APIError.badRequest(
-                            .invalidTargeting, "the rules are not a JSON object {\"rules\": [...]} of rules")
-                    }
-                    _ = try await offerings.replaceTargeting(rules, bundleID: session.bundleID)
-                    return Self.redirect("/dashboard/offerings?saved=1")
-                } catch let error as APIError {
-                    return Self.page(
-                        try await offeringsPage(session, rules: text, error: error.message, saved: false),
-                        status: .badRequest)
+                    rules = try APICoding.decoder().decode(TargetingRules.self, from: data)
+                } catch {
+                    throw APIError.badRequest(
+                        .invalidTargeting, "the rules are not a JSON object {\"rules\": [...]} of rules")
                 }
-            }
-        }
+                _ = try await offerings.replaceTargeting(rules, bundleID: session.bundleID)
+            })
     }
 
     func offeringsPage(_ session: DashboardSessions.Session, rules: String?, error: String?, saved: Bool)
