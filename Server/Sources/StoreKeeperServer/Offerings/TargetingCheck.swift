@@ -16,20 +16,9 @@ enum TargetingCheck {
 
     /// `rules` checked whole against the project's offerings.
     static func checked(_ rules: TargetingRules, offerings: Set<String>) throws -> TargetingRules {
-        guard rules.rules.count <= maximumRules else {
-            throw invalid("rules has \(rules.rules.count) entries; a project has at most \(maximumRules)")
-        }
-        var seen: Set<String> = []
+        try RuleIdentifiers.check(rules.rules.map(\.identifier), maximum: maximumRules, invalid: invalid)
         for (index, rule) in rules.rules.enumerated() {
             let name = "rules[\(index)]"
-            guard OfferingRules.isName(rule.identifier, extra: "") else {
-                throw invalid(
-                    "\(name).identifier \"\(rule.identifier.prefix(100))\" must be 1–100 characters from A–Z a–z 0–9 . _ -"
-                )
-            }
-            guard seen.insert(rule.identifier).inserted else {
-                throw invalid("\(name).identifier \"\(rule.identifier)\" is used twice")
-            }
             guard offerings.contains(rule.offeringID) else {
                 throw invalid(
                     "\(name).offering_id \"\(rule.offeringID.prefix(100))\" is not an offering of this project")

@@ -12,20 +12,9 @@ enum RetentionCheck {
 
     /// `rules` checked whole against the products the server knows (`catalog`; empty: any product).
     static func checked(_ rules: RetentionRules, catalog: Set<String>) throws -> RetentionRules {
-        guard rules.rules.count <= maximumRules else {
-            throw invalid("rules has \(rules.rules.count) entries; a project has at most \(maximumRules)")
-        }
-        var seen: Set<String> = []
+        try RuleIdentifiers.check(rules.rules.map(\.identifier), maximum: maximumRules, invalid: invalid)
         for (index, rule) in rules.rules.enumerated() {
             let name = "rules[\(index)]"
-            guard OfferingRules.isName(rule.identifier, extra: "") else {
-                throw invalid(
-                    "\(name).identifier \"\(rule.identifier.prefix(100))\" must be 1–100 characters from A–Z a–z 0–9 . _ -"
-                )
-            }
-            guard seen.insert(rule.identifier).inserted else {
-                throw invalid("\(name).identifier \"\(rule.identifier)\" is used twice")
-            }
             try check(rule.when, "\(name).when", catalog: catalog)
             try check(rule.respond, "\(name).respond", catalog: catalog)
         }
