@@ -47,20 +47,26 @@ enum TargetingCheck {
                 if let value, value < 0 { throw invalid("\(name).first_seen_days.\(field) is \(value); at least 0") }
             }
         }
-        if let attributes = when.attributes {
-            guard (1...20).contains(attributes.count) else {
-                throw invalid("\(name).attributes has \(attributes.count) entries; a condition names 1–20")
-            }
-            do {
-                _ = try AttributeRules.checked(attributes.mapValues { Optional($0) })
-            } catch let error as APIError {
-                throw invalid("\(name).attributes: \(error.message)")
-            }
-        }
+        try checkAttributes(when.attributes, "\(name).attributes", invalid: invalid)
         if let state = when.entitlementState, !entitlementStates.contains(state) {
             throw invalid(
                 "\(name).entitlement_state \"\(state.prefix(40))\": expected \(entitlementStates.sorted().joined(separator: ", "))"
             )
+        }
+    }
+
+    /// An attributes condition (targeting's, retention's): 1–20 names, each a valid attribute with a valid value.
+    static func checkAttributes(
+        _ attributes: [String: String]?, _ name: String, invalid: (String) -> APIError
+    ) throws {
+        guard let attributes else { return }
+        guard (1...20).contains(attributes.count) else {
+            throw invalid("\(name) has \(attributes.count) entries; a condition names 1–20")
+        }
+        do {
+            _ = try AttributeRules.checked(attributes.mapValues { Optional($0) })
+        } catch let error as APIError {
+            throw invalid("\(name): \(error.message)")
         }
     }
 

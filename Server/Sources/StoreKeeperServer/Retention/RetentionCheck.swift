@@ -34,16 +34,7 @@ enum RetentionCheck {
         ] {
             if let value, !(0...1_200).contains(value) { throw invalid("\(name).\(field) is \(value); 0 to 1200") }
         }
-        if let attributes = when.attributes {
-            guard (1...20).contains(attributes.count) else {
-                throw invalid("\(name).attributes has \(attributes.count) entries; a condition names 1–20")
-            }
-            do {
-                _ = try AttributeRules.checked(attributes.mapValues { Optional($0) })
-            } catch let error as APIError {
-                throw invalid("\(name).attributes: \(error.message)")
-            }
-        }
+        try TargetingCheck.checkAttributes(when.attributes, "\(name).attributes", invalid: invalid)
     }
 
     static func check(_ respond: RetentionResponse, _ name: String, catalog: Set<String>) throws {
