@@ -58,6 +58,29 @@ extension AppStoreClient {
             environment: environment)
     }
 
+    /// Initiate Performance Test (the sandbox's real-time URL): the test's request id.
+    public func initiatePerformanceTest(originalTransactionID: String, credentials: Credentials) async throws -> String
+    {
+        let body = try JSONSerialization.data(withJSONObject: ["originalTransactionId": originalTransactionID])
+        let data = try await exchange(
+            .post, "/inApps/v1/messaging/performanceTest", credentials: credentials, body: body, environment: .sandbox)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let requestID = object["requestId"] as? String
+        else {
+            throw AppStoreClientError(code: "invalid_answer", reason: "Initiate Performance Test named no requestId")
+        }
+        return requestID
+    }
+
+    /// Get Performance Test Results.
+    public func performanceTestResult(requestID: String, credentials: Credentials) async throws
+        -> PerformanceTestResult
+    {
+        try await call(
+            .get, "/inApps/v1/messaging/performanceTest/result/\(Self.segment(requestID))", credentials: credentials,
+            environment: .sandbox)
+    }
+
     /// Get Realtime URL: the configured URL, or `nil` when none is (Apple's 404 4040021).
     public func realtimeURL(credentials: Credentials, environment: ServerAPIEnvironment) async throws -> String? {
         do {

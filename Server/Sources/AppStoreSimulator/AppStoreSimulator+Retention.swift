@@ -200,6 +200,42 @@ extension AppStoreSimulator {
         return ("realtime", nil)
     }
 
+    /// Initiate Performance Test's requests: `count` signed real-time requests about the subscription of
+    /// `originalTransactionID`, and where they go.
+    /// - Throws: ``AppStoreAPIError`` 404 (4040010) for a transaction not of the app, 404 (4040021) without a
+    ///   real-time URL.
+    public func performanceTestRequests(bundleID: String, originalTransactionID: String, count: Int)
+        throws(AppStoreAPIError) -> (url: String, bodies: [Data])
+    {
+        let transaction = try customerTransaction(originalTransactionID, bundleID: bundleID)
+        guard let url = apps[bundleID]?.realtimeURL else {
+            throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_021, errorMessage: "Realtime URL not found.")
+        }
+        let productID = subscriptions[transaction.originalTransactionID]?.productID ?? transaction.productID
+        let bodies = (0..<count).map { _ in
+            let payload: [String: Any] = [
+                "originalTransactionId": transaction.originalTransactionID,
+                "appAppleId": apps[bundleID]?.appAppleID ?? 0, "productId": productID, "userLocale": "en-US",
+                "requestIdentifier": random.uuid(), "signedDate": Self.milliseconds(clock.now()),
+                "environment": configuration.environment,
+            ]
+            return Self.json(["signedPayload": sign(payload)])
+        }
+        return (url, bodies)
+    }
+
+    /// Records a performance test's result (Apple's `PerformanceTestResultResponse` JSON).
+    public func recordPerformanceTest(_ requestID: String, result: Data) { performanceTests[requestID] = result }
+
+    /// Get Performance Test Results.
+    /// - Throws: ``AppStoreAPIError`` 404 `PerformanceTestRunNotFoundError` (4040018).
+    public func performanceTestResult(_ requestID: String) throws(AppStoreAPIError) -> Data {
+        guard let result = performanceTests[requestID] else {
+            throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_018, errorMessage: "Performance test not found.")
+        }
+        return result
+    }
+
     /// The `offerIdentifier` a promotional offer JWS claims (checked with its signature afterwards).
     static func claimedOfferIdentifier(_ jws: String) -> String? {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)

@@ -68,6 +68,8 @@ public actor AppStoreSimulator {
     var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
     /// The App Store Server API requests answered (not part of the saved world).
     public internal(set) var serverAPIRequests = ServerAPIRequestLog()
+    /// Retention Messaging performance test results by request id, as Apple's JSON (not part of the saved world).
+    var performanceTests: [String: Data] = [:]
     /// Completed mass renewal-date extensions, for their status endpoint.
     var massExtensions: [MassExtension] = []
     /// How many times the world was restored from disk.

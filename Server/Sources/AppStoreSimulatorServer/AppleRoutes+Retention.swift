@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Apple's Retention Messaging management endpoints under `/inApps/v1/messaging`, with Apple's JWT check and
 /// errors: the real-time URL and the messages (a message is reviewed by the simulator's control verbs).
@@ -51,6 +52,36 @@ extension AppleRoutes {
                     bundleID: bundleID, productID: try context.parameters.require("productId"),
                     locale: try context.parameters.require("locale"))
                 return Response(status: .ok)
+            }
+        }
+        api.post("v1/messaging/performanceTest") { request, _ in
+            try await authorized(request) { bundleID in
+                let body =
+                    try? JSONSerialization.jsonObject(with: try await JSONResponse.body(request)) as? [String: Any]
+                let asked = try await simulator.performanceTestRequests(
+                    bundleID: bundleID, originalTransactionID: body?["originalTransactionId"] as? String ?? "",
+                    count: PerformanceTestRun.totalRequests)
+                let requestID = UUID().uuidString.lowercased()
+                let pending: [String: Any] = [
+                    "config": PerformanceTestRun.config, "target": asked.url, "result": "PENDING",
+                    "numPending": PerformanceTestRun.totalRequests,
+                ]
+                await simulator.recordPerformanceTest(
+                    requestID, result: try JSONSerialization.data(withJSONObject: pending))
+                let simulator = simulator
+                Task {
+                    let result = await PerformanceTestRun(url: asked.url, bodies: asked.bodies).run()
+                    await simulator.recordPerformanceTest(requestID, result: result)
+                }
+                return JSONResponse.object(["config": PerformanceTestRun.config, "requestId": requestID])
+            }
+        }
+        api.get("v1/messaging/performanceTest/result/:requestId") { request, context in
+            try await authorized(request) { _ in
+                let result = try await simulator.performanceTestResult(try context.parameters.require("requestId"))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: result)))
             }
         }
         api.get("v1/messaging/message/list") { request, _ in

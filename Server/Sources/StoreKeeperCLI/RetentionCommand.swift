@@ -9,7 +9,29 @@ import StoreKeeperServer
 /// `storekeeper retention push`: tells Apple an app's retention messages and real-time URL.
 struct RetentionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "retention", abstract: "Apple's Retention Messaging.", subcommands: [RetentionPushCommand.self])
+        commandName: "retention", abstract: "Apple's Retention Messaging.",
+        subcommands: [RetentionPushCommand.self, RetentionTestCommand.self])
+
+    /// A client of Apple's API and the app's credentials, from the server's configuration file.
+    static func client(config: String, bundleID: String) throws -> (AppStoreClient, AppStoreClient.Credentials) {
+        let server = try ServerConfiguration.load(path: config, environment: [:])
+        guard let app = server.apps.first(where: { $0.bundleID == bundleID }) else {
+            throw CommandFailure("\(config) configures no app \(bundleID)")
+        }
+        let pem = try app.privateKeyPEM ?? app.privateKeyPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
+        guard let pem, let issuer = app.issuerID, let keyID = app.keyID else {
+            throw CommandFailure("app \(app.bundleID) needs issuerID, keyID and privateKeyPath in \(config)")
+        }
+        let credentials = AppStoreClient.Credentials(
+            issuerID: issuer, keyID: keyID, bundleID: app.bundleID,
+            privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
+        var clientConfiguration = AppStoreClient.Configuration()
+        if let url = server.apple.serverAPIBaseURL { clientConfiguration.serverAPIBaseURL = url }
+        if let url = server.apple.serverAPISandboxBaseURL ?? server.apple.serverAPIBaseURL {
+            clientConfiguration.serverAPISandboxBaseURL = url
+        }
+        return (AppStoreClient(configuration: clientConfiguration, httpClient: HTTPClient.shared), credentials)
+    }
 }
 
 /// `storekeeper retention push --config SERVER.json --messages RETENTION.json`
@@ -54,23 +76,7 @@ struct RetentionPushCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("cannot read \(messages) as a retention file: \(error)")
         }
-        let server = try ServerConfiguration.load(path: config, environment: [:])
-        guard let app = server.apps.first(where: { $0.bundleID == plan.bundleID }) else {
-            throw CommandFailure("\(config) configures no app \(plan.bundleID)")
-        }
-        let pem = try app.privateKeyPEM ?? app.privateKeyPath.map { try String(contentsOfFile: $0, encoding: .utf8) }
-        guard let pem, let issuer = app.issuerID, let keyID = app.keyID else {
-            throw CommandFailure("app \(app.bundleID) needs issuerID, keyID and privateKeyPath in \(config)")
-        }
-        let credentials = AppStoreClient.Credentials(
-            issuerID: issuer, keyID: keyID, bundleID: app.bundleID,
-            privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem))
-        var clientConfiguration = AppStoreClient.Configuration()
-        if let url = server.apple.serverAPIBaseURL { clientConfiguration.serverAPIBaseURL = url }
-        if let url = server.apple.serverAPISandboxBaseURL ?? server.apple.serverAPIBaseURL {
-            clientConfiguration.serverAPISandboxBaseURL = url
-        }
-        let client = AppStoreClient(configuration: clientConfiguration, httpClient: HTTPClient.shared)
+        let (client, credentials) = try RetentionCommand.client(config: config, bundleID: plan.bundleID)
         let target: AppStoreClient.ServerAPIEnvironment = environment == "production" ? .production : .sandbox
         do {
             for line in try await push(plan, client: client, credentials: credentials, environment: target) {

@@ -238,24 +238,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try BackgroundCommand(["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
         defer { server.stop() }
-        // The demo app's App Store Connect key, as the simulator saved it (the .p8 a team downloads).
-        var pem: String?
-        for _ in 0..<50 where pem == nil {
-            let world = try? Data(contentsOf: directory.appendingPathComponent("data/simulator/world.json"))
-            let object = world.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-            pem = (object?["generatedAPIKeys"] as? [String: String])?[Self.bundleID]
-            if pem == nil { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        try #require(pem).writePrivately(to: directory.appendingPathComponent("key.p8"))
-        try
-            #"{"apps":[{"bundleID":"\#(Self.bundleID)","issuerID":"57246542-96fe-1a63-e053-0824d011072a","keyID":"SIMKEY0001","privateKeyPath":"\#(directory.path)/key.p8"}],"serverAPIBaseURL":"\#(server.baseURL)"}"#
-            .writePrivately(to: directory.appendingPathComponent("push-config.json"))
+        let config = try await Self.apiConfiguration(directory, base: server.baseURL)
         let url = "https://subs.example.com/v1/retention/appstore"
         try
             #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"\#(url)","messages":[{"id":"\#(Self.message)","header":"Stay","body":"Every feature you use stays."}],"defaultMessages":{"premium.monthly":{"en-US":"\#(Self.message)"}}}"#
             .write(to: directory.appendingPathComponent("retention.json"), atomically: true, encoding: .utf8)
         let arguments = [
-            "retention", "push", "--config", directory.appendingPathComponent("push-config.json").path, "--messages",
+            "retention", "push", "--config", config, "--messages",
             directory.appendingPathComponent("retention.json").path,
         ]
         let first = try CommandRunner.run(arguments)
@@ -292,6 +281,50 @@ import Testing
         let (status, rules) = try await ServeClient(base: server.baseURL).call(
             .GET, "/v1/retention/rules", key: Self.secretKey)
         #expect(status == 200 && rules.contains("from-file"), "\(rules)")
+    }
+
+    /// A server configuration holding the demo app's App Store Connect key (as the simulator saved it: the .p8 a
+    /// team downloads) and Apple's URL (the simulator): what `retention push` and `retention test` read.
+    static func apiConfiguration(_ directory: URL, base: String) async throws -> String {
+        var pem: String?
+        for _ in 0..<50 where pem == nil {
+            let world = try? Data(contentsOf: directory.appendingPathComponent("data/simulator/world.json"))
+            let object = world.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            pem = (object?["generatedAPIKeys"] as? [String: String])?[Self.bundleID]
+            if pem == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(pem).writePrivately(to: directory.appendingPathComponent("key.p8"))
+        try
+            #"{"apps":[{"bundleID":"\#(Self.bundleID)","issuerID":"57246542-96fe-1a63-e053-0824d011072a","keyID":"SIMKEY0001","privateKeyPath":"\#(directory.path)/key.p8"}],"serverAPIBaseURL":"\#(base)"}"#
+            .writePrivately(to: directory.appendingPathComponent("push-config.json"))
+        return directory.appendingPathComponent("push-config.json").path
+    }
+
+    @Test("retention test runs Apple's performance test against the server's endpoint: PASS with a rule, FAIL without")
+    func performanceTest() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try BackgroundCommand(["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
+        defer { server.stop() }
+        let client = ServeClient(base: server.baseURL)
+        let subscribed = try await client.subscribe("perf")
+        let original = try #require(
+            ((subscribed["subscriber"] as? [String: Any])?["subscriptions"] as? [[String: Any]])?.first?[
+                "original_transaction_id"] as? String)
+        let config = try await Self.apiConfiguration(directory, base: server.baseURL)
+        let arguments = [
+            "retention", "test", "--config", config, "--bundle-id", Self.bundleID, "--original-transaction-id",
+            original,
+        ]
+        _ = try await Self.rules(
+            client, #"{"rules":[{"identifier":"all","respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#)
+        let passed = try CommandRunner.run(arguments)
+        #expect(
+            passed.status == 0 && passed.standardOutput.contains("performance test PASS: success 100 %"), "\(passed)")
+        _ = try await Self.rules(client, #"{"rules":[]}"#)
+        let failed = try CommandRunner.run(arguments)
+        #expect(failed.status == 1 && failed.standardOutput.contains("UNSUCCESSFUL_HTTP_RESPONSE_CODE 20"), "\(failed)")
     }
 
     @Test("broken rules are refused, naming the rule and the field; nothing is stored")

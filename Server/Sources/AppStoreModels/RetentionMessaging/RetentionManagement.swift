@@ -47,3 +47,34 @@ public struct RealtimeURLBody: Codable, Sendable, Hashable {
     /// Makes a body.
     public init(realtimeURL: String) { self.realtimeURL = realtimeURL }
 }
+
+/// Get Performance Test Results' answer (the fields StoreKeeper reads).
+/// https://developer.apple.com/documentation/retentionmessaging/performancetestresultresponse
+public struct PerformanceTestResult: Codable, Sendable, Hashable {
+    /// `PENDING`, `PASS` or `FAIL`.
+    public var result: String?
+    /// The URL tested.
+    public var target: String?
+    /// The share of requests answered in time, in percent.
+    public var successRate: Int?
+    /// Requests not yet answered.
+    public var numPending: Int?
+    /// Response times in milliseconds.
+    public var responseTimes: ResponseTimes?
+    /// Failed requests by reason (`TIMED_OUT`…).
+    public var failures: [String: Int]?
+
+    /// https://developer.apple.com/documentation/retentionmessaging/performancetestresponsetimes
+    public struct ResponseTimes: Codable, Sendable, Hashable {
+        /// The mean.
+        public var average: Int?
+        /// The median.
+        public var p50: Int?
+        /// The 90th percentile.
+        public var p90: Int?
+        /// The 95th percentile.
+        public var p95: Int?
+        /// The 99th percentile.
+        public var p99: Int?
+    }
+}
