@@ -41,19 +41,28 @@ import Testing
     static func concurrentWriters(_ store: SQLStore, _ executor: String) async throws {
         let mine = try ProjectScope("com.feed"), theirs = try ProjectScope("com.other")
         let finished = Finished()
+        let readsDone = Mutex(0)
+        // The writes go in two halves, the second only after the reader read again, so the reader surely polls
+        // while writes commit (on a loaded machine all 240 once committed before its second poll).
+        func readersRead(_ count: Int) async throws {
+            while readsDone.withLock({ $0 }) < count { try await Task.sleep(for: .milliseconds(1)) }
+        }
         let writing = Task {
             defer { finished.set() }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for number in 0..<240 {
-                    group.addTask {
-                        let project = number % 6 == 0 ? theirs : mine
-                        _ = try await store.apply(
-                            AppTransactionLookupTests.write(
-                                project, user: "u\(number)", transaction: "\(number + 1)", appTransactionID: nil),
-                            policy: .transfer, now: Self.now)
+            for half in [0..<120, 120..<240] {
+                try await readersRead(half.lowerBound == 0 ? 1 : readsDone.withLock { $0 } + 1)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for number in half {
+                        group.addTask {
+                            let project = number % 6 == 0 ? theirs : mine
+                            _ = try await store.apply(
+                                AppTransactionLookupTests.write(
+                                    project, user: "u\(number)", transaction: "\(number + 1)", appTransactionID: nil),
+                                policy: .transfer, now: Self.now)
+                        }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
             }
         }
         var seen: [Int64] = []
@@ -64,6 +73,7 @@ import Testing
             seen += page.ids
             cursor = page.cursor
             reads += 1
+            readsDone.withLock { $0 = reads }
             try await Task.sleep(for: .milliseconds(1))
         }
         try await writing.value
