@@ -141,15 +141,23 @@ extension AppStoreSimulator {
             throw SimulatorError(
                 "no_subscription", "customer \(customerID) has no subscription of \(bundleID) to view", kind: .conflict)
         }
-        let current = subscriptions[latest.originalTransactionID]
-        let payload: [String: Any] = [
-            "originalTransactionId": latest.originalTransactionID, "appAppleId": app.appAppleID,
-            "productId": current?.productID ?? latest.productID, "userLocale": locale ?? "en-US",
-            "requestIdentifier": random.uuid(), "signedDate": Self.milliseconds(clock.now()),
-            "environment": configuration.environment,
-        ]
+        let (payload, productID) = realtimePayload(app, latest, locale: locale ?? "en-US")
         let body = Self.json(["signedPayload": sign(payload)])
-        return (Self.json(payload), current?.productID ?? latest.productID, body, app.realtimeURL)
+        return (Self.json(payload), productID, body, app.realtimeURL)
+    }
+
+    /// Apple's `DecodedRealtimeRequestBody` about the subscription of `transaction`, and the product asked about
+    /// (the subscription's current one).
+    func realtimePayload(_ app: SimulatedApp, _ transaction: SimulatedTransaction, locale: String) -> (
+        [String: Any], String
+    ) {
+        let productID = subscriptions[transaction.originalTransactionID]?.productID ?? transaction.productID
+        let payload: [String: Any] = [
+            "originalTransactionId": transaction.originalTransactionID, "appAppleId": app.appAppleID,
+            "productId": productID, "userLocale": locale, "requestIdentifier": random.uuid(),
+            "signedDate": Self.milliseconds(clock.now()), "environment": configuration.environment,
+        ]
+        return (payload, productID)
     }
 
     /// What Apple shows for an answer to a request about `productID`: `realtime` when the answer is valid, else `default` with why
@@ -208,18 +216,11 @@ extension AppStoreSimulator {
         throws(AppStoreAPIError) -> (url: String, bodies: [Data])
     {
         let transaction = try customerTransaction(originalTransactionID, bundleID: bundleID)
-        guard let url = apps[bundleID]?.realtimeURL else {
+        guard let app = apps[bundleID], let url = app.realtimeURL else {
             throw AppStoreAPIError(httpStatus: 404, errorCode: 4_040_021, errorMessage: "Realtime URL not found.")
         }
-        let productID = subscriptions[transaction.originalTransactionID]?.productID ?? transaction.productID
         let bodies = (0..<count).map { _ in
-            let payload: [String: Any] = [
-                "originalTransactionId": transaction.originalTransactionID,
-                "appAppleId": apps[bundleID]?.appAppleID ?? 0, "productId": productID, "userLocale": "en-US",
-                "requestIdentifier": random.uuid(), "signedDate": Self.milliseconds(clock.now()),
-                "environment": configuration.environment,
-            ]
-            return Self.json(["signedPayload": sign(payload)])
+            Self.json(["signedPayload": sign(realtimePayload(app, transaction, locale: "en-US").0)])
         }
         return (url, bodies)
     }

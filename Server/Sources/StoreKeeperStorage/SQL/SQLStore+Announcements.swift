@@ -125,19 +125,25 @@ extension SQLStore {
                     polls[index].isEmpty ? .null : .text(polls[index]),
                 ])
         }
-        for (user, event) in events {
-            let project = ProjectScope.id(ofKey: user)
-            let stored = try await tx.query(
-                "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE project = ?) RETURNING id",
-                [
-                    .text(event.id), .text(project), .text(user), .text(event.type), .text(time), .text(event.body),
-                    .text(project),
-                ])
-            guard !stored.isEmpty else { continue }
-            try await tx.query(
-                "INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at) SELECT ?, id, 'pending', 0, ? FROM webhook_endpoints WHERE project = ? AND (event_types = '' OR event_types LIKE ?)",
-                [.text(event.id), .text(time), .text(project), .text("%,\(event.type),%")])
-        }
+        for (user, event) in events { try await insertOutboxEvent(tx, event, appUserKey: user, time: time) }
+    }
+
+    /// Stores an announced event of a customer with a pending delivery to each of its project's endpoints that
+    /// takes its type — nothing when the project has no endpoint.
+    static func insertOutboxEvent(_ tx: any SQLTransaction, _ event: OutboxEvent, appUserKey: String, time: String)
+        async throws
+    {
+        let project = ProjectScope.id(ofKey: appUserKey)
+        let stored = try await tx.query(
+            "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE project = ?) RETURNING id",
+            [
+                .text(event.id), .text(project), .text(appUserKey), .text(event.type), .text(time), .text(event.body),
+                .text(project),
+            ])
+        guard !stored.isEmpty else { return }
+        try await tx.query(
+            "INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at) SELECT ?, id, 'pending', 0, ? FROM webhook_endpoints WHERE project = ? AND (event_types = '' OR event_types LIKE ?)",
+            [.text(event.id), .text(time), .text(project), .text("%,\(event.type),%")])
     }
 
     /// An alias merge: the merged subscriber keeps both announcements (the target's where both announced the

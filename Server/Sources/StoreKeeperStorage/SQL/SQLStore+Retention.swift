@@ -21,19 +21,10 @@ extension SQLStore {
             try await Self.insertEvent(
                 tx, exchange.appUserKey, "retention_response", .notification, exchange.requestID, nil,
                 exchange.response, exchange.at)
-            guard let event = exchange.announcement else { return }
-            let project = ProjectScope.id(ofKey: exchange.appUserKey)
-            let time = Self.timestamp(exchange.at)
-            let stored = try await tx.query(
-                "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE project = ?) RETURNING id",
-                [
-                    .text(event.id), .text(project), .text(exchange.appUserKey), .text(event.type), .text(time),
-                    .text(event.body), .text(project),
-                ])
-            guard !stored.isEmpty else { return }
-            try await tx.query(
-                "INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at) SELECT ?, id, 'pending', 0, ? FROM webhook_endpoints WHERE project = ? AND (event_types = '' OR event_types LIKE ?)",
-                [.text(event.id), .text(time), .text(project), .text("%,\(event.type),%")])
+            if let event = exchange.announcement {
+                try await Self.insertOutboxEvent(
+                    tx, event, appUserKey: exchange.appUserKey, time: Self.timestamp(exchange.at))
+            }
         }
     }
 
