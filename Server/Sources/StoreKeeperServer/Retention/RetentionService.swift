@@ -90,10 +90,10 @@ struct RetentionService: Sendable {
         }
         let appUserID = String(key.dropFirst(project.id.count + 1))
         let instant = now()
+        let rules = try await books.value(projectID: project.id).rules
         let standing = try await RetentionStanding.read(
             appUserID: appUserID, request: request, project: project, subscribers: subscribers, store: store,
-            now: instant)
-        let rules = try await books.value(projectID: project.id).rules
+            rules: rules, now: instant)
         var chosen: (RetentionRule, RealtimeResponseBody)?
         for rule in rules where standing.matches(rule.when) && standing.allows(rule.respond) {
             chosen = (rule, try await response(rule.respond, request: request, bundleID: app.configuration.bundleID))

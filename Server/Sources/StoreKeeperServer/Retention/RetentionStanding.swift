@@ -27,10 +27,11 @@ struct RetentionStanding: Sendable {
     /// The customer's subscriber document the standing was read from.
     var document: SubscriberResponse
 
-    /// Reads the standing of `appUserID` for `request`.
+    /// Reads the standing of `appUserID` for `request`, as far as `rules` need it: the customer's evidence (for
+    /// paid months) and their last offer only when a rule reads them — Apple waits on this answer.
     static func read(
         appUserID: String, request: DecodedRealtimeRequestBody, project: ProjectScope, subscribers: SubscriberService,
-        store: any RetentionStore, now: Date
+        store: any RetentionStore, rules: [RetentionRule], now: Date
     ) async throws -> RetentionStanding {
         let document = try APICoding.decoder().decode(
             SubscriberResponse.self,
@@ -47,11 +48,19 @@ struct RetentionStanding: Sendable {
             }
             if subscription.priceIncreaseStatus == 0 { states.insert("price_increase_pending") }
         }
-        let evidence = try await subscribers.store.subscriber(appUserID, in: project)?.evidence ?? EvidenceSet()
-        let keys = [project.key(document.subscriber.appUserID)] + document.subscriber.aliases.map(project.key)
+        var paidDays = 0.0
+        if rules.contains(where: { $0.when.paidMonthsAtLeast != nil || $0.when.paidMonthsBelow != nil }) {
+            let evidence = try await subscribers.store.subscriber(appUserID, in: project)?.evidence ?? EvidenceSet()
+            paidDays = Self.paidDays(evidence.transactions, now: now)
+        }
+        var lastOffer: Date?
+        if rules.contains(where: { $0.when.monthsSinceLastOfferAtLeast != nil || $0.respond.promotionalOffer != nil }) {
+            let keys = [project.key(document.subscriber.appUserID)] + document.subscriber.aliases.map(project.key)
+            lastOffer = try await store.lastRetentionOffer(appUserKeys: keys)
+        }
         return RetentionStanding(
-            productID: request.productId, states: states, paidDays: Self.paidDays(evidence.transactions, now: now),
-            lastOffer: try await store.lastRetentionOffer(appUserKeys: keys), storefront: subscription?.storefront,
+            productID: request.productId, states: states, paidDays: paidDays, lastOffer: lastOffer,
+            storefront: subscription?.storefront,
             locale: request.userLocale, attributes: document.attributes ?? [:], now: now, document: document)
     }
 
