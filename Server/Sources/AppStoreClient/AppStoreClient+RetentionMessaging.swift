@@ -3,7 +3,8 @@ public import Foundation
 
 /// The Retention Messaging API's management calls, as Apple documents them; Apple's errors arrive as
 /// ``AppStoreClientError`` with ``AppStoreClientError/appleErrorCode`` (4040021 no realtime URL, 4040015 no such
-/// message, 4090001 the message exists, 4000215 an invalid URL).
+/// message, 4040014 no such image, 4090001 the message exists, 4090000 the image exists, 4000215 an invalid URL,
+/// 4000161 an invalid image).
 extension AppStoreClient {
     /// Get Message List.
     public func retentionMessages(credentials: Credentials, environment: ServerAPIEnvironment) async throws
@@ -29,6 +30,41 @@ extension AppStoreClient {
         _ = try await exchange(
             .delete, "/inApps/v1/messaging/message/\(Self.segment(messageID))", credentials: credentials, body: nil,
             environment: environment)
+    }
+
+    /// Get Image List.
+    public func retentionImages(credentials: Credentials, environment: ServerAPIEnvironment) async throws
+        -> GetImageListResponse
+    {
+        try await call(.get, "/inApps/v1/messaging/image/list", credentials: credentials, environment: environment)
+    }
+
+    /// Upload Image: a PNG without transparency, `FULL_SIZE` (3840 pixels wide, 160–2160 high) or
+    /// `BULLET_POINT` (Apple reviews it; its identifier's content cannot change).
+    public func uploadRetentionImage(
+        _ imageID: String, png: Data, size: String, credentials: Credentials, environment: ServerAPIEnvironment
+    ) async throws {
+        _ = try await exchange(
+            .put, "/inApps/v1/messaging/image/\(Self.segment(imageID))?imageSize=\(Self.segment(size))",
+            credentials: credentials, body: png, environment: environment, contentType: "image/png")
+    }
+
+    /// Delete Image (Apple: 4030019 while a message shows it).
+    public func deleteRetentionImage(_ imageID: String, credentials: Credentials, environment: ServerAPIEnvironment)
+        async throws
+    {
+        _ = try await exchange(
+            .delete, "/inApps/v1/messaging/image/\(Self.segment(imageID))", credentials: credentials, body: nil,
+            environment: environment)
+    }
+
+    /// Delete Default Message.
+    public func deleteDefaultRetentionMessage(
+        productID: String, locale: String, credentials: Credentials, environment: ServerAPIEnvironment
+    ) async throws {
+        _ = try await exchange(
+            .delete, "/inApps/v1/messaging/default/\(Self.segment(productID))/\(Self.segment(locale))",
+            credentials: credentials, body: nil, environment: environment)
     }
 
     /// Get Default Message: the default message of `productID` in `locale`, or `nil` when none is configured

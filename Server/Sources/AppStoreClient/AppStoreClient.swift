@@ -191,21 +191,30 @@ public struct AppStoreClient: Sendable {
     /// environment is unknown. Both share one deadline.
     /// - Returns: The answer's body (empty for 202/204 answers).
     func exchange(
-        _ verb: Verb, _ path: String, credentials: Credentials, body: Data?, environment: ServerAPIEnvironment?
+        _ verb: Verb, _ path: String, credentials: Credentials, body: Data?, environment: ServerAPIEnvironment?,
+        contentType: String = "application/json"
     ) async throws -> Data {
         let deadline = ContinuousClock.now + configuration.totalDeadline
         let production = configuration.serverAPIBaseURL
         let sandbox = configuration.serverAPISandboxBaseURL
         switch environment {
         case .production?:
-            return try await attempt(verb, production, path, credentials: credentials, body: body, until: deadline)
+            return try await attempt(
+                verb, production, path, credentials: credentials, body: body, contentType: contentType,
+                until: deadline)
         case .sandbox?:
-            return try await attempt(verb, sandbox, path, credentials: credentials, body: body, until: deadline)
+            return try await attempt(
+                verb, sandbox, path, credentials: credentials, body: body, contentType: contentType,
+                until: deadline)
         case nil:
             do {
-                return try await attempt(verb, production, path, credentials: credentials, body: body, until: deadline)
+                return try await attempt(
+                    verb, production, path, credentials: credentials, body: body, contentType: contentType,
+                    until: deadline)
             } catch let error as AppStoreClientError where error.isUnknownTransaction && sandbox != production {
-                return try await attempt(verb, sandbox, path, credentials: credentials, body: body, until: deadline)
+                return try await attempt(
+                    verb, sandbox, path, credentials: credentials, body: body, contentType: contentType,
+                    until: deadline)
             }
         }
     }
@@ -213,7 +222,7 @@ public struct AppStoreClient: Sendable {
     /// One host, with retries on 429 and 5xx until the deadline.
     func attempt(
         _ verb: Verb, _ base: String, _ path: String, credentials: Credentials, body: Data?,
-        until deadline: ContinuousClock.Instant
+        contentType: String = "application/json", until deadline: ContinuousClock.Instant
     ) async throws -> Data {
         let url = base + path
         var lastStatus: Int?
@@ -229,7 +238,7 @@ public struct AppStoreClient: Sendable {
             case .delete: request.method = .DELETE
             }
             if let body {
-                request.headers.add(name: "Content-Type", value: "application/json")
+                request.headers.add(name: "Content-Type", value: contentType)
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
             let response = try await httpClient.execute(request, timeout: try timeout(until: deadline))

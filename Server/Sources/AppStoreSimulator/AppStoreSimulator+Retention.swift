@@ -1,4 +1,4 @@
-import AppStoreModels
+public import AppStoreModels
 public import Foundation
 import StoreKeeperWire
 
@@ -39,23 +39,22 @@ extension AppStoreSimulator {
     }
 
     /// Upload Message: a new message, pending Apple's review.
-    /// - Throws: ``AppStoreAPIError`` 400 (4000101-style: an identifier that is not a UUID, a header over 66 or a
-    ///   body over 144 characters) or 409 `MessageAlreadyExistsError` (4090001).
-    public func uploadRetentionMessage(bundleID: String, messageID: String, header: String, body: String) throws {
+    /// - Throws: ``AppStoreAPIError`` 400 (an identifier that is not a UUID, an empty text, Apple's header, body,
+    ///   bullet point and alt text limits), 404 `ImageNotFoundError` (4040014) for an image never uploaded, or 409
+    ///   `MessageAlreadyExistsError` (4090001).
+    public func uploadRetentionMessage(bundleID: String, messageID: String, _ upload: UploadMessageRequestBody) throws {
         guard var app = apps[bundleID] else { throw AppStoreAPIError.transactionNotFound }
-        guard UUID(uuidString: messageID) != nil, !header.isEmpty, header.count <= 66, !body.isEmpty,
-            body.count <= 144
-        else {
+        guard UUID(uuidString: messageID) != nil else {
             throw AppStoreAPIError(
                 httpStatus: 400, errorCode: 4_000_000,
-                errorMessage:
-                    "Invalid request: a UUID message identifier, a header of 1-66 and a body of 1-144 characters.")
+                errorMessage: "Invalid request: the message identifier is a UUID.")
         }
+        try checkRetentionMessage(upload, app: app)
         var messages = app.retentionMessages ?? [:]
         guard messages[messageID.lowercased()] == nil else {
             throw AppStoreAPIError(httpStatus: 409, errorCode: 4_090_001, errorMessage: "Message already exists.")
         }
-        messages[messageID.lowercased()] = SimulatedRetentionMessage(header: header, body: body)
+        messages[messageID.lowercased()] = SimulatedRetentionMessage(upload)
         app.retentionMessages = messages
         apps[bundleID] = app
         revision &+= 1
@@ -76,8 +75,9 @@ extension AppStoreSimulator {
     }
 
     /// Configure Default Message: the message shown for `productID` in `locale` when the real-time answer fails.
-    /// - Throws: ``AppStoreAPIError`` 404 `MessageNotFoundError` (4040015) or 403 `MessageNotApprovedError`
-    ///   (4030017): only an approved message can be a default.
+    /// - Throws: ``AppStoreAPIError`` 404 `MessageNotFoundError` (4040015), 403 `MessageNotApprovedError`
+    ///   (4030017) or `ImageNotApprovedError` (4030018): only an approved message whose images are approved can be
+    ///   a default.
     public func configureDefaultRetentionMessage(bundleID: String, productID: String, locale: String, messageID: String)
         throws
     {
@@ -86,6 +86,9 @@ extension AppStoreSimulator {
         }
         guard message.state == "APPROVED" else {
             throw AppStoreAPIError(httpStatus: 403, errorCode: 4_030_017, errorMessage: "Message not approved.")
+        }
+        guard message.imageIDs.allSatisfy({ apps[bundleID]?.retentionImages?[$0]?.state == "APPROVED" }) else {
+            throw AppStoreAPIError(httpStatus: 403, errorCode: 4_030_018, errorMessage: "Image not approved.")
         }
         var defaults = apps[bundleID]?.defaultRetentionMessages ?? [:]
         defaults[productID + "\n" + locale] = messageID.lowercased()
@@ -175,6 +178,12 @@ extension AppStoreSimulator {
             return ("default", "message \(messageID) was never uploaded")
         }
         guard message.state == "APPROVED" else { return ("default", "message \(messageID) is \(message.state)") }
+        if let image = message.imageIDs.first(where: { app.retentionImages?[$0]?.state != "APPROVED" }) {
+            return ("default", "image \(image) of message \(messageID) is not approved")
+        }
+        if answer.message == nil, !message.imageIDs.isEmpty {
+            return ("default", "message \(messageID) has images: only a text-based message may show one")
+        }
         if let alternate = answer.alternateProduct {
             let group = app.product(productID)?.subscriptionGroupID
             guard alternate.productId != productID, let other = app.product(alternate.productId),

@@ -51,6 +51,7 @@ public struct AppStoreAPIError: Error, Hashable, Sendable {
     static let originalTransactionNotFound = AppStoreAPIError(
         httpStatus: 404, errorCode: 4_040_005, errorMessage: "Original transaction id not found.")
     static let unauthorized = AppStoreAPIError(httpStatus: 401, errorCode: 4_010_000, errorMessage: "Unauthenticated")
-    static let invalidRequest = AppStoreAPIError(
+    /// Apple's general 400: a body or parameter it cannot read.
+    public static let invalidRequest = AppStoreAPIError(
         httpStatus: 400, errorCode: 4_000_000, errorMessage: "Invalid request.")
 }

@@ -1,12 +1,14 @@
+import AppStoreModels
 import AppStoreSimulator
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// Apple's Retention Messaging management endpoints under `/inApps/v1/messaging`, with Apple's JWT check and
-/// errors: the real-time URL and the messages (a message is reviewed by the simulator's control verbs).
+/// errors: the real-time URL, the messages and the images (each reviewed by the simulator's control verbs).
 extension AppleRoutes {
     func addRetentionRoutes(to api: RouterGroup<BasicRequestContext>) {
+        addRetentionImageRoutes(to: api)
         api.put("v1/messaging/realtime/url") { request, _ in
             try await authorized(request) { bundleID in
                 let body =
@@ -95,11 +97,12 @@ extension AppleRoutes {
         }
         api.put("v1/messaging/message/:messageIdentifier") { request, context in
             try await authorized(request) { bundleID in
-                let body =
-                    try? JSONSerialization.jsonObject(with: try await JSONResponse.body(request)) as? [String: Any]
+                guard
+                    let upload = try? JSONDecoder().decode(
+                        UploadMessageRequestBody.self, from: try await JSONResponse.body(request))
+                else { throw AppStoreAPIError.invalidRequest }
                 try await simulator.uploadRetentionMessage(
-                    bundleID: bundleID, messageID: try context.parameters.require("messageIdentifier"),
-                    header: body?["header"] as? String ?? "", body: body?["body"] as? String ?? "")
+                    bundleID: bundleID, messageID: try context.parameters.require("messageIdentifier"), upload)
                 return Response(status: .ok)
             }
         }
@@ -107,6 +110,37 @@ extension AppleRoutes {
             try await authorized(request) { bundleID in
                 try await simulator.deleteRetentionMessage(
                     bundleID: bundleID, messageID: try context.parameters.require("messageIdentifier"))
+                return Response(status: .ok)
+            }
+        }
+    }
+}
+
+extension AppleRoutes {
+    /// Upload Image (a PNG body of at most 16 MiB), Get Image List and Delete Image.
+    func addRetentionImageRoutes(to api: RouterGroup<BasicRequestContext>) {
+        api.get("v1/messaging/image/list") { request, _ in
+            try await authorized(request) { bundleID in
+                JSONResponse.object([
+                    "imageIdentifiers": await simulator.retentionImages(bundleID: bundleID).map {
+                        ["imageIdentifier": $0.id, "imageState": $0.image.state, "imageSize": $0.image.size]
+                    }
+                ])
+            }
+        }
+        api.put("v1/messaging/image/:imageIdentifier") { request, context in
+            try await authorized(request) { bundleID in
+                try await simulator.uploadRetentionImage(
+                    bundleID: bundleID, imageID: try context.parameters.require("imageIdentifier"),
+                    png: try await JSONResponse.body(request, limit: 16 << 20),
+                    size: request.uri.queryParameters.get("imageSize"))
+                return Response(status: .ok)
+            }
+        }
+        api.delete("v1/messaging/image/:imageIdentifier") { request, context in
+            try await authorized(request) { bundleID in
+                try await simulator.deleteRetentionImage(
+                    bundleID: bundleID, imageID: try context.parameters.require("imageIdentifier"))
                 return Response(status: .ok)
             }
         }

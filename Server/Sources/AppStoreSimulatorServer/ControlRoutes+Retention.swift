@@ -14,15 +14,22 @@ extension ControlRoutes {
 
     func addRetentionRoutes(to control: RouterGroup<BasicRequestContext>) {
         for (verb, approved) in [("approve", true), ("reject", false)] {
+            let state = approved ? "APPROVED" : "REJECTED"
             control.post("apps/:bundleID/messages/:messageID/\(verb)") { _, context in
                 try await handle {
                     let bundleID = try context.parameters.require("bundleID")
                     let messageID = try context.parameters.require("messageID")
                     try await simulator.reviewRetentionMessage(
                         bundleID: bundleID, messageID: messageID, approved: approved)
-                    return JSONResponse.object([
-                        "messageIdentifier": messageID.lowercased(), "messageState": approved ? "APPROVED" : "REJECTED",
-                    ])
+                    return JSONResponse.object(["messageIdentifier": messageID.lowercased(), "messageState": state])
+                }
+            }
+            control.post("apps/:bundleID/images/:imageID/\(verb)") { _, context in
+                try await handle {
+                    let bundleID = try context.parameters.require("bundleID")
+                    let imageID = try context.parameters.require("imageID")
+                    try await simulator.reviewRetentionImage(bundleID: bundleID, imageID: imageID, approved: approved)
+                    return JSONResponse.object(["imageIdentifier": imageID.lowercased(), "imageState": state])
                 }
             }
         }

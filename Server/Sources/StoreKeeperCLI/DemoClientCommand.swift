@@ -25,6 +25,8 @@ struct DemoClientCommand: AsyncParsableCommand {
     @Option(help: "The customer's Apple Account in the simulator (default: a new one).") var customer: String?
     @Option(help: "The app's public key.") var key = "pk_demo_storekeeper_public"
     @Option(help: "The product to buy.") var product = "premium.monthly"
+    @Option(help: "How long the paywall waits for the server's offerings, in seconds.")
+    var offeringsTimeout: Double = 5
 
     func run() async throws {
         guard let base = URL(string: server), base.host != nil else {
@@ -34,10 +36,10 @@ struct DemoClientCommand: AsyncParsableCommand {
         let store = SimulatorStore(simulatorURL: base, bundleID: ServerConfiguration.demoBundleID, customerID: customer)
         let persistence = InMemoryPersistence()
         let clock = DemoDeviceClock()
+        var configuration = StoreKeeper.Configuration(serverURL: base, apiKey: key)
+        configuration.offeringsTimeout = offeringsTimeout
         func launch() -> StoreKeeper {
-            StoreKeeper(
-                configuration: .init(serverURL: base, apiKey: key), store: store, persistence: persistence,
-                clock: clock)
+            StoreKeeper(configuration: configuration, store: store, persistence: persistence, clock: clock)
         }
         let say = { (line: String) in print(line) }
 

@@ -10,11 +10,15 @@ struct RetentionPushCommand: AsyncParsableCommand {
         abstract:
             "Upload an app's retention messages and set its real-time URL through Apple's Retention Messaging API.",
         discussion: """
-            RETENTION.json: {"bundleID": "…", "realtimeURL": "https://…/v1/retention/appstore", "messages": \
-            [{"id": "<uuid>", "header": "…", "body": "…"}], "defaultMessages": {"<product id>": {"<locale>": \
-            "<uuid>"}}}. A default message must be approved first: until Apple approves it, its line says so. The app's API credentials (issuerID, keyID, \
-            privateKeyPath) come from the server's configuration. A message Apple already has is left as it is \
-            (Apple's messages cannot change: upload a new id); each line printed says what changed. Exit 1 names \
+            RETENTION.json: {"bundleID": "…", "realtimeURL": "https://…/v1/retention/appstore", "images": \
+            [{"id": "<uuid>", "path": "banner.png", "size": "FULL_SIZE" | "BULLET_POINT"}], "messages": \
+            [{"id": "<uuid>", "header": "…", "body": "…", "image"?: {"imageIdentifier", "altText"}, \
+            "bulletPoints"?: [{"text", "imageIdentifier", "altText"}], "headerPosition"?: "ABOVE_IMAGE"}], \
+            "defaultMessages": {"<product id>": {"<locale>": "<uuid>"}}}. An image's path is relative to the \
+            retention file. Images go first, then messages. A default message must be approved first (and its \
+            images): until Apple approves them, its line says so. The app's API credentials (issuerID, keyID, \
+            privateKeyPath) come from the server's configuration. An image or message Apple already has is left as \
+            it is (Apple's cannot change: upload a new id); each line printed says what changed. Exit 1 names \
             Apple's error.
             """)
 
@@ -24,13 +28,22 @@ struct RetentionPushCommand: AsyncParsableCommand {
 
     /// The retention file.
     struct Plan: Decodable {
+        struct Image: Decodable {
+            var id: String
+            var path: String
+            var size: String?
+        }
         struct Message: Decodable {
             var id: String
             var header: String
             var body: String
+            var image: UploadMessageImage?
+            var bulletPoints: [BulletPoint]?
+            var headerPosition: String?
         }
         var bundleID: String
         var realtimeURL: String?
+        var images: [Image]?
         var messages: [Message]?
         var defaultMessages: [String: [String: String]]?
     }
@@ -48,7 +61,10 @@ struct RetentionPushCommand: AsyncParsableCommand {
         let (client, credentials) = try RetentionCommand.client(config: config, bundleID: plan.bundleID)
         let target: AppStoreClient.ServerAPIEnvironment = environment == "production" ? .production : .sandbox
         do {
-            for line in try await push(plan, client: client, credentials: credentials, environment: target) {
+            let folder = URL(fileURLWithPath: messages).deletingLastPathComponent()
+            for line in try await push(
+                plan, client: client, credentials: credentials, environment: target, folder: folder)
+            {
                 FileHandleOutput.standardOutput(line)
             }
         } catch let error as AppStoreClientError {
@@ -59,9 +75,30 @@ struct RetentionPushCommand: AsyncParsableCommand {
     /// Makes Apple hold `plan`; one line per message and one for the URL, saying what changed.
     func push(
         _ plan: Plan, client: AppStoreClient, credentials: AppStoreClient.Credentials,
-        environment: AppStoreClient.ServerAPIEnvironment
+        environment: AppStoreClient.ServerAPIEnvironment, folder: URL
     ) async throws -> [String] {
         var lines: [String] = []
+        if let images = plan.images, !images.isEmpty {
+            let held = try await client.retentionImages(credentials: credentials, environment: environment)
+            var states: [String: String] = [:]
+            for item in held.imageIdentifiers ?? [] {
+                if let id = item.imageIdentifier?.lowercased() { states[id] = item.imageState ?? "?" }
+            }
+            for image in images {
+                if let state = states[image.id.lowercased()] {
+                    lines.append("image \(image.id): unchanged (\(state))")
+                    continue
+                }
+                let file = URL(fileURLWithPath: image.path, relativeTo: folder)
+                guard let png = try? Data(contentsOf: file) else {
+                    throw CommandFailure("image \(image.id): cannot read \(file.path)")
+                }
+                try await client.uploadRetentionImage(
+                    image.id, png: png, size: image.size ?? "FULL_SIZE", credentials: credentials,
+                    environment: environment)
+                lines.append("image \(image.id): uploaded (PENDING Apple's review)")
+            }
+        }
         let held = try await client.retentionMessages(credentials: credentials, environment: environment)
         var states: [String: String] = [:]
         for item in held.messageIdentifiers ?? [] {
@@ -72,9 +109,11 @@ struct RetentionPushCommand: AsyncParsableCommand {
                 lines.append("message \(message.id): unchanged (\(state))")
                 continue
             }
+            let upload = UploadMessageRequestBody(
+                header: message.header, body: message.body, image: message.image, bulletPoints: message.bulletPoints,
+                headerPosition: message.headerPosition)
             try await client.uploadRetentionMessage(
-                message.id, UploadMessageRequestBody(header: message.header, body: message.body),
-                credentials: credentials, environment: environment)
+                message.id, upload, credentials: credentials, environment: environment)
             lines.append("message \(message.id): uploaded (PENDING Apple's review)")
         }
         for (productID, locales) in (plan.defaultMessages ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -93,6 +132,8 @@ struct RetentionPushCommand: AsyncParsableCommand {
                     lines.append("\(place): set to \(messageID)" + (current.map { " (was \($0))" } ?? ""))
                 } catch let error as AppStoreClientError where error.appleErrorCode == 4_030_017 {
                     lines.append("\(place): not set: \(messageID) waits for Apple's approval")
+                } catch let error as AppStoreClientError where error.appleErrorCode == 4_030_018 {
+                    lines.append("\(place): not set: an image of \(messageID) waits for Apple's approval")
                 }
             }
         }

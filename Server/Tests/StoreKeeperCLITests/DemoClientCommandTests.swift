@@ -13,7 +13,9 @@ import Testing
         let server = try BackgroundCommand(
             ["serve", "--port", "0", "--simulator-clock", "manual", "--simulator-rate", "1h"], in: directory)
         defer { server.stop() }
-        let result = try CommandRunner.run(["demo-client", "--server", server.baseURL, "--customer", "tess"])
+        let result = try CommandRunner.run([
+            "demo-client", "--server", server.baseURL, "--customer", "tess", "--offerings-timeout", "30",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         func line(after step: String) -> String {

@@ -231,7 +231,8 @@ import Testing
     }
 
     @Test(
-        "retention push uploads the messages and sets the real-time URL through Apple's API, then says nothing changed")
+        "retention push uploads the images and messages and sets the real-time URL through Apple's API, then says nothing changed"
+    )
     func push() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -240,8 +241,10 @@ import Testing
         defer { server.stop() }
         let config = try await Self.apiConfiguration(directory, base: server.baseURL)
         let url = "https://subs.example.com/v1/retention/appstore"
+        let image = "5e0d9b3a-1a6c-4b0d-8f2e-0c1d2e3f4a5b"
+        try PNGFixture.make(width: 3840, height: 480).write(to: directory.appendingPathComponent("banner.png"))
         try
-            #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"\#(url)","messages":[{"id":"\#(Self.message)","header":"Stay","body":"Every feature you use stays."}],"defaultMessages":{"premium.monthly":{"en-US":"\#(Self.message)"}}}"#
+            #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"\#(url)","images":[{"id":"\#(image)","path":"banner.png"}],"messages":[{"id":"\#(Self.message)","header":"Stay","body":"Every feature you use stays.","image":{"imageIdentifier":"\#(image)","altText":"The app's library"}}],"defaultMessages":{"premium.monthly":{"en-US":"\#(Self.message)"}}}"#
             .write(to: directory.appendingPathComponent("retention.json"), atomically: true, encoding: .utf8)
         let arguments = [
             "retention", "push", "--config", config, "--messages",
@@ -249,12 +252,20 @@ import Testing
         ]
         let first = try CommandRunner.run(arguments)
         #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("image \(image): uploaded"))
         #expect(first.standardOutput.contains("message \(Self.message): uploaded"))
         #expect(first.standardOutput.contains("realtime URL: set to \(url)"))
         #expect(first.standardOutput.contains("default message premium.monthly en-US: not set"))
-        let (approved, _) = try await ServeClient(base: server.baseURL).call(
+        let client = ServeClient(base: server.baseURL)
+        let (approved, _) = try await client.call(
             .POST, "/simulator/v1/apps/\(Self.bundleID)/messages/\(Self.message)/approve", key: nil)
         #expect(approved == 200)
+        let second = try CommandRunner.run(arguments)
+        #expect(second.standardOutput.contains("default message premium.monthly en-US: not set: an image of"))
+        #expect(second.standardOutput.contains("image \(image): unchanged (PENDING)"))
+        let (imageApproved, _) = try await client.call(
+            .POST, "/simulator/v1/apps/\(Self.bundleID)/images/\(image)/approve", key: nil)
+        #expect(imageApproved == 200)
         let again = try CommandRunner.run(arguments)
         #expect(again.status == 0)
         #expect(again.standardOutput.contains("default message premium.monthly en-US: set to \(Self.message)"))

@@ -1,15 +1,82 @@
-/// Upload Message's body: a retention message's text.
+/// Upload Message's body: a retention message's text, and for a text-based message an optional image and bullet
+/// points (Apple refuses both on a promotional-offer or switch-plan message when it shows one).
 /// https://developer.apple.com/documentation/retentionmessaging/uploadmessagerequestbody
 public struct UploadMessageRequestBody: Codable, Sendable, Hashable {
     /// The header (at most 66 characters).
     public var header: String
     /// The body (at most 144 characters).
     public var body: String
+    /// The image above the body, with its alternative text.
+    public var image: UploadMessageImage?
+    /// At most five bullet points, each with its icon.
+    public var bulletPoints: [BulletPoint]?
+    /// `ABOVE_BODY` (the default) or `ABOVE_IMAGE` (needs an image).
+    public var headerPosition: String?
 
     /// Makes a body.
-    public init(header: String, body: String) {
+    public init(
+        header: String, body: String, image: UploadMessageImage? = nil, bulletPoints: [BulletPoint]? = nil,
+        headerPosition: String? = nil
+    ) {
         self.header = header
         self.body = body
+        self.image = image
+        self.bulletPoints = bulletPoints
+        self.headerPosition = headerPosition
+    }
+
+    /// Whether the message shows an image (its own or a bullet point's): Apple shows such a message only as a
+    /// text-based one.
+    public var hasImages: Bool { image != nil || !(bulletPoints ?? []).isEmpty }
+}
+
+/// An uploaded image and its alternative text, placed in a message.
+/// https://developer.apple.com/documentation/retentionmessaging/uploadmessageimage
+public struct UploadMessageImage: Codable, Sendable, Hashable {
+    /// The image's identifier (a UUID given to Upload Image).
+    public var imageIdentifier: String
+    /// What the image shows, for VoiceOver (at most 150 characters).
+    public var altText: String
+
+    /// Makes a reference.
+    public init(imageIdentifier: String, altText: String) {
+        self.imageIdentifier = imageIdentifier
+        self.altText = altText
+    }
+}
+
+/// One bullet point of a message: its text and its icon (an image uploaded with the `BULLET_POINT` size).
+/// https://developer.apple.com/documentation/retentionmessaging/bulletpoint
+public struct BulletPoint: Codable, Sendable, Hashable {
+    /// The text (at most 66 characters).
+    public var text: String
+    /// The icon's identifier.
+    public var imageIdentifier: String
+    /// The icon's alternative text (at most 150 characters).
+    public var altText: String
+
+    /// Makes a bullet point.
+    public init(text: String, imageIdentifier: String, altText: String) {
+        self.text = text
+        self.imageIdentifier = imageIdentifier
+        self.altText = altText
+    }
+}
+
+/// Get Image List's answer: every uploaded image with its review state.
+/// https://developer.apple.com/documentation/retentionmessaging/getimagelistresponse
+public struct GetImageListResponse: Codable, Sendable, Hashable {
+    /// The images.
+    public var imageIdentifiers: [Item]?
+
+    /// One image.
+    public struct Item: Codable, Sendable, Hashable {
+        /// Its identifier (a UUID).
+        public var imageIdentifier: String?
+        /// `PENDING`, `APPROVED` or `REJECTED` (open: a new state decodes).
+        public var imageState: String?
+        /// `FULL_SIZE` or `BULLET_POINT`.
+        public var imageSize: String?
     }
 }
 

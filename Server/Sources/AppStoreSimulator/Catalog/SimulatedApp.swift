@@ -28,6 +28,8 @@ public struct SimulatedApp: Sendable, Hashable, Codable, CustomStringConvertible
     public var realtimeURL: String?
     /// The app's uploaded retention messages, by message identifier, with their review state.
     public var retentionMessages: [String: SimulatedRetentionMessage]?
+    /// The app's uploaded retention images, by image identifier, with their review state.
+    public var retentionImages: [String: SimulatedRetentionImage]?
     /// Default retention messages by product id and locale (`product` + newline + `locale`).
     public var defaultRetentionMessages: [String: String]?
 
