@@ -193,24 +193,42 @@ for record in switch_note:
 if found is None or found.originalTransactionId != switched["originalTransactionId"]:
     sys.exit(f"apple-library-check: the switch's SUBSCRIBED notification was not found")
 
-# Retention Messaging: Apple's client sets the real-time URL and uploads a message; Apple's review (the
-# simulator's verb) approves it; a customer opens their subscription's page, and the signed request reaching the
-# endpoint (here, in this script) is verified by verify_and_decode_realtime_request and answered with Apple's
-# RealtimeResponseBody, which the simulator shows in real time.
-import http.server, threading, uuid
+# Retention Messaging: Apple's client calls every management endpoint on the simulator — images, messages, default
+# messages, the real-time URL, the performance test — with Apple's review played by the simulator's verbs. Every
+# real-time request the simulator sends (a customer's, and the performance test's batch) reaches an endpoint here
+# and is verified by verify_and_decode_realtime_request before Apple's RealtimeResponseBody answers it.
+import http.server, struct, threading, uuid, zlib
+from appstoreserverlibrary.api_client import APIException
+from appstoreserverlibrary.models.DefaultConfigurationRequest import DefaultConfigurationRequest
+from appstoreserverlibrary.models.ImageSize import ImageSize
 from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
 from appstoreserverlibrary.models.Message import Message
+from appstoreserverlibrary.models.PerformanceTestRequest import PerformanceTestRequest
 from appstoreserverlibrary.models.RealtimeResponseBody import RealtimeResponseBody
 from appstoreserverlibrary.models.RealtimeUrlRequest import RealtimeUrlRequest
+from appstoreserverlibrary.models.UploadMessageImage import UploadMessageImage
 from appstoreserverlibrary.models.UploadMessageRequestBody import UploadMessageRequestBody
-message_id = uuid.UUID("3f0c8a52-6d1e-4b7a-9c2f-5e8d1a7b4c63")
-received = []
-class RetentionEndpoint(http.server.BaseHTTPRequestHandler):
+
+def png(width, height):
+    """An opaque RGB PNG, black, as Apple's Upload Image takes it."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    rows = b"".join(b"\0" + b"\0" * 3 * width for _ in range(height))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) \
+        + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+
+def apple_error(call):
+    try:
+        call()
+    except APIException as error:
+        return error.raw_api_error
+    return None
+
+class RealtimeEndpoint(http.server.BaseHTTPRequestHandler):
+    """A Get Retention Message endpoint: `answer(signed payload's JSON body)` gives the bytes to send back."""
+    answer = None
     def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        received.append(verifier.verify_and_decode_realtime_request(body["signedPayload"]))
-        answer = RealtimeResponseBody(message=Message(messageIdentifier=message_id))
-        payload = json.dumps(_get_cattrs_converter(RealtimeResponseBody).unstructure(answer)).encode()
+        payload = self.answer(self.rfile.read(int(self.headers["Content-Length"])))
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(payload)))
@@ -218,20 +236,42 @@ class RetentionEndpoint(http.server.BaseHTTPRequestHandler):
         self.wfile.write(payload)
     def log_message(self, *arguments):
         pass
-endpoint = http.server.HTTPServer(("127.0.0.1", 0), RetentionEndpoint)
-threading.Thread(target=endpoint.serve_forever, daemon=True).start()
-realtime_url = f"http://127.0.0.1:{endpoint.server_address[1]}/retention"
+
+def serve_endpoint(answer):
+    handler = type("Endpoint", (RealtimeEndpoint,), {"answer": staticmethod(answer)})
+    endpoint = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=endpoint.serve_forever, daemon=True).start()
+    return endpoint, f"http://127.0.0.1:{endpoint.server_address[1]}/retention"
+
+message_id = uuid.UUID("3f0c8a52-6d1e-4b7a-9c2f-5e8d1a7b4c63")
+image_id = uuid.UUID("9d4b6e1a-2c3f-4a5b-8e7d-6c5b4a3f2e1d")
+received = []
+def own_answer(body):
+    received.append(verifier.verify_and_decode_realtime_request(json.loads(body)["signedPayload"]))
+    answer = RealtimeResponseBody(message=Message(messageIdentifier=message_id))
+    return json.dumps(_get_cattrs_converter(RealtimeResponseBody).unstructure(answer)).encode()
+endpoint, realtime_url = serve_endpoint(own_answer)
 client.configure_realtime_url(RealtimeUrlRequest(realtimeURL=realtime_url))
 if client.get_realtime_url().realtimeURL != realtime_url:
     sys.exit("apple-library-check: Get Realtime URL did not answer the URL configured")
-client.upload_message(message_id, UploadMessageRequestBody(header="Stay a little longer",
-                                                           body="Your plan keeps every feature you use."))
+if apple_error(lambda: client.upload_image(image_id, png(3840, 40))) != 4000161:
+    sys.exit("apple-library-check: a full-size image 40 pixels high was not refused as InvalidImageError")
+client.upload_image(image_id, png(3840, 480), ImageSize.FULL_SIZE)
+images = {str(item.imageIdentifier): item.rawImageState for item in client.get_image_list().imageIdentifiers}
+if images.get(str(image_id)) != "PENDING":
+    sys.exit(f"apple-library-check: an uploaded image is {images}, expected PENDING")
+client.upload_message(message_id, UploadMessageRequestBody(
+    header="Stay a little longer", body="Your plan keeps every feature you use.",
+    image=UploadMessageImage(imageIdentifier=image_id, altText="The library, full of your books")))
 states = {str(item.messageIdentifier): item.rawMessageState for item in client.get_message_list().messageIdentifiers}
 if states.get(str(message_id)) != "PENDING":
     sys.exit(f"apple-library-check: an uploaded message is {states}, expected PENDING")
 call("POST", f"/simulator/v1/apps/{bundle}/messages/{message_id}/approve")
-from appstoreserverlibrary.models.DefaultConfigurationRequest import DefaultConfigurationRequest
-client.configure_default_message("premium.monthly", "en-US", DefaultConfigurationRequest(messageIdentifier=message_id))
+default = DefaultConfigurationRequest(messageIdentifier=message_id)
+if apple_error(lambda: client.configure_default_message("premium.monthly", "en-US", default)) != 4030018:
+    sys.exit("apple-library-check: a default message whose image is pending was not refused (ImageNotApproved)")
+call("POST", f"/simulator/v1/apps/{bundle}/images/{image_id}/approve")
+client.configure_default_message("premium.monthly", "en-US", default)
 if client.get_default_message("premium.monthly", "en-US").messageIdentifier != message_id:
     sys.exit("apple-library-check: Get Default Message did not answer the message configured")
 report = call("POST", f"/simulator/v1/apps/{bundle}/retention-requests", {"customerID": "apple-check",
@@ -239,11 +279,29 @@ report = call("POST", f"/simulator/v1/apps/{bundle}/retention-requests", {"custo
 if report.get("shown") != "realtime" or len(received) != 1 or received[0].originalTransactionId != original \
         or received[0].userLocale != "en-US":
     sys.exit(f"apple-library-check: retention request {report}, received {received}")
+test = client.initiate_performance_test(PerformanceTestRequest(originalTransactionId=original))
+for _ in range(300):
+    result = client.get_performance_test_results(test.requestId)
+    if result.rawResult != "PENDING":
+        break
+    time.sleep(0.1)
+if result.rawResult != "PASS" or len(received) < 2:
+    sys.exit(f"apple-library-check: performance test {result}, {len(received)} requests verified")
+client.delete_default_message("premium.monthly", "en-US")
+if apple_error(lambda: client.get_default_message("premium.monthly", "en-US")) != 4040020:
+    sys.exit("apple-library-check: a deleted default message is still answered")
+if apple_error(lambda: client.delete_image(image_id)) != 4030019:
+    sys.exit("apple-library-check: an image a message shows was deleted (ImageInUse expected)")
 client.delete_message(message_id)
+client.delete_image(image_id)
+if client.get_image_list().imageIdentifiers:
+    sys.exit("apple-library-check: a deleted image is still listed")
 client.delete_realtime_url()
 endpoint.shutdown()
+retention_requests = len(received)
 
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
       f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
       f"a win-back offer offered and redeemed; a one-time offer code; a commitment plan; a switch; "
-      f"a retention message set up with Apple's client, its real-time request verified and answered")
+      f"every Retention Messaging endpoint called with Apple's client, {retention_requests} real-time requests "
+      f"verified with verify_and_decode_realtime_request")
