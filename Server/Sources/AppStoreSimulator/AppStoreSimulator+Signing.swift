@@ -69,6 +69,10 @@ extension AppStoreSimulator {
         if let intent = s.expirationIntent, s.status != .active { object["expirationIntent"] = intent }
         if let grace = s.graceEndsAt { object["gracePeriodExpiresDate"] = Self.milliseconds(grace) }
         if let status = s.priceIncreaseStatus { object["priceIncreaseStatus"] = status }
+        if let offerID = s.pendingPromotionalOfferID {
+            object["offerType"] = 2
+            object["offerIdentifier"] = offerID
+        }
         if let product = apps[s.bundleID]?.product(s.autoRenewProductID) {
             object["currency"] = "USD"
             object["renewalPrice"] = s.pendingPrice ?? product.prices["USA"] ?? product.prices.values.first ?? 0

@@ -222,6 +222,7 @@ public actor AppStoreSimulator {
         subscription.expirationIntent = 2
         subscription.autoRenewEnabled = false
         subscription.graceEndsAt = nil
+        subscription.pendingPromotionalOfferID = nil
         subscription.retryEndsAt = nil
         subscriptions[subscription.originalTransactionID] = subscription
         emit("EXPIRED", "BILLING_RETRY", v1: nil, subscription: subscription, at: date)
@@ -302,6 +303,12 @@ public actor AppStoreSimulator {
             &subscription, product: product, transaction: &transaction, at: date)
         {
             length = commitmentLength
+        } else if let offerID = subscription.pendingPromotionalOfferID,
+            let applied = try? Self.applyOffer(
+                product.promotionalOffers[offerID], type: 2, identifier: offerID, what: "promotional offer",
+                product: product.productID, to: &transaction, rate: configuration.rate)
+        {
+            length = applied
         } else if subscription.introPeriodsLeft > 0, let intro = product.introductoryOffer {
             subscription.introPeriodsLeft -= 1
             transaction.offerType = 1
@@ -320,6 +327,7 @@ public actor AppStoreSimulator {
         subscription.graceEndsAt = nil
         subscription.retryEndsAt = nil
         subscription.expirationIntent = nil
+        subscription.pendingPromotionalOfferID = nil
         if subscription.priceIncreaseStatus == 1 { subscription.priceIncreaseStatus = nil }
         return transaction
     }

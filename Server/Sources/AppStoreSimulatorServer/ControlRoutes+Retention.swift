@@ -5,9 +5,9 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 
-/// The control verbs of Retention Messaging: Apple's review of a message, and a customer opening their
+/// The control verbs of Retention Messaging: Apple's review of a message or an image, and a customer opening their
 /// subscription's page — the signed request sent to the app's real-time URL, answered within Apple's 700 ms and
-/// judged as Apple would.
+/// judged as Apple would — and, with `"accept": true`, taking what was shown.
 extension ControlRoutes {
     /// How long Apple waits for a real-time answer before it shows the default message.
     static let realtimeDeadline: TimeAmount = .milliseconds(700)
@@ -40,7 +40,17 @@ extension ControlRoutes {
                 let asked = try await simulator.retentionRequest(
                     bundleID: bundleID, customerID: try body.required("customerID", String.self),
                     locale: try body.optional("locale", String.self))
-                return JSONResponse.object(await deliver(asked, bundleID: bundleID))
+                let accept = try body.optional("accept", Bool.self) ?? false
+                var report = await deliver(asked, bundleID: bundleID)
+                // The customer takes what was shown in real time (a switch plan, an offer).
+                if accept, report["shown"] as? String == "realtime",
+                    let original = (report["request"] as? [String: Any])?["originalTransactionId"] as? String,
+                    let answer = try? JSONSerialization.data(withJSONObject: report["response"] ?? [:])
+                {
+                    report["accepted"] = try await simulator.acceptRetentionAnswer(
+                        originalTransactionID: original, answer: answer)
+                }
+                return JSONResponse.object(report)
             }
         }
     }

@@ -340,6 +340,8 @@ struct ControlRoutes: Sendable {
         ]
         if let expires = t.expiresDate { object["expiresDate"] = iso.string(from: expires) }
         if let revoked = t.revocationDate { object["revocationDate"] = iso.string(from: revoked) }
+        if let offerType = t.offerType { object["offerType"] = offerType }
+        if let offer = t.offerIdentifier { object["offerIdentifier"] = offer }
         return object
     }
 
@@ -372,6 +374,7 @@ struct ControlRoutes: Sendable {
             "renewalCount": s.renewalCount,
         ]
         if let grace = s.graceEndsAt { object["gracePeriodExpiresDate"] = iso.string(from: grace) }
+        if let offer = s.pendingPromotionalOfferID { object["pendingOfferIdentifier"] = offer }
         return object
     }
 }

@@ -161,6 +161,8 @@ public struct MetricAccumulator: Sendable {
                     add(converted, key: key(period, suffix: "amount " + code), at: refunded)
                 }
             }
+        case .retentionRequests, .retentionSaves:
+            break  // counted from retention answers (RetentionAccumulator)
         }
     }
 

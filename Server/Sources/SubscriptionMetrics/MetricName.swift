@@ -47,4 +47,12 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
     /// What moved MRR in each bucket, per currency: `new`, `reactivation`, `expansion`, `contraction` and
     /// `churned`, classified per customer between the bucket's start and its end; they sum to MRR's change.
     case mrrMovement = "mrr_movement"
+    /// Retention Messaging's real-time requests answered in the bucket (``RetentionAccumulator``).
+    case retentionRequests = "retention_requests"
+    /// Of those, the answers that kept their customer: the subscription went on after them
+    /// (``RetentionAccumulator``).
+    case retentionSaves = "retention_saves"
+
+    /// Whether the metric counts retention answers (``RetentionAccumulator``) rather than subscription timelines.
+    public var isRetention: Bool { self == .retentionRequests || self == .retentionSaves }
 }

@@ -8,6 +8,11 @@ public enum MetricSplit: String, Sendable, Hashable, CaseIterable, Codable {
     case environment
     /// `free_trial`, `introductory`, `promotional`, `offer_code`, `win_back` or `none`.
     case offerType = "offer_type"
+    /// The retention rule that answered (retention metrics only).
+    case rule
+    /// What a retention answer was: `message`, `alternate_product`, `promotional_offer` or `default` (retention
+    /// metrics only).
+    case responseKind = "response_kind"
 
     /// The value of this dimension for a period.
     func value(of period: SubscriptionPeriod) -> String {
@@ -16,6 +21,7 @@ public enum MetricSplit: String, Sendable, Hashable, CaseIterable, Codable {
         case .storefront: period.storefront ?? "unknown"
         case .environment: period.environment
         case .offerType: period.offerType
+        case .rule, .responseKind: "none"
         }
     }
 }

@@ -68,4 +68,6 @@ public struct SimulatedSubscription: Sendable, Hashable, Codable {
     public var commitmentAutoRenewEnabled: Bool? = nil
     /// The subscription this one replaced, carried by each of its transactions.
     public var previousOriginalTransactionID: String? = nil
+    /// A promotional offer the customer accepted for their next renewal (a retention offer), by identifier.
+    public var pendingPromotionalOfferID: String? = nil
 }

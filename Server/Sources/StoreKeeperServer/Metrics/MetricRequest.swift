@@ -6,7 +6,8 @@ import SubscriptionMetrics
 /// the value.
 ///
 /// `from` / `to`: ISO 8601 dates (`2026-01-01`) or instants; default the 30 days up to now. `interval`: `day`
-/// (default), `week` or `month`. `split`: `product`, `storefront`, `environment` or `offer_type`. `environment`:
+/// (default), `week` or `month`. `split`: `product`, `storefront`, `environment` or `offer_type` (the retention
+/// metrics: `product`, `environment`, `rule` or `response_kind`). `environment`:
 /// `Production` (default), `Sandbox`, `Xcode` or `all`. `format`: `json` (default) or `csv`.
 struct MetricRequest {
     /// What to compute.
@@ -55,8 +56,14 @@ struct MetricRequest {
         }
         var split: MetricSplit?
         if let text = parameter("split") {
-            guard let value = MetricSplit(rawValue: text) else {
-                throw invalid("split", text, "product, storefront, environment or offer_type")
+            let allowed =
+                metric.isRetention
+                ? RetentionAccumulator.splits : Set(MetricSplit.allCases).subtracting([.rule, .responseKind])
+            guard let value = MetricSplit(rawValue: text), allowed.contains(value) else {
+                throw invalid(
+                    "split", text,
+                    MetricSplit.allCases.filter(allowed.contains).map(\.rawValue).joined(separator: ", ")
+                        + " for \(metric.rawValue)")
             }
             split = value
         }

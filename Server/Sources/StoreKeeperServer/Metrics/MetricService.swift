@@ -8,7 +8,7 @@ import SubscriptionMetrics
 /// (`GET /v1/metrics/{name}` and the dashboard's charts).
 struct MetricService: Sendable {
     /// Where every subscriber's evidence is read from.
-    let store: any EvidenceStore & MetricSource
+    let store: any EvidenceStore & MetricSource & RetentionStore
     /// The apps whose projects the metrics cover.
     let apps: AppDirectory
     /// Every subscriber's timelines, kept for metric queries.
@@ -43,24 +43,32 @@ struct MetricService: Sendable {
     /// - Returns: The series of each query, in order.
     func metrics(_ queries: [MetricQuery], bundleID: String) async throws -> [MetricResponse] {
         let project = try apps.project(bundleID)
-        var accumulators = queries.map { query in
+        let queries = queries.map { query in
             var query = query
             query.reporting = reporting
             query.proceeds = proceeds
-            return MetricAccumulator(query)
+            return query
         }
-        if let kept = try await timelineCache.timelines(in: project, store: store) {
-            accumulators = await Self.count(kept, into: accumulators)
-        } else {
-            try await MetricTimelineCache.scan(project, store: store) { _, timelines in
-                for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
-                return true
+        var accumulators = queries.filter { !$0.name.isRetention }.map(MetricAccumulator.init)
+        let retention = queries.filter(\.name.isRetention)
+        let kept = try await timelineCache.timelines(in: project, store: store)
+        if !accumulators.isEmpty {
+            if let kept {
+                accumulators = await Self.count(kept, into: accumulators)
+            } else {
+                try await MetricTimelineCache.scan(project, store: store) { _, timelines in
+                    for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
+                    return true
+                }
             }
         }
-        return accumulators.map { accumulator in
-            MetricResponse(
-                name: accumulator.query.name.rawValue, interval: accumulator.query.interval.rawValue,
-                series: accumulator.series().map { series in
+        var series = accumulators.map { $0.series() }.makeIterator()
+        var retentionSeries = try await self.retention(retention, project: project, kept: kept).makeIterator()
+        return queries.map { query in
+            let computed = (query.name.isRetention ? retentionSeries.next() : series.next()) ?? []
+            return MetricResponse(
+                name: query.name.rawValue, interval: query.interval.rawValue,
+                series: computed.map { series in
                     MetricSeriesBody(
                         key: series.key, points: series.points.map { MetricPoint(start: $0.start, value: $0.value) })
                 })

@@ -110,8 +110,13 @@ struct RetentionService: Sendable {
         }
         var asked: [String: EventValue] = ["product_id": .string(request.productId)]
         if let locale = request.userLocale { asked["locale"] = .string(locale) }
+        let answer = RetentionAnswerRecord(
+            at: instant, originalTransactionID: request.originalTransactionId, productID: request.productId,
+            rule: chosen?.0.identifier, kind: chosen?.0.respond.kind ?? "default",
+            environment: request.environment?.rawValue ?? "Production")
         var exchange = RetentionExchange(
-            appUserKey: key, requestID: request.requestIdentifier, request: asked, response: detail, at: instant)
+            appUserKey: key, requestID: request.requestIdentifier, request: asked, response: detail, at: instant,
+            project: project.id, answer: answer)
         if let (rule, _) = chosen, let offer = rule.respond.promotionalOffer {
             exchange.announcement = try Self.offerShown(
                 offer, standing: standing, request: request, bundleID: app.configuration.bundleID, at: instant)

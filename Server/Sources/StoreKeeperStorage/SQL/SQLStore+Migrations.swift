@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 15
+    public static let schemaVersion = 16
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -150,6 +150,13 @@ extension SQLStore {
                     "CREATE OR REPLACE FUNCTION storekeeper_attribute_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.changeChannel)', COALESCE(NEW.app_user_id, OLD.app_user_id)); RETURN NULL; END $$",
                     "CREATE TRIGGER subscriber_attributes_changed AFTER INSERT OR UPDATE OR DELETE ON subscriber_attributes FOR EACH ROW EXECUTE FUNCTION storekeeper_attribute_changed()",
                 ]),
+            // 16: Retention Messaging's answers, one row per real-time request, read by the retention metrics by
+            // project and time (the exchanges' events stay on the customers; answers recorded before this version
+            // are not counted: their events do not name the subscription).
+            [
+                "CREATE TABLE retention_answers (id \(autoIncrement), project TEXT NOT NULL, answered_at TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT NOT NULL, rule TEXT, kind TEXT NOT NULL, environment TEXT NOT NULL)",
+                "CREATE INDEX retention_answers_time ON retention_answers (project, answered_at, id)",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

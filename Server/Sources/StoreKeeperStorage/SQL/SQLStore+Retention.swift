@@ -21,6 +21,14 @@ extension SQLStore {
             try await Self.insertEvent(
                 tx, exchange.appUserKey, "retention_response", .notification, exchange.requestID, nil,
                 exchange.response, exchange.at)
+            let answer = exchange.answer
+            try await tx.query(
+                "INSERT INTO retention_answers (project, answered_at, original_transaction_id, product_id, rule, kind, environment) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(exchange.project), .text(Self.timestamp(answer.at)), .text(answer.originalTransactionID),
+                    .text(answer.productID), answer.rule.map(SQLValue.text) ?? .null, .text(answer.kind),
+                    .text(answer.environment),
+                ])
             if let event = exchange.announcement {
                 try await Self.insertOutboxEvent(
                     tx, event, appUserKey: exchange.appUserKey, time: Self.timestamp(exchange.at))
@@ -42,5 +50,18 @@ extension SQLStore {
             if detail?["kind"] as? String == "promotional_offer" { return Self.date(row["created_at"]) }
         }
         return nil
+    }
+
+    /// The answers of `project` in `[from, to)`, oldest first (read by the project's answer-time index).
+    public func retentionAnswers(project: String, from: Date, to: Date) async throws -> [RetentionAnswerRecord] {
+        try await database.read(
+            "SELECT answered_at, original_transaction_id, product_id, rule, kind, environment FROM retention_answers WHERE project = ? AND answered_at >= ? AND answered_at < ? ORDER BY answered_at, id",
+            [.text(project), .text(Self.timestamp(from)), .text(Self.timestamp(to))]
+        ).map { row in
+            RetentionAnswerRecord(
+                at: Self.date(row["answered_at"]), originalTransactionID: row["original_transaction_id"]?.string ?? "",
+                productID: row["product_id"]?.string ?? "", rule: row["rule"]?.string,
+                kind: row["kind"]?.string ?? "default", environment: row["environment"]?.string ?? "Production")
+        }
     }
 }
