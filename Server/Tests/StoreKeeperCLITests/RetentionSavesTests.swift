@@ -78,6 +78,18 @@ import Testing
             }
             #expect(saves == ["promotional_offer": 1], "the renewal reached the server and counts as a save")
             #expect(try await Self.totals(client, "retention_requests", split: "rule") == ["stay50": 1])
+            // The dashboard's Retention page shows how the rule did.
+            var browser = TestBrowser(base: client.base)
+            let form = try await browser.go(.GET, "/dashboard/login")
+            let token = try #require(TestBrowser.csrf(in: form.body))
+            browser.cookie = try #require(form.headers.first(name: "Set-Cookie")?.split(separator: ";").first)
+                .description
+            let signedIn = try await browser.go(.POST, "/dashboard/login", form: "csrf=\(token)&key=\(E2E.secretKey)")
+            browser.cookie = try #require(signedIn.headers.first(name: "Set-Cookie")?.split(separator: ";").first)
+                .description
+            let page = try await browser.go(.GET, "/dashboard/retention")
+            #expect(page.body.contains("<tr><td>stay50</td><td>1</td><td>1</td><td>100 %</td></tr>"), "\(page.body)")
+            #expect(page.body.contains("weeks, Sandbox") && page.body.contains("Retention saves by rule"))
             let (refused, why) = try await client.call(
                 .GET, "/v1/metrics/retention_saves?split=storefront", key: E2E.secretKey)
             #expect(refused == 400 && why.contains("rule"), "\(why)")

@@ -1,7 +1,39 @@
 import StoreKeeperAPI
 
-/// The Retention page: the rules that answer Apple when a customer may cancel, one line each, and their editor.
+/// The Retention page: how each rule did, the rules that answer Apple when a customer may cancel, one line each,
+/// and their editor.
 extension DashboardPages {
+    /// How many weeks the page's outcomes cover.
+    static let retentionWeeks = 13.0
+
+    /// Each rule's requests, saves and save rate over the page's weeks (from `retention_requests` and
+    /// `retention_saves` split by rule), then both as weekly charts.
+    static func retentionOutcomes(_ requests: MetricResponse, _ saves: MetricResponse, environment: String) -> String {
+        func totals(_ response: MetricResponse) -> [String: Double] {
+            Dictionary(response.series.map { ($0.key, $0.points.reduce(0) { $0 + $1.value }) }, uniquingKeysWith: +)
+        }
+        let asked = totals(requests).filter { $0.value > 0 }
+        let kept = totals(saves)
+        var html =
+            "<h2>How the rules did</h2><p class=\"muted\">The last \(Int(retentionWeeks)) weeks, \(environment): "
+            + "real-time requests each rule answered (<code>none</code>: no rule did, Apple showed its default), and "
+            + "the saves among them — the subscription went on after the answer (docs/metrics.md). Recent weeks "
+            + "still rise as periods end.</p>"
+        guard !asked.isEmpty else {
+            return html + "<p class=\"muted\">No real-time requests yet.</p>"
+        }
+        html +=
+            "<table class=\"retention-outcomes\"><tr><th>rule</th><th>requests</th><th>saves</th><th>save rate</th></tr>"
+        for (rule, count) in asked.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            let saved = kept[rule] ?? 0
+            html +=
+                "<tr><td>\(HTMLText.escape(rule))</td><td>\(Int(count))</td><td>\(Int(saved))</td>"
+                + "<td>\(Int((saved / count * 100).rounded())) %</td></tr>"
+        }
+        return html + "</table>" + SVGChart.line(requests, title: "Retention requests by rule")
+            + SVGChart.line(saves, title: "Retention saves by rule")
+    }
+
     /// The page.
     static func retention(_ rules: RetentionRules, text: String, csrf: String, error: String?, saved: Bool) -> String {
         var html =
