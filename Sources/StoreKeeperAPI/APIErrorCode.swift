@@ -48,6 +48,9 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let unexpectedBundleID: APIErrorCode = "unexpected_bundle_id"
     /// 502: Apple could not be reached (see `retry_after`).
     public static let appleUnavailable: APIErrorCode = "apple_unavailable"
+    /// 503: Apple's rate limit turned the request away; the same request is answered after `retry_after` seconds
+    /// (Apple's `Retry-After`).
+    public static let appleRateLimited: APIErrorCode = "apple_rate_limited"
     /// 504: Apple did not answer in time (see `retry_after`).
     public static let appleTimeout: APIErrorCode = "apple_timeout"
     /// 503: the server's database does not answer (stopped, restarting); try again after `retry_after` seconds.

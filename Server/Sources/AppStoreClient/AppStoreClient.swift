@@ -246,7 +246,18 @@ public struct AppStoreClient: Sendable {
             let status = Int(response.status.code)
             if status == 429 || (500...599).contains(status) {
                 lastStatus = status
-                retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init)
+                retryAfter = Self.retryAfter(response.headers.first(name: "Retry-After"), now: Date())
+                if status == 429, let wait = retryAfter {
+                    // Apple names when it answers again: wait for it within the deadline, else say so at once.
+                    guard ContinuousClock.now + .milliseconds(Int64(wait * 1_000)) < deadline else {
+                        throw AppStoreClientError(
+                            code: "rate_limited", status: 429,
+                            reason:
+                                "App Store Server API \(path): Apple's rate limit; it answers again in \(Int(wait.rounded(.up))) s",
+                            retryAfter: wait)
+                    }
+                    try await Task.sleep(for: .milliseconds(Int64(wait * 1_000)))
+                }
                 return (nil, true)
             }
             guard (200...204).contains(status) else {
@@ -263,7 +274,7 @@ public struct AppStoreClient: Sendable {
         }
             ?? {
                 throw AppStoreClientError(
-                    code: "http_status", status: lastStatus,
+                    code: lastStatus == 429 ? "rate_limited" : "http_status", status: lastStatus,
                     reason: "App Store Server API kept failing (HTTP \(lastStatus.map(String.init) ?? "?"))",
                     retryAfter: retryAfter)
             }()
@@ -347,5 +358,16 @@ public struct AppStoreClient: Sendable {
         }
         guard let last else { throw AppStoreClientError(code: "transport", reason: "no attempt completed") }
         return last.0
+    }
+
+    /// Seconds until Apple answers again, from a `Retry-After` header: the App Store Server API sends a UNIX time in
+    /// milliseconds ("Identifying rate limits"); a small number is HTTP's delay in seconds. `nil` when absent or
+    /// not a number.
+    static func retryAfter(_ header: String?, now: Date) -> Double? {
+        guard let text = header?.trimmingCharacters(in: .whitespaces), let value = Double(text), value.isFinite,
+            value >= 0
+        else { return nil }
+        guard value >= 100_000_000_000 else { return value }  // before 1973 in milliseconds: a delay in seconds
+        return max(0, value / 1_000 - now.timeIntervalSince1970)
     }
 }

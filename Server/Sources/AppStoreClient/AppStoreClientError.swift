@@ -1,6 +1,7 @@
 /// Why a call to Apple (or the simulator) failed.
 public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable code: `verify_receipt_status`, `http_status`, `transport`, `deadline_exceeded`, `malformed_response`.
+    /// A stable code: `verify_receipt_status`, `http_status`, `rate_limited` (Apple's 429: ``retryAfter`` says
+    /// when it answers again), `transport`, `deadline_exceeded`, `malformed_response`.
     public var code: String
     /// verifyReceipt's status or the HTTP status, when there is one.
     public var status: Int?
@@ -15,7 +16,8 @@ public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConver
         self.retryAfter = retryAfter
     }
 
-    /// Seconds Apple asked to wait before calling again (its `Retry-After` on a 429), when it said.
+    /// Seconds from now until Apple answers again (its `Retry-After` on a 429, a UNIX time in milliseconds), when
+    /// it said.
     public var retryAfter: Double?
     /// The App Store Server API's `errorCode` (e.g. 4040010), when its answer carried one.
     public var appleErrorCode: Int?

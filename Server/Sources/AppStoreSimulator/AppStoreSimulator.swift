@@ -68,6 +68,8 @@ public actor AppStoreSimulator {
     var generatedAPIKeys: [String: P256.Signing.PrivateKey] = [:]
     /// The App Store Server API requests answered (not part of the saved world).
     public internal(set) var serverAPIRequests = ServerAPIRequestLog()
+    /// Apple's rate limits of the Server API and the requests counted against them (not part of the saved world).
+    var rateLimits = ServerAPIRateLimits()
     /// Retention Messaging performance test results by request id, as Apple's JSON (not part of the saved world).
     var performanceTests: [String: Data] = [:]
     /// Completed mass renewal-date extensions, for their status endpoint.

@@ -171,6 +171,16 @@ struct AppleRoutes: Sendable {
             let app = try authenticator.authenticate(
                 request.headers[.authorization], apps: await simulator.allApps(), now: Date())
             await simulator.recordServerAPIRequest(method: request.method.rawValue, path: request.uri.path)
+            if let retryAt = await simulator.admitServerAPIRequest(
+                bundleID: app.bundleID, method: request.method.rawValue, path: request.uri.path)
+            {
+                var payload = APIErrorResponse()
+                payload.errorCode = 4_290_000
+                payload.errorMessage = "Rate limit exceeded."
+                var response = JSONResponse.encode(payload, status: .tooManyRequests)
+                response.headers[.retryAfter] = String(retryAt)
+                return response
+            }
             return try await body(app.bundleID)
         } catch let error as AppStoreAPIError {
             var payload = APIErrorResponse()

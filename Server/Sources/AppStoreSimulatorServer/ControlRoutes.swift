@@ -165,6 +165,7 @@ struct ControlRoutes: Sendable {
                 transactionID: id, reason: try body.optional("reason", String.self) ?? "UNINTENDED_PURCHASE")
         }
         addRetentionRoutes(to: control)
+        addRateLimitRoutes(to: control)
         control.post("apps/:bundleID/price-increase") { request, context in
             try await handle {
                 let body = try await Self.object(request)

@@ -53,7 +53,17 @@ struct ImportCommand: AsyncParsableCommand {
         var failures: [String] = []
         let progress = ProgressLine(label: "importing", unit: "rows", total: pending.count)
         for row in pending {
-            switch try await send(row, kind: importFile.kind, key: key, client: client) {
+            var (problem, retryAfter) = try await send(row, kind: importFile.kind, key: key, client: client)
+            // Apple busy or rate limited: wait as long as the server says (Apple's Retry-After) and send the row
+            // again, so a backfill larger than Apple's hourly budget finishes instead of failing rows.
+            var waited = 0
+            while problem != nil, let wait = retryAfter, waited + wait <= Self.longestWait {
+                progress.note("waiting \(wait) s: \(problem ?? "")")
+                try await Task.sleep(for: .seconds(wait))
+                waited += wait
+                (problem, retryAfter) = try await send(row, kind: importFile.kind, key: key, client: client)
+            }
+            switch problem {
             case nil:
                 imported += 1
                 try record.write(contentsOf: Data("\(row.line) \(row.digest)\n".utf8))
@@ -73,8 +83,15 @@ struct ImportCommand: AsyncParsableCommand {
         if !failures.isEmpty { throw ExitCode(1) }
     }
 
-    /// Posts one row. - Returns: `nil` when imported, otherwise what went wrong (the server's code and message).
-    func send(_ row: ImportFile.Row, kind: ImportFile.Kind, key: String, client: HTTPClient) async throws -> String? {
+    /// How long one row may wait for Apple in all (its rate limit's windows are up to an hour).
+    static let longestWait = 3_900
+
+    /// Posts one row.
+    /// - Returns: `nil` when imported, otherwise what went wrong (the server's code and message) and, when the same
+    ///   row may succeed later, after how many seconds (the server's `Retry-After` on a 429 or 503).
+    func send(_ row: ImportFile.Row, kind: ImportFile.Kind, key: String, client: HTTPClient) async throws -> (
+        String?, Int?
+    ) {
         let body = ImportPost(
             appUserID: row.appUserID, originalTransactionID: kind == .originalTransactionID ? row.value : nil,
             receipt: kind == .receipt ? row.value : nil)
@@ -87,13 +104,16 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             response = try await client.execute(request, timeout: .seconds(60))
         } catch {
-            return "the server at \(server) did not answer: \(error)"
+            return ("the server at \(server) did not answer: \(error)", nil)
         }
         let data = Data(buffer: try await response.body.collect(upTo: 16 << 20))
-        guard response.status.code != 200 else { return nil }
+        guard response.status.code != 200 else { return (nil, nil) }
+        let retryAfter =
+            [429, 503].contains(response.status.code)
+            ? response.headers.first(name: "Retry-After").flatMap { Int($0) }.map { min(max($0, 1), 3_600) } : nil
         if let error = try? APICoding.decoder().decode(ErrorBody.self, from: data) {
-            return "\(error.error.code): \(error.error.message)"
+            return ("\(error.error.code): \(error.error.message)", retryAfter)
         }
-        return "HTTP \(response.status.code)"
+        return ("HTTP \(response.status.code)", retryAfter)
     }
 }

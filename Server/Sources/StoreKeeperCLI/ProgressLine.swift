@@ -35,6 +35,11 @@ package final class ProgressLine {
         }
     }
 
+    /// Says why the work pauses (a wait for Apple) on a line of its own; the count goes on below it.
+    package func note(_ text: String) {
+        FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + "\(label): \(text)\n").utf8))
+    }
+
     /// Ends the line on a terminal.
     package func finish() {
         if terminal, total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }

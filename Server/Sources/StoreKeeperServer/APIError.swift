@@ -50,6 +50,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .missingConfiguration: .conflict
             case .appleRefused, .appleUnavailable: .badGateway
             case .appleTimeout: .gatewayTimeout
+            case .appleRateLimited: .serviceUnavailable
             }
         self.init(status, error.code, error.message)
         retryAfter = error.retryAfter

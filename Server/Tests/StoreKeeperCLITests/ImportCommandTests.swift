@@ -71,3 +71,42 @@ import Testing
         #expect(missing.status == 1 && missing.standardError.contains("no such file"))
     }
 }
+
+/// A backfill larger than Apple's budget: the server answers 503 with Apple's `Retry-After`, and the import waits
+/// and sends the row again instead of failing it.
+@Suite struct ImportRateLimitTests {
+    @Test("rows Apple's rate limit turns away wait for its Retry-After and are imported, none lost")
+    func waitsForApple() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-rl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A one-second deadline for Apple, so the server gives the wait back instead of waiting itself.
+        try #"{"appleDeadlineSeconds": 1}"#.write(
+            to: directory.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
+        let server = try BackgroundCommand(["serve", "--port", "0", "--config", "config.json"], in: directory)
+        defer { server.stop() }
+        let client = ServeClient(base: server.baseURL)
+        var rows = ["app_user_id,original_transaction_id"]
+        for customer in ["ann", "ben", "cat"] {
+            rows.append("\(customer),\(try await ImportCommandTests.buy(client, customer))")
+        }
+        let (limited, answer) = try await client.call(
+            .PUT, "/simulator/v1/rate-limits", key: nil,
+            body: #"{"endpoint":"Get All Subscription Statuses","requests":1,"seconds":3}"#)
+        #expect(limited == 200, "\(answer)")
+        let file = directory.appendingPathComponent("customers.csv")
+        try (rows.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let run = try CommandRunner.run([
+            "import", file.path, "--server", server.baseURL, "--key", ImportCommandTests.secretKey,
+        ])
+        #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("imported 3 of 3 rows; 0 already imported; 0 failed"))
+        for customer in ["ann", "ben", "cat"] {
+            let (_, document) = try await client.call(.GET, "/v1/subscribers/\(customer)")
+            #expect(document.contains(#""status":"active""#), "\(customer): \(document)")
+        }
+        let (refused, why) = try await client.call(
+            .PUT, "/simulator/v1/rate-limits", key: nil, body: #"{"endpoint":"Get Everything","requests":1}"#)
+        #expect(refused == 400 && why.contains("Get All Subscription Statuses"), "\(why)")
+    }
+}

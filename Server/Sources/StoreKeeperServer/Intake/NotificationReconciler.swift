@@ -8,7 +8,8 @@ import StoreKeeperStorage
 /// Finds the notifications Apple sent that never arrived: every `interval`, for each app with App Store Server
 /// API credentials, it reads Get Notification History (`onlyFailures`) for the window since its last run (with
 /// an overlap) and applies each through the normal intake with cause `reconciliation`. A notification that did
-/// arrive, or arrives later, is claimed by its UUID once: nothing is applied twice.
+/// arrive, or arrives later, is claimed by its UUID once: nothing is applied twice. When Apple's rate limit stops
+/// a run, the app's window is kept and its next run waits for Apple's `Retry-After`.
 struct NotificationReconciler: Service {
     let service: IntakeService
     let interval: Duration
@@ -28,9 +29,13 @@ struct NotificationReconciler: Service {
 
     func run() async throws {
         var since: [String: Date] = [:]
+        // Apple's rate limit: an app's next run waits until Apple said it answers again (wall clock).
+        var resumeAt: [String: Date] = [:]
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             for (bundleID, app) in service.apps.byBundleID.sorted(by: { $0.key < $1.key }) {
-                guard let credentials = app.credentials else { continue }
+                guard let credentials = app.credentials, (resumeAt[bundleID] ?? .distantPast) <= Date() else {
+                    continue
+                }
                 let end = service.now()
                 let start = (since[bundleID] ?? end.addingTimeInterval(-lookback)).addingTimeInterval(-overlap)
                 do {
@@ -38,9 +43,14 @@ struct NotificationReconciler: Service {
                     since[bundleID] = end
                 } catch {
                     if Task.isCancelled { return }
+                    let wait = (error as? AppStoreClientError)?.retryAfter
+                    if let wait { resumeAt[bundleID] = Date().addingTimeInterval(wait) }
                     service.logger.warning(
                         "notification reconciliation failed; the next run covers this window again",
-                        metadata: ["bundle_id": "\(bundleID)", "reason": "\(error)"])
+                        metadata: [
+                            "bundle_id": "\(bundleID)", "reason": "\(error)",
+                            "retry_after_seconds": "\(wait.map { Int($0.rounded(.up)) } ?? 0)",
+                        ])
                 }
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }

@@ -25,6 +25,8 @@ struct ServiceError: Error, Hashable, Sendable {
         case appleUnavailable
         /// Apple did not answer within the deadline.
         case appleTimeout
+        /// Apple's rate limit: the same request succeeds after `retryAfter`.
+        case appleRateLimited
     }
 
     /// What kind of failure.
@@ -50,10 +52,17 @@ struct ServiceError: Error, Hashable, Sendable {
         ServiceError(.unverifiable, code, message)
     }
 
-    /// Apple (or whatever stands in for it) did not answer in time, or at all.
+    /// Apple (or whatever stands in for it) did not answer in time, or at all; after Apple's rate limit, the
+    /// caller may retry when Apple said it answers again (its `Retry-After`).
     static func apple(_ error: AppStoreClientError, call: String) -> ServiceError {
-        error.code == "deadline_exceeded"
-            ? ServiceError(.appleTimeout, .appleTimeout, "\(call): \(error.reason)", retryAfter: 30)
-            : ServiceError(.appleUnavailable, .appleUnavailable, "\(call): \(error)", retryAfter: 30)
+        if error.code == "deadline_exceeded" {
+            return ServiceError(.appleTimeout, .appleTimeout, "\(call): \(error.reason)", retryAfter: 30)
+        }
+        if error.status == 429, let wait = error.retryAfter {
+            return ServiceError(
+                .appleRateLimited, .appleRateLimited, "\(call): \(error.reason)",
+                retryAfter: max(1, Int(wait.rounded(.up))))
+        }
+        return ServiceError(.appleUnavailable, .appleUnavailable, "\(call): \(error)", retryAfter: 30)
     }
 }
