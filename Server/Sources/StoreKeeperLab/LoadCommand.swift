@@ -44,6 +44,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     static let bundleID = ServerConfiguration.demoBundleID
     static let publicKey = "pk_demo_storekeeper_public"
+    static let secretKey = "sk_demo_storekeeper_secret"
     /// The plan every seeded subscriber buys: the annual one, whose sandbox year (an hour) outlasts the whole
     /// check, so the simulator renews nothing while requests are measured (10,000 monthly plans would renew
     /// about 33 times a second, each renewal signing a receipt and delivering two notifications, all on
@@ -104,9 +105,22 @@ struct LoadCommand: AsyncParsableCommand {
             ("GET", "/v1/subscribers/load-\(index % seeded.count)/offerings", nil)
         }
         let bare = try await measure("GET /health (bare route)") { _ in ("GET", "/health", nil) }
+        // Apple's real-time retention request, answered by a rule and recorded (two events and an answer row).
+        _ = try await call(
+            client, "PUT", "/v1/retention/rules",
+            [
+                "rules": [
+                    ["identifier": "load", "respond": ["message": ["message_id": UUID().uuidString.lowercased()]]]
+                ]
+            ],
+            bearer: Self.secretKey)
+        let realtime = try makeRealtimeRequests(originals: seeded, count: min(notifications, 2_000))
+        let retention = try await measure("POST /v1/retention/appstore", limit: realtime.count) { index in
+            ("POST", "/v1/retention/appstore", realtime[index])
+        }
         FileHandleOutput.standardError("signing \(notifications) V2 notifications")
         let bodies = try await makeNotifications(originals: seeded)
-        var results = [firstReads, reads, offerings, bare]
+        var results = [firstReads, reads, offerings, bare, retention]
         var delivery: (tally: LoadWebhookReceiver.Tally, expected: Int)?
         let ingest: Measurement
         if webhooks {
@@ -166,6 +180,11 @@ struct LoadCommand: AsyncParsableCommand {
                 String(
                     format: "offerings reads = %.0f %% of the bare route (target >= 50 %%)",
                     offerings.perSecond / bare.perSecond * 100))
+            FileHandleOutput.standardOutput(
+                String(
+                    format:
+                        "retention endpoint p99 = %.2f ms at %d concurrent requests (Apple waits 700 ms; target < 50 ms on PostgreSQL)",
+                    retention.p99 * 1000, concurrency))
             if let delivery, let hooked = results.last {
                 FileHandleOutput.standardOutput(
                     String(
