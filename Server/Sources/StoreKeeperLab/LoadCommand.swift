@@ -105,15 +105,17 @@ struct LoadCommand: AsyncParsableCommand {
             ("GET", "/v1/subscribers/load-\(index % seeded.count)/offerings", nil)
         }
         let bare = try await measure("GET /health (bare route)") { _ in ("GET", "/health", nil) }
-        // Apple's real-time retention request, answered by a rule and recorded (two events and an answer row).
+        // Apple's real-time retention request, answered by a rule and recorded (two events and an answer row). The
+        // rule's message is uploaded to the simulator first: the server refuses a rule naming one Apple lacks.
+        let message = UUID().uuidString.lowercased()
+        let token =
+            try await call(client, "GET", "/simulator/v1/apps/\(Self.bundleID)/api-token", nil)["token"] as? String
+            ?? ""
         _ = try await call(
-            client, "PUT", "/v1/retention/rules",
-            [
-                "rules": [
-                    ["identifier": "load", "respond": ["message": ["message_id": UUID().uuidString.lowercased()]]]
-                ]
-            ],
-            bearer: Self.secretKey)
+            client, "PUT", "/inApps/v1/messaging/message/\(message)", ["header": "Stay", "body": "Please stay."],
+            bearer: token)
+        let rule: [String: Any] = ["identifier": "load", "respond": ["message": ["message_id": message]]]
+        _ = try await call(client, "PUT", "/v1/retention/rules", ["rules": [rule]], bearer: Self.secretKey)
         let realtime = try makeRealtimeRequests(originals: seeded, count: min(notifications, 2_000))
         let retention = try await measure("POST /v1/retention/appstore", limit: realtime.count) { index in
             ("POST", "/v1/retention/appstore", realtime[index])

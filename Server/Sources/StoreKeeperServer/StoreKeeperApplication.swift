@@ -170,11 +170,12 @@ public enum StoreKeeperApplication {
         }
         let authenticator = Authenticator(store: dependencies.store)
         let signer = OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)
-        let retention = RetentionService(
+        var retention = RetentionService(
             store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
             signer: signer, now: dependencies.now)
+        retention.messages = RetentionMessageCheck(client: service.client)
         for (bundleID, rules) in configuration.retentionRules.sorted(by: { $0.key < $1.key }) {
-            _ = try await retention.replaceRules(rules, bundleID: bundleID)
+            _ = try await retention.replaceRules(rules, bundleID: bundleID, askApple: false)
         }
         var webhooks = WebhookService(store: store, apps: directory, now: dependencies.now)
         webhooks.testsPerMinute = configuration.webhookDelivery.testsPerMinute

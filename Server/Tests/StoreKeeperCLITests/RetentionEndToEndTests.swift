@@ -65,16 +65,30 @@ import Testing
             let declined = try await Self.open(client, "rita")
             #expect(declined["shown"] as? String == "none" && declined["status"] as? Int == 404, "\(declined)")
 
-            let (saved, body) = try await Self.rules(
-                client,
+            let stay =
                 #"{"rules":[{"identifier":"stay","when":{"product_id":["premium.monthly"],"locale":["en"]},"respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#
-            )
+            // A message Apple does not hold (Get Message List) would never show: refused by name, nothing saved.
+            let (unknown, why) = try await Self.rules(client, stay)
+            #expect(unknown == 400 && why.contains("rules[0].respond.message.message_id"), "\(why)")
+            #expect(why.contains("not a message Apple holds"), "\(why)")
+            let (_, none) = try await client.call(.GET, "/v1/retention/rules", key: Self.secretKey)
+            #expect(!none.contains("\"stay\""))
+            // One Apple's review rejected, likewise.
+            let rejected = "a1b2c3d4-0000-4000-8000-00000000e001"
+            try await Self.upload(client, rejected, approve: false)
+            let (_, _) = try await client.call(
+                .POST, "/simulator/v1/apps/\(Self.bundleID)/messages/\(rejected)/reject", key: nil)
+            let (refused, reason) = try await Self.rules(
+                client, #"{"rules":[{"identifier":"no","respond":{"message":{"message_id":"\#(rejected)"}}}]}"#)
+            #expect(refused == 400 && reason.contains("rejected by Apple's review"), "\(reason)")
+
+            // Uploaded, not approved yet: the rule is saved, the answer is well formed, Apple still shows the
+            // default.
+            try await Self.upload(client, Self.message, approve: false)
+            let (saved, body) = try await Self.rules(client, stay)
             #expect(saved == 200, "\(body)")
             let (read, current) = try await client.call(.GET, "/v1/retention/rules", key: Self.secretKey)
             #expect(read == 200 && current.contains("\"stay\""))
-
-            // The message is not approved yet: the answer is well formed, Apple still shows the default.
-            try await Self.upload(client, Self.message, approve: false)
             let pending = try await Self.open(client, "rita")
             #expect(pending["shown"] as? String == "none" && pending["status"] as? Int == 200, "\(pending)")
             #expect((pending["problem"] as? String)?.contains("PENDING") == true, "\(pending)")
@@ -328,8 +342,10 @@ import Testing
             "retention", "test", "--config", config, "--bundle-id", Self.bundleID, "--original-transaction-id",
             original,
         ]
-        _ = try await Self.rules(
+        try await Self.upload(client, Self.message, approve: true)
+        let (saved, _) = try await Self.rules(
             client, #"{"rules":[{"identifier":"all","respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#)
+        #expect(saved == 200)
         let passed = try CommandRunner.run(arguments)
         #expect(
             passed.status == 0 && passed.standardOutput.contains("performance test PASS: success 100 %"), "\(passed)")

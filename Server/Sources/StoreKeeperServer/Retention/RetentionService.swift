@@ -22,6 +22,8 @@ struct RetentionService: Sendable {
     let subscribers: SubscriberService
     let signer: OfferSigner
     let books: ProjectSettingsCache<RetentionRules>
+    /// Asks Apple which messages the project's apps hold, when rules are saved.
+    var messages = RetentionMessageCheck(client: nil)
     let now: @Sendable () -> Date
 
     /// Retention over `store`, its rules checked against `catalog` (empty: any product).
@@ -49,9 +51,16 @@ struct RetentionService: Sendable {
     }
 
     /// `PUT /v1/retention/rules`: the rules, checked, replace the old ones.
-    func replaceRules(_ rules: RetentionRules, bundleID: String) async throws -> RetentionRules {
+    /// - Parameter askApple: Whether to refuse rules naming messages Apple does not hold (``RetentionMessageCheck``);
+    ///   the configuration file's rules, applied at start, are not held to what Apple answers then.
+    func replaceRules(_ rules: RetentionRules, bundleID: String, askApple: Bool = true) async throws -> RetentionRules {
         let project = try apps.project(bundleID)
         let rules = try RetentionCheck.checked(rules, catalog: catalog)
+        if askApple, !rules.rules.isEmpty,
+            let states = await messages.states(apps.bundleIDs(in: project).compactMap { apps[$0] })
+        {
+            try RetentionMessageCheck.check(rules, states: states)
+        }
         let body = String(decoding: try APICoding.encoder().encode(rules), as: UTF8.self)
         _ = try await store.saveProjectSetting(
             ProjectSetting(projectID: project.id, kind: Self.rulesKind, name: "", body: body, updatedAt: now()),

@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 import NIOHTTP1
 import TestSupport
@@ -10,7 +11,11 @@ import Testing
 
     @Test("the rules and their editor: saved with the session's token, refused with another, a broken rule shown")
     func page() async throws {
-        try await E2E.withServers("sqlite") { _, client, _, _ in
+        try await E2E.withServers("sqlite") { h, client, _, _ in
+            // The rule's message, uploaded to Apple (the server refuses rules naming one Apple lacks).
+            try await h.simulator.uploadRetentionMessage(
+                bundleID: E2E.bundleID, messageID: "0c9a2f44-1d3b-4e6a-8b7d-55e2c1f09a32",
+                UploadMessageRequestBody(header: "Stay", body: "Basic keeps what you use most."))
             var browser = try await DashboardOfferingsTests.signedIn(client.base)
             let empty = try await browser.go(.GET, "/dashboard/retention")
             #expect(empty.status == 200 && empty.body.contains("No rules yet"))
