@@ -128,8 +128,8 @@ let package = Package(
         .target(
             name: "StoreKeeperStorage",
             dependencies: [
-                .product(name: "StoreKeeperWire", package: sdk), "SubscriptionEngine", "AppStoreModels",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "StoreKeeperWire", package: sdk), "SubscriptionEngine", "SubscriptionMetrics",
+                "AppStoreModels", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sharedSwiftSettings
         ),

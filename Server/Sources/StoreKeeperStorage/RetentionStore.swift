@@ -1,4 +1,5 @@
 public import Foundation
+public import SubscriptionMetrics
 
 /// What Retention Messaging keeps: whose subscription Apple asks about, and every request and answer as events on
 /// the customer (which also say when they were last answered a promotional offer).
@@ -18,35 +19,7 @@ public protocol RetentionStore: Sendable {
 
     /// The answers given in `project` from `from` (inclusive) to `to` (exclusive), oldest first: what the
     /// retention metrics count.
-    func retentionAnswers(project: String, from: Date, to: Date) async throws -> [RetentionAnswerRecord]
-}
-
-/// One answer as the retention metrics read it.
-public struct RetentionAnswerRecord: Sendable, Hashable {
-    /// When it was answered.
-    public var at: Date
-    /// The subscription Apple asked about (its original transaction id, as Apple sends it).
-    public var originalTransactionID: String
-    /// The product Apple asked about.
-    public var productID: String
-    /// The rule that answered, if any.
-    public var rule: String?
-    /// `message`, `alternate_product`, `promotional_offer` or `default`.
-    public var kind: String
-    /// `Production`, `Sandbox`…
-    public var environment: String
-
-    /// Makes a record.
-    public init(
-        at: Date, originalTransactionID: String, productID: String, rule: String?, kind: String, environment: String
-    ) {
-        self.at = at
-        self.originalTransactionID = originalTransactionID
-        self.productID = productID
-        self.rule = rule
-        self.kind = kind
-        self.environment = environment
-    }
+    func retentionAnswers(project: String, from: Date, to: Date) async throws -> [RetentionAnswer]
 }
 
 /// One real-time request and its answer, as recorded.
@@ -65,7 +38,7 @@ public struct RetentionExchange: Sendable, Hashable {
     /// The project (its answers are counted by the retention metrics).
     public var project: String
     /// The subscription Apple asked about and its environment, as the metrics count them.
-    public var answer: RetentionAnswerRecord
+    public var answer: RetentionAnswer
     /// The webhook event announcing it (`retention_offer_shown`), stored with its deliveries to the project's
     /// endpoints in the same transaction; `nil`: nothing is announced.
     public var announcement: OutboxEvent?
@@ -73,7 +46,7 @@ public struct RetentionExchange: Sendable, Hashable {
     /// Makes an exchange.
     public init(
         appUserKey: String, requestID: String, request: [String: EventValue], response: [String: EventValue], at: Date,
-        project: String, answer: RetentionAnswerRecord, announcement: OutboxEvent? = nil
+        project: String, answer: RetentionAnswer, announcement: OutboxEvent? = nil
     ) {
         self.project = project
         self.answer = answer

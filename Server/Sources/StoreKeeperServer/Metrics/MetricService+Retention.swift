@@ -30,13 +30,8 @@ extension MetricService {
         }
         return queries.map { query in
             var accumulator = RetentionAccumulator(query)
-            for record in answers {
-                accumulator.add(
-                    RetentionAnswer(
-                        at: record.at, originalTransactionID: record.originalTransactionID,
-                        productID: record.productID, rule: record.rule, kind: record.kind,
-                        environment: record.environment),
-                    timeline: timelines[record.originalTransactionID])
+            for answer in answers {
+                accumulator.add(answer, timeline: timelines[answer.originalTransactionID])
             }
             return accumulator.series()
         }

@@ -5,6 +5,7 @@ import StoreKeeperAPI
 import StoreKeeperStorage
 import StoreKeeperWire
 import SubscriptionEngine
+import SubscriptionMetrics
 
 /// Retention Messaging apart from HTTP: the owner keeps a project's rules (secret key); Apple's real-time request
 /// (signed by Apple, no key) is verified, its customer found in the app's project, and answered by the first rule
@@ -119,7 +120,7 @@ struct RetentionService: Sendable {
         }
         var asked: [String: EventValue] = ["product_id": .string(request.productId)]
         if let locale = request.userLocale { asked["locale"] = .string(locale) }
-        let answer = RetentionAnswerRecord(
+        let answer = RetentionAnswer(
             at: instant, originalTransactionID: request.originalTransactionId, productID: request.productId,
             rule: chosen?.0.identifier, kind: chosen?.0.respond.kind ?? "default",
             environment: request.environment?.rawValue ?? "Production")

@@ -1,4 +1,5 @@
 public import Foundation
+public import SubscriptionMetrics
 
 /// Retention Messaging on SQL: ownership answers whose subscription it is; the events table holds the exchanges.
 extension SQLStore {
@@ -53,12 +54,12 @@ extension SQLStore {
     }
 
     /// The answers of `project` in `[from, to)`, oldest first (read by the project's answer-time index).
-    public func retentionAnswers(project: String, from: Date, to: Date) async throws -> [RetentionAnswerRecord] {
+    public func retentionAnswers(project: String, from: Date, to: Date) async throws -> [RetentionAnswer] {
         try await database.read(
             "SELECT answered_at, original_transaction_id, product_id, rule, kind, environment FROM retention_answers WHERE project = ? AND answered_at >= ? AND answered_at < ? ORDER BY answered_at, id",
             [.text(project), .text(Self.timestamp(from)), .text(Self.timestamp(to))]
         ).map { row in
-            RetentionAnswerRecord(
+            RetentionAnswer(
                 at: Self.date(row["answered_at"]), originalTransactionID: row["original_transaction_id"]?.string ?? "",
                 productID: row["product_id"]?.string ?? "", rule: row["rule"]?.string,
                 kind: row["kind"]?.string ?? "default", environment: row["environment"]?.string ?? "Production")

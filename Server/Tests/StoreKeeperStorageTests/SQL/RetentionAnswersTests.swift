@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperStorage
+import SubscriptionMetrics
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
         return RetentionExchange(
             appUserKey: "\(project):\(user)", requestID: UUID().uuidString, request: ["product_id": .string("monthly")],
             response: ["kind": .string(kind)], at: at, project: project,
-            answer: RetentionAnswerRecord(
+            answer: RetentionAnswer(
                 at: at, originalTransactionID: "otx-\(user)", productID: "monthly", rule: rule, kind: kind,
                 environment: "Sandbox"))
     }
