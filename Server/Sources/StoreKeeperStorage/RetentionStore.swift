@@ -9,9 +9,10 @@ public protocol RetentionStore: Sendable {
     ///   (`ProjectScope.key`), as ownership is stored.
     func owner(originalTransactionKey: String, bundleIDs: [String]) async throws -> String?
 
-    /// Records Apple's request and the answer given as `retention_request` and `retention_response` events on
-    /// the customer, with the exchange's announcement (and its deliveries), in one transaction.
-    func recordRetention(_ exchange: RetentionExchange) async throws
+    /// Records each exchange — Apple's request and the answer given as `retention_request` and
+    /// `retention_response` events on the customer, its answer row and its announcement (with its deliveries) —
+    /// all in one transaction.
+    func recordRetention(_ exchanges: [RetentionExchange]) async throws
 
     /// When the customer (any of `appUserKeys`: their key and their aliases') was last answered a promotional
     /// offer, if ever.

@@ -23,6 +23,8 @@ struct RetentionService: Sendable {
     let subscribers: SubscriberService
     let signer: OfferSigner
     let books: ProjectSettingsCache<RetentionRules>
+    /// Writes the exchanges, many to a commit.
+    let recorder: RetentionRecorder
     /// Asks Apple which messages the project's apps hold, when rules are saved.
     var messages = RetentionMessageCheck(client: nil)
     let now: @Sendable () -> Date
@@ -38,6 +40,7 @@ struct RetentionService: Sendable {
         self.subscribers = subscribers
         self.signer = signer
         self.now = now
+        recorder = RetentionRecorder(store: store)
         books = ProjectSettingsCache(store: store) { settings in
             guard let body = settings.first(where: { $0.kind == Self.rulesKind })?.body else {
                 return RetentionRules(rules: [])
@@ -131,7 +134,7 @@ struct RetentionService: Sendable {
             exchange.announcement = try Self.offerShown(
                 offer, standing: standing, request: request, bundleID: app.configuration.bundleID, at: instant)
         }
-        try await store.recordRetention(exchange)
+        try await recorder.record(exchange)
         guard let (_, answer) = chosen else {
             throw APIError(.notFound, .noRetentionMessage, "no retention rule answers this customer")
         }

@@ -13,29 +13,51 @@ extension SQLStore {
         ).first?["app_user_id"]?.string
     }
 
-    /// Records the request and the answer as two events in one transaction.
-    public func recordRetention(_ exchange: RetentionExchange) async throws {
+    /// Records each exchange's request and answer as two events and an answer row, with its announcement, all in
+    /// one transaction: many concurrent exchanges share one commit (``RetentionRecorder``). Rows go in multi-row
+    /// statements, a chunk of exchanges at a time.
+    public func recordRetention(_ exchanges: [RetentionExchange]) async throws {
+        guard !exchanges.isEmpty else { return }
         try await database.withTransaction { tx in
-            try await Self.insertEvent(
-                tx, exchange.appUserKey, "retention_request", .notification, exchange.requestID, nil,
-                exchange.request, exchange.at)
-            try await Self.insertEvent(
-                tx, exchange.appUserKey, "retention_response", .notification, exchange.requestID, nil,
-                exchange.response, exchange.at)
-            let answer = exchange.answer
-            try await tx.query(
-                "INSERT INTO retention_answers (project, answered_at, original_transaction_id, product_id, rule, kind, environment) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .text(exchange.project), .text(Self.timestamp(answer.at)), .text(answer.originalTransactionID),
-                    .text(answer.productID), answer.rule.map(SQLValue.text) ?? .null, .text(answer.kind),
-                    .text(answer.environment),
-                ])
-            if let event = exchange.announcement {
+            for start in stride(from: 0, to: exchanges.count, by: Self.retentionChunk) {
+                let chunk = exchanges[start..<min(exchanges.count, start + Self.retentionChunk)]
+                var events: [SQLValue] = []
+                var answers: [SQLValue] = []
+                for exchange in chunk {
+                    let at = SQLValue.text(Self.timestamp(exchange.at))
+                    for (type, detail) in [
+                        ("retention_request", exchange.request), ("retention_response", exchange.response),
+                    ] {
+                        events += [
+                            .text(exchange.appUserKey), at, .text(type), .text(EventCause.notification.rawValue),
+                            .text(exchange.requestID), .null, .text(EventDetailWriter.json(detail)),
+                        ]
+                    }
+                    let answer = exchange.answer
+                    answers += [
+                        .text(exchange.project), .text(Self.timestamp(answer.at)), .text(answer.originalTransactionID),
+                        .text(answer.productID), answer.rule.map(SQLValue.text) ?? .null, .text(answer.kind),
+                        .text(answer.environment),
+                    ]
+                }
+                let tuple = "(?, ?, ?, ?, ?, ?, ?)"
+                try await tx.query(
+                    "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES "
+                        + Array(repeating: tuple, count: chunk.count * 2).joined(separator: ", "), events)
+                try await tx.query(
+                    "INSERT INTO retention_answers (project, answered_at, original_transaction_id, product_id, rule, kind, environment) VALUES "
+                        + Array(repeating: tuple, count: chunk.count).joined(separator: ", "), answers)
+            }
+            for exchange in exchanges {
+                guard let event = exchange.announcement else { continue }
                 try await Self.insertOutboxEvent(
                     tx, event, appUserKey: exchange.appUserKey, time: Self.timestamp(exchange.at))
             }
         }
     }
+
+    /// How many exchanges one multi-row statement writes (14 bound values each for events, 7 for answers).
+    static let retentionChunk = 200
 
     /// When any of `appUserKeys` was last answered a promotional offer.
     public func lastRetentionOffer(appUserKeys: [String]) async throws -> Date? {

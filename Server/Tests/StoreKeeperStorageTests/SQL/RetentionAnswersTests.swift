@@ -28,10 +28,22 @@ import Testing
                 if TestDatabases.postgresRequired { Issue.record("PostgreSQL is required here but none is configured") }
                 continue
             }
-            try await store.recordRetention(Self.exchange("p1", "b", minute: 20, kind: "default", rule: nil))
-            try await store.recordRetention(Self.exchange("p1", "a", minute: 10, kind: "message", rule: "hello"))
-            try await store.recordRetention(Self.exchange("p2", "c", minute: 15, kind: "message", rule: "other"))
-            try await store.recordRetention(Self.exchange("p1", "d", minute: 90, kind: "message", rule: "hello"))
+            try await store.recordRetention([Self.exchange("p1", "b", minute: 20, kind: "default", rule: nil)])
+            // Several at once share one transaction (multi-row statements).
+            try await store.recordRetention([
+                Self.exchange("p1", "a", minute: 10, kind: "message", rule: "hello"),
+                Self.exchange("p2", "c", minute: 15, kind: "message", rule: "other"),
+                Self.exchange("p1", "d", minute: 90, kind: "message", rule: "hello"),
+            ])
+            // More exchanges than one statement's chunk.
+            let many = (0..<450).map { Self.exchange("p3", "m\($0)", minute: 5, kind: "message", rule: "bulk") }
+            try await store.recordRetention(many)
+            let bulk = try await store.retentionAnswers(
+                project: "p3", from: Self.start, to: Self.start.addingTimeInterval(3_600))
+            #expect(bulk.count == 450, "\(backend)")
+            let events = try await store.database.read(
+                "SELECT count(*) AS n FROM events WHERE app_user_id LIKE 'p3:%'", [])
+            #expect(events.first?["n"]?.int == 900, "two events per exchange")
             let answers = try await store.retentionAnswers(
                 project: "p1", from: Self.start, to: Self.start.addingTimeInterval(3_600))
             #expect(answers.map(\.originalTransactionID) == ["otx-a", "otx-b"], "\(backend)")
