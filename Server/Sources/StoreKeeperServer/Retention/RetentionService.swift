@@ -147,7 +147,9 @@ struct RetentionService: Sendable {
         _ offer: RetentionResponse.PromotionalOffer, standing: RetentionStanding, request: DecodedRealtimeRequestBody,
         bundleID: String, at instant: Date
     ) throws -> OutboxEvent {
-        let subscriber = standing.document.subscriber
+        guard let subscriber = standing.document?.subscriber else {
+            throw ServiceError.invalid(.malformed, "the customer's document was not read for a promotional offer")
+        }
         let subscription = subscriber.subscriptions.first { $0.originalTransactionID == request.originalTransactionId }
         let event = WebhookEvent(
             id: UUID().uuidString.lowercased(), type: ChangeKind.retentionOfferShown.rawValue, createdAt: instant,

@@ -24,8 +24,9 @@ struct RetentionStanding: Sendable {
     var attributes: [String: String]
     /// The instant of the request.
     var now: Date
-    /// The customer's subscriber document the standing was read from.
-    var document: SubscriberResponse
+    /// The customer's subscriber document the standing was read from, when a rule needed it (a state, storefront
+    /// or attributes condition, the last offer, or a promotional offer).
+    var document: SubscriberResponse?
 
     /// Reads the standing of `appUserID` for `request`, as far as `rules` need it: the customer's evidence (for
     /// paid months) and their last offer only when a rule reads them — Apple waits on this answer.
@@ -33,10 +34,16 @@ struct RetentionStanding: Sendable {
         appUserID: String, request: DecodedRealtimeRequestBody, project: ProjectScope, subscribers: SubscriberService,
         store: any RetentionStore, rules: [RetentionRule], now: Date
     ) async throws -> RetentionStanding {
-        let document = try APICoding.decoder().decode(
-            SubscriberResponse.self,
-            from: Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project)))
-        let subscription = document.subscriber.subscriptions.first {
+        let needsDocument = rules.contains {
+            $0.when.states != nil || $0.when.storefronts != nil || $0.when.attributes != nil
+                || $0.when.monthsSinceLastOfferAtLeast != nil || $0.respond.promotionalOffer != nil
+        }
+        let document =
+            needsDocument
+            ? try APICoding.decoder().decode(
+                SubscriberResponse.self,
+                from: Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project))) : nil
+        let subscription = document?.subscriber.subscriptions.first {
             $0.originalTransactionID == request.originalTransactionId
         }
         var states: Set<String> = []
@@ -54,14 +61,16 @@ struct RetentionStanding: Sendable {
             paidDays = Self.paidDays(evidence.transactions, now: now)
         }
         var lastOffer: Date?
-        if rules.contains(where: { $0.when.monthsSinceLastOfferAtLeast != nil || $0.respond.promotionalOffer != nil }) {
+        if let document,
+            rules.contains(where: { $0.when.monthsSinceLastOfferAtLeast != nil || $0.respond.promotionalOffer != nil })
+        {
             let keys = [project.key(document.subscriber.appUserID)] + document.subscriber.aliases.map(project.key)
             lastOffer = try await store.lastRetentionOffer(appUserKeys: keys)
         }
         return RetentionStanding(
             productID: request.productId, states: states, paidDays: paidDays, lastOffer: lastOffer,
             storefront: subscription?.storefront,
-            locale: request.userLocale, attributes: document.attributes ?? [:], now: now, document: document)
+            locale: request.userLocale, attributes: document?.attributes ?? [:], now: now, document: document)
     }
 
     /// Days of paid service in `transactions` up to `now`: every auto-renewable period neither refunded nor a free
