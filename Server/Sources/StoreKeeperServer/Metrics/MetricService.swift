@@ -51,7 +51,9 @@ struct MetricService: Sendable {
         }
         var accumulators = queries.filter { !$0.name.isRetention }.map(MetricAccumulator.init)
         let retention = queries.filter(\.name.isRetention)
-        let kept = try await timelineCache.timelines(in: project, store: store)
+        // Timelines only when a metric counts them (retention requests alone read only the answers).
+        let needsTimelines = !accumulators.isEmpty || retention.contains { $0.name == .retentionSaves }
+        let kept = needsTimelines ? try await timelineCache.timelines(in: project, store: store) : nil
         if !accumulators.isEmpty {
             if let kept {
                 accumulators = await Self.count(kept, into: accumulators)
