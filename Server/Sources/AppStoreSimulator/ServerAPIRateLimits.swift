@@ -1,7 +1,8 @@
 public import Foundation
 
-/// Apple's published rate limits of the App Store Server API ("Identifying rate limits"): requests per second per
-/// app and endpoint in production, enforced over each hour, and 10 % of that in the sandbox. A request over the
+/// Apple's published rate limits of the App Store Server API and the Retention Messaging API (each its
+/// "Identifying rate limits"): requests per second per app and endpoint in production, enforced over each hour,
+/// and 10 % of that in the sandbox. A request over the
 /// limit is answered HTTP 429 `RateLimitExceededError` (4290000) with a `Retry-After` header holding the UNIX time,
 /// in milliseconds, from which the endpoint answers again. A test may give an endpoint a smaller budget over a
 /// shorter window (``Budget``).
@@ -28,14 +29,20 @@ public struct ServerAPIRateLimits: Sendable {
         "Look Up Order ID": 10, "Get Refund History": 10,
         "Extend Subscription Renewal Dates for All Active Subscribers": 1, "Request a Test Notification": 1,
         "Get Test Notification Status": 1,
+        // The Retention Messaging API's table (its own "Identifying rate limits").
+        "Configure Default Message": 10, "Configure Realtime Url": 1, "Delete Default Message": 1,
+        "Delete Image": 1, "Delete Message": 1, "Delete Realtime Url": 1, "Get Default Message": 1,
+        "Get Image List": 1, "Get Message List": 1, "Get Performance Test Results": 1, "Get Realtime Url": 1,
+        "Initiate Performance Test": 1, "Upload Image": 1, "Upload Message": 1,
     ]
 
-    /// The endpoint a request is for, by Apple's name, or `nil` for one without a published limit (Retention
-    /// Messaging, mass-extension status).
+    /// The endpoint a request is for, by Apple's name, or `nil` for one without a published limit (the
+    /// mass-extension status).
     public static func endpoint(method: String, path: String) -> String? {
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 3, parts[0] == "inApps" else { return nil }
         let rest = Array(parts.dropFirst(2))
+        if rest.first == "messaging", rest.count >= 2 { return messagingEndpoint(method: method, rest[1]) }
         switch (method, rest.first ?? "") {
         case ("GET", "subscriptions"): return "Get All Subscription Statuses"
         case ("GET", "history"): return "Get Transaction History"
@@ -53,6 +60,26 @@ public struct ServerAPIRateLimits: Sendable {
         case ("POST", "transactions"): return "Finish Transaction"
         case ("GET", "transactions"):
             return rest.count > 1 && rest[1] == "appTransactions" ? "Get App Transaction Info" : "Get Transaction Info"
+        default: return nil
+        }
+    }
+
+    /// A Retention Messaging endpoint by the first segment after `messaging/` (`default`, `realtime`, `image`,
+    /// `message`, `performanceTest`) and the method.
+    static func messagingEndpoint(method: String, _ kind: String) -> String? {
+        let verbs: [String: (put: String?, get: String?, delete: String?, post: String?)] = [
+            "default": ("Configure Default Message", "Get Default Message", "Delete Default Message", nil),
+            "realtime": ("Configure Realtime Url", "Get Realtime Url", "Delete Realtime Url", nil),
+            "image": ("Upload Image", "Get Image List", "Delete Image", nil),
+            "message": ("Upload Message", "Get Message List", "Delete Message", nil),
+            "performanceTest": (nil, "Get Performance Test Results", nil, "Initiate Performance Test"),
+        ]
+        guard let names = verbs[kind] else { return nil }
+        switch method {
+        case "PUT": return names.put
+        case "GET": return names.get
+        case "DELETE": return names.delete
+        case "POST": return names.post
         default: return nil
         }
     }

@@ -73,6 +73,21 @@ import Testing
                 await h.simulator.admitServerAPIRequest(
                     bundleID: "com.example.other", method: "GET", path: "/inApps/v2/refund/lookup/2") == nil,
                 "budgets are per app")
+            // The Retention Messaging API's table too: 1 a second (Configure Default Message 10), a tenth in the
+            // sandbox, over an hour.
+            #expect(
+                ServerAPIRateLimits.endpoint(method: "PUT", path: "/inApps/v1/messaging/default/p/en-US")
+                    == "Configure Default Message")
+            #expect(
+                ServerAPIRateLimits.endpoint(method: "GET", path: "/inApps/v1/messaging/performanceTest/result/x")
+                    == "Get Performance Test Results")
+            #expect(ServerAPIRateLimits.endpoint(method: "PUT", path: "/inApps/v1/messaging/image/x") == "Upload Image")
+            #expect(
+                ServerAPIRateLimits().budget("Upload Message", environment: "Sandbox")
+                    == .init(requests: 360, seconds: 3_600))
+            #expect(
+                ServerAPIRateLimits().budget("Configure Default Message", environment: "Production")
+                    == .init(requests: 36_000, seconds: 3_600))
             await #expect(throws: SimulatorError.self) {
                 try await h.simulator.setRateLimit("Get Everything", .init(requests: 1, seconds: 1))
             }
