@@ -300,8 +300,20 @@ client.delete_realtime_url()
 endpoint.shutdown()
 retention_requests = len(received)
 
+# Apple's rate limit as Apple's library meets it: past an endpoint's budget, RateLimitExceededError (4290000), 429.
+call("PUT", "/simulator/v1/rate-limits", {"endpoint": "Get Transaction Info", "requests": 1})
+try:
+    client.get_transaction_info(original)
+    client.get_transaction_info(original)
+    sys.exit("apple-library-check: a second Get Transaction Info within a budget of one was answered")
+except APIException as error:
+    if error.http_status_code != 429 or error.raw_api_error != 4290000:
+        sys.exit(f"apple-library-check: over the rate limit Apple's client saw {error.http_status_code} "
+                 f"{error.raw_api_error}, not 429 RateLimitExceededError")
+call("PUT", "/simulator/v1/rate-limits", {"endpoint": "Get Transaction Info"})
+
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
       f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
       f"a win-back offer offered and redeemed; a one-time offer code; a commitment plan; a switch; "
       f"every Retention Messaging endpoint called with Apple's client, {retention_requests} real-time requests "
-      f"verified with verify_and_decode_realtime_request")
+      f"verified with verify_and_decode_realtime_request; its rate limit met as RateLimitExceededError")
