@@ -114,7 +114,11 @@ struct LoadCommand: AsyncParsableCommand {
         _ = try await call(
             client, "PUT", "/inApps/v1/messaging/message/\(message)", ["header": "Stay", "body": "Please stay."],
             bearer: token)
-        let rule: [String: Any] = ["identifier": "load", "respond": ["message": ["message_id": message]]]
+        // A rule on the subscription's state, as owners write them: the customer's document is read per request.
+        let rule: [String: Any] = [
+            "identifier": "load", "when": ["state": ["active", "grace"]],
+            "respond": ["message": ["message_id": message]],
+        ]
         _ = try await call(client, "PUT", "/v1/retention/rules", ["rules": [rule]], bearer: Self.secretKey)
         let realtime = try makeRealtimeRequests(originals: seeded, count: min(notifications, 2_000))
         let retention = try await measure("POST /v1/retention/appstore", limit: realtime.count) { index in

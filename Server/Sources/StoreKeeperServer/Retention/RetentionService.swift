@@ -131,8 +131,12 @@ struct RetentionService: Sendable {
             appUserKey: key, requestID: request.requestIdentifier, request: asked, response: detail, at: instant,
             project: project.id, answer: answer)
         if let (rule, _) = chosen, let offer = rule.respond.promotionalOffer {
+            // The webhook event carries the whole document: decoded only for an offer answered.
+            let document = try APICoding.decoder().decode(
+                SubscriberResponse.self,
+                from: Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project)))
             exchange.announcement = try Self.offerShown(
-                offer, standing: standing, request: request, bundleID: app.configuration.bundleID, at: instant)
+                offer, document: document, request: request, bundleID: app.configuration.bundleID, at: instant)
         }
         try await recorder.record(exchange)
         guard let (_, answer) = chosen else {
@@ -144,12 +148,10 @@ struct RetentionService: Sendable {
     /// The `retention_offer_shown` webhook event: the customer as the answer saw them, the offer in the subscriber
     /// document's place of the product, caused by Apple's request.
     static func offerShown(
-        _ offer: RetentionResponse.PromotionalOffer, standing: RetentionStanding, request: DecodedRealtimeRequestBody,
+        _ offer: RetentionResponse.PromotionalOffer, document: SubscriberResponse, request: DecodedRealtimeRequestBody,
         bundleID: String, at instant: Date
     ) throws -> OutboxEvent {
-        guard let subscriber = standing.document?.subscriber else {
-            throw ServiceError.invalid(.malformed, "the customer's document was not read for a promotional offer")
-        }
+        let subscriber = document.subscriber
         let subscription = subscriber.subscriptions.first { $0.originalTransactionID == request.originalTransactionId }
         let event = WebhookEvent(
             id: UUID().uuidString.lowercased(), type: ChangeKind.retentionOfferShown.rawValue, createdAt: instant,
@@ -161,7 +163,7 @@ struct RetentionService: Sendable {
             currency: subscription?.currency,
             storeTimestamp: request.signedDate.map {
                 Date(timeIntervalSince1970: Double($0) / 1000)
-            }, cause: "notification", subscriber: subscriber, attributes: standing.attributes)
+            }, cause: "notification", subscriber: subscriber, attributes: document.attributes ?? [:])
         return OutboxEvent(
             id: event.id, type: event.type,
             body: String(decoding: try WebhookAnnouncer.encoder.encode(event), as: UTF8.self))

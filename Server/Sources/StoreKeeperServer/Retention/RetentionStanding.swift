@@ -24,9 +24,9 @@ struct RetentionStanding: Sendable {
     var attributes: [String: String]
     /// The instant of the request.
     var now: Date
-    /// The customer's subscriber document the standing was read from, when a rule needed it (a state, storefront
-    /// or attributes condition, the last offer, or a promotional offer).
-    var document: SubscriberResponse?
+    /// The customer's subscriber document as the rules read it, when a rule needed it (a state, storefront or
+    /// attributes condition, the last offer, or a promotional offer).
+    var document: StandingDocument?
 
     /// Reads the standing of `appUserID` for `request`, as far as `rules` need it: the customer's evidence (for
     /// paid months) and their last offer only when a rule reads them — Apple waits on this answer.
@@ -40,8 +40,8 @@ struct RetentionStanding: Sendable {
         }
         let document =
             needsDocument
-            ? try APICoding.decoder().decode(
-                SubscriberResponse.self,
+            ? try JSONDecoder().decode(
+                StandingDocument.self,
                 from: Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project))) : nil
         let subscription = document?.subscriber.subscriptions.first {
             $0.originalTransactionID == request.originalTransactionId
