@@ -63,5 +63,7 @@ extension MetricAccumulator {
 
 extension MetricName {
     /// Whether each point is a share (a numerator over a denominator; 0 where nothing divides).
-    public var isRatio: Bool { [.trialConversion, .cohorts, .churnRate, .refundRate, .realizedLTV].contains(self) }
+    public var isRatio: Bool {
+        [.trialConversion, .cohorts, .churnRate, .refundRate, .realizedLTV, .conversionToPaying].contains(self)
+    }
 }

@@ -69,6 +69,10 @@ public struct MetricAccumulator: Sendable {
             addMovements(timelines)
             return
         }
+        if query.name == .conversionToPaying {
+            addConversion(timelines)
+            return
+        }
         for timeline in timelines { add(timeline) }
     }
 
@@ -163,6 +167,8 @@ public struct MetricAccumulator: Sendable {
             }
         case .retentionRequests, .retentionSaves:
             break  // counted from retention answers (RetentionAccumulator)
+        case .conversionToPaying:
+            addConversion([timeline])
         }
     }
 

@@ -47,6 +47,9 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
     /// What moved MRR in each bucket, per currency: `new`, `reactivation`, `expansion`, `contraction` and
     /// `churned`, classified per customer between the bucket's start and its end; they sum to MRR's change.
     case mrrMovement = "mrr_movement"
+    /// Of the customers first seen in the bucket, the share with a paid period within 7 days (`7d`) and within 30
+    /// days (`30d`) of their first start, among those whose window has closed.
+    case conversionToPaying = "conversion_to_paying"
     /// Retention Messaging's real-time requests answered in the bucket (``RetentionAccumulator``).
     case retentionRequests = "retention_requests"
     /// Of those, the answers that kept their customer: the subscription went on after them
