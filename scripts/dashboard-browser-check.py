@@ -75,6 +75,12 @@ with sync_playwright() as playwright:
              if any(float(p) != 0 for line in svg.query_selector_all("polyline")
                     for p in [line.get_attribute("points").split(" ")[-1].split(",")[1]])]
     assert "active_subscriptions" in drawn or "new_subscriptions" in drawn, f"no chart moved: {drawn}"
+    links = page.query_selector_all("figure figcaption a.csv")
+    assert len(links) == len(overview), f"{len(links)} CSV links for {len(overview)} charts"
+    for link in links[:3]:
+        series = page.request.get(base + link.get_attribute("href"))
+        assert series.status == 200 and series.text().startswith("key,start,value\n"), \
+            f"a chart's CSV: {series.status} {series.text()[:80]}"
     headlines = page.query_selector_all("section.headlines .headline")
     assert len(headlines) == 7 and "MRR" in headlines[0].inner_text(), f"{len(headlines)} headline figures"
     page.goto(base + "/dashboard/cohorts?environment=Sandbox")

@@ -1,4 +1,6 @@
+import Foundation
 import StoreKeeperAPI
+import SubscriptionMetrics
 
 /// The Retention page: how each rule did, the rules that answer Apple when a customer may cancel, one line each,
 /// and their editor.
@@ -8,7 +10,9 @@ extension DashboardPages {
 
     /// Each rule's requests, saves and save rate over the page's weeks (from `retention_requests` and
     /// `retention_saves` split by rule), then both as weekly charts.
-    static func retentionOutcomes(_ requests: MetricResponse, _ saves: MetricResponse, environment: String) -> String {
+    static func retentionOutcomes(
+        _ requests: MetricResponse, _ saves: MetricResponse, environment: String, now: Date = Date()
+    ) -> String {
         func totals(_ response: MetricResponse) -> [String: Double] {
             Dictionary(response.series.map { ($0.key, $0.points.reduce(0) { $0 + $1.value }) }, uniquingKeysWith: +)
         }
@@ -30,8 +34,13 @@ extension DashboardPages {
                 "<tr><td>\(HTMLText.escape(rule))</td><td>\(Int(count))</td><td>\(Int(saved))</td>"
                 + "<td>\(Int((saved / count * 100).rounded())) %</td></tr>"
         }
-        return html + "</table>" + SVGChart.line(requests, title: "Retention requests by rule")
-            + SVGChart.line(saves, title: "Retention saves by rule")
+        func csv(_ name: MetricName) -> String {
+            DashboardRoutes.csvLink(
+                name, environment: environment, days: Int(retentionWeeks) * 7, interval: .week, split: .rule, now: now)
+        }
+        return html + "</table>"
+            + SVGChart.line(requests, title: "Retention requests by rule", csv: csv(.retentionRequests))
+            + SVGChart.line(saves, title: "Retention saves by rule", csv: csv(.retentionSaves))
     }
 
     /// The page.

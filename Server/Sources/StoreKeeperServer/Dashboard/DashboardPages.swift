@@ -12,6 +12,7 @@ enum DashboardPages {
         (.activeSubscriptions, "Active subscriptions"),
         (.activeTrials, "Active trials"), (.newSubscriptions, "New subscriptions"), (.churn, "Churn"),
         (.churnRate, "Churn rate"), (.refunds, "Refunds"),
+        (.conversionToPaying, "Conversion to paying (7 and 30 days)"),
     ]
 
     static let style = """

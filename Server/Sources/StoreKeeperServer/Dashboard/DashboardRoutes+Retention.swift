@@ -36,7 +36,8 @@ extension DashboardRoutes {
         let outcomes = try await retentionOutcomes(session)
         return DashboardPages.layout(
             title: "Retention", session: session,
-            body: DashboardPages.retentionOutcomes(outcomes.requests, outcomes.saves, environment: outcomes.environment)
+            body: DashboardPages.retentionOutcomes(
+                outcomes.requests, outcomes.saves, environment: outcomes.environment, now: subscribers.now())
                 + DashboardPages.retention(rules, text: shown, csrf: session.csrf, error: error, saved: saved))
     }
 

@@ -29,6 +29,7 @@ struct DashboardRoutes: Sendable {
     func addRoutes(to router: Router<BasicRequestContext>) {
         addOfferingRoutes(to: router)
         addRetentionRoutes(to: router)
+        addCSVRoutes(to: router)
         router.get("dashboard/login") { request, _ in Self.signInForm(request, error: nil) }
         router.post("dashboard/login") { request, _ in try await signIn(request) }
         router.post("dashboard/logout") { request, _ in
@@ -70,7 +71,12 @@ struct DashboardRoutes: Sendable {
                         note = "<p class=\"muted\">Showing Sandbox: this project has no Production data yet.</p>"
                     }
                 }
-                let drawn = zip(results, DashboardPages.overviewCharts).map { SVGChart.line($0, title: $1.1) }
+                let drawn = zip(results, DashboardPages.overviewCharts).map { result, chart in
+                    SVGChart.line(
+                        result, title: chart.1,
+                        csv: Self.csvLink(
+                            chart.0, environment: environment.name, days: days, interval: interval, now: now))
+                }
                 // The headlines compare 30-day windows of daily points: the charts' own when they are those.
                 let daily =
                     interval == .day && days >= 2 * DashboardPages.headlineDays + 1

@@ -9,8 +9,8 @@ enum SVGChart {
     static let margin = (left: 56.0, right: 12.0, top: 12.0, bottom: 28.0)
     static let colours = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4b5563"]
 
-    /// The chart of `response`, titled.
-    static func line(_ response: MetricResponse, title: String) -> String {
+    /// The chart of `response`, titled, with a link to its series as CSV when `csv` names one.
+    static func line(_ response: MetricResponse, title: String, csv: String? = nil) -> String {
         let values = response.series.flatMap { $0.points.map(\.value) }
         let top = max(values.max() ?? 0, 1)
         let bottom = min(values.min() ?? 0, 0)
@@ -50,7 +50,9 @@ enum SVGChart {
                 + "\(HTMLText.escape(series.key)): \(number(series.points.last?.value ?? 0))</li>"
         }.joined()
         return
-            "<figure><figcaption>\(HTMLText.escape(title))</figcaption>\(svg)<ul class=\"legend\">\(legend)</ul></figure>"
+            "<figure><figcaption>\(HTMLText.escape(title))"
+            + (csv.map { " <a class=\"csv\" href=\"\(HTMLText.escape($0))\">CSV</a>" } ?? "")
+            + "</figcaption>\(svg)<ul class=\"legend\">\(legend)</ul></figure>"
     }
 
     static func number(_ value: Double) -> String {

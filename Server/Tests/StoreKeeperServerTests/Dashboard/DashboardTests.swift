@@ -57,8 +57,9 @@ import Testing
             let overview = try await browser.go(.GET, "/dashboard?environment=Sandbox")
             #expect(overview.status == 200)
             #expect(
-                Self.count("<svg class=\"chart\"", in: overview.body) == 9,
-                "revenue, proceeds, MRR, actives, trials, new, churn, churn rate, refunds")
+                Self.count("<svg class=\"chart\"", in: overview.body) == 10,
+                "revenue, proceeds, MRR, actives, trials, new, churn, churn rate, refunds, conversion")
+            #expect(Self.count("class=\"csv\" href=\"/dashboard/csv/", in: overview.body) == 10, "each its CSV link")
             #expect(Self.count("<polyline class=\"series\"", in: overview.body) >= 6)
             #expect(overview.body.contains("premium.monthly") || overview.body.contains("USD: 19.98"))
             #expect(!overview.body.contains("<script"))
@@ -80,7 +81,8 @@ import Testing
             // The range and interval are the reader's: a year by month; anything else is 90 days by day.
             let year = try await browser.go(.GET, "/dashboard?environment=Sandbox&days=365&interval=month")
             #expect(year.body.contains("<strong>a year</strong>") && year.body.contains("<strong>by month</strong>"))
-            #expect(Self.count("<svg class=\"chart\"", in: year.body) == 9 && !year.body.contains("data-points=\"91\""))
+            #expect(
+                Self.count("<svg class=\"chart\"", in: year.body) == 10 && !year.body.contains("data-points=\"91\""))
             #expect(year.body.contains("<section class=\"headlines\">"), "headlines still from daily points")
             let odd = try await browser.go(.GET, "/dashboard?environment=Sandbox&days=7&interval=hour")
             #expect(odd.body.contains("<strong>90 days</strong>") && odd.body.contains("<strong>by day</strong>"))
