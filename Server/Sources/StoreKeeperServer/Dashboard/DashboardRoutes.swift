@@ -99,12 +99,14 @@ struct DashboardRoutes: Sendable {
                         environments: environment.set, now: now)
                 }
                 let answers = try await metrics.metrics(queries, bundleID: session.bundleID)
+                let csv = Self.csvLink(.cohorts, environment: environment.name, days: 365, interval: .month, now: now)
                 return Self.page(
                     DashboardPages.layout(
                         title: "Cohorts", session: session,
                         body: DashboardPages.environmentLinks(environment.name, path: "/dashboard/cohorts")
                             + "<p>Each row is the subscriptions that began in a month; each cell, the share of them "
-                            + "with access at the end of that many months since (month 0: the month itself).</p>"
+                            + "with access at the end of that many months since (month 0: the month itself). "
+                            + "<a class=\"csv\" href=\"\(HTMLText.escape(csv))\">CSV</a></p>"
                             + DashboardPages.cohortTable(answers[0], sizes: answers[1])))
             }
         }

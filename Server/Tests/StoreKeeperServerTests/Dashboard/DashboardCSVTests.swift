@@ -33,6 +33,8 @@ import Testing
             #expect(csv.headers.first(name: "Content-Type")?.hasPrefix("text/csv") == true)
             #expect(csv.headers.first(name: "Content-Disposition") == "attachment; filename=\"revenue.csv\"")
 
+            let cohorts = try await browser.go(.GET, "/dashboard/cohorts?environment=Sandbox")
+            #expect(cohorts.body.contains("class=\"csv\" href=\"/dashboard/csv/cohorts?environment=Sandbox&amp;"))
             let unknown = try await browser.go(.GET, "/dashboard/csv/nope")
             #expect(unknown.status == 404 && unknown.body.contains("no metric"))
             let split = try await browser.go(.GET, "/dashboard/csv/mrr?split=rule")
