@@ -58,6 +58,62 @@ import Testing
         }
     }
 
+    @Test("two servers on one PostgreSQL written at once: a reader of either misses no event and sees none twice")
+    func twoReplicas() async throws {
+        try await E2E.withTwoServers { h, first, second, _ in
+            let decoder = APICoding.decoder()
+            @Sendable func page(_ client: E2E.Client, after cursor: String?, limit: Int) async throws
+                -> EventFeedResponse
+            {
+                let (status, _, body) = try await MetricsEndToEndTests.raw(
+                    client.base, APIPath.eventFeed(after: cursor, limit: limit), key: E2E.secretKey)
+                #expect(status == 200, "\(body)")
+                return try decoder.decode(EventFeedResponse.self, from: Data(body.utf8))
+            }
+            // Each server takes its own customers' purchases, at the same time.
+            let done = WritersDone()
+            let writers = Task {
+                defer { Task { await done.finish() } }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, client) in [first, second].enumerated() {
+                        group.addTask {
+                            for number in 0..<25 {
+                                let status = try await client.buy(
+                                    h, "premium.monthly", customer: "r\(index)-\(number)"
+                                ).status
+                                #expect(status == 200)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            // Meanwhile a reader follows the second server's feed by cursor, small pages.
+            var seen: [Int64] = []
+            var cursor: String?
+            var readWhileWriting = 0
+            while await !done.finished {
+                let next = try await page(second, after: cursor, limit: 7)
+                if !next.events.isEmpty { readWhileWriting += 1 }
+                seen += next.events.map(\.id)
+                cursor = next.nextCursor
+                if next.events.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            try await writers.value
+            while true {
+                let next = try await page(second, after: cursor, limit: 50)
+                if next.events.isEmpty { break }
+                seen += next.events.map(\.id)
+                cursor = next.nextCursor
+            }
+            let everything = try await page(first, after: nil, limit: 1_000).events.map(\.id)
+            #expect(Set(seen).count == seen.count, "no event twice")
+            #expect(seen == everything, "the same events, in the same commit order, as read afterwards")
+            #expect(everything.count >= 50, "\(everything.count) events for 50 purchases")
+            #expect(readWhileWriting >= 1, "the reader followed the feed while the servers wrote")
+        }
+    }
+
     @Test("secret key only; a cursor, limit or format that is not one is refused naming it")
     func refusals() async throws {
         try await E2E.withServers("sqlite") { _, client, _, _ in
@@ -75,4 +131,10 @@ import Testing
             }
         }
     }
+}
+
+/// Whether the writers of a spec are done (set once, read by the reader between pages).
+private actor WritersDone {
+    var finished = false
+    func finish() { finished = true }
 }
