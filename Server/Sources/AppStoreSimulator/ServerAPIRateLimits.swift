@@ -67,22 +67,19 @@ public struct ServerAPIRateLimits: Sendable {
     /// A Retention Messaging endpoint by the first segment after `messaging/` (`default`, `realtime`, `image`,
     /// `message`, `performanceTest`) and the method.
     static func messagingEndpoint(method: String, _ kind: String) -> String? {
-        let verbs: [String: (put: String?, get: String?, delete: String?, post: String?)] = [
-            "default": ("Configure Default Message", "Get Default Message", "Delete Default Message", nil),
-            "realtime": ("Configure Realtime Url", "Get Realtime Url", "Delete Realtime Url", nil),
-            "image": ("Upload Image", "Get Image List", "Delete Image", nil),
-            "message": ("Upload Message", "Get Message List", "Delete Message", nil),
-            "performanceTest": (nil, "Get Performance Test Results", nil, "Initiate Performance Test"),
-        ]
-        guard let names = verbs[kind] else { return nil }
-        switch method {
-        case "PUT": return names.put
-        case "GET": return names.get
-        case "DELETE": return names.delete
-        case "POST": return names.post
-        default: return nil
-        }
+        messagingEndpoints[kind]?[method]
     }
+
+    /// The Retention Messaging endpoints by path segment and method, built once.
+    static let messagingEndpoints: [String: [String: String]] = [
+        "default": [
+            "PUT": "Configure Default Message", "GET": "Get Default Message", "DELETE": "Delete Default Message",
+        ],
+        "realtime": ["PUT": "Configure Realtime Url", "GET": "Get Realtime Url", "DELETE": "Delete Realtime Url"],
+        "image": ["PUT": "Upload Image", "GET": "Get Image List", "DELETE": "Delete Image"],
+        "message": ["PUT": "Upload Message", "GET": "Get Message List", "DELETE": "Delete Message"],
+        "performanceTest": ["GET": "Get Performance Test Results", "POST": "Initiate Performance Test"],
+    ]
 
     /// Budgets set by a test, by endpoint name (others: Apple's).
     public var overrides: [String: Budget] = [:]

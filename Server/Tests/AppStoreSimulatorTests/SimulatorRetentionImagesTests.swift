@@ -8,10 +8,6 @@ import Testing
 /// wide and 160–2160 high — reviewed before a message can show them, never deleted while a message does, and never
 /// on a promotional-offer or switch-plan message.
 @Suite struct SimulatorRetentionImagesTests {
-    static func png(width: Int, height: Int, colorType: UInt8 = 2, transparentColor: Bool = false) -> Data {
-        PNGFixture.make(width: width, height: height, colorType: colorType, transparentColor: transparentColor)
-    }
-
     static let banner = "6a1f0e4c-2b7d-4c1e-9a3f-1d2e3f4a5b6c"
     static let icon = "7b2e1f5d-3c8e-4d2f-8b4a-2e3f4a5b6c7d"
     static let message = "8c3f2a6e-4d9f-4e3a-9c5b-3f4a5b6c7d8e"
@@ -31,19 +27,19 @@ import Testing
             await apple { try await s.uploadRetentionImage(bundleID: h.bundleID, imageID: id, png: png, size: size) }
         }
         let id = Self.banner
-        #expect(await upload(id, Self.png(width: 1920, height: 600)) == 4_000_161)
-        #expect(await upload(id, Self.png(width: 3840, height: 100)) == 4_000_161)
-        #expect(await upload(id, Self.png(width: 3840, height: 600, colorType: 6)) == 4_000_161)
-        #expect(await upload(id, Self.png(width: 3840, height: 600, transparentColor: true)) == 4_000_161)
+        #expect(await upload(id, PNGFixture.make(width: 1920, height: 600)) == 4_000_161)
+        #expect(await upload(id, PNGFixture.make(width: 3840, height: 100)) == 4_000_161)
+        #expect(await upload(id, PNGFixture.make(width: 3840, height: 600, colorType: 6)) == 4_000_161)
+        #expect(await upload(id, PNGFixture.make(width: 3840, height: 600, transparentColor: true)) == 4_000_161)
         #expect(await upload(id, Data("GIF89a not a png at all, really not".utf8)) == 4_000_161)
-        #expect(await upload(id, Self.png(width: 3840, height: 600).prefix(40)) == 4_000_161)
-        #expect(await upload(id, Self.png(width: 3840, height: 600), "HUGE") == 4_000_216)
-        #expect(await upload("not-a-uuid", Self.png(width: 3840, height: 600)) == 4_000_000)
+        #expect(await upload(id, PNGFixture.make(width: 3840, height: 600).prefix(40)) == 4_000_161)
+        #expect(await upload(id, PNGFixture.make(width: 3840, height: 600), "HUGE") == 4_000_216)
+        #expect(await upload("not-a-uuid", PNGFixture.make(width: 3840, height: 600)) == 4_000_000)
         #expect(await s.retentionImages(bundleID: h.bundleID).isEmpty)
 
-        #expect(await upload(id, Self.png(width: 3840, height: 600)) == nil)
-        #expect(await upload(id.uppercased(), Self.png(width: 3840, height: 2160)) == 4_090_000)
-        #expect(await upload(Self.icon, Self.png(width: 96, height: 96), "BULLET_POINT") == nil)
+        #expect(await upload(id, PNGFixture.make(width: 3840, height: 600)) == nil)
+        #expect(await upload(id.uppercased(), PNGFixture.make(width: 3840, height: 2160)) == 4_090_000)
+        #expect(await upload(Self.icon, PNGFixture.make(width: 96, height: 96), "BULLET_POINT") == nil)
         let listed = await s.retentionImages(bundleID: h.bundleID).map { "\($0.id) \($0.image.size) \($0.image.state)" }
         #expect(listed == ["\(Self.banner) FULL_SIZE PENDING", "\(Self.icon) BULLET_POINT PENDING"])
     }
@@ -58,7 +54,7 @@ import Testing
         let image = UploadMessageImage(imageIdentifier: Self.banner, altText: "A view of the app")
         #expect(await upload(.init(header: "Stay", body: "Please", image: image)) == 4_040_014)
         try await s.uploadRetentionImage(
-            bundleID: h.bundleID, imageID: Self.banner, png: Self.png(width: 3840, height: 600), size: nil)
+            bundleID: h.bundleID, imageID: Self.banner, png: PNGFixture.make(width: 3840, height: 600), size: nil)
         #expect(await upload(.init(header: String(repeating: "h", count: 67), body: "b")) == 4_000_162)
         #expect(await upload(.init(header: "h", body: String(repeating: "b", count: 145))) == 4_000_163)
         #expect(await upload(.init(header: "h", body: "b", headerPosition: "ABOVE_IMAGE")) == 4_000_224)
@@ -76,7 +72,8 @@ import Testing
         let h = try await SimulatorHarness()
         let s = h.simulator
         try await s.uploadRetentionImage(
-            bundleID: h.bundleID, imageID: Self.banner, png: Self.png(width: 3840, height: 600), size: "FULL_SIZE")
+            bundleID: h.bundleID, imageID: Self.banner, png: PNGFixture.make(width: 3840, height: 600),
+            size: "FULL_SIZE")
         try await s.uploadRetentionMessage(
             bundleID: h.bundleID, messageID: Self.message,
             .init(header: "Stay", body: "Please", image: .init(imageIdentifier: Self.banner, altText: "The app")))
@@ -103,7 +100,7 @@ import Testing
         let h = try await SimulatorHarness()
         let s = h.simulator
         try await s.uploadRetentionImage(
-            bundleID: h.bundleID, imageID: Self.banner, png: Self.png(width: 3840, height: 600), size: nil)
+            bundleID: h.bundleID, imageID: Self.banner, png: PNGFixture.make(width: 3840, height: 600), size: nil)
         try await s.uploadRetentionMessage(
             bundleID: h.bundleID, messageID: Self.message,
             .init(header: "Stay", body: "Please", image: .init(imageIdentifier: Self.banner, altText: "The app")))

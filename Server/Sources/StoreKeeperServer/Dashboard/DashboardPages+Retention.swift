@@ -11,7 +11,7 @@ extension DashboardPages {
     /// Each rule's requests, saves and save rate over the page's weeks (from `retention_requests` and
     /// `retention_saves` split by rule), then both as weekly charts.
     static func retentionOutcomes(
-        _ requests: MetricResponse, _ saves: MetricResponse, environment: String, now: Date = Date()
+        _ requests: MetricResponse, _ saves: MetricResponse, environment: String, now: Date
     ) -> String {
         func totals(_ response: MetricResponse) -> [String: Double] {
             Dictionary(response.series.map { ($0.key, $0.points.reduce(0) { $0 + $1.value }) }, uniquingKeysWith: +)

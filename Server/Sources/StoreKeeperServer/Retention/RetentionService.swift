@@ -131,10 +131,13 @@ struct RetentionService: Sendable {
             appUserKey: key, requestID: request.requestIdentifier, request: asked, response: detail, at: instant,
             project: project.id, answer: answer)
         if let (rule, _) = chosen, let offer = rule.respond.promotionalOffer {
-            // The webhook event carries the whole document: decoded only for an offer answered.
-            let document = try APICoding.decoder().decode(
-                SubscriberResponse.self,
-                from: Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project)))
+            // The webhook event carries the whole document: decoded only for an offer answered, from the bytes the
+            // standing read (a promotional offer always reads them).
+            var bytes = standing.documentBytes
+            if bytes == nil {
+                bytes = Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project))
+            }
+            let document = try APICoding.decoder().decode(SubscriberResponse.self, from: bytes ?? Data())
             exchange.announcement = try Self.offerShown(
                 offer, document: document, request: request, bundleID: app.configuration.bundleID, at: instant)
         }

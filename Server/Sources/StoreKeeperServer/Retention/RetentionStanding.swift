@@ -27,6 +27,8 @@ struct RetentionStanding: Sendable {
     /// The customer's subscriber document as the rules read it, when a rule needed it (a state, storefront or
     /// attributes condition, the last offer, or a promotional offer).
     var document: StandingDocument?
+    /// The document's bytes as read (a promotional offer's webhook event decodes them whole, without reading again).
+    var documentBytes: Data?
 
     /// Reads the standing of `appUserID` for `request`, as far as `rules` need it: the customer's evidence (for
     /// paid months) and their last offer only when a rule reads them — Apple waits on this answer.
@@ -38,11 +40,9 @@ struct RetentionStanding: Sendable {
             $0.when.states != nil || $0.when.storefronts != nil || $0.when.attributes != nil
                 || $0.when.monthsSinceLastOfferAtLeast != nil || $0.respond.promotionalOffer != nil
         }
-        let document =
-            needsDocument
-            ? try JSONDecoder().decode(
-                StandingDocument.self,
-                from: Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project))) : nil
+        let documentBytes =
+            needsDocument ? Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project)) : nil
+        let document = try documentBytes.map { try JSONDecoder().decode(StandingDocument.self, from: $0) }
         let subscription = document?.subscriber.subscriptions.first {
             $0.originalTransactionID == request.originalTransactionId
         }
@@ -70,7 +70,8 @@ struct RetentionStanding: Sendable {
         return RetentionStanding(
             productID: request.productId, states: states, paidDays: paidDays, lastOffer: lastOffer,
             storefront: subscription?.storefront,
-            locale: request.userLocale, attributes: document?.attributes ?? [:], now: now, document: document)
+            locale: request.userLocale, attributes: document?.attributes ?? [:], now: now, document: document,
+            documentBytes: documentBytes)
     }
 
     /// Days of paid service in `transactions` up to `now`: every auto-renewable period neither refunded nor a free

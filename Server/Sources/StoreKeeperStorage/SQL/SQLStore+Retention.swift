@@ -21,32 +21,32 @@ extension SQLStore {
         try await database.withTransaction { tx in
             for start in stride(from: 0, to: exchanges.count, by: Self.retentionChunk) {
                 let chunk = exchanges[start..<min(exchanges.count, start + Self.retentionChunk)]
-                var events: [SQLValue] = []
-                var answers: [SQLValue] = []
-                for exchange in chunk {
-                    let at = SQLValue.text(Self.timestamp(exchange.at))
-                    for (type, detail) in [
-                        ("retention_request", exchange.request), ("retention_response", exchange.response),
-                    ] {
-                        events += [
-                            .text(exchange.appUserKey), at, .text(type), .text(EventCause.notification.rawValue),
-                            .text(exchange.requestID), .null, .text(EventDetailWriter.json(detail)),
+                try await Self.insertEvents(
+                    tx,
+                    chunk.flatMap { exchange -> [EventRow] in
+                        [
+                            (
+                                exchange.appUserKey, "retention_request", .notification, exchange.requestID, nil,
+                                exchange.request, exchange.at
+                            ),
+                            (
+                                exchange.appUserKey, "retention_response", .notification, exchange.requestID, nil,
+                                exchange.response, exchange.at
+                            ),
                         ]
-                    }
+                    })
+                let answers = chunk.flatMap { exchange -> [SQLValue] in
                     let answer = exchange.answer
-                    answers += [
+                    return [
                         .text(exchange.project), .text(Self.timestamp(answer.at)), .text(answer.originalTransactionID),
                         .text(answer.productID), answer.rule.map(SQLValue.text) ?? .null, .text(answer.kind),
                         .text(answer.environment),
                     ]
                 }
-                let tuple = "(?, ?, ?, ?, ?, ?, ?)"
-                try await tx.query(
-                    "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES "
-                        + Array(repeating: tuple, count: chunk.count * 2).joined(separator: ", "), events)
                 try await tx.query(
                     "INSERT INTO retention_answers (project, answered_at, original_transaction_id, product_id, rule, kind, environment) VALUES "
-                        + Array(repeating: tuple, count: chunk.count).joined(separator: ", "), answers)
+                        + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "), answers
+                )
             }
             for exchange in exchanges {
                 guard let event = exchange.announcement else { continue }

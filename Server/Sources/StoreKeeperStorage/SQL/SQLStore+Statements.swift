@@ -117,13 +117,27 @@ extension SQLStore {
         _ tx: any SQLTransaction, _ appUserID: String, _ type: String, _ cause: EventCause, _ causeID: String?,
         _ evidenceID: Int64?, _ detail: [String: EventValue], _ now: Date
     ) async throws {
-        let json = EventDetailWriter.json(detail)
-        try await tx.query(
-            "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        try await insertEvents(tx, [(appUserID, type, cause, causeID, evidenceID, detail, now)])
+    }
+
+    /// One event row to insert: customer key, type, cause, cause id, evidence id, detail, time.
+    typealias EventRow = (
+        appUserID: String, type: String, cause: EventCause, causeID: String?, evidenceID: Int64?,
+        detail: [String: EventValue], at: Date
+    )
+
+    /// Inserts `rows` into the events table in one multi-row statement (the one place its columns are written).
+    static func insertEvents(_ tx: any SQLTransaction, _ rows: [EventRow]) async throws {
+        guard !rows.isEmpty else { return }
+        let values = rows.flatMap { row -> [SQLValue] in
             [
-                .text(appUserID), .text(timestamp(now)), .text(type), .text(cause.rawValue),
-                causeID.map(SQLValue.text) ?? .null,
-                evidenceID.map(SQLValue.integer) ?? .null, .text(json),
-            ])
+                .text(row.appUserID), .text(timestamp(row.at)), .text(row.type), .text(row.cause.rawValue),
+                row.causeID.map(SQLValue.text) ?? .null, row.evidenceID.map(SQLValue.integer) ?? .null,
+                .text(EventDetailWriter.json(row.detail)),
+            ]
+        }
+        try await tx.query(
+            "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", "), values)
     }
 }
