@@ -27,6 +27,10 @@ public struct MetricAccumulator: Sendable {
     /// subscriptions with access at each bucket's start).
     var denominatorDeltas: [String: [Double]] = [:]
 
+    /// Whether series are keyed by every split dimension at once (``MetricRollup``'s contributions), not by the
+    /// query's split.
+    var keyedByDimensions = false
+
     /// The environments counted, as a list (one or two names: faster to search than to hash).
     let environments: [String]
 
@@ -319,6 +323,7 @@ public struct MetricAccumulator: Sendable {
     }
 
     func key(_ period: SubscriptionPeriod, currency: String? = nil, suffix: String? = nil) -> String {
+        if keyedByDimensions { return MetricRollup.dimensionKey(period, rest: [currency, suffix]) }
         if query.split == nil, currency == nil, suffix == nil { return "all" }
         let parts = [query.split.map { $0.value(of: period) }, currency, suffix].compactMap { $0 }
         return parts.isEmpty ? "all" : parts.joined(separator: " ")

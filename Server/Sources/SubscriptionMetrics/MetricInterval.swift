@@ -41,6 +41,15 @@ public enum MetricInterval: String, Sendable, Hashable, CaseIterable, Codable {
     public func buckets(from: Date, to: Date) -> [DateInterval] {
         var result: [DateInterval] = []
         var start = self.start(of: from)
+        if self == .day {
+            // UTC days are all 86,400 s long: no calendar arithmetic per bucket (a rollup walks years of days).
+            let count = Int((to.timeIntervalSince(start) / 86_400).rounded(.up))
+            result.reserveCapacity(max(0, count))
+            for index in 0..<max(0, count) {
+                result.append(DateInterval(start: start.addingTimeInterval(Double(index) * 86_400), duration: 86_400))
+            }
+            return result
+        }
         while start < to {
             let end = next(after: start)
             result.append(DateInterval(start: start, end: end))

@@ -1,0 +1,94 @@
+public import Foundation
+
+/// Per-day metric inputs, so a metric costs the same at any number of subscribers: each customer contributes
+/// numbers keyed by ``RollupKey`` (metric, UTC day, every split dimension, series, input), a project's rollups are
+/// the sum of its customers' contributions, and a write adds the difference between a customer's old and new
+/// contribution. A query reads the summed rows and lays them into its buckets (``answer(_:query:)``).
+///
+/// A contribution is what ``MetricAccumulator`` counts of the customer over days, with a clock that never stops
+/// (everything the evidence says has happened has), keyed by dimensions instead of one split. For every bucket that
+/// ended by the start of the query's UTC day the answer equals the full computation exactly; the bucket holding the
+/// query's day is what the evidence says of the whole day.
+public enum MetricRollup {
+    /// The metrics answered from rollups (``MetricName/arr`` from ``MetricName/mrr``'s rows).
+    public static let metrics: [MetricName] = [
+        .activeSubscriptions, .activeTrials, .mrr, .newSubscriptions, .renewals, .churn, .churnRate, .refunds,
+        .revenue, .refundRate, .graceRecoveries, .billingRecoveries, .reactivations, .proceeds, .trialConversion,
+    ]
+
+    /// Whether `name` is answered from rollups.
+    public static func answers(_ name: MetricName) -> Bool { name == .arr || metrics.contains(name) }
+
+    /// The UTC day holding `date`, counted from 1970-01-01.
+    public static func day(of date: Date) -> Int { Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) }
+
+    /// The start of a UTC day.
+    public static func start(ofDay day: Int) -> Date { Date(timeIntervalSince1970: Double(day) * 86_400) }
+
+    /// One customer's contribution: every rollup value its timelines add, zeros left out.
+    /// - Parameters:
+    ///   - timelines: The customer's timelines (``SubscriptionTimeline/timelines(_:)``), from its whole evidence.
+    ///   - proceeds: How proceeds are estimated (a contribution holds the proceeds these rules give).
+    /// - Returns: The values by key.
+    public static func contribution(_ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules())
+        -> [RollupKey: Double]
+    {
+        let periods = timelines.flatMap(\.periods)
+        guard let earliest = periods.map(\.start).min() else { return [:] }
+        let dates = periods.flatMap { [$0.start, $0.accessEnd, $0.expiresAt] + ($0.refundedAt.map { [$0] } ?? []) }
+        let latest = max(dates.max() ?? earliest, timelines.flatMap(\.graceEnds).max() ?? earliest)
+        let first = day(of: earliest)
+        // Past the latest date by two days: a snapshot's end lands the day after its last.
+        let end = start(ofDay: day(of: latest) + 2)
+        let environments = Set(periods.map(\.environment))
+        var result: [RollupKey: Double] = [:]
+        for metric in metrics {
+            var query = MetricQuery(
+                name: metric, from: start(ofDay: first), to: end, interval: .day, environments: environments,
+                now: .distantFuture)
+            query.proceeds = proceeds
+            var accumulator = MetricAccumulator(query)
+            accumulator.keyedByDimensions = true
+            accumulator.add(timelines: timelines)
+            let tables: [(RollupColumn, [String: [Double]])] = [
+                (.sum, accumulator.sums), (.denominator, accumulator.denominators), (.delta, accumulator.deltas),
+                (.denominatorDelta, accumulator.denominatorDeltas),
+            ]
+            for (column, table) in tables {
+                for (key, values) in table {
+                    for (offset, value) in values.enumerated() where value != 0 {
+                        result[rollupKey(key, metric: metric, day: first + offset, column: column), default: 0] +=
+                            value
+                    }
+                }
+            }
+        }
+        return result.filter { $0.value != 0 }
+    }
+
+    /// What `new` adds to rollups holding `old`: per key, the new value less the old (zeros left out).
+    public static func difference(from old: [RollupKey: Double], to new: [RollupKey: Double]) -> [RollupKey: Double] {
+        var result = new
+        for (key, value) in old { result[key, default: 0] -= value }
+        return result.filter { $0.value != 0 }
+    }
+
+    /// Separates a dimension-keyed series name (``dimensionKey(_:rest:)``).
+    static let dimensionSeparator = "\u{1F}"
+    static let restSeparator = "\u{1E}"
+
+    /// A series name holding every split dimension of `period`, then `rest` (currency, suffix).
+    static func dimensionKey(_ period: SubscriptionPeriod, rest: [String?]) -> String {
+        [period.productID, period.storefront ?? "unknown", period.environment, period.offerType].joined(
+            separator: dimensionSeparator) + restSeparator + rest.compactMap { $0 }.joined(separator: " ")
+    }
+
+    static func rollupKey(_ key: String, metric: MetricName, day: Int, column: RollupColumn) -> RollupKey {
+        let halves = key.components(separatedBy: restSeparator)
+        let dimensions = halves[0].components(separatedBy: dimensionSeparator)
+        func part(_ index: Int) -> String { dimensions.indices.contains(index) ? dimensions[index] : "unknown" }
+        return RollupKey(
+            metric: metric, day: day, product: part(0), storefront: part(1), environment: part(2),
+            offerType: part(3), series: halves.count > 1 ? halves[1] : "", column: column)
+    }
+}

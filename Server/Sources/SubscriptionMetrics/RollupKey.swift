@@ -1,0 +1,69 @@
+/// Where one number of a project's metric rollups is kept: a metric's input on one UTC day for one combination of
+/// every split dimension (``MetricRollup``). A customer's contribution and a project's rollups are both maps from
+/// these keys to values, so a write adds the difference of two maps.
+public struct RollupKey: Sendable, Hashable, Comparable {
+    /// The metric whose input it is (``MetricName/arr`` is answered from ``MetricName/mrr``'s).
+    public var metric: MetricName
+    /// The UTC day, counted from 1970-01-01.
+    public var day: Int
+    /// The product.
+    public var product: String
+    /// The storefront (`unknown` when the evidence does not say).
+    public var storefront: String
+    /// `Production`, `Sandbox`…
+    public var environment: String
+    /// The offer's kind in snake case (`none` without one).
+    public var offerType: String
+    /// The rest of the series' name: the currency and what the metric adds (`USD`, `count`, `amount EUR`,
+    /// `voluntary`), empty when nothing.
+    public var series: String
+    /// Which of the metric's inputs.
+    public var column: RollupColumn
+
+    /// Makes a key.
+    public init(
+        metric: MetricName, day: Int, product: String, storefront: String, environment: String, offerType: String,
+        series: String, column: RollupColumn
+    ) {
+        self.metric = metric
+        self.day = day
+        self.product = product
+        self.storefront = storefront
+        self.environment = environment
+        self.offerType = offerType
+        self.series = series
+        self.column = column
+    }
+
+    /// The value of a split dimension in this key.
+    public func value(of split: MetricSplit) -> String {
+        switch split {
+        case .product: product
+        case .storefront: storefront
+        case .environment: environment
+        case .offerType: offerType
+        case .rule, .responseKind: "none"
+        }
+    }
+
+    /// Orders keys by every field (statements write rows in one order, so concurrent writers cannot deadlock).
+    public static func < (lhs: RollupKey, rhs: RollupKey) -> Bool {
+        let left = (lhs.metric.rawValue, lhs.day, lhs.product, lhs.storefront)
+        let right = (rhs.metric.rawValue, rhs.day, rhs.product, rhs.storefront)
+        if left != right { return left < right }
+        return (lhs.environment, lhs.offerType, lhs.series, lhs.column.rawValue)
+            < (rhs.environment, rhs.offerType, rhs.series, rhs.column.rawValue)
+    }
+}
+
+/// Which input of a metric a rollup value is, as ``MetricAccumulator`` keeps them.
+public enum RollupColumn: Int, Sendable, Hashable, CaseIterable {
+    /// Added to the bucket holding the day (a flow, a ratio's numerator).
+    case sum = 0
+    /// A ratio's denominator, added to the bucket holding the day.
+    case denominator = 1
+    /// A snapshot's change: it holds at the end of the day and every later day.
+    case delta = 2
+    /// A ratio's denominator changing as a snapshot taken at each day's start: it holds from the day's start on.
+    case denominatorDelta = 3
+}
