@@ -10,11 +10,12 @@ extension MetricRollup {
 
     /// A query's series from a project's summed rollup rows.
     /// - Parameters:
-    ///   - rows: The project's rows of the query's source metric (``source(of:)``); rows of other metrics and
-    ///     environments the query does not count are skipped.
+    ///   - rows: The project's rows of the query's source metric (``source(of:)``), in millionths (``scale``);
+    ///     rows of other metrics and environments the query does not count are skipped. A key may repeat (its
+    ///     values add).
     ///   - query: What to answer (one of ``metrics``, or ``MetricName/arr``).
     /// - Returns: The series, as ``MetricAccumulator/series()`` gives them.
-    public static func answer(_ rows: some Sequence<(key: RollupKey, value: Double)>, query: MetricQuery)
+    public static func answer(_ rows: some Sequence<(key: RollupKey, value: Int64)>, query: MetricQuery)
         -> [MetricSeries]
     {
         var accumulator = MetricAccumulator(query)
@@ -29,7 +30,7 @@ extension MetricRollup {
         }
         let reporting = query.reporting
         for (key, stored) in rows where key.metric == metric && query.environments.contains(key.environment) {
-            let value = stored * factor
+            let value = Double(stored) / scale * factor
             var names = [(name(key, series: key.series, split: query.split), 1.0)]
             if let (series, rate) = reported(key.series, reporting) {
                 names.append((name(key, series: series, split: query.split), rate))

@@ -25,13 +25,18 @@ public enum MetricRollup {
     /// The start of a UTC day.
     public static func start(ofDay day: Int) -> Date { Date(timeIntervalSince1970: Double(day) * 86_400) }
 
-    /// One customer's contribution: every rollup value its timelines add, zeros left out.
+    /// How many stored units make one: rollups hold whole millionths (of a subscription, of a currency unit), so
+    /// adding and taking away a contribution leaves no rounding behind and ``difference(from:to:)`` is exact.
+    public static let scale = 1_000_000.0
+
+    /// One customer's contribution: every rollup value its timelines add, in millionths (``scale``), zeros left
+    /// out.
     /// - Parameters:
     ///   - timelines: The customer's timelines (``SubscriptionTimeline/timelines(_:)``), from its whole evidence.
     ///   - proceeds: How proceeds are estimated (a contribution holds the proceeds these rules give).
     /// - Returns: The values by key.
     public static func contribution(_ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules())
-        -> [RollupKey: Double]
+        -> [RollupKey: Int64]
     {
         let periods = timelines.flatMap(\.periods)
         guard let earliest = periods.map(\.start).min() else { return [:] }
@@ -63,11 +68,14 @@ public enum MetricRollup {
                 }
             }
         }
-        return result.filter { $0.value != 0 }
+        return result.compactMapValues { value in
+            let stored = Int64((value * scale).rounded())
+            return stored == 0 ? nil : stored
+        }
     }
 
     /// What `new` adds to rollups holding `old`: per key, the new value less the old (zeros left out).
-    public static func difference(from old: [RollupKey: Double], to new: [RollupKey: Double]) -> [RollupKey: Double] {
+    public static func difference(from old: [RollupKey: Int64], to new: [RollupKey: Int64]) -> [RollupKey: Int64] {
         var result = new
         for (key, value) in old { result[key, default: 0] -= value }
         return result.filter { $0.value != 0 }
