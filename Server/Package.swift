@@ -136,7 +136,7 @@ let package = Package(
         .target(
             name: "StoreKeeperSQLite",
             dependencies: [
-                "StoreKeeperStorage", "SubscriptionEngine", "FilePermissions",
+                "StoreKeeperStorage", "SubscriptionEngine", "SubscriptionMetrics", "FilePermissions",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: sharedSwiftSettings
@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "StoreKeeperPostgres",
             dependencies: [
-                "StoreKeeperStorage", "SubscriptionEngine",
+                "StoreKeeperStorage", "SubscriptionEngine", "SubscriptionMetrics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -271,6 +271,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine",
+                "SubscriptionMetrics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 public import StoreKeeperStorage
 public import SubscriptionEngine
+public import SubscriptionMetrics
 import Synchronization
 
 /// PostgreSQL for ``SQLStore``: a PostgresNIO connection pool; every unit of work is one transaction on one
@@ -334,13 +335,13 @@ extension SQLStore {
         url: String, groupCommit: GroupCommit = .standard,
         projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
         announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil,
-        acquireTimeout: Duration? = nil
+        acquireTimeout: Duration? = nil, rollupRules: ProceedsRules? = nil
     ) async throws -> SQLStore {
         let database = try PostgresStoreDatabase.connect(url: url, acquireTimeout: acquireTimeout)
         let store = SQLStore(
             database: database, evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
             evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), groupCommit: groupCommit,
-            announcer: announcer, folding: folding)
+            announcer: announcer, folding: folding, rollupRules: rollupRules)
         try await store.migrate(projects: projects)
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
         database.listen(on: SQLStore.settingChannel, publishingTo: store.settingChanges)

@@ -3,6 +3,7 @@ import Foundation
 import SQLiteNIO
 public import StoreKeeperStorage
 public import SubscriptionEngine
+public import SubscriptionMetrics
 
 /// SQLite for ``SQLStore``: one connection to a file (WAL, full sync, so a commit survives a crash before the
 /// 200 is sent), transactions serialised by a lock.
@@ -157,12 +158,13 @@ extension SQLStore {
     /// - Returns: The migrated store.
     public static func sqlite(
         path: String, projects: [String: ProjectScope] = [:], cacheBudget: CacheBudget = .standard,
-        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil
+        announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil, rollupRules: ProceedsRules? = nil
     ) async throws -> SQLStore {
         let store = SQLStore(
             database: try await SQLiteStoreDatabase.open(path: path),
             evidenceCache: EvidenceCache(budget: cacheBudget.evidence),
-            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), announcer: announcer, folding: folding)
+            evidenceEncoder: EvidenceEncoder(budget: cacheBudget.encodings), announcer: announcer, folding: folding,
+            rollupRules: rollupRules)
         try await store.migrate(projects: projects)
         return store
     }

@@ -5,6 +5,7 @@ import StoreKeeperPostgres
 import StoreKeeperSQLite
 public import StoreKeeperStorage
 public import SubscriptionEngine
+public import SubscriptionMetrics
 
 /// Fresh, empty stores for tests: an SQLite file in a temporary folder, or a new PostgreSQL database on the
 /// server named by `STOREKEEPER_TEST_DATABASE_URL` (scripts/test starts one).
@@ -24,22 +25,25 @@ public enum TestDatabases {
 
     /// A fresh store, or `nil` when the backend is PostgreSQL and no server is configured (local `swift test`).
     public static func makeStore(
-        _ backend: String, announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil
+        _ backend: String, announcer: (any ChangeAnnouncer)? = nil, folding: SubscriptionEngine? = nil,
+        rollupRules: ProceedsRules? = nil
     ) async throws -> SQLStore? {
         switch backend {
         case "sqlite":
             let path = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "storekeeper-\(UUID().uuidString).sqlite"
             ).path
-            return try await SQLStore.sqlite(path: path, announcer: announcer, folding: folding)
+            return try await SQLStore.sqlite(
+                path: path, announcer: announcer, folding: folding, rollupRules: rollupRules)
         case "postgres-group":
             guard let url = try await freshPostgresDatabase() else { return nil }
             return try await SQLStore.postgres(
                 url: url, groupCommit: GroupCommit(workers: 1, largestGroup: 8, smallestGroup: 1),
-                announcer: announcer, folding: folding)
+                announcer: announcer, folding: folding, rollupRules: rollupRules)
         default:
             guard let url = try await freshPostgresDatabase() else { return nil }
-            return try await SQLStore.postgres(url: url, announcer: announcer, folding: folding)
+            return try await SQLStore.postgres(
+                url: url, announcer: announcer, folding: folding, rollupRules: rollupRules)
         }
     }
 

@@ -165,6 +165,7 @@ extension SQLStore {
             try await self.save(tx, last, events: plan.events, evidenceID: evidenceID, now: now)
         }
         try await Self.insertHistory(tx, try plan.saves.flatMap(historyRows))
+        try await refreshRollups(tx, plan.saves.map { ($0.user, $0.evidence) })
         try await Self.writeAnnouncements(tx, plan.announcements, now: now)
     }
 

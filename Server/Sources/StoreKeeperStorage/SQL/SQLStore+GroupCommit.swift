@@ -116,6 +116,7 @@ extension SQLStore {
             try await saveAll(
                 tx, saves.compactMap { save in rows[save.user].map { (save.user, save.bundleID, $0) } }, events: events,
                 parked: marks, history: history, now: writes[0].now)
+            try await refreshRollups(tx, saves.compactMap { save in rows[save.user].map { (save.user, $0.evidence) } })
             try await Self.writeAnnouncements(tx, announcements, now: writes[0].now)
             return results
         }

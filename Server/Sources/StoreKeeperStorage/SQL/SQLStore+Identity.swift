@@ -19,9 +19,8 @@ extension SQLStore {
             let firstSeen = try await tx.query(
                 "SELECT created_at FROM subscribers WHERE app_user_id IN (?, ?)", [.text(target), .text(source)]
             ).map { Self.date($0["created_at"]) }.min()
-            try await saveEvidence(
-                tx, EvidenceSave(user: target, bundleID: bundleID, change: .union(stored: stored, added: merged)),
-                now: now)
+            let save = EvidenceSave(user: target, bundleID: bundleID, change: .union(stored: stored, added: merged))
+            try await saveEvidence(tx, save, now: now)
             if let firstSeen, firstSeen < now {
                 try await tx.query(
                     "UPDATE subscribers SET created_at = ? WHERE app_user_id = ?",
@@ -36,6 +35,7 @@ extension SQLStore {
                 "UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await tx.query(
                 "UPDATE events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
+            try await refreshRollups(tx, [(target, save.evidence), (source, nil)])
             try await Self.mergeAnnouncements(tx, into: target, from: source)
             try await Self.mergeAttributes(tx, into: target, from: source)
             try await tx.query(

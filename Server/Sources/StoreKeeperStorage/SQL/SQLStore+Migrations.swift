@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 16
+    public static let schemaVersion = 17
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -156,6 +156,12 @@ extension SQLStore {
             [
                 "CREATE TABLE retention_answers (id \(autoIncrement), project TEXT NOT NULL, answered_at TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT NOT NULL, rule TEXT, kind TEXT NOT NULL, environment TEXT NOT NULL)",
                 "CREATE INDEX retention_answers_time ON retention_answers (project, answered_at, id)",
+            ],
+            // 17: Metric rollups: a project's per-day metric inputs by every split dimension, in millionths, and
+            // each subscriber's contribution to them (changed by every write that changes the subscriber).
+            [
+                "CREATE TABLE metric_rollups (project TEXT NOT NULL, metric TEXT NOT NULL, day INTEGER NOT NULL, product TEXT NOT NULL, storefront TEXT NOT NULL, environment TEXT NOT NULL, offer_type TEXT NOT NULL, series TEXT NOT NULL, col INTEGER NOT NULL, value BIGINT NOT NULL, PRIMARY KEY (project, metric, day, product, storefront, environment, offer_type, series, col))",
+                "CREATE TABLE metric_contributions (app_user_id TEXT PRIMARY KEY, contribution_json TEXT NOT NULL)",
             ],
         ]
         _ = try await database.withTransaction { tx in

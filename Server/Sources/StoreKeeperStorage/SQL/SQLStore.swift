@@ -1,5 +1,6 @@
 import Foundation
 public import SubscriptionEngine
+public import SubscriptionMetrics
 
 /// The one implementation of ``Store``: plain SQL with bound parameters over any ``SQLDatabase``.
 public struct SQLStore: Store {
@@ -25,6 +26,9 @@ public struct SQLStore: Store {
     /// Folds superseded history out of every saved row into `evidence_history` (the server's engine, for its
     /// product kinds); `nil` keeps every observation in the row.
     public let folding: SubscriptionEngine?
+    /// Keeps metric rollups with every write (``refreshRollups(_:_:)``), with these proceeds rules; `nil` keeps
+    /// none.
+    public let rollupRules: ProceedsRules?
 
     /// Wraps a database.
     /// - Parameters:
@@ -34,11 +38,12 @@ public struct SQLStore: Store {
     ///   - groupCommit: PostgreSQL: how notifications that arrive together commit.
     ///   - announcer: Decides what each write announces; `nil` announces nothing.
     ///   - folding: The engine whose fold moves superseded history out of each saved row; `nil` keeps it all.
+    ///   - rollupRules: Keeps metric rollups with these proceeds rules; `nil` keeps none.
     public init(
         database: any SQLDatabase, evidenceCache: EvidenceCache = EvidenceCache(),
         evidenceEncoder: EvidenceEncoder = EvidenceEncoder(),
         groupCommit: GroupCommit = .standard, announcer: (any ChangeAnnouncer)? = nil,
-        folding: SubscriptionEngine? = nil
+        folding: SubscriptionEngine? = nil, rollupRules: ProceedsRules? = nil
     ) {
         let changes = SubscriberChanges(liveFromStart: database.dialect.hearsAllChangesInProcess)
         let settingChanges = SubscriberChanges(liveFromStart: database.dialect.hearsAllChangesInProcess)
@@ -49,7 +54,7 @@ public struct SQLStore: Store {
                 database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
                 settingChanges: settingChanges, groupTally: tally,
                 notificationQueue: nil, smallestGroup: groupCommit.smallestGroup, announcer: announcer,
-                folding: folding)
+                folding: folding, rollupRules: rollupRules)
             queue = ApplyQueue(workers: groupCommit.workers, largestGroup: groupCommit.largestGroup) { writes in
                 await plain.applyGroup(writes)
             }
@@ -58,15 +63,17 @@ public struct SQLStore: Store {
             database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
             settingChanges: settingChanges, groupTally: tally,
             notificationQueue: queue, smallestGroup: groupCommit.smallestGroup, announcer: announcer,
-            folding: folding)
+            folding: folding, rollupRules: rollupRules)
     }
 
     private init(
         database: any SQLDatabase, evidenceCache: EvidenceCache, evidenceEncoder: EvidenceEncoder,
         changes: SubscriberChanges, settingChanges: SubscriberChanges,
         groupTally: GroupTally, notificationQueue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?,
-        smallestGroup: Int, announcer: (any ChangeAnnouncer)?, folding: SubscriptionEngine?
+        smallestGroup: Int, announcer: (any ChangeAnnouncer)?, folding: SubscriptionEngine?,
+        rollupRules: ProceedsRules?
     ) {
+        self.rollupRules = rollupRules
         self.smallestGroup = smallestGroup
         self.folding = folding
         self.announcer = announcer

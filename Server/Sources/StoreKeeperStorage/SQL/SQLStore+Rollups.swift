@@ -1,0 +1,147 @@
+public import Foundation
+public import SubscriptionEngine
+public import SubscriptionMetrics
+
+/// Metric rollups (``MetricRollup``): each subscriber's contribution kept beside its row, and a project's summed
+/// per-day rows, both changed by every write that changes a subscriber, in that write's transaction.
+extension SQLStore {
+    /// Brings the rollups of `changed` subscribers up to date in the write's transaction: each one's contribution
+    /// is computed again from its whole evidence (the row as written, `nil` for a row deleted, and its history),
+    /// and the project's rows gain the difference from the contribution stored before. Nothing without
+    /// ``rollupRules``.
+    /// - Parameters:
+    ///   - tx: The write's transaction, holding the subscribers' locks.
+    ///   - changed: Each changed subscriber (stored key) with the evidence its row now holds.
+    func refreshRollups(_ tx: any SQLTransaction, _ changed: [(user: String, evidence: EvidenceSet?)]) async throws {
+        guard let rules = rollupRules, !changed.isEmpty else { return }
+        var latest: [String: EvidenceSet?] = [:]
+        for (user, evidence) in changed { latest[user] = evidence }
+        let users = latest.keys.sorted()
+        let history = try await Self.histories(tx, users)
+        let stored = try await Self.contributions(tx, users)
+        var totals: [RollupKey: Int64] = [:]
+        var projectOf: [RollupKey: String] = [:]
+        var kept: [(user: String, json: String?)] = []
+        for user in users {
+            var contribution: [RollupKey: Int64] = [:]
+            if case .some(.some(var evidence)) = latest[user] {
+                for past in history[user] ?? [] { evidence.formUnion(past) }
+                contribution = MetricRollup.contribution(SubscriptionTimeline.timelines(evidence), proceeds: rules)
+            }
+            let old = stored[user] ?? [:]
+            guard contribution != old else { continue }
+            let project = ProjectScope.id(ofKey: user)
+            for (key, value) in MetricRollup.difference(from: old, to: contribution) {
+                // Projects share a key space only in the statement: each key is written under its project.
+                var scoped = key
+                scoped.series = project + Self.projectSeparator + key.series
+                totals[scoped, default: 0] += value
+                projectOf[scoped] = project
+            }
+            kept.append((user, contribution.isEmpty ? nil : try RollupContributionCoding.encode(contribution)))
+        }
+        try await Self.writeContributions(tx, kept)
+        try await Self.addRollups(tx, totals.filter { $0.value != 0 }.sorted { $0.key < $1.key })
+    }
+
+    /// Separates a project from a series while a statement's rows are gathered.
+    static let projectSeparator = "\u{1D}"
+
+    /// The history of each of `users`, one set per stored observation.
+    static func histories(_ tx: any SQLTransaction, _ users: [String]) async throws -> [String: [EvidenceSet]] {
+        var result: [String: [EvidenceSet]] = [:]
+        for row in try await selectIn(tx, "SELECT app_user_id, evidence_json FROM evidence_history", users) {
+            guard let user = row["app_user_id"]?.string else { continue }
+            result[user, default: []].append(
+                try decodeStored(EvidenceSet.self, row["evidence_json"], empty: "{}", what: "history of \(user)"))
+        }
+        return result
+    }
+
+    /// The stored contribution of each of `users` that has one.
+    static func contributions(_ tx: any SQLTransaction, _ users: [String]) async throws -> [String: [RollupKey:
+        Int64]]
+    {
+        var result: [String: [RollupKey: Int64]] = [:]
+        for row in try await selectIn(
+            tx, "SELECT app_user_id, contribution_json FROM metric_contributions", users)
+        {
+            guard let user = row["app_user_id"]?.string, let json = row["contribution_json"]?.string else { continue }
+            result[user] = try RollupContributionCoding.decode(json, of: user)
+        }
+        return result
+    }
+
+    /// `select` with `WHERE app_user_id` in `users` (an array on PostgreSQL, chunks of placeholders on SQLite).
+    static func selectIn(_ tx: any SQLTransaction, _ select: String, _ users: [String]) async throws -> [SQLRow] {
+        guard !users.isEmpty else { return [] }
+        if tx.dialect.bindsArrays {
+            return try await tx.query(select + " WHERE app_user_id = ANY(?)", [.texts(users)])
+        }
+        var rows: [SQLRow] = []
+        for start in stride(from: 0, to: users.count, by: 500) {
+            let chunk = Array(users[start..<min(users.count, start + 500)])
+            rows += try await tx.query(
+                select + " WHERE app_user_id IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                    + ")", chunk.map(SQLValue.text))
+        }
+        return rows
+    }
+
+    /// Stores each subscriber's new contribution (`nil`: none, its row is deleted).
+    static func writeContributions(_ tx: any SQLTransaction, _ kept: [(user: String, json: String?)]) async throws {
+        for (user, json) in kept {
+            if let json {
+                try await tx.query(
+                    "INSERT INTO metric_contributions (app_user_id, contribution_json) VALUES (?, ?) ON CONFLICT (app_user_id) DO UPDATE SET contribution_json = excluded.contribution_json",
+                    [.text(user), .text(json)])
+            } else {
+                try await tx.query("DELETE FROM metric_contributions WHERE app_user_id = ?", [.text(user)])
+            }
+        }
+    }
+
+    static let rollupColumns = "project, metric, day, product, storefront, environment, offer_type, series, col, value"
+    static let rollupConflict =
+        " ON CONFLICT (project, metric, day, product, storefront, environment, offer_type, series, col) DO UPDATE SET value = metric_rollups.value + excluded.value"
+
+    /// Adds `rows` (keys whose series carries their project, ``projectSeparator``) to the rollups, in key order.
+    static func addRollups(_ tx: any SQLTransaction, _ rows: [(key: RollupKey, value: Int64)]) async throws {
+        guard !rows.isEmpty else { return }
+        func split(_ key: RollupKey) -> (project: String, series: String) {
+            let parts = key.series.components(separatedBy: projectSeparator)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+        if tx.dialect.bindsArrays {
+            let parts = rows.map { split($0.key) }
+            try await tx.query(
+                "INSERT INTO metric_rollups (\(rollupColumns)) SELECT * FROM unnest(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    + rollupConflict,
+                [
+                    .texts(parts.map(\.project)), .texts(rows.map(\.key.metric.rawValue)),
+                    .integers(rows.map { Int64($0.key.day) }), .texts(rows.map(\.key.product)),
+                    .texts(rows.map(\.key.storefront)), .texts(rows.map(\.key.environment)),
+                    .texts(rows.map(\.key.offerType)), .texts(parts.map(\.series)),
+                    .integers(rows.map { Int64($0.key.column.rawValue) }), .integers(rows.map(\.value)),
+                ])
+            return
+        }
+        // SQLite: up to 90 rows a statement (900 bound values).
+        for start in stride(from: 0, to: rows.count, by: 90) {
+            let chunk = rows[start..<min(rows.count, start + 90)]
+            var binds: [SQLValue] = []
+            for (key, value) in chunk {
+                let (project, series) = split(key)
+                binds += [
+                    .text(project), .text(key.metric.rawValue), .integer(Int64(key.day)), .text(key.product),
+                    .text(key.storefront), .text(key.environment), .text(key.offerType), .text(series),
+                    .integer(Int64(key.column.rawValue)), .integer(value),
+                ]
+            }
+            try await tx.query(
+                "INSERT INTO metric_rollups (\(rollupColumns)) VALUES "
+                    + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+                    + rollupConflict, binds)
+        }
+    }
+}
