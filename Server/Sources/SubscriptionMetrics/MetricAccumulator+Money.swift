@@ -11,7 +11,7 @@ extension MetricAccumulator {
 
     /// What a refund took back of a paid period: its price × the refunded share, when it was refunded by `now`.
     func refundedAmount(_ period: SubscriptionPeriod) -> (amount: Double, at: Date)? {
-        guard let price = Self.paidAmount(period), let refunded = period.refundedAt, refunded <= query.now else {
+        guard let price = Self.paidAmount(period), let refunded = period.refundedAt, happened(refunded) else {
             return nil
         }
         return (price * Double(period.refundedShare) / 100_000, refunded)
@@ -22,7 +22,7 @@ extension MetricAccumulator {
     /// since), per currency and in the reporting currency.
     mutating func addMoney(_ periods: [SubscriptionPeriod]) {
         for period in periods where counts(period) {
-            guard let price = Self.paidAmount(period), period.start <= query.now else { continue }
+            guard let price = Self.paidAmount(period), happened(period.start) else { continue }
             let refund = refundedAmount(period)
             var currencies = [(1.0, period.currency)]
             if let (rate, code) = reported(1, period.currency) { currencies.append((rate, code)) }
@@ -48,7 +48,7 @@ extension MetricAccumulator {
         var found: [(SubscriptionPeriod, String)] = []
         for (index, period) in periods.enumerated() where counts(period) {
             let next = periods.indices.contains(index + 1) ? periods[index + 1] : nil
-            guard period.accessEnd <= query.now, next.map({ $0.start > period.accessEnd }) ?? true,
+            guard happened(period.accessEnd), next.map({ $0.start > period.accessEnd }) ?? true,
                 period.refundedAt == nil,
                 next.map({ $0.start.timeIntervalSince(period.expiresAt) > Self.billingRetryWindow }) ?? true
             else { continue }

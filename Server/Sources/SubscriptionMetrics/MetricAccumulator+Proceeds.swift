@@ -22,7 +22,7 @@ extension MetricAccumulator {
                 let amount = query.proceeds.proceeds(of: price, storefront: period.storefront, afterPaidDays: paidDays)
                 paidDays += max(0, period.expiresAt.timeIntervalSince(period.start)) / 86_400
                 paidUntil = max(paidUntil ?? period.accessEnd, period.accessEnd)
-                guard counts(period), period.start <= query.now else { continue }
+                guard counts(period), happened(period.start) else { continue }
                 kept.append((period, amount, period.start))
                 if let refund = refundedAmount(period) {
                     kept.append((period, -amount * refund.amount / price, refund.at))

@@ -39,9 +39,57 @@ public struct MetricAccumulator: Sendable {
     public init(_ query: MetricQuery) {
         self.query = query
         environments = query.environments.sorted()
-        buckets = query.interval.buckets(from: query.from, to: query.to)
-        instants = buckets.prefix { $0.start < query.now }.map { min($0.end, query.now) }
+        let buckets = query.interval.buckets(from: query.from, to: query.to)
+        let (end, limit) = Self.clock(query)
+        self.buckets = buckets
+        clockEnd = end
+        self.limit = limit
+        instants = buckets.prefix { $0.start < query.now }.map { min($0.end, end) }
         starts = buckets.prefix { $0.start < query.now }.map(\.start)
+    }
+
+    /// The end of what has happened and the end of what a bucket counts, for `query`.
+    static func clock(_ query: MetricQuery) -> (end: Date, limit: Date) {
+        guard query.dayClock else { return (query.now, query.to) }
+        let today = MetricRollup.start(ofDay: MetricRollup.day(of: query.now))
+        let toDay = MetricRollup.start(ofDay: MetricRollup.day(of: query.to))
+        return (today.addingTimeInterval(86_400), toDay == query.to ? query.to : toDay.addingTimeInterval(86_400))
+    }
+
+    /// The end of what has happened: `now`, or with ``MetricQuery/dayClock`` the end of its UTC day.
+    let clockEnd: Date
+    /// The end of what a bucket counts: `to`, or with ``MetricQuery/dayClock`` the end of its UTC day.
+    let limit: Date
+
+    /// Whether something dated `date` has happened by the query's clock.
+    func happened(_ date: Date) -> Bool { query.dayClock ? date < clockEnd : date <= query.now }
+
+    /// The metrics a subscription set to renew counts as renewing on the clock's day (``MetricQuery/dayClock``).
+    static let renewingMetrics: Set<MetricName> = [
+        .activeSubscriptions, .activeTrials, .mrr, .arr, .churn, .churnRate, .trialConversion,
+    ]
+
+    /// `timeline` as the clock's day sees it (``MetricQuery/dayClock``): its last period, when it is set to renew
+    /// and its access ends on that day, gives access to the day's end.
+    static func renewing(_ timeline: SubscriptionTimeline, query: MetricQuery, clockEnd: Date)
+        -> SubscriptionTimeline
+    {
+        guard query.dayClock, renewingMetrics.contains(query.name), let index = renewingLast(timeline),
+            timeline.periods[index].accessEnd < clockEnd,
+            timeline.periods[index].accessEnd >= clockEnd.addingTimeInterval(-86_400)
+        else { return timeline }
+        var projected = timeline
+        projected.periods[index].accessEnd = clockEnd
+        return projected
+    }
+
+    /// The index of a timeline's last period when the subscription is set to renew after it: not refunded, and its
+    /// end reason `other` (auto-renew on, no billing trouble).
+    static func renewingLast(_ timeline: SubscriptionTimeline) -> Int? {
+        guard timeline.endReason == "other", let last = timeline.periods.indices.last,
+            timeline.periods[last].refundedAt == nil
+        else { return nil }
+        return last
     }
 
     /// The start of each bucket that began before `now`: where ``MetricName/churnRate`` counts who had access.
@@ -109,6 +157,7 @@ public struct MetricAccumulator: Sendable {
 
     /// Adds one subscription's timeline.
     public mutating func add(_ timeline: SubscriptionTimeline) {
+        let timeline = Self.renewing(timeline, query: query, clockEnd: clockEnd)
         let periods = timeline.periods
         guard !buckets.isEmpty else { return }
         switch query.name {
@@ -126,7 +175,7 @@ public struct MetricAccumulator: Sendable {
         case .trialConversion:
             for (index, period) in periods.enumerated() where period.isTrial && counts(period) {
                 let ended = min(period.accessEnd, period.refundedAt ?? .distantFuture)
-                guard ended <= query.now else { continue }
+                guard happened(ended) else { continue }
                 let next = periods.indices.contains(index + 1) ? periods[index + 1] : nil
                 let converted =
                     next.map { !$0.isTrial && $0.price > 0 && $0.start <= ended.addingTimeInterval(86_400) } ?? false
@@ -137,7 +186,7 @@ public struct MetricAccumulator: Sendable {
         case .graceRecoveries, .billingRecoveries:
             for (previous, next) in zip(periods, periods.dropFirst()) where counts(next) {
                 let lapse = next.start.timeIntervalSince(previous.expiresAt)
-                guard lapse > 0, lapse <= Self.billingRetryWindow, next.start <= query.now else { continue }
+                guard lapse > 0, lapse <= Self.billingRetryWindow, happened(next.start) else { continue }
                 let inGrace = timeline.graceEnds.contains { $0 > previous.expiresAt && next.start <= $0 }
                 if inGrace == (query.name == .graceRecoveries) { add(1, key: key(next), at: next.start) }
             }
@@ -161,7 +210,7 @@ public struct MetricAccumulator: Sendable {
             }
         case .refunds:
             for period in periods where counts(period) {
-                guard let refunded = period.refundedAt, refunded <= query.now else { continue }
+                guard let refunded = period.refundedAt, happened(refunded) else { continue }
                 add(1, key: key(period, suffix: "count"), at: refunded)
                 let amount = Double(period.price) / 1000 * Double(period.refundedShare) / 100_000
                 add(amount, key: key(period, suffix: "amount " + period.currency), at: refunded)
@@ -347,7 +396,7 @@ public struct MetricAccumulator: Sendable {
     /// The bucket holding `date`, if any.
     func index(of date: Date) -> Int? {
         guard let first = buckets.first, let last = buckets.last, date >= first.start, date < last.end,
-            date < query.to
+            date < limit
         else { return nil }
         var low = 0
         var high = buckets.count - 1

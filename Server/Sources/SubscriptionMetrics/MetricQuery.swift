@@ -20,6 +20,11 @@ public struct MetricQuery: Sendable, Hashable {
     public var reporting: ReportingCurrency?
     /// How proceeds are estimated (``MetricName/proceeds``): the commission rules and the storefronts' taxes.
     public var proceeds = ProceedsRules()
+    /// Whether the clock is read by the UTC day, as rollups answer (``MetricRollup``): what happened by the end of
+    /// `now`'s day counts, the bucket holding `now` is taken at that day's end, and a subscription set to renew
+    /// (its last period not refunded, its end reason `other`) whose access ends that day counts as renewing. Off:
+    /// the clock is `now` itself.
+    public var dayClock = false
 
     /// Makes a query.
     public init(

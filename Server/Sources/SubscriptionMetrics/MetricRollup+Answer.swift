@@ -29,7 +29,10 @@ extension MetricRollup {
             for _ in day(of: bucket.start)..<day(of: bucket.end) { holding.append(index) }
         }
         let reporting = query.reporting
+        let today = day(of: query.now)
         for (key, stored) in rows where key.metric == metric && query.environments.contains(key.environment) {
+            // Nothing after the clock's day counts; a change on the day only when that day is the query's.
+            guard key.day <= today, key.column.ordinary == key.column || key.day == today else { continue }
             let value = Double(stored) / scale * factor
             var names = [(name(key, series: key.series, split: query.split), 1.0)]
             if let (series, rate) = reported(key.series, reporting) {
@@ -37,21 +40,21 @@ extension MetricRollup {
             }
             let offset = key.day - firstDay
             for (series, rate) in names {
-                switch key.column {
-                case .sum, .denominator:
+                switch key.column.ordinary {
+                case .sum, .denominator, .sumOnTheDay, .denominatorOnTheDay:
                     guard offset >= 0, offset < holding.count else { continue }
-                    if key.column == .sum {
+                    if key.column.ordinary == .sum {
                         accumulator.add(value * rate, key: series, bucket: holding[offset])
                     } else {
                         accumulator.denominators[series, default: Array(repeating: 0, count: buckets.count)][
                             holding[offset]] += value * rate
                     }
-                case .delta:
+                case .delta, .deltaOnTheDay:
                     // Holds at the end of its day: from the bucket holding the day (the first, for earlier days).
                     guard offset < holding.count else { continue }
                     accumulator.deltas[series, default: Array(repeating: 0, count: buckets.count + 1)][
                         offset < 0 ? 0 : holding[offset]] += value * rate
-                case .denominatorDelta:
+                case .denominatorDelta, .denominatorDeltaOnTheDay:
                     // Holds from its day's start: from the first bucket starting at or after it.
                     let bucket =
                         offset <= 0

@@ -44,27 +44,27 @@ public enum MetricRollup {
         let latest = max(dates.max() ?? earliest, timelines.flatMap(\.graceEnds).max() ?? earliest)
         let first = day(of: earliest)
         // Past the latest date by two days: a snapshot's end lands the day after its last.
-        let end = start(ofDay: day(of: latest) + 2)
-        let environments = Set(periods.map(\.environment))
+        let days = (first, day(of: latest) + 2)
         var result: [RollupKey: Double] = [:]
         for metric in metrics {
-            var query = MetricQuery(
-                name: metric, from: start(ofDay: first), to: end, interval: .day, environments: environments,
-                now: .distantFuture)
-            query.proceeds = proceeds
-            var accumulator = MetricAccumulator(query)
-            accumulator.keyedByDimensions = true
-            accumulator.add(timelines: timelines)
-            let tables: [(RollupColumn, [String: [Double]])] = [
-                (.sum, accumulator.sums), (.denominator, accumulator.denominators), (.delta, accumulator.deltas),
-                (.denominatorDelta, accumulator.denominatorDeltas),
-            ]
-            for (column, table) in tables {
-                for (key, values) in table {
-                    for (offset, value) in values.enumerated() where value != 0 {
-                        result[rollupKey(key, metric: metric, day: first + offset, column: column), default: 0] +=
-                            value
-                    }
+            for (key, value) in values(metric, timelines, days: days, proceeds: proceeds) {
+                result[key, default: 0] += value
+            }
+        }
+        // On the day a subscription set to renew would end, a query of that day counts it as renewing: what
+        // changes is kept apart, added only when the row's day is the query's.
+        for timeline in timelines {
+            guard let last = MetricAccumulator.renewingLast(timeline) else { continue }
+            let end = timeline.periods[last].accessEnd
+            for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
+                let ordinary = values(metric, [timeline], days: days, proceeds: proceeds)
+                let that = values(metric, [timeline], days: days, proceeds: proceeds, clock: end)
+                for key in Set(ordinary.keys).union(that.keys) where key.day == day(of: end) {
+                    let change = (that[key] ?? 0) - (ordinary[key] ?? 0)
+                    guard change != 0, let column = key.column.onTheDay else { continue }
+                    var onTheDay = key
+                    onTheDay.column = column
+                    result[onTheDay, default: 0] += change
                 }
             }
         }
@@ -72,6 +72,36 @@ public enum MetricRollup {
             let stored = Int64((value * scale).rounded())
             return stored == 0 ? nil : stored
         }
+    }
+
+    /// What ``MetricAccumulator`` counts of `timelines` for `metric` over days `days.0..<days.1`, by key: with
+    /// a clock that never stops, or read by the day at `clock` (``MetricQuery/dayClock``).
+    static func values(
+        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days: (Int, Int), proceeds: ProceedsRules,
+        clock: Date? = nil
+    ) -> [RollupKey: Double] {
+        let environments = Set(timelines.flatMap(\.periods).map(\.environment))
+        var query = MetricQuery(
+            name: metric, from: start(ofDay: days.0), to: start(ofDay: days.1), interval: .day,
+            environments: environments, now: clock ?? .distantFuture)
+        query.proceeds = proceeds
+        query.dayClock = clock != nil
+        var accumulator = MetricAccumulator(query)
+        accumulator.keyedByDimensions = true
+        accumulator.add(timelines: timelines)
+        let tables: [(RollupColumn, [String: [Double]])] = [
+            (.sum, accumulator.sums), (.denominator, accumulator.denominators), (.delta, accumulator.deltas),
+            (.denominatorDelta, accumulator.denominatorDeltas),
+        ]
+        var result: [RollupKey: Double] = [:]
+        for (column, table) in tables {
+            for (key, values) in table {
+                for (offset, value) in values.enumerated() where value != 0 {
+                    result[rollupKey(key, metric: metric, day: days.0 + offset, column: column), default: 0] += value
+                }
+            }
+        }
+        return result
     }
 
     /// What `new` adds to rollups holding `old`: per key, the new value less the old (zeros left out).

@@ -66,4 +66,34 @@ public enum RollupColumn: Int, Sendable, Hashable, CaseIterable {
     case delta = 2
     /// A ratio's denominator changing as a snapshot taken at each day's start: it holds from the day's start on.
     case denominatorDelta = 3
+    /// What ``sum`` changes by when the row's day is the query's (a subscription set to renew that day).
+    case sumOnTheDay = 4
+    /// What ``denominator`` changes by when the row's day is the query's.
+    case denominatorOnTheDay = 5
+    /// What ``delta`` changes by when the row's day is the query's.
+    case deltaOnTheDay = 6
+    /// What ``denominatorDelta`` changes by when the row's day is the query's.
+    case denominatorDeltaOnTheDay = 7
+
+    /// The column holding this one's change on the query's day (`nil` for those columns themselves).
+    var onTheDay: RollupColumn? {
+        switch self {
+        case .sum: .sumOnTheDay
+        case .denominator: .denominatorOnTheDay
+        case .delta: .deltaOnTheDay
+        case .denominatorDelta: .denominatorDeltaOnTheDay
+        default: nil
+        }
+    }
+
+    /// The column this one changes on the query's day (itself for the ordinary columns).
+    var ordinary: RollupColumn {
+        switch self {
+        case .sumOnTheDay: .sum
+        case .denominatorOnTheDay: .denominator
+        case .deltaOnTheDay: .delta
+        case .denominatorDeltaOnTheDay: .denominatorDelta
+        default: self
+        }
+    }
 }

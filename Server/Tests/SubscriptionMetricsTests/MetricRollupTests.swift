@@ -4,9 +4,9 @@ import Testing
 @testable import SubscriptionMetrics
 
 /// Rollups: customers' per-day contributions, summed, answer every rollup metric exactly as the full computation
-/// does for every bucket that ended by the start of the query's day — at every resolution, split by every
-/// dimension, in every environment, with a reporting currency; and a changed customer's difference keeps the sum
-/// right.
+/// does with its clock read by the day — every bucket, the one holding the clock's day too, at every resolution,
+/// split by every dimension, in every environment, with a reporting currency; and a changed customer's difference
+/// keeps the sum right.
 @Suite struct MetricRollupTests {
     static let origin = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
     static let day = 86_400.0
@@ -67,6 +67,28 @@ import Testing
         }
     }
 
+    /// Subscriptions whose access ends on the clock's day: set to renew (later that day, and earlier that day with
+    /// the renewal not heard yet), a free trial set to convert, and one the customer turned off.
+    static func endingToday() -> [[SubscriptionTimeline]] {
+        func timeline(_ id: String, ends offset: Double, trial: Bool = false, reason: String) -> [SubscriptionTimeline]
+        {
+            let end = now.addingTimeInterval(offset * 3_600)
+            let length = (trial ? 7 : 30) * day
+            let period = SubscriptionPeriod(
+                productID: "monthly", start: end.addingTimeInterval(-length), accessEnd: end, expiresAt: end,
+                refundedAt: nil, refundedShare: 100_000, price: trial ? 0 : 9_990, currency: "USD", storefront: "USA",
+                environment: "Production", offerType: trial ? "free_trial" : "none", isTrial: trial, months: 1)
+            return [
+                SubscriptionTimeline(
+                    originalTransactionID: id, periods: [period], endReason: reason, group: nil, graceEnds: [])
+            ]
+        }
+        return [
+            timeline("later", ends: 4, reason: "other"), timeline("earlier", ends: -4, reason: "other"),
+            timeline("trial", ends: 2, trial: true, reason: "other"), timeline("off", ends: 3, reason: "voluntary"),
+        ]
+    }
+
     static let rules = ProceedsRules(smallBusinessProgram: false, taxRates: ["DEU": 0.19, "FRA": 0.2])
 
     /// Sums contributions as a store would.
@@ -78,16 +100,16 @@ import Testing
         return total
     }
 
-    /// The full computation and the rollups' answer, each bucket that ended by the start of `now`'s day.
+    /// The full computation with the clock read by the day, and the rollups' answer, every bucket.
     static func compare(_ query: MetricQuery, _ customers: [[SubscriptionTimeline]], _ rollups: [RollupKey: Int64])
         -> (full: [String: [Double]], rolled: [String: [Double]])
     {
+        var query = query
+        query.dayClock = true
         var accumulator = MetricAccumulator(query)
         for customer in customers { accumulator.add(timelines: customer) }
-        let settled = MetricInterval.day.start(of: query.now)
-        let complete = query.interval.buckets(from: query.from, to: query.to).filter { $0.end <= settled }.count
         func table(_ series: [MetricSeries]) -> [String: [Double]] {
-            Dictionary(uniqueKeysWithValues: series.map { ($0.key, Array($0.points.map(\.value).prefix(complete))) })
+            Dictionary(uniqueKeysWithValues: series.map { ($0.key, $0.points.map(\.value)) })
                 .filter { $0.value.contains { $0 != 0 } }
         }
         let rows = rollups.map { (key: $0.key, value: $0.value) }
@@ -111,7 +133,15 @@ import Testing
         "summed contributions answer each rollup metric as the full computation, bucket by bucket",
         arguments: MetricRollup.metrics + [.arr])
     func equalsTheFullComputation(_ name: MetricName) {
-        let customers = Self.customers(count: 300, seed: 11)
+        let customers = Self.customers(count: 300, seed: 11) + Self.endingToday()
+        let today = MetricRollup.day(of: Self.now)
+        let renewingToday = customers.flatMap { $0 }.filter { timeline in
+            MetricAccumulator.renewingLast(timeline).map {
+                MetricRollup.day(of: timeline.periods[$0].accessEnd) == today
+            }
+                ?? false
+        }
+        #expect(renewingToday.count >= 3, "some subscriptions set to renew end on the clock's day")
         let rollups = Self.rollups(customers)
         for interval in MetricInterval.allCases {
             for split in [nil, MetricSplit.product, .storefront, .environment, .offerType] {

@@ -136,23 +136,21 @@ import Testing
         }
     }
 
-    /// The full computation over the project's stored evidence and the rollups' answer, for buckets ended by the
-    /// start of `now`'s day.
+    /// The full computation over the project's stored evidence, its clock read by the day, and the rollups'
+    /// answer.
     static func answers(_ store: SQLStore, _ name: MetricName, now: Date) async throws -> (
         full: [String: [Double]], rolled: [String: [Double]]
     ) {
         var query = MetricQuery(
             name: name, from: start, to: now, interval: .day, environments: ["Production", "Sandbox"], now: now)
         query.proceeds = rules
+        query.dayClock = true
         var accumulator = MetricAccumulator(query)
         for (_, evidence) in try await store.evidencePage(in: Spec.project, after: nil, limit: 10_000) {
             accumulator.add(evidence)
         }
-        let complete = query.interval.buckets(from: query.from, to: query.to).filter {
-            $0.end <= MetricInterval.day.start(of: now)
-        }.count
         func table(_ series: [MetricSeries]) -> [String: [Double]] {
-            Dictionary(uniqueKeysWithValues: series.map { ($0.key, Array($0.points.map(\.value).prefix(complete))) })
+            Dictionary(uniqueKeysWithValues: series.map { ($0.key, $0.points.map(\.value)) })
                 .filter { $0.value.contains { $0 != 0 } }
         }
         let rows = try await store.rollups(in: Spec.project).map { (key: $0.key, value: $0.value) }
