@@ -9,7 +9,7 @@ public struct StoreKeeperCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MigrateCommand.self, KeysCommand.self, InspectCommand.self, StateCommand.self,
             SimulatorCommand.self, SimulateCommand.self, ImportCommand.self, DemoClientCommand.self,
-            RetentionCommand.self,
+            RetentionCommand.self, MetricsCommand.self,
         ]
     )
 

@@ -34,14 +34,23 @@ package enum StoreOpener {
         // Every write announces its changes with the engine the server answers with (the webhooks' outbox).
         let engine = SubscriptionEngine(configuration: configuration.engine)
         let announcer = WebhookAnnouncer(engine: engine, pollSchedule: configuration.polling.schedule)
-        // Every row keeps only what its answers depend on; superseded history goes to evidence_history.
+        // Every row keeps only what its answers depend on; superseded history goes to evidence_history. Every
+        // write keeps the metric rollups, unless turned off.
+        let rules = configuration.metrics.rollups ? configuration.metrics.proceeds : nil
+        let store: SQLStore
         if let url = configuration.databaseURL {
-            return try await SQLStore.postgres(
+            store = try await SQLStore.postgres(
                 url: url, projects: projects, cacheBudget: budget, announcer: announcer, folding: engine,
-                acquireTimeout: .milliseconds(Int64(configuration.limits.databaseTimeoutSeconds * 1_000)))
+                acquireTimeout: .milliseconds(Int64(configuration.limits.databaseTimeoutSeconds * 1_000)),
+                rollupRules: rules)
+        } else {
+            store = try await SQLStore.sqlite(
+                path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite")
+                    .path,
+                projects: projects, cacheBudget: budget, announcer: announcer, folding: engine, rollupRules: rules)
         }
-        return try await SQLStore.sqlite(
-            path: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("storekeeper.sqlite").path,
-            projects: projects, cacheBudget: budget, announcer: announcer, folding: engine)
+        // Writes without rollups leave them partial: whoever keeps them next builds them again.
+        if rules == nil { try await store.forgetRollupBuilds() }
+        return store
     }
 }

@@ -217,6 +217,8 @@ public enum StoreKeeperApplication {
                     SubscriptionPoller(
                         service: service, schedule: configuration.polling.schedule,
                         requestsPerSecond: configuration.polling.requestsPerSecond, lease: configuration.leaseSeconds),
+                    MetricRollupBuilder(
+                        store: dependencies.store, projects: metrics.apps.projects, logger: dependencies.logger),
                     MetricTimelineWarmer(metrics: metrics, logger: dependencies.logger),
                 ]
                     + (configuration.rawEvidenceRetentionDays > 0

@@ -6,7 +6,7 @@
 /// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
-public protocol Store: EvidenceStore, MetricSource, KeyStore, WebhookStore, PollStore, SettingStore,
+public protocol Store: EvidenceStore, MetricSource, RollupStore, KeyStore, WebhookStore, PollStore, SettingStore,
     ExperimentStore, AttributeStore, RetentionStore
 {
     /// The schema version in place (migrations applied); ``SQLStore/schemaVersion`` is the one this build needs.

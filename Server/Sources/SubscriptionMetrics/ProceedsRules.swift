@@ -34,6 +34,14 @@ public struct ProceedsRules: Sendable, Hashable, Codable {
         return price / (1 + tax) * (1 - commission(afterPaidDays: paidDays))
     }
 
+    /// The rules written out in one line (`small_business=false DEU=0.19 FRA=0.2`): rollups counted with other
+    /// rules are counted again.
+    public var fingerprint: String {
+        (["small_business=\(smallBusinessProgram)"]
+            + taxRates.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+            .joined(separator: " ")
+    }
+
     /// The reason the rules cannot be used, naming the field and value, or `nil`.
     public var problem: String? {
         for (storefront, rate) in taxRates.sorted(by: { $0.key < $1.key }) {

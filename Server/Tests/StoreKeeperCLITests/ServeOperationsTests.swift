@@ -78,6 +78,18 @@ import Testing
         #expect(Self.total(caches, "storekeeper_cache_entries", [#"cache="answers""#]) >= 1)
         #expect(Self.total(caches, "storekeeper_cache_bytes", [#"cache="evidence""#]) > 0)
         #expect(Self.total(caches, "storekeeper_cache_budget_bytes") == Double(256 << 20))
+
+        // Metrics are answered from the rollups every write keeps (built at start), once they are whole.
+        var answered = caches
+        for _ in 0..<100 {
+            let (status, _) = try await client.call(
+                .GET, "/v1/metrics/revenue?environment=Sandbox", key: "sk_demo_storekeeper_secret")
+            #expect(status == 200)
+            answered = try await Self.scrape(client)
+            if Self.total(answered, "storekeeper_metric_queries_total", [#"source="rollups""#]) >= 1 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(Self.total(answered, "storekeeper_metric_queries_total", [#"source="rollups""#]) >= 1)
     }
 
     @Test("with metricsToken set, /metrics answers only its bearer; other routes are unchanged")

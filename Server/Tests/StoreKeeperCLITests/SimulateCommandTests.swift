@@ -66,6 +66,24 @@ import Testing
         #expect(total == 120, "\(metric)")
         server.stop()
 
+        // Every write kept the rollups the metrics were answered from: they match the evidence exactly.
+        let verified = try CommandRunner.run(["metrics", "verify", "--data", data])
+        #expect(verified.status == 0, "\(verified.standardOutput) \(verified.standardError)")
+        #expect(verified.standardOutput.contains("rollups match the evidence ("), "\(verified.standardOutput)")
+        // A server keeping no rollups writes a customer they miss: verify names it and fails; a rebuild mends it.
+        let config = directory.appendingPathComponent("off.json")
+        try #"{"metricRollups": false}"#.write(to: config, atomically: true, encoding: .utf8)
+        let off = try BackgroundCommand(
+            ["serve", "--port", "0", "--data", data, "--config", config.path], in: directory)
+        _ = try await ServeClient(base: off.baseURL).subscribe("late-customer")
+        off.stop()
+        let drifted = try CommandRunner.run(["metrics", "verify", "--data", data])
+        #expect(drifted.status == 1)
+        #expect(drifted.standardOutput.contains("subscriber late-customer: "), "\(drifted.standardOutput)")
+        let rebuilt = try CommandRunner.run(["metrics", "rebuild", "--data", data])
+        #expect(rebuilt.status == 0 && rebuilt.standardOutput.contains("rollups rebuilt from "))
+        #expect(try CommandRunner.run(["metrics", "verify", "--data", data]).status == 0)
+
         let again = try await Self.simulate(["--subscribers", "10", "--months", "1", "--data", data])
         #expect(again.status == 1)
         #expect(again.standardError.contains("storekeeper.sqlite exists"), "\(again.standardError)")

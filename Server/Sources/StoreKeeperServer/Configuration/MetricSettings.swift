@@ -23,6 +23,11 @@ public struct MetricSettings: Sendable {
     /// storefront in neither counts as pricing before tax. Default none (the table alone).
     public var storefrontTaxRates: [String: Double] = [:]
 
+    /// Whether every write keeps the metric rollups the metrics are answered from (`metricRollups`). Default
+    /// true; off, each metric query reads the project's timelines (and rollups are built again when turned back
+    /// on).
+    public var rollups = true
+
     /// How proceeds are estimated from these settings: the shipped tax table, overridden by
     /// ``storefrontTaxRates``.
     public var proceeds: ProceedsRules {

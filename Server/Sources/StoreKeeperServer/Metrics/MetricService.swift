@@ -8,7 +8,7 @@ import SubscriptionMetrics
 /// (`GET /v1/metrics/{name}` and the dashboard's charts).
 struct MetricService: Sendable {
     /// Where every subscriber's evidence is read from.
-    let store: any EvidenceStore & MetricSource & RetentionStore
+    let store: any EvidenceStore & MetricSource & RetentionStore & RollupStore
     /// The apps whose projects the metrics cover.
     let apps: AppDirectory
     /// Every subscriber's timelines, kept for metric queries.
@@ -49,7 +49,10 @@ struct MetricService: Sendable {
             query.proceeds = proceeds
             return query
         }
-        var accumulators = queries.filter { !$0.name.isRetention }.map(MetricAccumulator.init)
+        let rolled = try await rollupAnswers(queries, project: project)
+        var accumulators = queries.indices.filter { !queries[$0].name.isRetention && rolled[$0] == nil }.map {
+            MetricAccumulator(queries[$0])
+        }
         let retention = queries.filter(\.name.isRetention)
         // Timelines only when a metric counts them (retention requests alone read only the answers).
         let needsTimelines = !accumulators.isEmpty || retention.contains { $0.name == .retentionSaves }
@@ -66,8 +69,13 @@ struct MetricService: Sendable {
         }
         var series = accumulators.map { $0.series() }.makeIterator()
         var retentionSeries = try await self.retention(retention, project: project, kept: kept).makeIterator()
-        return queries.map { query in
-            let computed = (query.name.isRetention ? retentionSeries.next() : series.next()) ?? []
+        for (index, query) in queries.enumerated() {
+            ServerMetrics.metricQuery(
+                source: rolled[index] != nil ? "rollups" : query.name.isRetention ? "retention" : "timelines")
+        }
+        return queries.enumerated().map { index, query in
+            let computed =
+                rolled[index] ?? (query.name.isRetention ? retentionSeries.next() : series.next()) ?? []
             return MetricResponse(
                 name: query.name.rawValue, interval: query.interval.rawValue,
                 series: computed.map { series in
@@ -75,6 +83,26 @@ struct MetricService: Sendable {
                         key: series.key, points: series.points.map { MetricPoint(start: $0.start, value: $0.value) })
                 })
         }
+    }
+
+    /// The answers rollups give (``MetricRollup``), by the query's index: every query of a metric they hold, when
+    /// the store keeps them and the project's are whole; none otherwise. The clock is read by the day.
+    func rollupAnswers(_ queries: [MetricQuery], project: ProjectScope) async throws -> [Int: [MetricSeries]] {
+        guard store.keepsRollups, queries.contains(where: { MetricRollup.answers($0.name) }),
+            try await store.rollupsReady(in: project)
+        else { return [:] }
+        var answers: [Int: [MetricSeries]] = [:]
+        for (index, query) in queries.enumerated() where MetricRollup.answers(query.name) {
+            var query = query
+            query.dayClock = true
+            guard let first = query.interval.buckets(from: query.from, to: query.to).first else { continue }
+            let rows = try await store.rollupRows(
+                in: project, metric: MetricRollup.source(of: query.name).metric, split: query.split,
+                environments: query.environments, fromDay: MetricRollup.day(of: first.start),
+                throughDay: MetricRollup.day(of: query.now))
+            answers[index] = MetricRollup.answer(rows, query: query)
+        }
+        return answers
     }
 
     /// Counts kept timelines into `accumulators`, a share of the customers per core (merged at the end).

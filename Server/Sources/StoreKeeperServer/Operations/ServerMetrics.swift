@@ -26,6 +26,12 @@ enum ServerMetrics {
         Counter(label: "storekeeper_polls_total", dimensions: [("outcome", outcome)]).increment()
     }
 
+    /// A business metric answered (`GET /v1/metrics/{name}`, a dashboard chart), by where from: `rollups`,
+    /// `timelines` (the project's timelines read) or `retention` (Retention Messaging's answers).
+    static func metricQuery(source: String) {
+        Counter(label: "storekeeper_metric_queries_total", dimensions: [("source", source)]).increment()
+    }
+
     /// Notifications recovered from Apple's history.
     static func reconciled(_ count: Int) {
         Counter(label: "storekeeper_reconciled_notifications_total").increment(by: count)

@@ -26,8 +26,9 @@ extension SQLStore {
     }
 
     /// Forgets a project's rollups and every contribution to them, then builds them again from the stored
-    /// evidence (``refreshRollups(in:pageSize:progress:)``): what repairs rollups that drifted. Writes meanwhile
-    /// stay right (no contribution and no rows are consistent); answers are partial until it returns.
+    /// evidence (``refreshRollups(in:pageSize:progress:)``) and marks them whole: what builds a database's first
+    /// rollups and repairs any that drifted. Writes meanwhile stay right (no contribution and no rows are
+    /// consistent); queries do not read them until they are marked whole.
     /// - Parameters:
     ///   - project: The project.
     ///   - progress: Called after each page with the subscribers done so far.
@@ -46,8 +47,11 @@ extension SQLStore {
                 "DELETE FROM metric_contributions WHERE app_user_id LIKE ? ESCAPE '\\'",
                 [.text(Self.keyPattern(project))])
             try await tx.query("DELETE FROM metric_rollups WHERE project = ?", [.text(project.id)])
+            try await tx.query("DELETE FROM metric_rollup_builds WHERE project = ?", [.text(project.id)])
         }
-        return try await refreshRollups(in: project, progress: progress)
+        let counted = try await refreshRollups(in: project, progress: progress)
+        try await markRollupsBuilt(project)
+        return counted
     }
 
     /// Computes every subscriber's contribution of `project` again from its stored evidence, under its lock, and

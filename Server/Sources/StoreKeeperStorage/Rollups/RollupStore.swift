@@ -1,0 +1,32 @@
+public import Foundation
+public import SubscriptionMetrics
+
+/// Where metric queries read rollups (``MetricRollup``): whether a project's are whole, its rows for a query, and
+/// building them.
+public protocol RollupStore {
+    /// Whether this store keeps rollups with every write.
+    var keepsRollups: Bool { get }
+
+    /// Whether `project`'s rollups are whole: built (``rebuildRollups(in:progress:)``) with the rules writes keep
+    /// them with now.
+    func rollupsReady(in project: ProjectScope) async throws -> Bool
+
+    /// The rows a query of `metric` reads, summed over the dimensions it does not split by: every row of the days
+    /// `fromDay...throughDay`, and the snapshot changes before `fromDay` summed as one day (`fromDay - 1`).
+    /// - Parameters:
+    ///   - project: The project.
+    ///   - metric: The metric whose rows are read (``MetricRollup/source(of:)``).
+    ///   - split: The dimension kept apart, if any.
+    ///   - environments: The environments counted.
+    ///   - fromDay: The first day of the query's first bucket.
+    ///   - throughDay: The query's clock's day.
+    func rollupRows(
+        in project: ProjectScope, metric: MetricName, split: MetricSplit?, environments: Set<String>, fromDay: Int,
+        throughDay: Int
+    ) async throws -> [(key: RollupKey, value: Int64)]
+
+    /// Forgets a project's rollups and builds them again from the stored evidence, then marks them whole.
+    /// - Returns: How many subscribers were counted.
+    @discardableResult
+    func rebuildRollups(in project: ProjectScope, progress: (Int) -> Void) async throws -> Int
+}
