@@ -201,6 +201,11 @@ struct MetricsBenchCommand: AsyncParsableCommand {
                 format: "metrics-bench: slowest later answer %.1f ms (%@); target < %.0f ms: %@; resident %d MiB",
                 (slowest?.0 ?? 0) * 1_000, (slowest?.1 ?? "-") as NSString, targetMilliseconds,
                 met ? "met" : "NOT met", rss))
+        // One line for scripts (scripts/metrics-check compares two sizes).
+        lines.append(
+            String(
+                format: "metrics-bench-summary: slowest_later_ms=%.3f slowest_first_ms=%.3f resident_mb=%d",
+                (slowest?.0 ?? 0) * 1_000, (timings.map(\.first).max() ?? 0) * 1_000, rss))
         FileHandleOutput.standardOutput(lines.joined(separator: "\n"))
         return met
     }

@@ -21,6 +21,7 @@ import Testing
 
     static let userCommands: Set<String> = [
         "serve", "migrate", "keys", "inspect", "state", "simulator", "simulate", "import", "demo-client", "retention",
+        "metrics",
     ]
     static let labCommands: Set<String> = [
         "bench", "load", "webhook-bench", "metrics-bench", "scale-bench", "memory-bench",
