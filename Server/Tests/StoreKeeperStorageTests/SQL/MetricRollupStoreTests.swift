@@ -1,4 +1,6 @@
 import Foundation
+import StoreKeeperPostgres
+import StoreKeeperSQLite
 import StoreKeeperStorage
 import SubscriptionEngine
 import SubscriptionMetrics
@@ -230,6 +232,41 @@ import Testing
             try await store.rebuildRollups(in: Spec.project)
             #expect(try await store.verifyRollups(in: Spec.project).difference == nil, "\(backend) after rebuild")
             try await store.close()
+        }
+    }
+
+    @Test("a database from before rollups (schema 16) is migrated, then built from its evidence with progress")
+    func upgradeBuilds() async throws {
+        var random = MetricSnapshotGenerator(state: 13)
+        let histories = (0..<10).map { Self.history($0, random: &random) }
+        for backend in TestDatabases.backends {
+            let database: any SQLDatabase
+            switch backend {
+            case "sqlite":
+                database = try await SQLiteStoreDatabase.open(
+                    path: FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "v16-\(UUID().uuidString).sqlite"
+                    ).path)
+            default:
+                guard let url = try await TestDatabases.freshPostgresDatabase() else {
+                    if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
+                    continue
+                }
+                database = try PostgresStoreDatabase.connect(url: url)
+            }
+            let before = SQLStore(database: database, groupCommit: .off, folding: Self.engine)
+            #expect(try await before.migrate(projects: [:], through: 16) == 16)
+            try await Self.write(histories, into: before)
+            let after = SQLStore(database: database, groupCommit: .off, folding: Self.engine, rollupRules: Self.rules)
+            #expect(try await after.migrate() == SQLStore.schemaVersion)
+            #expect(try await !after.rollupsReady(in: Spec.project), "\(backend): not whole before the build")
+            var progress: [Int] = []
+            let counted = try await after.rebuildRollups(in: Spec.project) { progress.append($0) }
+            #expect(counted >= 10 && progress.last == counted, "\(backend): \(progress)")
+            #expect(try await after.rollupsReady(in: Spec.project), "\(backend)")
+            let verification = try await after.verifyRollups(in: Spec.project)
+            #expect(verification.difference == nil && verification.rows > 0, "\(backend): \(verification)")
+            try await after.close()
         }
     }
 
