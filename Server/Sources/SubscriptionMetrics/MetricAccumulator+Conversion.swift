@@ -16,9 +16,15 @@ extension MetricAccumulator {
         let paid = periods.first { !$0.isTrial && $0.price > 0 }
         for window in Self.conversionWindows {
             let end = first.start.addingTimeInterval(window.days * 86_400)
-            guard end <= query.now else { continue }
+            guard windowClosed(end) else { continue }
             let converted = paid.map { $0.start <= end } ?? false
             addRatio(converted ? 1 : 0, key: key(first, suffix: window.suffix), at: first.start)
         }
+    }
+
+    /// Whether a window ending at `end` has closed: by `now`, or with ``MetricQuery/dayClock`` before the start
+    /// of the clock's day (so whole days of customers are counted at once).
+    func windowClosed(_ end: Date) -> Bool {
+        query.dayClock ? end < clockEnd.addingTimeInterval(-86_400) : end <= query.now
     }
 }

@@ -48,26 +48,30 @@ extension MetricAccumulator {
         }
     }
 
-    /// Realized LTV: the customer joins the cohort of the month of their first period (in the range) and adds to
-    /// its size from its first bucket on; each amount they kept adds, from the bucket it is dated in (or the first),
-    /// to the cohort's cumulative proceeds. A point is the cohort's proceeds so far per customer.
+    /// Realized LTV: the customer joins the cohort of the month of their first period (the first bucket's month or
+    /// later) and adds to its size from its first bucket on; each amount they kept adds, from the bucket it is
+    /// dated in (or the first), to the cohort's cumulative proceeds. A point is the cohort's proceeds so far per
+    /// customer, for the buckets that have begun.
     mutating func addRealizedLTV(_ timelines: [SubscriptionTimeline]) {
         let counted = timelines.flatMap(\.periods).filter(counts)
-        guard let first = counted.min(by: { $0.start < $1.start }), first.start <= query.now,
-            let cohort = index(of: first.start)
+        guard let first = counted.min(by: { $0.start < $1.start }), happened(first.start),
+            includesCohort(beginning: first.start)
         else { return }
+        let cohort = cohortBucket(first.start)
+        guard cohort < instants.count else { return }
         let name = Self.monthName(first.start)
         for (_, currency) in currencies(first.currency) {
             let series = key(first, currency: currency, suffix: name)
             denominatorDeltas[series, default: Array(repeating: 0, count: buckets.count + 1)][cohort] += 1
-            denominatorDeltas[series]![buckets.count] -= 1
+            denominatorDeltas[series]![instants.count] -= 1
         }
-        for (period, amount, at) in keptAmounts(timelines) where at < query.to {
+        for (period, amount, at) in keptAmounts(timelines) where at < limit {
             let from = index(of: at) ?? 0
+            guard from < instants.count else { continue }
             for (rate, currency) in currencies(period.currency) {
                 add(
                     Self.thousandths(amount * rate), key: key(first, currency: currency, suffix: name),
-                    buckets: from..<buckets.count)
+                    buckets: from..<instants.count)
             }
         }
     }

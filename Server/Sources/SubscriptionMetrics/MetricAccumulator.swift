@@ -48,52 +48,13 @@ public struct MetricAccumulator: Sendable {
         starts = buckets.prefix { $0.start < query.now }.map(\.start)
     }
 
-    /// The end of what has happened and the end of what a bucket counts, for `query`.
-    static func clock(_ query: MetricQuery) -> (end: Date, limit: Date) {
-        guard query.dayClock else { return (query.now, query.to) }
-        let today = MetricRollup.start(ofDay: MetricRollup.day(of: query.now))
-        let toDay = MetricRollup.start(ofDay: MetricRollup.day(of: query.to))
-        return (today.addingTimeInterval(86_400), toDay == query.to ? query.to : toDay.addingTimeInterval(86_400))
-    }
+    /// The start of each bucket that began before `now`: where ``MetricName/churnRate`` counts who had access.
+    let starts: [Date]
 
     /// The end of what has happened: `now`, or with ``MetricQuery/dayClock`` the end of its UTC day.
     let clockEnd: Date
     /// The end of what a bucket counts: `to`, or with ``MetricQuery/dayClock`` the end of its UTC day.
     let limit: Date
-
-    /// Whether something dated `date` has happened by the query's clock.
-    func happened(_ date: Date) -> Bool { query.dayClock ? date < clockEnd : date <= query.now }
-
-    /// The metrics a subscription set to renew counts as renewing on the clock's day (``MetricQuery/dayClock``).
-    static let renewingMetrics: Set<MetricName> = [
-        .activeSubscriptions, .activeTrials, .mrr, .arr, .churn, .churnRate, .trialConversion,
-    ]
-
-    /// `timeline` as the clock's day sees it (``MetricQuery/dayClock``): its last period, when it is set to renew
-    /// and its access ends on that day, gives access to the day's end.
-    static func renewing(_ timeline: SubscriptionTimeline, query: MetricQuery, clockEnd: Date)
-        -> SubscriptionTimeline
-    {
-        guard query.dayClock, renewingMetrics.contains(query.name), let index = renewingLast(timeline),
-            timeline.periods[index].accessEnd < clockEnd,
-            timeline.periods[index].accessEnd >= clockEnd.addingTimeInterval(-86_400)
-        else { return timeline }
-        var projected = timeline
-        projected.periods[index].accessEnd = clockEnd
-        return projected
-    }
-
-    /// The index of a timeline's last period when the subscription is set to renew after it: not refunded, and its
-    /// end reason `other` (auto-renew on, no billing trouble).
-    static func renewingLast(_ timeline: SubscriptionTimeline) -> Int? {
-        guard timeline.endReason == "other", let last = timeline.periods.indices.last,
-            timeline.periods[last].refundedAt == nil
-        else { return nil }
-        return last
-    }
-
-    /// The start of each bucket that began before `now`: where ``MetricName/churnRate`` counts who had access.
-    let starts: [Date]
 
     /// Adds one customer.
     /// - Parameter evidence: The customer's evidence.
@@ -199,15 +160,7 @@ public struct MetricAccumulator: Sendable {
         case .realizedLTV:
             addRealizedLTV([timeline])
         case .cohorts:
-            guard let first = periods.first, counts(first), let cohort = index(of: first.start) else { break }
-            let name = Self.monthName(first.start)
-            let cohortKey = key(first, suffix: name)
-            for (position, bucket) in buckets.enumerated() where position >= cohort && bucket.start < query.now {
-                let instant = min(bucket.end, query.now)
-                let active = periods.contains { $0.start < instant && instant <= $0.accessEnd }
-                add(active ? 1 : 0, key: cohortKey, bucket: position)
-                denominators[cohortKey, default: Array(repeating: 0, count: buckets.count)][position] += 1
-            }
+            addCohort(timeline)
         case .refunds:
             for period in periods where counts(period) {
                 guard let refunded = period.refundedAt, happened(refunded) else { continue }

@@ -30,16 +30,33 @@ extension MetricRollup {
         }
         let reporting = query.reporting
         let today = day(of: query.now)
-        for (key, stored) in rows where key.metric == metric && query.environments.contains(key.environment) {
+        let scoped = environmentScoped.contains(metric)
+        let scopeName = scope(query.environments) + scopeSeparator
+        let firstMonth = MetricInterval.month.start(of: firstBucket.start)
+        for (stored, storedValue) in rows
+        where stored.metric == metric
+            && query.environments.contains(stored.environment)
+        {
             // Nothing after the clock's day counts; a change on the day only when that day is the query's.
-            guard key.day <= today, key.column.ordinary == key.column || key.day == today else { continue }
-            let value = Double(stored) / scale * factor
+            guard stored.day <= today, stored.column.ordinary == stored.column || stored.day == today else {
+                continue
+            }
+            var key = stored
+            if scoped {
+                guard key.series.hasPrefix(scopeName) else { continue }
+                key.series.removeFirst(scopeName.count)
+            }
+            guard counts(key, metric: metric, today: today, firstMonth: firstMonth) else { continue }
+            let value = Double(storedValue) / scale * factor
             var names = [(name(key, series: key.series, split: query.split), 1.0)]
             if let (series, rate) = reported(key.series, reporting) {
                 names.append((name(key, series: series, split: query.split), rate))
             }
             let offset = key.day - firstDay
-            for (series, rate) in names {
+            // Realized LTV's denominators count customers, in every currency's series alike.
+            let counted = metric == .realizedLTV && key.column.ordinary != .sum && key.column.ordinary != .delta
+            for (series, conversion) in names {
+                let rate = counted ? 1 : conversion
                 switch key.column.ordinary {
                 case .sum, .denominator, .sumOnTheDay, .denominatorOnTheDay:
                     guard offset >= 0, offset < holding.count else { continue }
@@ -55,10 +72,14 @@ extension MetricRollup {
                     accumulator.deltas[series, default: Array(repeating: 0, count: buckets.count + 1)][
                         offset < 0 ? 0 : holding[offset]] += value * rate
                 case .denominatorDelta, .denominatorDeltaOnTheDay:
-                    // Holds from its day's start: from the first bucket starting at or after it.
+                    // Churn rate's holds from its day's start (the first bucket starting at or after it); the
+                    // others' from its day's end, as a snapshot.
                     let bucket =
-                        offset <= 0
-                        ? 0 : (buckets.firstIndex { day(of: $0.start) >= key.day } ?? buckets.count)
+                        offset < 0
+                        ? 0
+                        : metric != .churnRate
+                            ? (offset < holding.count ? holding[offset] : buckets.count)
+                            : offset == 0 ? 0 : (buckets.firstIndex { day(of: $0.start) >= key.day } ?? buckets.count)
                     guard bucket < buckets.count else { continue }
                     accumulator.denominatorDeltas[series, default: Array(repeating: 0, count: buckets.count + 1)][
                         bucket] += value * rate
@@ -70,6 +91,30 @@ extension MetricRollup {
         accumulator.deltas = accumulator.deltas.mapValues { ended($0, after: snapshots) }
         accumulator.denominatorDeltas = accumulator.denominatorDeltas.mapValues { ended($0, after: snapshots) }
         return accumulator.series()
+    }
+
+    /// Whether a row counts in a query, for the metrics whose rows the query chooses among: a cohort of the first
+    /// bucket's month or later (``MetricName/cohorts``, ``MetricName/realizedLTV``, the month last in the series);
+    /// customers whose conversion window closed before the clock's day (``MetricName/conversionToPaying``).
+    static func counts(_ key: RollupKey, metric: MetricName, today: Int, firstMonth: Date) -> Bool {
+        switch metric {
+        case .cohorts, .realizedLTV:
+            guard let month = key.series.split(separator: " ").last,
+                let start = cohortStart(String(month))
+            else { return false }
+            return start >= firstMonth
+        case .conversionToPaying:
+            let window = MetricAccumulator.conversionWindows.first { key.series.hasSuffix($0.suffix) }
+            return window.map { key.day < today - Int($0.days) } ?? false
+        default: return true
+        }
+    }
+
+    /// The start of a cohort's month from its name (`2026-01`).
+    static func cohortStart(_ name: String) -> Date? {
+        let parts = name.split(separator: "-")
+        guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]) else { return nil }
+        return MetricInterval.calendar.date(from: DateComponents(year: year, month: month, day: 1))
     }
 
     /// Runs of changes cut off after the first `count` buckets.
@@ -89,13 +134,17 @@ extension MetricRollup {
     }
 
     /// The reporting currency's series for a row's series naming a currency (`USD` → `reporting EUR`,
-    /// `amount USD` → `amount reporting EUR`), with the rate; `nil` when it names none or has no rate.
+    /// `amount USD` → `amount reporting EUR`, `USD 2026-01` → `reporting EUR 2026-01`), with the rate; `nil` when
+    /// it names none or has no rate.
     static func reported(_ series: String, _ reporting: ReportingCurrency?) -> (String, Double)? {
         guard let reporting, !series.isEmpty else { return nil }
-        let words = series.split(separator: " ").map(String.init)
-        guard let currency = words.last, currency.count == 3, currency.allSatisfy(\.isUppercase),
-            let rate = reporting.rate(for: currency)
+        var words = series.split(separator: " ").map(String.init)
+        guard
+            let position = words.firstIndex(where: { word in
+                word.count == 3 && word.allSatisfy { $0.isASCII && $0.isUppercase }
+            }), let rate = reporting.rate(for: words[position])
         else { return nil }
-        return ((words.dropLast() + ["reporting " + reporting.code]).joined(separator: " "), rate)
+        words[position] = "reporting " + reporting.code
+        return (words.joined(separator: " "), rate)
     }
 }

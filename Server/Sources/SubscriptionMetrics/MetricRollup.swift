@@ -14,7 +14,24 @@ public enum MetricRollup {
     public static let metrics: [MetricName] = [
         .activeSubscriptions, .activeTrials, .mrr, .newSubscriptions, .renewals, .churn, .churnRate, .refunds,
         .revenue, .refundRate, .graceRecoveries, .billingRecoveries, .reactivations, .proceeds, .trialConversion,
+        .cohorts, .realizedLTV, .conversionToPaying,
     ]
+
+    /// The metrics whose customers are counted by their first period in the counted environments: their rows are
+    /// kept per set of environments a query can ask for (one, or all), named at the front of the series
+    /// (``scopeSeparator``).
+    public static let environmentScoped: Set<MetricName> = [.realizedLTV, .conversionToPaying]
+
+    /// Every environment, as a query asks for all of them (`environment=all`).
+    public static let allEnvironments: Set<String> = ["Production", "Sandbox", "Xcode"]
+
+    /// The name of the environments a query counts: the one, or `all`.
+    public static func scope(_ environments: Set<String>) -> String {
+        environments.count == 1 ? environments.first ?? "all" : "all"
+    }
+
+    /// Separates an environment scope from the rest of a series (``environmentScoped``).
+    static let scopeSeparator = "\u{1C}"
 
     /// Whether `name` is answered from rollups.
     public static func answers(_ name: MetricName) -> Bool { name == .arr || metrics.contains(name) }
@@ -46,9 +63,21 @@ public enum MetricRollup {
         // Past the latest date by two days: a snapshot's end lands the day after its last.
         let days = (first, day(of: latest) + 2)
         var result: [RollupKey: Double] = [:]
+        let scopes = Set(periods.map(\.environment)).map { Set([$0]) } + [allEnvironments]
         for metric in metrics {
-            for (key, value) in values(metric, timelines, days: days, proceeds: proceeds) {
-                result[key, default: 0] += value
+            guard environmentScoped.contains(metric) else {
+                for (key, value) in values(metric, timelines, days: days, proceeds: proceeds) {
+                    result[key, default: 0] += value
+                }
+                continue
+            }
+            for environments in scopes {
+                let values = values(metric, timelines, days: days, proceeds: proceeds, environments: environments)
+                for (key, value) in values {
+                    var scoped = key
+                    scoped.series = scope(environments) + scopeSeparator + key.series
+                    result[scoped, default: 0] += value
+                }
             }
         }
         // On the day a subscription set to renew would end, a query of that day counts it as renewing: what
@@ -74,15 +103,16 @@ public enum MetricRollup {
         }
     }
 
-    /// What ``MetricAccumulator`` counts of `timelines` for `metric` over days `days.0..<days.1`, by key: with
-    /// a clock that never stops, or read by the day at `clock` (``MetricQuery/dayClock``).
+    /// What ``MetricAccumulator`` counts of `timelines` for `metric` over days `range.0..<range.1`, by key: with
+    /// a clock that never stops, or read by the day at `clock` (``MetricQuery/dayClock``); counting every
+    /// environment of the timelines, or `environments`.
     static func values(
-        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days: (Int, Int), proceeds: ProceedsRules,
-        clock: Date? = nil
+        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days range: (Int, Int), proceeds: ProceedsRules,
+        clock: Date? = nil, environments: Set<String>? = nil
     ) -> [RollupKey: Double] {
-        let environments = Set(timelines.flatMap(\.periods).map(\.environment))
+        let environments = environments ?? Set(timelines.flatMap(\.periods).map(\.environment))
         var query = MetricQuery(
-            name: metric, from: start(ofDay: days.0), to: start(ofDay: days.1), interval: .day,
+            name: metric, from: start(ofDay: range.0), to: start(ofDay: range.1), interval: .day,
             environments: environments, now: clock ?? .distantFuture)
         query.proceeds = proceeds
         query.dayClock = clock != nil
@@ -94,10 +124,13 @@ public enum MetricRollup {
             (.denominatorDelta, accumulator.denominatorDeltas),
         ]
         var result: [RollupKey: Double] = [:]
+        let days = accumulator.buckets.count
         for (column, table) in tables {
             for (key, values) in table {
-                for (offset, value) in values.enumerated() where value != 0 {
-                    result[rollupKey(key, metric: metric, day: days.0 + offset, column: column), default: 0] += value
+                // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no
+                // row takes it back.
+                for (offset, value) in values.enumerated() where value != 0 && offset < days {
+                    result[rollupKey(key, metric: metric, day: range.0 + offset, column: column), default: 0] += value
                 }
             }
         }

@@ -166,7 +166,7 @@ import Testing
     func reportingCurrency() {
         let customers = Self.customers(count: 200, seed: 5)
         let rollups = Self.rollups(customers)
-        for name in [MetricName.revenue, .mrr, .arr, .refunds, .proceeds, .refundRate] {
+        for name in [MetricName.revenue, .mrr, .arr, .refunds, .proceeds, .refundRate, .realizedLTV] {
             var query = MetricQuery(
                 name: name, from: Self.origin, to: Self.now, interval: .month, split: .storefront, now: Self.now)
             query.proceeds = Self.rules
@@ -174,7 +174,8 @@ import Testing
             let (full, rolled) = Self.compare(query, customers, rollups)
             #expect(full.keys.contains { $0.contains("reporting EUR") }, "\(name) has reporting series")
             // Proceeds round each converted amount to a thousandth; rollups convert the day's sum.
-            let tolerance = name == .proceeds ? 0.001 * Double(customers.count) : Self.thousandth
+            let tolerance =
+                [.proceeds, .realizedLTV].contains(name) ? 0.001 * Double(customers.count) : Self.thousandth
             #expect(Self.largestDifference(full, rolled) <= tolerance, "\(name)")
         }
     }
