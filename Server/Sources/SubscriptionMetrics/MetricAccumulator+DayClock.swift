@@ -16,6 +16,7 @@ extension MetricAccumulator {
     /// The metrics a subscription set to renew counts as renewing on the clock's day (``MetricQuery/dayClock``).
     static let renewingMetrics: Set<MetricName> = [
         .activeSubscriptions, .activeTrials, .mrr, .arr, .churn, .churnRate, .trialConversion, .cohorts,
+        .mrrMovement,
     ]
 
     /// `timeline` as the clock's day sees it (``MetricQuery/dayClock``): its last period, when it is set to renew

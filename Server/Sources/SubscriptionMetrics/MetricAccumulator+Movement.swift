@@ -1,16 +1,34 @@
 import Foundation
 
-/// ``MetricName/mrrMovement``: each customer's MRR at the first bucket's start and at each bucket's snapshot
-/// instant (its end, or `now`), and each bucket's change classified by what the customer did.
+/// ``MetricName/mrrMovement``: each customer's MRR at the first bucket's start and at the end of every day after
+/// it (the clock's instant for the day holding it), and each day's change classified by what the customer did; a
+/// bucket sums its days.
 extension MetricAccumulator {
-    /// Adds one customer's MRR movements: per split value and currency (and the reporting currency), the change
-    /// of the customer's MRR over each bucket is `new` (from nothing, never paid before in it), `reactivation`
-    /// (from nothing, having paid before), `expansion` or `contraction` (up or down from something), or `churned`
-    /// (to nothing). Summed over customers, the kinds of a bucket add up to MRR's change over it.
+    /// Adds one customer's MRR movements: per environment, split value and currency (and the reporting currency),
+    /// the change of the customer's MRR over each day is `new` (from nothing, never paid before in it),
+    /// `reactivation` (from nothing, having paid before), `expansion` or `contraction` (up or down from
+    /// something), or `churned` (to nothing), added to the bucket holding the day. Summed over customers, the kinds
+    /// of a bucket add up to MRR's change over it. (A customer's environments are apart: a tester's sandbox
+    /// purchases never offset their production ones.)
     mutating func addMovements(_ timelines: [SubscriptionTimeline]) {
-        guard let first = buckets.first else { return }
-        let points = [first.start] + instants
-        // Per series prefix (split value and currency): the customer's MRR at each point, and when it first paid.
+        guard let first = buckets.first, let last = instants.last else { return }
+        let timelines = timelines.map { Self.renewing($0, query: query, clockEnd: clockEnd) }
+        // The first bucket's start, then each day's end to the last snapshot; `bucketOf[i]` holds the change that
+        // ends at point i.
+        var points = [first.start]
+        var bucketOf = [0]
+        var bucket = 0
+        var day = first.start.addingTimeInterval(86_400)
+        while true {
+            let point = min(day, last)
+            while bucket < instants.count - 1, point > instants[bucket] { bucket += 1 }
+            points.append(point)
+            bucketOf.append(bucket)
+            if point >= last { break }
+            day = day.addingTimeInterval(86_400)
+        }
+        // Per classification (environment, then series prefix): the customer's MRR at each point, and when it
+        // first paid.
         var values: [String: [Double]] = [:]
         var firstPaid: [String: Date] = [:]
         for timeline in timelines {
@@ -29,21 +47,25 @@ extension MetricAccumulator {
             }
         }
         for (prefix, series) in values {
-            for bucket in 0..<(points.count - 1) {
-                let (before, after) = (series[bucket], series[bucket + 1])
+            let name = String(prefix.split(separator: Self.classificationSeparator, maxSplits: 1).last ?? "")
+            for point in 1..<points.count {
+                let (before, after) = (series[point - 1], series[point])
                 guard abs(after - before) > 1e-9 else { continue }
                 let kind: String
                 if before <= 1e-9 {
-                    kind = (firstPaid[prefix] ?? .distantFuture) < points[bucket] ? "reactivation" : "new"
+                    kind = (firstPaid[prefix] ?? .distantFuture) < points[point - 1] ? "reactivation" : "new"
                 } else if after <= 1e-9 {
                     kind = "churned"
                 } else {
                     kind = after > before ? "expansion" : "contraction"
                 }
-                add(after - before, key: prefix + " " + kind, bucket: bucket)
+                add(after - before, key: name + " " + kind, bucket: bucketOf[point])
             }
         }
     }
+
+    /// Separates a movement's environment from its series while a customer is classified.
+    static let classificationSeparator: Character = "\u{1D}"
 
     /// A paid period's price normalised to a month, or `nil` for a free trial or a free period.
     static func monthlyPrice(_ period: SubscriptionPeriod) -> Double? {
@@ -51,14 +73,31 @@ extension MetricAccumulator {
         return Double(period.price) / 1000 / period.months
     }
 
-    /// The series a period's monthly amount counts in: its currency's, and the reporting currency's when it has
-    /// a rate; each prefixed by the split value when the query splits.
+    /// The classifications a period's monthly amount counts in, each `environment␝series prefix`: its currency's,
+    /// and the reporting currency's when it has a rate; the prefix led by the split value when the query splits
+    /// (by rollups: every dimension the query's split keeps, `*` for the others).
     func movementSeries(_ period: SubscriptionPeriod, monthly: Double) -> [(Double, String)] {
         var series = [(monthly, period.currency)]
         if let (converted, code) = reported(monthly, period.currency) { series.append((converted, code)) }
-        guard let split = query.split else { return series }
+        let classification = period.environment + String(Self.classificationSeparator)
+        if keyedByDimensions {
+            let split = query.split
+            return series.map { amount, currency in
+                let dimensions = [
+                    split == .product ? period.productID : "*",
+                    split == .storefront ? (period.storefront ?? "unknown") : "*", period.environment,
+                    split == .offerType ? period.offerType : "*",
+                ]
+                return (
+                    amount,
+                    classification + dimensions.joined(separator: MetricRollup.dimensionSeparator)
+                        + MetricRollup.restSeparator + currency
+                )
+            }
+        }
+        guard let split = query.split else { return series.map { ($0.0, classification + $0.1) } }
         let value = split.value(of: period)
-        return series.map { ($0.0, value + " " + $0.1) }
+        return series.map { ($0.0, classification + value + " " + $0.1) }
     }
 
     /// The period holding access at each of `instants` (sorted): the last, in start order, that began before the

@@ -46,7 +46,9 @@ extension MetricRollup {
                 guard key.series.hasPrefix(scopeName) else { continue }
                 key.series.removeFirst(scopeName.count)
             }
-            guard counts(key, metric: metric, today: today, firstMonth: firstMonth) else { continue }
+            guard counts(key, metric: metric, split: query.split, today: today, firstMonth: firstMonth) else {
+                continue
+            }
             let value = Double(storedValue) / scale * factor
             var names = [(name(key, series: key.series, split: query.split), 1.0)]
             if let (series, rate) = reported(key.series, reporting) {
@@ -95,14 +97,22 @@ extension MetricRollup {
 
     /// Whether a row counts in a query, for the metrics whose rows the query chooses among: a cohort of the first
     /// bucket's month or later (``MetricName/cohorts``, ``MetricName/realizedLTV``, the month last in the series);
-    /// customers whose conversion window closed before the clock's day (``MetricName/conversionToPaying``).
-    static func counts(_ key: RollupKey, metric: MetricName, today: Int, firstMonth: Date) -> Bool {
+    /// customers whose conversion window closed before the clock's day (``MetricName/conversionToPaying``); the
+    /// movements classified for the query's split (``MetricName/mrrMovement``).
+    static func counts(_ key: RollupKey, metric: MetricName, split: MetricSplit?, today: Int, firstMonth: Date)
+        -> Bool
+    {
         switch metric {
         case .cohorts, .realizedLTV:
             guard let month = key.series.split(separator: " ").last,
                 let start = cohortStart(String(month))
             else { return false }
             return start >= firstMonth
+        case .mrrMovement:
+            // The rows kept for the query's split: its dimension named, the others `*`.
+            let kept = split == .environment ? nil : split
+            return (key.product == "*") == (kept != .product) && (key.storefront == "*") == (kept != .storefront)
+                && (key.offerType == "*") == (kept != .offerType)
         case .conversionToPaying:
             let window = MetricAccumulator.conversionWindows.first { key.series.hasSuffix($0.suffix) }
             return window.map { key.day < today - Int($0.days) } ?? false

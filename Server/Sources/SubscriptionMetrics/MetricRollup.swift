@@ -14,8 +14,12 @@ public enum MetricRollup {
     public static let metrics: [MetricName] = [
         .activeSubscriptions, .activeTrials, .mrr, .newSubscriptions, .renewals, .churn, .churnRate, .refunds,
         .revenue, .refundRate, .graceRecoveries, .billingRecoveries, .reactivations, .proceeds, .trialConversion,
-        .cohorts, .realizedLTV, .conversionToPaying,
+        .cohorts, .realizedLTV, .conversionToPaying, .mrrMovement,
     ]
+
+    /// The splits MRR movement's rows are kept for (a customer's movement is classified within what the query
+    /// keeps apart; by environment is by none, the environment being kept apart always).
+    static let movementSplits: [MetricSplit?] = [nil, .product, .storefront, .offerType]
 
     /// The metrics whose customers are counted by their first period in the counted environments: their rows are
     /// kept per set of environments a query can ask for (one, or all), named at the front of the series
@@ -62,34 +66,54 @@ public enum MetricRollup {
         let first = day(of: earliest)
         // Past the latest date by two days: a snapshot's end lands the day after its last.
         let days = (first, day(of: latest) + 2)
-        var result: [RollupKey: Double] = [:]
         let scopes = Set(periods.map(\.environment)).map { Set([$0]) } + [allEnvironments]
-        for metric in metrics {
-            guard environmentScoped.contains(metric) else {
-                for (key, value) in values(metric, timelines, days: days, proceeds: proceeds) {
-                    result[key, default: 0] += value
+        // Every row of a metric: per environment scope or per movement split where the metric needs them.
+        func rows(_ metric: MetricName, clock: Date? = nil) -> [RollupKey: Double] {
+            if metric == .mrrMovement {
+                return movementSplits.reduce(into: [:]) { result, split in
+                    for (key, value) in values(
+                        metric, timelines, days: days, proceeds: proceeds, clock: clock, split: split)
+                    {
+                        result[key, default: 0] += value
+                    }
                 }
-                continue
             }
+            guard environmentScoped.contains(metric) else {
+                return values(metric, timelines, days: days, proceeds: proceeds, clock: clock)
+            }
+            var result: [RollupKey: Double] = [:]
             for environments in scopes {
-                let values = values(metric, timelines, days: days, proceeds: proceeds, environments: environments)
-                for (key, value) in values {
+                let found = values(
+                    metric, timelines, days: days, proceeds: proceeds, clock: clock, environments: environments)
+                for (key, value) in found {
                     var scoped = key
                     scoped.series = scope(environments) + scopeSeparator + key.series
                     result[scoped, default: 0] += value
                 }
             }
+            return result
         }
-        // On the day a subscription set to renew would end, a query of that day counts it as renewing: what
-        // changes is kept apart, added only when the row's day is the query's.
+        var result: [RollupKey: Double] = [:]
+        var ordinary: [MetricName: [RollupKey: Double]] = [:]
+        for metric in metrics {
+            let found = rows(metric)
+            ordinary[metric] = found
+            for (key, value) in found { result[key, default: 0] += value }
+        }
+        // On a day a subscription set to renew would end, a query of that day counts it as renewing: what changes
+        // is kept apart, added only when the row's day is the query's.
+        var renewingDays: [Int: Date] = [:]
         for timeline in timelines {
             guard let last = MetricAccumulator.renewingLast(timeline) else { continue }
             let end = timeline.periods[last].accessEnd
+            renewingDays[day(of: end)] = min(renewingDays[day(of: end)] ?? end, end)
+        }
+        for (renewingDay, clock) in renewingDays {
             for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
-                let ordinary = values(metric, [timeline], days: days, proceeds: proceeds)
-                let that = values(metric, [timeline], days: days, proceeds: proceeds, clock: end)
-                for key in Set(ordinary.keys).union(that.keys) where key.day == day(of: end) {
-                    let change = (that[key] ?? 0) - (ordinary[key] ?? 0)
+                let base = ordinary[metric] ?? [:]
+                let that = rows(metric, clock: clock)
+                for key in Set(base.keys).union(that.keys) where key.day == renewingDay {
+                    let change = (that[key] ?? 0) - (base[key] ?? 0)
                     guard change != 0, let column = key.column.onTheDay else { continue }
                     var onTheDay = key
                     onTheDay.column = column
@@ -108,12 +132,12 @@ public enum MetricRollup {
     /// environment of the timelines, or `environments`.
     static func values(
         _ metric: MetricName, _ timelines: [SubscriptionTimeline], days range: (Int, Int), proceeds: ProceedsRules,
-        clock: Date? = nil, environments: Set<String>? = nil
+        clock: Date? = nil, environments: Set<String>? = nil, split: MetricSplit? = nil
     ) -> [RollupKey: Double] {
         let environments = environments ?? Set(timelines.flatMap(\.periods).map(\.environment))
         var query = MetricQuery(
             name: metric, from: start(ofDay: range.0), to: start(ofDay: range.1), interval: .day,
-            environments: environments, now: clock ?? .distantFuture)
+            split: split, environments: environments, now: clock ?? .distantFuture)
         query.proceeds = proceeds
         query.dayClock = clock != nil
         var accumulator = MetricAccumulator(query)

@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test("MRR movement: each customer's change over the month, classified; the kinds sum to MRR's change")
+    @Test("MRR movement: each customer's change, classified day by day; the kinds sum to MRR's change")
     func mrrMovement() throws {
         // A, B and E start paying in January (new); D in February (new, 79.99 / 12); B and E stop in February and
         // D at its March refund (churned).
@@ -80,9 +80,11 @@ import Testing
             let moved = movement.values.reduce(0) { $0 + $1[bucket] }
             #expect(abs(moved - (mrr[bucket] - (bucket == 0 ? 0 : mrr[bucket - 1]))) < 0.002, "month \(bucket + 1)")
         }
-        // I pays in January, lapses in February and subscribes again on Mar 15: a reactivation, not new.
+        // Classified day by day: G lapses Feb 2 and pays again Feb 10 (9.99 a month), H lapses Feb 3 and pays
+        // again Feb 20 for 26 days (9.99 / (26 / 30.4375) = 11.695 a month): each a churn, then a reactivation, in
+        // February. I pays in January, lapses in February and subscribes again on Mar 15: a reactivation, not new.
         let returns = Fixture.compute(.mrrMovement, customers: Fixture.returns)
-        #expect(returns["USD reactivation"] == [0, 0, 9.99], "\(returns)")
+        #expect(returns["USD reactivation"] == [0, 21.685, 9.99], "\(returns)")
     }
 
     @Test("MRR movement: moving to a dearer plan is expansion, to a cheaper one contraction")
