@@ -18,7 +18,8 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
             Results: p256.verify (the floor), jws.verify (chain cached), payload.decode (its payload as a transaction, \
             as the server reads it), payload.decode.codable (the same with JSONDecoder only), jws.verify.uncached, \
-            receipt.decode, receipt.verify. Give a JWS file for the JWS figures and a receipt file for the receipt figures;
+            receipt.decode, receipt.verify, then the documents' figures and rollup.contribution (a customer's metric \
+            rollup contribution, a month and three years old). Give a JWS file for the JWS figures and a receipt file for the receipt figures;
             without files it signs its own token and receipt. Run a release build: swift run -c release storekeeper-lab bench.
             """
     )
@@ -78,6 +79,7 @@ struct BenchCommand: AsyncParsableCommand {
             try await runner.measureAsync("receipt.verify") { _ = try await receiptVerifier.verify(der: receiptDER) })
 
         results += try BenchDocuments.measure(with: runner)
+        results += BenchRollups.measure(with: runner)
 
         if json {
             let objects = results.map {

@@ -81,6 +81,11 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         _ = try await SyntheticHistory(seed: seed, months: months, end: Date()).store(
             subscribers, into: assembly.store, project: project, bundleID: bundleID,
             policy: assembly.configuration.transferPolicy, concurrency: concurrency, command: "metrics-bench")
+        // Timed once the project's rollups are whole (the server builds them at start when they are not).
+        let deadline = Date().addingTimeInterval(1_800)
+        while try await !assembly.store.rollupsReady(in: project), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+        }
     }
 
     /// Times every metric and every dashboard page.
