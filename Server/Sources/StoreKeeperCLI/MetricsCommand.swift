@@ -25,25 +25,36 @@ struct MetricsCommand: ParsableCommand {
     }
 }
 
+/// What both `metrics` commands take: the configuration, the data folder, and a project.
+struct MetricsOptions: ParsableArguments {
+    @Option(help: "Configuration file (JSON); DATABASE_URL overrides its database.") var config: String?
+    @Option(help: "Only this project (default: every configured one).") var project: String?
+    @Option(help: "The data folder (SQLite; default data, as serve).") var data: String?
+
+    /// The store (migrated) and the projects to work on; refused when the configuration keeps no rollups.
+    func open() async throws -> (store: SQLStore, projects: [ProjectScope]) {
+        var configuration = try StoreOpener.configuration(path: config)
+        if let data { configuration.dataDirectory = data }
+        guard configuration.metrics.rollups else {
+            throw CommandFailure("metricRollups is false in the configuration: no rollups are kept")
+        }
+        let projects = try MetricsCommand.projects(configuration, project)
+        return (try await StoreOpener.open(configuration), projects)
+    }
+}
+
 /// `storekeeper metrics verify`: computes every subscriber's contribution again from its stored evidence and
 /// compares it, and their sum, with the stored rollups; exits 1 naming the first difference.
 struct MetricsVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify", abstract: "Compare the metric rollups with the stored evidence.")
 
-    @Option(help: "Configuration file (JSON); DATABASE_URL overrides its database.") var config: String?
-    @Option(help: "Only this project (default: every configured one).") var project: String?
-    @Option(help: "The data folder (SQLite; default data, as serve).") var data: String?
+    @OptionGroup var options: MetricsOptions
 
     func run() async throws {
-        var configuration = try StoreOpener.configuration(path: config)
-        if let data { configuration.dataDirectory = data }
-        guard configuration.metrics.rollups else {
-            throw CommandFailure("metricRollups is false in the configuration: no rollups are kept to verify")
-        }
-        let store = try await StoreOpener.open(configuration)
+        let (store, projects) = try await options.open()
         var differences: [String] = []
-        for scope in try MetricsCommand.projects(configuration, project) {
+        for scope in projects {
             let result = try await store.verifyRollups(in: scope) { checked in
                 FileHandleOutput.standardError("verifying \(scope.id): \(checked) subscribers")
             }
@@ -67,18 +78,11 @@ struct MetricsRebuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rebuild", abstract: "Build the metric rollups again from the stored evidence.")
 
-    @Option(help: "Configuration file (JSON); DATABASE_URL overrides its database.") var config: String?
-    @Option(help: "Only this project (default: every configured one).") var project: String?
-    @Option(help: "The data folder (SQLite; default data, as serve).") var data: String?
+    @OptionGroup var options: MetricsOptions
 
     func run() async throws {
-        var configuration = try StoreOpener.configuration(path: config)
-        if let data { configuration.dataDirectory = data }
-        guard configuration.metrics.rollups else {
-            throw CommandFailure("metricRollups is false in the configuration: no rollups are kept")
-        }
-        let store = try await StoreOpener.open(configuration)
-        for scope in try MetricsCommand.projects(configuration, project) {
+        let (store, projects) = try await options.open()
+        for scope in projects {
             var said = 0
             let counted = try await store.rebuildRollups(in: scope) { done in
                 guard done - said >= 10_000 else { return }

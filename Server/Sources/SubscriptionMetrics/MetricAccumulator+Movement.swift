@@ -19,7 +19,12 @@ extension MetricAccumulator {
         var bucketOf = [0]
         var bucket = 0
         var day = first.start.addingTimeInterval(86_400)
-        while true {
+        if sparse {
+            // Chosen days: MRR changes only on them, so their ends are every point that can differ.
+            points += instants
+            bucketOf += instants.indices
+        }
+        while !sparse {
             let point = min(day, last)
             while bucket < instants.count - 1, point > instants[bucket] { bucket += 1 }
             points.append(point)
@@ -28,32 +33,40 @@ extension MetricAccumulator {
             day = day.addingTimeInterval(86_400)
         }
         // Per classification (environment, then series prefix): the customer's MRR at each point, and when it
-        // first paid.
-        var values: [String: [Double]] = [:]
-        var firstPaid: [String: Date] = [:]
+        // first paid. Each period's classifications are named once, not at every point it holds.
+        var slots: [String: Int] = [:]
+        var values: [[Double]] = []
+        var firstPaid: [Date?] = []
+        func slot(_ prefix: String) -> Int {
+            if let found = slots[prefix] { return found }
+            slots[prefix] = values.count
+            values.append(Array(repeating: 0, count: points.count))
+            firstPaid.append(nil)
+            return values.count - 1
+        }
         for timeline in timelines {
-            let holders = Self.holders(timeline.periods, at: points)
-            for (point, holder) in holders.enumerated() {
-                guard let holder, counts(holder), let monthly = Self.monthlyPrice(holder) else { continue }
-                for (amount, prefix) in movementSeries(holder, monthly: monthly) {
-                    values[prefix, default: Array(repeating: 0, count: points.count)][point] += amount
-                }
-            }
-            for period in timeline.periods where counts(period) {
+            var named: [Int: [(amount: Double, slot: Int)]] = [:]
+            for (index, period) in timeline.periods.enumerated() where counts(period) {
                 guard let monthly = Self.monthlyPrice(period) else { continue }
-                for (_, prefix) in movementSeries(period, monthly: monthly) {
-                    firstPaid[prefix] = min(firstPaid[prefix] ?? period.start, period.start)
-                }
+                let series = movementSeries(period, monthly: monthly).map { ($0.0, slot($0.1)) }
+                named[index] = series
+                for (_, slot) in series { firstPaid[slot] = min(firstPaid[slot] ?? period.start, period.start) }
+            }
+            guard !named.isEmpty else { continue }
+            for (point, holder) in Self.holderIndices(timeline.periods, at: points).enumerated() {
+                guard let holder, let series = named[holder] else { continue }
+                for (amount, slot) in series { values[slot][point] += amount }
             }
         }
-        for (prefix, series) in values {
+        for (prefix, slot) in slots {
+            let series = values[slot]
             let name = String(prefix.split(separator: Self.classificationSeparator, maxSplits: 1).last ?? "")
             for point in 1..<points.count {
                 let (before, after) = (series[point - 1], series[point])
                 guard abs(after - before) > 1e-9 else { continue }
                 let kind: String
                 if before <= 1e-9 {
-                    kind = (firstPaid[prefix] ?? .distantFuture) < points[point - 1] ? "reactivation" : "new"
+                    kind = (firstPaid[slot] ?? .distantFuture) < points[point - 1] ? "reactivation" : "new"
                 } else if after <= 1e-9 {
                     kind = "churned"
                 } else {
@@ -103,12 +116,17 @@ extension MetricAccumulator {
     /// The period holding access at each of `instants` (sorted): the last, in start order, that began before the
     /// instant and whose access had not ended, as snapshots count (``addSnapshots(_:at:)``); walked once.
     static func holders(_ periods: [SubscriptionPeriod], at instants: [Date]) -> [SubscriptionPeriod?] {
+        holderIndices(periods, at: instants).map { $0.map { periods[$0] } }
+    }
+
+    /// The index of the period holding access at each of `instants` (see ``holders(_:at:)``).
+    static func holderIndices(_ periods: [SubscriptionPeriod], at instants: [Date]) -> [Int?] {
         var started = 0
         return instants.map { instant in
             while started < periods.count, periods[started].start < instant { started += 1 }
             var holder = started - 1
             while holder >= 0, instant > periods[holder].accessEnd { holder -= 1 }
-            return holder >= 0 ? periods[holder] : nil
+            return holder >= 0 ? holder : nil
         }
     }
 }

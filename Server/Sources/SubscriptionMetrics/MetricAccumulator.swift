@@ -27,6 +27,9 @@ public struct MetricAccumulator: Sendable {
     /// subscriptions with access at each bucket's start).
     var denominatorDeltas: [String: [Double]] = [:]
 
+    /// Whether the buckets are chosen days, not the calendar's run of them (``init(_:days:)``).
+    var sparse = false
+
     /// Whether series are keyed by every split dimension at once (``MetricRollup``'s contributions), not by the
     /// query's split.
     var keyedByDimensions = false
@@ -37,9 +40,21 @@ public struct MetricAccumulator: Sendable {
     /// Starts a computation.
     /// - Parameter query: What to compute.
     public init(_ query: MetricQuery) {
+        self.init(query, buckets: query.interval.buckets(from: query.from, to: query.to))
+    }
+
+    /// Starts a computation over the given UTC days only, each its own bucket (``MetricRollup``'s contributions:
+    /// the days on which something the metrics count can change, so a long history costs its events, not its
+    /// days).
+    init(_ query: MetricQuery, days: [Int]) {
+        self.init(
+            query, buckets: days.map { DateInterval(start: MetricRollup.start(ofDay: $0), duration: 86_400) })
+        sparse = true
+    }
+
+    init(_ query: MetricQuery, buckets: [DateInterval]) {
         self.query = query
         environments = query.environments.sorted()
-        let buckets = query.interval.buckets(from: query.from, to: query.to)
         let (end, limit) = Self.clock(query)
         self.buckets = buckets
         clockEnd = end
@@ -357,6 +372,6 @@ public struct MetricAccumulator: Sendable {
             let middle = (low + high + 1) / 2
             if buckets[middle].start <= date { low = middle } else { high = middle - 1 }
         }
-        return low
+        return date < buckets[low].end ? low : nil
     }
 }

@@ -19,7 +19,8 @@ public enum MetricInterval: String, Sendable, Hashable, CaseIterable, Codable {
     public func start(of date: Date) -> Date {
         let calendar = Self.calendar
         switch self {
-        case .day: return calendar.startOfDay(for: date)
+        case .day:  // UTC days are 86,400 s: no calendar needed
+            return Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
         case .week:
             return calendar.dateInterval(of: .weekOfYear, for: date)?.start ?? calendar.startOfDay(for: date)
         case .month: return calendar.dateInterval(of: .month, for: date)?.start ?? calendar.startOfDay(for: date)

@@ -60,12 +60,16 @@ public enum MetricRollup {
         -> [RollupKey: Int64]
     {
         let periods = timelines.flatMap(\.periods)
-        guard let earliest = periods.map(\.start).min() else { return [:] }
+        guard !periods.isEmpty else { return [:] }
         let dates = periods.flatMap { [$0.start, $0.accessEnd, $0.expiresAt] + ($0.refundedAt.map { [$0] } ?? []) }
-        let latest = max(dates.max() ?? earliest, timelines.flatMap(\.graceEnds).max() ?? earliest)
-        let first = day(of: earliest)
-        // Past the latest date by two days: a snapshot's end lands the day after its last.
-        let days = (first, day(of: latest) + 2)
+        // The days on which a count can change: each date's day and the two after it (a snapshot taken at a day's
+        // start, a projected renewal's end), not the days between.
+        var chosen = Set<Int>()
+        for date in dates + timelines.flatMap(\.graceEnds) {
+            let day = day(of: date)
+            chosen.formUnion([day, day + 1, day + 2])
+        }
+        let days = chosen.sorted()
         let scopes = Set(periods.map(\.environment)).map { Set([$0]) } + [allEnvironments]
         // Every row of a metric: per environment scope or per movement split where the metric needs them.
         func rows(_ metric: MetricName, clock: Date? = nil) -> [RollupKey: Double] {
@@ -127,20 +131,20 @@ public enum MetricRollup {
         }
     }
 
-    /// What ``MetricAccumulator`` counts of `timelines` for `metric` over days `range.0..<range.1`, by key: with
+    /// What ``MetricAccumulator`` counts of `timelines` for `metric` on the chosen `days`, by key: with
     /// a clock that never stops, or read by the day at `clock` (``MetricQuery/dayClock``); counting every
     /// environment of the timelines, or `environments`.
     static func values(
-        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days range: (Int, Int), proceeds: ProceedsRules,
+        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days: [Int], proceeds: ProceedsRules,
         clock: Date? = nil, environments: Set<String>? = nil, split: MetricSplit? = nil
     ) -> [RollupKey: Double] {
         let environments = environments ?? Set(timelines.flatMap(\.periods).map(\.environment))
         var query = MetricQuery(
-            name: metric, from: start(ofDay: range.0), to: start(ofDay: range.1), interval: .day,
+            name: metric, from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1), interval: .day,
             split: split, environments: environments, now: clock ?? .distantFuture)
         query.proceeds = proceeds
         query.dayClock = clock != nil
-        var accumulator = MetricAccumulator(query)
+        var accumulator = MetricAccumulator(query, days: days)
         accumulator.keyedByDimensions = true
         accumulator.add(timelines: timelines)
         let tables: [(RollupColumn, [String: [Double]])] = [
@@ -148,13 +152,13 @@ public enum MetricRollup {
             (.denominatorDelta, accumulator.denominatorDeltas),
         ]
         var result: [RollupKey: Double] = [:]
-        let days = accumulator.buckets.count
+        let count = accumulator.buckets.count
         for (column, table) in tables {
             for (key, values) in table {
                 // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no
                 // row takes it back.
-                for (offset, value) in values.enumerated() where value != 0 && offset < days {
-                    result[rollupKey(key, metric: metric, day: range.0 + offset, column: column), default: 0] += value
+                for (offset, value) in values.enumerated() where value != 0 && offset < count {
+                    result[rollupKey(key, metric: metric, day: days[offset], column: column), default: 0] += value
                 }
             }
         }
@@ -179,11 +183,11 @@ public enum MetricRollup {
     }
 
     static func rollupKey(_ key: String, metric: MetricName, day: Int, column: RollupColumn) -> RollupKey {
-        let halves = key.components(separatedBy: restSeparator)
-        let dimensions = halves[0].components(separatedBy: dimensionSeparator)
-        func part(_ index: Int) -> String { dimensions.indices.contains(index) ? dimensions[index] : "unknown" }
+        let halves = key.split(separator: "\u{1E}", maxSplits: 1, omittingEmptySubsequences: false)
+        let dimensions = halves[0].split(separator: "\u{1F}", omittingEmptySubsequences: false)
+        func part(_ index: Int) -> String { dimensions.indices.contains(index) ? String(dimensions[index]) : "unknown" }
         return RollupKey(
             metric: metric, day: day, product: part(0), storefront: part(1), environment: part(2),
-            offerType: part(3), series: halves.count > 1 ? halves[1] : "", column: column)
+            offerType: part(3), series: halves.count > 1 ? String(halves[1]) : "", column: column)
     }
 }
