@@ -33,6 +33,8 @@ extension MetricRollup {
         let scoped = environmentScoped.contains(metric)
         let scopeName = scope(query.environments) + scopeSeparator
         let firstMonth = MetricInterval.month.start(of: firstBucket.start)
+        // Each cohort's month read once, not per row.
+        var cohorts: [Substring: Bool] = [:]
         for (stored, storedValue) in rows
         where stored.metric == metric
             && query.environments.contains(stored.environment)
@@ -46,7 +48,7 @@ extension MetricRollup {
                 guard key.series.hasPrefix(scopeName) else { continue }
                 key.series.removeFirst(scopeName.count)
             }
-            guard counts(key, metric: metric, split: query.split, today: today, firstMonth: firstMonth) else {
+            guard counts(key, metric: metric, split: query.split, today: today, firstMonth: firstMonth, &cohorts) else {
                 continue
             }
             let value = Double(storedValue) / scale * factor
@@ -99,15 +101,17 @@ extension MetricRollup {
     /// bucket's month or later (``MetricName/cohorts``, ``MetricName/realizedLTV``, the month last in the series);
     /// customers whose conversion window closed before the clock's day (``MetricName/conversionToPaying``); the
     /// movements classified for the query's split (``MetricName/mrrMovement``).
-    static func counts(_ key: RollupKey, metric: MetricName, split: MetricSplit?, today: Int, firstMonth: Date)
-        -> Bool
-    {
+    static func counts(
+        _ key: RollupKey, metric: MetricName, split: MetricSplit?, today: Int, firstMonth: Date,
+        _ cohorts: inout [Substring: Bool]
+    ) -> Bool {
         switch metric {
         case .cohorts, .realizedLTV:
-            guard let month = key.series.split(separator: " ").last,
-                let start = cohortStart(String(month))
-            else { return false }
-            return start >= firstMonth
+            guard let month = key.series.split(separator: " ").last else { return false }
+            if let known = cohorts[month] { return known }
+            let included = cohortStart(String(month)).map { $0 >= firstMonth } ?? false
+            cohorts[month] = included
+            return included
         case .mrrMovement:
             // The rows kept for the query's split: its dimension named, the others `*`.
             let kept = split == .environment ? nil : split

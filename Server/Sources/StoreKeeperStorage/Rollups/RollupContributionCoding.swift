@@ -1,85 +1,52 @@
 import Foundation
 import SubscriptionMetrics
 
-/// How a subscriber's rollup contribution is stored (`metric_contributions.contribution_json`): a JSON array of
-/// rows `[metric, day, product, storefront, environment, offer type, series, column, value]`, in key order.
+/// How a subscriber's rollup contribution is stored (`metric_contributions.contribution`): one line per row, in
+/// key order, its fields `metric day product storefront environment offer-type series column value` separated by
+/// U+001F, the lines by newlines. Plain text a person can read with a query, cheaper to write and read on every
+/// write than JSON; none of its fields can hold either separator (they come from Apple's identifiers and our
+/// names, and a row holding one is refused when written).
 enum RollupContributionCoding {
-    /// One stored row.
-    struct Row: Codable {
-        var metric: String
-        var day: Int
-        var product: String
-        var storefront: String
-        var environment: String
-        var offerType: String
-        var series: String
-        var column: Int
-        var value: Int64
+    static let field: Character = "\u{1F}"
 
-        init(from decoder: any Decoder) throws {
-            var fields = try decoder.unkeyedContainer()
-            metric = try fields.decode(String.self)
-            day = try fields.decode(Int.self)
-            product = try fields.decode(String.self)
-            storefront = try fields.decode(String.self)
-            environment = try fields.decode(String.self)
-            offerType = try fields.decode(String.self)
-            series = try fields.decode(String.self)
-            column = try fields.decode(Int.self)
-            value = try fields.decode(Int64.self)
-        }
-
-        init(_ key: RollupKey, _ value: Int64) {
-            metric = key.metric.rawValue
-            day = key.day
-            product = key.product
-            storefront = key.storefront
-            environment = key.environment
-            offerType = key.offerType
-            series = key.series
-            column = key.column.rawValue
-            self.value = value
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var fields = encoder.unkeyedContainer()
-            try fields.encode(metric)
-            try fields.encode(day)
-            try fields.encode(product)
-            try fields.encode(storefront)
-            try fields.encode(environment)
-            try fields.encode(offerType)
-            try fields.encode(series)
-            try fields.encode(column)
-            try fields.encode(value)
-        }
-    }
-
-    /// The stored JSON of a contribution.
+    /// The stored text of a contribution.
+    /// - Throws: ``StorageError`` when a field holds a separator.
     static func encode(_ contribution: [RollupKey: Int64]) throws -> String {
-        let rows = contribution.sorted { $0.key < $1.key }.map { Row($0.key, $0.value) }
-        return String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
+        var lines: [String] = []
+        lines.reserveCapacity(contribution.count)
+        for (key, value) in contribution.sorted(by: { $0.key < $1.key }) {
+            let texts = [key.product, key.storefront, key.environment, key.offerType, key.series]
+            guard !texts.contains(where: { $0.contains(field) || $0.contains("\n") }) else {
+                throw StorageError("a metric rollup key holds a separator: \(texts.map { $0.prefix(64) })")
+            }
+            lines.append(
+                [
+                    key.metric.rawValue, String(key.day), key.product, key.storefront, key.environment, key.offerType,
+                    key.series, String(key.column.rawValue), String(value),
+                ].joined(separator: String(field)))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// A stored contribution, read back.
-    /// - Throws: ``StorageError`` naming the subscriber when the JSON or a metric or column in it is not ours.
-    static func decode(_ json: String, of user: String) throws -> [RollupKey: Int64] {
-        let rows: [Row]
-        do {
-            rows = try JSONDecoder().decode([Row].self, from: Data(json.utf8))
-        } catch {
-            throw StorageError("the stored metric contribution of \(user) cannot be read: \(error)")
-        }
+    /// - Throws: ``StorageError`` naming the subscriber and the line when one is not ours.
+    static func decode(_ text: String, of user: String) throws -> [RollupKey: Int64] {
         var result: [RollupKey: Int64] = [:]
-        for row in rows {
-            guard let metric = MetricName(rawValue: row.metric), let column = RollupColumn(rawValue: row.column) else {
+        for (number, line) in text.split(separator: "\n").enumerated() {
+            let fields = line.split(separator: field, omittingEmptySubsequences: false)
+            guard fields.count == 9, let metric = MetricName(rawValue: String(fields[0])),
+                let day = Int(fields[1]), let columnNumber = Int(fields[7]),
+                let column = RollupColumn(rawValue: columnNumber), let value = Int64(fields[8])
+            else {
                 throw StorageError(
-                    "the stored metric contribution of \(user) names metric \"\(row.metric)\" column \(row.column)")
+                    "the stored metric contribution of \(user) cannot be read at line \(number + 1): "
+                        + "\"\(line.prefix(120))\"")
             }
             let key = RollupKey(
-                metric: metric, day: row.day, product: row.product, storefront: row.storefront,
-                environment: row.environment, offerType: row.offerType, series: row.series, column: column)
-            result[key, default: 0] += row.value
+                metric: metric, day: day, product: String(fields[2]), storefront: String(fields[3]),
+                environment: String(fields[4]), offerType: String(fields[5]), series: String(fields[6]),
+                column: column)
+            result[key, default: 0] += value
         }
         return result
     }

@@ -162,7 +162,7 @@ extension SQLStore {
             // project's build, with the proceeds rules it was counted with, says its rollups are whole.
             [
                 "CREATE TABLE metric_rollups (project TEXT NOT NULL, metric TEXT NOT NULL, day INTEGER NOT NULL, product TEXT NOT NULL, storefront TEXT NOT NULL, environment TEXT NOT NULL, offer_type TEXT NOT NULL, series TEXT NOT NULL, col INTEGER NOT NULL, value BIGINT NOT NULL, PRIMARY KEY (project, metric, day, product, storefront, environment, offer_type, series, col))",
-                "CREATE TABLE metric_contributions (app_user_id TEXT PRIMARY KEY, contribution_json TEXT NOT NULL)",
+                "CREATE TABLE metric_contributions (app_user_id TEXT PRIMARY KEY, contribution TEXT NOT NULL)",
                 "CREATE TABLE metric_rollup_builds (project TEXT PRIMARY KEY, rules TEXT NOT NULL, built_at TEXT NOT NULL)",
             ],
         ]

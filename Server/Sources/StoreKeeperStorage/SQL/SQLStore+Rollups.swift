@@ -21,7 +21,7 @@ extension SQLStore {
         let stored = try await Self.contributions(tx, users)
         var totals: [RollupKey: Int64] = [:]
         var projectOf: [RollupKey: String] = [:]
-        var kept: [(user: String, json: String?)] = []
+        var kept: [(user: String, text: String?)] = []
         for user in users {
             var contribution: [RollupKey: Int64] = [:]
             if case .some(.some(var evidence)) = latest[user] {
@@ -64,10 +64,10 @@ extension SQLStore {
     {
         var result: [String: [RollupKey: Int64]] = [:]
         for row in try await selectIn(
-            tx, "SELECT app_user_id, contribution_json FROM metric_contributions", users)
+            tx, "SELECT app_user_id, contribution FROM metric_contributions", users)
         {
-            guard let user = row["app_user_id"]?.string, let json = row["contribution_json"]?.string else { continue }
-            result[user] = try RollupContributionCoding.decode(json, of: user)
+            guard let user = row["app_user_id"]?.string, let text = row["contribution"]?.string else { continue }
+            result[user] = try RollupContributionCoding.decode(text, of: user)
         }
         return result
     }
@@ -88,16 +88,37 @@ extension SQLStore {
         return rows
     }
 
-    /// Stores each subscriber's new contribution (`nil`: none, its row is deleted).
-    static func writeContributions(_ tx: any SQLTransaction, _ kept: [(user: String, json: String?)]) async throws {
-        for (user, json) in kept {
-            if let json {
+    /// Stores each subscriber's new contribution (`nil`: none, its row is deleted): one statement for the rows
+    /// written and one for those deleted (arrays on PostgreSQL, chunks on SQLite).
+    static func writeContributions(_ tx: any SQLTransaction, _ kept: [(user: String, text: String?)]) async throws {
+        let written = kept.compactMap { entry in entry.text.map { (entry.user, $0) } }
+        let deleted = kept.filter { $0.text == nil }.map(\.user)
+        let upsert =
+            " ON CONFLICT (app_user_id) DO UPDATE SET contribution = excluded.contribution"
+        if tx.dialect.bindsArrays {
+            if !written.isEmpty {
                 try await tx.query(
-                    "INSERT INTO metric_contributions (app_user_id, contribution_json) VALUES (?, ?) ON CONFLICT (app_user_id) DO UPDATE SET contribution_json = excluded.contribution_json",
-                    [.text(user), .text(json)])
-            } else {
-                try await tx.query("DELETE FROM metric_contributions WHERE app_user_id = ?", [.text(user)])
+                    "INSERT INTO metric_contributions (app_user_id, contribution) SELECT * FROM unnest(?, ?)" + upsert,
+                    [.texts(written.map(\.0)), .texts(written.map(\.1))])
             }
+            if !deleted.isEmpty {
+                try await tx.query("DELETE FROM metric_contributions WHERE app_user_id = ANY(?)", [.texts(deleted)])
+            }
+            return
+        }
+        for start in stride(from: 0, to: written.count, by: 400) {
+            let chunk = written[start..<min(written.count, start + 400)]
+            try await tx.query(
+                "INSERT INTO metric_contributions (app_user_id, contribution) VALUES "
+                    + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ") + upsert,
+                chunk.flatMap { [SQLValue.text($0.0), .text($0.1)] })
+        }
+        for start in stride(from: 0, to: deleted.count, by: 400) {
+            let chunk = deleted[start..<min(deleted.count, start + 400)]
+            try await tx.query(
+                "DELETE FROM metric_contributions WHERE app_user_id IN ("
+                    + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")",
+                chunk.map(SQLValue.text))
         }
     }
 

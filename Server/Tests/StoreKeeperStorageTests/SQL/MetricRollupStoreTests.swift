@@ -223,7 +223,7 @@ import Testing
                 ).first?["user"]?.string ?? ""
             try await store.database.withTransaction { tx in
                 try await tx.query(
-                    "UPDATE metric_contributions SET contribution_json = '[]' WHERE app_user_id = ?", [.text(first)])
+                    "UPDATE metric_contributions SET contribution = '' WHERE app_user_id = ?", [.text(first)])
             }
             let contribution = try await store.verifyRollups(in: Spec.project).difference ?? ""
             #expect(
