@@ -3,7 +3,8 @@ import StoreKeeperStorage
 import SubscriptionMetrics
 
 /// The retention metrics (`retention_requests`, `retention_saves`): the project's recorded answers, each with the
-/// timeline of the subscription it was about (from the kept timelines, or a scan when they cannot serve).
+/// timeline of the subscription it was about (from the kept timelines when a query already read them, otherwise
+/// read for the subscriptions answered about alone).
 extension MetricService {
     /// The series of each retention query, in order.
     func retention(_ queries: [MetricQuery], project: ProjectScope, kept: [[SubscriptionTimeline]]?) async throws
@@ -22,9 +23,14 @@ extension MetricService {
             if let kept {
                 kept.forEach(keep)
             } else {
-                try await MetricTimelineCache.scan(project, store: store) { _, customer in
-                    keep(customer)
-                    return true
+                // Only the subscriptions answered about, each from its owner's whole evidence.
+                for original in asked.sorted() {
+                    guard
+                        let owner = try await store.owner(
+                            originalTransactionKey: project.key(original), bundleIDs: apps.bundleIDs(in: project)),
+                        let snapshot = try await store.snapshot(ProjectScope.value(ofKey: owner), in: project)
+                    else { continue }
+                    keep(SubscriptionTimeline.timelines(try await store.fullEvidence(snapshot)))
                 }
             }
         }

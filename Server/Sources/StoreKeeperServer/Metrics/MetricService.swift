@@ -55,8 +55,9 @@ struct MetricService: Sendable {
         }
         let retention = queries.filter(\.name.isRetention)
         // Timelines only when a metric counts them (retention requests alone read only the answers).
-        let needsTimelines = !accumulators.isEmpty || retention.contains { $0.name == .retentionSaves }
-        let kept = needsTimelines ? try await timelineCache.timelines(in: project, store: store) : nil
+        // Timelines only when a metric counts them all (retention saves without them read the answered
+        // subscriptions alone).
+        let kept = !accumulators.isEmpty ? try await timelineCache.timelines(in: project, store: store) : nil
         if !accumulators.isEmpty {
             if let kept {
                 accumulators = await Self.count(kept, into: accumulators)
