@@ -5,12 +5,15 @@ import StoreKeeperStorage
 
 /// Builds every project's kept metric timelines once the server listens, so the first dashboard visit after a
 /// start does not pay for reading the whole project (seconds at 100,000 subscribers). Then it is done; later
-/// queries keep the timelines fresh themselves.
+/// queries keep the timelines fresh themselves. Not with metric rollups, which answer instead.
 struct MetricTimelineWarmer: Service {
     let metrics: MetricService
     let logger: Logger
 
     func run() async throws {
+        // With rollups, metrics read no timelines once the rollups are whole: keeping them all would only cost
+        // memory (a query before then builds them itself).
+        guard !metrics.store.keepsRollups else { return }
         let projects = metrics.apps.projects
         let clock = ContinuousClock()
         for project in projects {
