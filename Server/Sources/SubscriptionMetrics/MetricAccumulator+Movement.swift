@@ -113,13 +113,9 @@ extension MetricAccumulator {
         return series.map { ($0.0, classification + value + " " + $0.1) }
     }
 
-    /// The period holding access at each of `instants` (sorted): the last, in start order, that began before the
-    /// instant and whose access had not ended, as snapshots count (``addSnapshots(_:at:)``); walked once.
-    static func holders(_ periods: [SubscriptionPeriod], at instants: [Date]) -> [SubscriptionPeriod?] {
-        holderIndices(periods, at: instants).map { $0.map { periods[$0] } }
-    }
-
-    /// The index of the period holding access at each of `instants` (see ``holders(_:at:)``).
+    /// The index of the period holding access at each of `instants` (sorted): the last, in start order, that began
+    /// before the instant and whose access had not ended, as snapshots count (``addSnapshots(_:at:)``); walked
+    /// once.
     static func holderIndices(_ periods: [SubscriptionPeriod], at instants: [Date]) -> [Int?] {
         var started = 0
         return instants.map { instant in

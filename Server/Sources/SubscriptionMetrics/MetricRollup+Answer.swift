@@ -23,10 +23,15 @@ extension MetricRollup {
         guard let firstBucket = buckets.first else { return accumulator.series() }
         let (metric, factor) = source(of: query.name)
         let firstDay = day(of: firstBucket.start)
-        // Per day from the first bucket's: the bucket holding it.
+        // Per day from the first bucket's: the bucket holding it, and whether the day begins that bucket.
         var holding: [Int] = []
+        var startsBucket: [Bool] = []
         for (index, bucket) in buckets.enumerated() {
-            for _ in day(of: bucket.start)..<day(of: bucket.end) { holding.append(index) }
+            let first = day(of: bucket.start)
+            for dayNumber in first..<day(of: bucket.end) {
+                holding.append(index)
+                startsBucket.append(dayNumber == first)
+            }
         }
         let reporting = query.reporting
         let today = day(of: query.now)
@@ -83,7 +88,8 @@ extension MetricRollup {
                         ? 0
                         : metric != .churnRate
                             ? (offset < holding.count ? holding[offset] : buckets.count)
-                            : offset == 0 ? 0 : (buckets.firstIndex { day(of: $0.start) >= key.day } ?? buckets.count)
+                            : offset < holding.count
+                                ? holding[offset] + (startsBucket[offset] ? 0 : 1) : buckets.count
                     guard bucket < buckets.count else { continue }
                     accumulator.denominatorDeltas[series, default: Array(repeating: 0, count: buckets.count + 1)][
                         bucket] += value * rate

@@ -19,8 +19,7 @@ extension SQLStore {
         let users = latest.keys.sorted()
         let history = try await Self.histories(tx, users)
         let stored = try await Self.contributions(tx, users)
-        var totals: [RollupKey: Int64] = [:]
-        var projectOf: [RollupKey: String] = [:]
+        var totals: [ProjectRollupKey: Int64] = [:]
         var kept: [(user: String, text: String?)] = []
         for user in users {
             var contribution: [RollupKey: Int64] = [:]
@@ -32,20 +31,13 @@ extension SQLStore {
             guard contribution != old else { continue }
             let project = ProjectScope.id(ofKey: user)
             for (key, value) in MetricRollup.difference(from: old, to: contribution) {
-                // Projects share a key space only in the statement: each key is written under its project.
-                var scoped = key
-                scoped.series = project + Self.projectSeparator + key.series
-                totals[scoped, default: 0] += value
-                projectOf[scoped] = project
+                totals[ProjectRollupKey(project: project, key: key), default: 0] += value
             }
             kept.append((user, contribution.isEmpty ? nil : try RollupContributionCoding.encode(contribution)))
         }
         try await Self.writeContributions(tx, kept)
         try await Self.addRollups(tx, totals.filter { $0.value != 0 }.sorted { $0.key < $1.key })
     }
-
-    /// Separates a project from a series while a statement's rows are gathered.
-    static let projectSeparator = "\u{1D}"
 
     /// The history of each of `users`, one set per stored observation.
     static func histories(_ tx: any SQLTransaction, _ users: [String]) async throws -> [String: [EvidenceSet]] {
@@ -126,24 +118,19 @@ extension SQLStore {
     static let rollupConflict =
         " ON CONFLICT (project, metric, day, product, storefront, environment, offer_type, series, col) DO UPDATE SET value = metric_rollups.value + excluded.value"
 
-    /// Adds `rows` (keys whose series carries their project, ``projectSeparator``) to the rollups, in key order.
-    static func addRollups(_ tx: any SQLTransaction, _ rows: [(key: RollupKey, value: Int64)]) async throws {
+    /// Adds `rows` to the rollups, in key order (project, then ``RollupKey``'s order).
+    static func addRollups(_ tx: any SQLTransaction, _ rows: [(key: ProjectRollupKey, value: Int64)]) async throws {
         guard !rows.isEmpty else { return }
-        func split(_ key: RollupKey) -> (project: String, series: String) {
-            let parts = key.series.components(separatedBy: projectSeparator)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }
         if tx.dialect.bindsArrays {
-            let parts = rows.map { split($0.key) }
+            let keys = rows.map(\.key.key)
             try await tx.query(
                 "INSERT INTO metric_rollups (\(rollupColumns)) SELECT * FROM unnest(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     + rollupConflict,
                 [
-                    .texts(parts.map(\.project)), .texts(rows.map(\.key.metric.rawValue)),
-                    .integers(rows.map { Int64($0.key.day) }), .texts(rows.map(\.key.product)),
-                    .texts(rows.map(\.key.storefront)), .texts(rows.map(\.key.environment)),
-                    .texts(rows.map(\.key.offerType)), .texts(parts.map(\.series)),
-                    .integers(rows.map { Int64($0.key.column.rawValue) }), .integers(rows.map(\.value)),
+                    .texts(rows.map(\.key.project)), .texts(keys.map(\.metric.rawValue)),
+                    .integers(keys.map { Int64($0.day) }), .texts(keys.map(\.product)), .texts(keys.map(\.storefront)),
+                    .texts(keys.map(\.environment)), .texts(keys.map(\.offerType)), .texts(keys.map(\.series)),
+                    .integers(keys.map { Int64($0.column.rawValue) }), .integers(rows.map(\.value)),
                 ])
             return
         }
@@ -151,11 +138,11 @@ extension SQLStore {
         for start in stride(from: 0, to: rows.count, by: 90) {
             let chunk = rows[start..<min(rows.count, start + 90)]
             var binds: [SQLValue] = []
-            for (key, value) in chunk {
-                let (project, series) = split(key)
+            for (scoped, value) in chunk {
+                let key = scoped.key
                 binds += [
-                    .text(project), .text(key.metric.rawValue), .integer(Int64(key.day)), .text(key.product),
-                    .text(key.storefront), .text(key.environment), .text(key.offerType), .text(series),
+                    .text(scoped.project), .text(key.metric.rawValue), .integer(Int64(key.day)), .text(key.product),
+                    .text(key.storefront), .text(key.environment), .text(key.offerType), .text(key.series),
                     .integer(Int64(key.column.rawValue)), .integer(value),
                 ]
             }
@@ -164,5 +151,17 @@ extension SQLStore {
                     + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
                     + rollupConflict, binds)
         }
+    }
+}
+
+/// A rollup key under its project: how a write's differences for several projects are gathered and ordered.
+struct ProjectRollupKey: Hashable, Comparable {
+    /// The project id.
+    var project: String
+    /// The row within the project.
+    var key: RollupKey
+
+    static func < (lhs: ProjectRollupKey, rhs: ProjectRollupKey) -> Bool {
+        lhs.project != rhs.project ? lhs.project < rhs.project : lhs.key < rhs.key
     }
 }
