@@ -20,7 +20,7 @@ extension MetricAccumulator {
                     paidDays = 0
                 }
                 let amount = query.proceeds.proceeds(of: price, storefront: period.storefront, afterPaidDays: paidDays)
-                paidDays += max(0, period.expiresAt.timeIntervalSince(period.start)) / 86_400
+                paidDays += period.paidDays
                 paidUntil = max(paidUntil ?? period.accessEnd, period.accessEnd)
                 guard counts(period), happened(period.start) else { continue }
                 kept.append((period, amount, period.start))

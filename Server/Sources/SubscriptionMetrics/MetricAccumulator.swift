@@ -46,10 +46,22 @@ public struct MetricAccumulator: Sendable {
     /// Starts a computation over the given UTC days only, each its own bucket (``MetricRollup``'s contributions:
     /// the days on which something the metrics count can change, so a long history costs its events, not its
     /// days).
-    init(_ query: MetricQuery, days: [Int]) {
-        self.init(
-            query, buckets: days.map { DateInterval(start: MetricRollup.start(ofDay: $0), duration: 86_400) })
+    /// With `before`, the days before it are one leading bucket (``MetricRollup``'s window: what happened before it
+    /// is counted there, so every later bucket holds exactly what it holds without the window).
+    init(_ query: MetricQuery, days: [Int], before: Int? = nil) {
+        var buckets: [DateInterval] = []
+        var chosen = days
+        if let before, let first = days.first, first < before {
+            buckets.append(
+                DateInterval(start: MetricRollup.start(ofDay: first), end: MetricRollup.start(ofDay: before)))
+            chosen = days.filter { $0 >= before }
+        }
+        buckets += chosen.map { DateInterval(start: MetricRollup.start(ofDay: $0), duration: 86_400) }
+        self.init(query, buckets: buckets)
         sparse = true
+        // The leading bucket's start-of-bucket snapshot is taken at its end: the window's first day then changes
+        // from what held as it began, as it does without the window.
+        if buckets.count > chosen.count, !starts.isEmpty { starts[0] = buckets[0].end }
     }
 
     init(_ query: MetricQuery, buckets: [DateInterval]) {
@@ -64,7 +76,7 @@ public struct MetricAccumulator: Sendable {
     }
 
     /// The start of each bucket that began before `now`: where ``MetricName/churnRate`` counts who had access.
-    let starts: [Date]
+    var starts: [Date]
 
     /// The end of what has happened: `now`, or with ``MetricQuery/dayClock`` the end of its UTC day.
     let clockEnd: Date

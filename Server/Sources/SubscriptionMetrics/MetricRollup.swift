@@ -55,10 +55,12 @@ public enum MetricRollup {
     /// - Parameters:
     ///   - timelines: The customer's timelines (``SubscriptionTimeline/timelines(_:)``), from its whole evidence.
     ///   - proceeds: How proceeds are estimated (a contribution holds the proceeds these rules give).
+    ///   - fromDay: Only the rows of this UTC day and later (each exactly as the whole contribution has it): what a
+    ///     write computes when nothing before that day changed (``firstChange(from:to:)``).
     /// - Returns: The values by key.
-    public static func contribution(_ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules())
-        -> [RollupKey: Int64]
-    {
+    public static func contribution(
+        _ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules(), fromDay: Int? = nil
+    ) -> [RollupKey: Int64] {
         let periods = timelines.flatMap(\.periods)
         guard !periods.isEmpty else { return [:] }
         let dates = periods.flatMap { [$0.start, $0.accessEnd, $0.expiresAt] + ($0.refundedAt.map { [$0] } ?? []) }
@@ -70,25 +72,27 @@ public enum MetricRollup {
             chosen.formUnion([day, day + 1, day + 2])
         }
         let days = chosen.sorted()
+        guard days.last.map({ $0 >= fromDay ?? $0 }) ?? false else { return [:] }
         let scopes = Set(periods.map(\.environment)).map { Set([$0]) } + [allEnvironments]
         // Every row of a metric: per environment scope or per movement split where the metric needs them.
         func rows(_ metric: MetricName, clock: Date? = nil) -> [RollupKey: Double] {
             if metric == .mrrMovement {
                 return movementSplits.reduce(into: [:]) { result, split in
                     for (key, value) in values(
-                        metric, timelines, days: days, proceeds: proceeds, clock: clock, split: split)
+                        metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock, split: split)
                     {
                         result[key, default: 0] += value
                     }
                 }
             }
             guard environmentScoped.contains(metric) else {
-                return values(metric, timelines, days: days, proceeds: proceeds, clock: clock)
+                return values(metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock)
             }
             var result: [RollupKey: Double] = [:]
             for environments in scopes {
                 let found = values(
-                    metric, timelines, days: days, proceeds: proceeds, clock: clock, environments: environments)
+                    metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+                    environments: environments)
                 for (key, value) in found {
                     var scoped = key
                     scoped.series = scope(environments) + scopeSeparator + key.series
@@ -112,7 +116,7 @@ public enum MetricRollup {
             let end = timeline.periods[last].accessEnd
             renewingDays[day(of: end)] = min(renewingDays[day(of: end)] ?? end, end)
         }
-        for (renewingDay, clock) in renewingDays {
+        for (renewingDay, clock) in renewingDays where renewingDay >= fromDay ?? renewingDay {
             for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
                 let base = ordinary[metric] ?? [:]
                 let that = rows(metric, clock: clock)
@@ -131,11 +135,12 @@ public enum MetricRollup {
         }
     }
 
-    /// What ``MetricAccumulator`` counts of `timelines` for `metric` on the chosen `days`, by key: with
-    /// a clock that never stops, or read by the day at `clock` (``MetricQuery/dayClock``); counting every
+    /// What ``MetricAccumulator`` counts of `timelines` for `metric` on the chosen `days` (those from `from` on), by
+    /// key: with a clock that never stops, or read by the day at `clock` (``MetricQuery/dayClock``); counting every
     /// environment of the timelines, or `environments`.
     static func values(
-        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days: [Int], proceeds: ProceedsRules,
+        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days: [Int], from: Int? = nil,
+        proceeds: ProceedsRules,
         clock: Date? = nil, environments: Set<String>? = nil, split: MetricSplit? = nil
     ) -> [RollupKey: Double] {
         let environments = environments ?? Set(timelines.flatMap(\.periods).map(\.environment))
@@ -144,7 +149,10 @@ public enum MetricRollup {
             split: split, environments: environments, now: clock ?? .distantFuture)
         query.proceeds = proceeds
         query.dayClock = clock != nil
-        var accumulator = MetricAccumulator(query, days: days)
+        var accumulator = MetricAccumulator(query, days: days, before: from)
+        // The day of each bucket; `nil` for the leading one holding the days before `from`.
+        let bucketDays: [Int?] =
+            accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }
         accumulator.keyedByDimensions = true
         accumulator.add(timelines: timelines)
         let tables: [(RollupColumn, [String: [Double]])] = [
@@ -158,7 +166,8 @@ public enum MetricRollup {
                 // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no
                 // row takes it back.
                 for (offset, value) in values.enumerated() where value != 0 && offset < count {
-                    result[rollupKey(key, metric: metric, day: days[offset], column: column), default: 0] += value
+                    guard let day = bucketDays[offset] else { continue }
+                    result[rollupKey(key, metric: metric, day: day, column: column), default: 0] += value
                 }
             }
         }

@@ -29,4 +29,10 @@ public struct SubscriptionPeriod: Sendable, Hashable {
     public var isTrial: Bool
     /// Its nominal length in months (a week is 12/52), from its own dates.
     public var months: Double
+    /// The days of paid service it stands for when it stands for a run of folded periods (``FoldedPeriods``);
+    /// `nil` for a period of its own, whose paid days are its length.
+    public var foldedPaidDays: Double? = nil
+
+    /// The days of paid service it adds when paid: its length, or the run's it stands for.
+    var paidDays: Double { foldedPaidDays ?? max(0, expiresAt.timeIntervalSince(start)) / 86_400 }
 }

@@ -1,0 +1,89 @@
+public import Foundation
+
+/// Where a customer's contribution can first differ between two versions of its evidence.
+public enum RollupChangeStart: Sendable, Hashable {
+    /// Nowhere: the timelines count the same.
+    case nothing
+    /// No row before this UTC day differs.
+    case day(Int)
+    /// Anywhere (a subscription changed group, which regroups what the commission's year and reactivations count).
+    case everything
+}
+
+/// A write's window: the days its change can reach, so it counts only those (``contribution(_:proceeds:fromDay:)``).
+extension MetricRollup {
+    /// The first day a contribution from `new` can differ from one from `old`: the earliest date of a period
+    /// that is in one and not the other, of the period before it (its churn and its trial's conversion look at
+    /// the next period), of a subscription's last periods when its end reason changed, of a renewal whose grace
+    /// classification changed, and of a customer's first period in an environment when a changed date falls
+    /// within conversion's window after it. Everything else a row counts looks only at earlier periods.
+    /// - Parameters:
+    ///   - old: The customer's timelines before.
+    ///   - new: The customer's timelines after.
+    public static func firstChange(from old: [SubscriptionTimeline], to new: [SubscriptionTimeline])
+        -> RollupChangeStart
+    {
+        let before = Dictionary(old.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
+        var dates: [Date] = []
+        for original in Set(before.keys).union(after.keys) {
+            let (was, now) = (before[original], after[original])
+            guard was != now else { continue }
+            if let was, let now, was.group != now.group { return .everything }
+            let (oldPeriods, newPeriods) = (was?.periods ?? [], now?.periods ?? [])
+            for (periods, others) in [(oldPeriods, newPeriods), (newPeriods, oldPeriods)] {
+                for (index, period) in periods.enumerated() where !others.contains(period) {
+                    dates += [period.start, period.accessEnd, period.expiresAt] + [period.refundedAt].compactMap { $0 }
+                    guard index > 0 else { continue }
+                    let previous = periods[index - 1]
+                    dates += [previous.accessEnd, previous.expiresAt] + [previous.refundedAt].compactMap { $0 }
+                }
+            }
+            if was?.endReason != now?.endReason {
+                for last in [oldPeriods.last, newPeriods.last].compactMap({ $0 }) {
+                    dates += [last.accessEnd, last.expiresAt]
+                }
+            }
+            if was?.graceEnds != now?.graceEnds {
+                let (oldEnds, newEnds) = (was?.graceEnds ?? [], now?.graceEnds ?? [])
+                for periods in [oldPeriods, newPeriods] {
+                    for (previous, next) in zip(periods, periods.dropFirst()) {
+                        func inGrace(_ ends: [Date]) -> Bool {
+                            ends.contains { $0 > previous.expiresAt && next.start <= $0 }
+                        }
+                        if inGrace(oldEnds) != inGrace(newEnds) { dates.append(next.start) }
+                    }
+                }
+            }
+        }
+        guard var earliest = dates.min() else { return .nothing }
+        // Conversion counts a customer at its first start by what began within its longest window after it.
+        let reach = (MetricAccumulator.conversionWindows.map(\.days).max() ?? 0) + 1
+        for periods in [old.flatMap(\.periods), new.flatMap(\.periods)] {
+            for environment in Set(periods.map(\.environment)) {
+                guard let first = periods.filter({ $0.environment == environment }).map(\.start).min(),
+                    earliest <= first.addingTimeInterval(reach * 86_400)
+                else { continue }
+                earliest = min(earliest, first)
+            }
+        }
+        return .day(day(of: earliest))
+    }
+
+    /// What a customer's change adds to the rollups, counting only the days from `start` on (every earlier row
+    /// is the same in both): the new contribution less the old, zeros left out.
+    public static func change(
+        from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], proceeds: ProceedsRules,
+        start: RollupChangeStart
+    ) -> [RollupKey: Int64] {
+        let fromDay: Int?
+        switch start {
+        case .nothing: return [:]
+        case .day(let day): fromDay = day
+        case .everything: fromDay = nil
+        }
+        return difference(
+            from: contribution(old, proceeds: proceeds, fromDay: fromDay),
+            to: contribution(new, proceeds: proceeds, fromDay: fromDay))
+    }
+}
