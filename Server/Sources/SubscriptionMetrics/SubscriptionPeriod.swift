@@ -34,5 +34,29 @@ public struct SubscriptionPeriod: Sendable, Hashable {
     public var foldedPaidDays: Double? = nil
 
     /// The days of paid service it adds when paid: its length, or the run's it stands for.
-    var paidDays: Double { foldedPaidDays ?? max(0, expiresAt.timeIntervalSince(start)) / 86_400 }
+    public var paidDays: Double { foldedPaidDays ?? max(0, expiresAt.timeIntervalSince(start)) / 86_400 }
+}
+
+extension SubscriptionPeriod {
+    /// Makes a period standing for a run of folded periods with `paidDays` of paid service (a stored run read
+    /// back, ``FoldedPeriods``).
+    public init(
+        productID: String, start: Date, accessEnd: Date, expiresAt: Date, price: Int64, currency: String,
+        storefront: String?, environment: String, offerType: String, isTrial: Bool, months: Double, paidDays: Double
+    ) {
+        self.productID = productID
+        self.start = start
+        self.accessEnd = accessEnd
+        self.expiresAt = expiresAt
+        self.refundedAt = nil
+        self.refundedShare = 100_000
+        self.price = price
+        self.currency = currency
+        self.storefront = storefront
+        self.environment = environment
+        self.offerType = offerType
+        self.isTrial = isTrial
+        self.months = months
+        self.foldedPaidDays = paidDays
+    }
 }

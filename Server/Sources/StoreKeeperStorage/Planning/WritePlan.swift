@@ -36,6 +36,15 @@ struct EvidenceSave {
     /// Observations folded out of the row (superseded history, ``SubscriptionEngine/fold(_:at:)``): appended to the
     /// subscriber's history instead.
     var folded = EvidenceSet()
+    /// The row's evidence before the write, once ``change`` no longer says it (a fold rewrites the row whole).
+    var before: EvidenceSet?
+
+    /// The row's evidence before the write (empty for a new row); `nil` for a row replaced whole.
+    var rowBefore: EvidenceSet? {
+        if let before { return before }
+        guard case .union(let stored, _) = change else { return nil }
+        return stored?.evidence ?? EvidenceSet()
+    }
 
     /// The evidence the row holds afterwards.
     var evidence: EvidenceSet {

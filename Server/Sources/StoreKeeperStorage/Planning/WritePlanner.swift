@@ -37,6 +37,7 @@ enum WritePlanner {
         let split = engine.fold(save.evidence, at: now)
         guard !split.folded.isEmpty else { return save }
         var folded = save
+        folded.before = save.rowBefore
         folded.change = .whole(split.kept)
         folded.folded.formUnion(split.folded)
         return folded

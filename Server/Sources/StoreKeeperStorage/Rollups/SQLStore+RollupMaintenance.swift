@@ -25,9 +25,9 @@ extension SQLStore {
         return result.filter { $0.value != 0 }
     }
 
-    /// Forgets a project's rollups and every contribution to them, then builds them again from the stored
+    /// Forgets a project's rollups and every customer they counted, then builds them again from the stored
     /// evidence (``refreshRollups(in:pageSize:progress:)``) and marks them whole: what builds a database's first
-    /// rollups and repairs any that drifted. Writes meanwhile stay right (no contribution and no rows are
+    /// rollups and repairs any that drifted. Writes meanwhile stay right (no customer counted and no rows are
     /// consistent); queries do not read them until they are marked whole.
     /// - Parameters:
     ///   - project: The project.
@@ -39,12 +39,12 @@ extension SQLStore {
         try await database.withTransaction { tx in
             // Under the project's subscribers' locks where rows are locked, so no write is half-way through.
             let users = try await tx.query(
-                "SELECT app_user_id FROM metric_contributions WHERE app_user_id LIKE ? ESCAPE '\\'",
+                "SELECT app_user_id FROM metric_customers WHERE app_user_id LIKE ? ESCAPE '\\'",
                 [.text(Self.keyPattern(project))]
             ).compactMap { $0["app_user_id"]?.string }
             try await Self.lock(tx, users.map { "user:\($0)" })
             try await tx.query(
-                "DELETE FROM metric_contributions WHERE app_user_id LIKE ? ESCAPE '\\'",
+                "DELETE FROM metric_customers WHERE app_user_id LIKE ? ESCAPE '\\'",
                 [.text(Self.keyPattern(project))])
             try await tx.query("DELETE FROM metric_rollups WHERE project = ?", [.text(project.id)])
             try await tx.query("DELETE FROM metric_rollup_builds WHERE project = ?", [.text(project.id)])
@@ -54,14 +54,14 @@ extension SQLStore {
         return counted
     }
 
-    /// Computes every subscriber's contribution of `project` again from its stored evidence, under its lock, and
-    /// adds the differences (safe beside concurrent writes: each subscriber is brought up to date as a write
-    /// would). Builds the rollups of a database that had none.
+    /// Counts every subscriber of `project` the rollups do not count yet (written while no server kept them),
+    /// from its stored evidence under its lock, as a write would (safe beside concurrent writes, which keep the
+    /// counted ones). Builds the rollups of a database that had none.
     /// - Parameters:
     ///   - project: The project.
     ///   - pageSize: Subscribers per transaction.
     ///   - progress: Called after each page with the subscribers done so far.
-    /// - Returns: How many subscribers were brought up to date.
+    /// - Returns: How many subscribers were looked at.
     @discardableResult
     public func refreshRollups(
         in project: ProjectScope, pageSize: Int = 200, progress: (Int) -> Void = { _ in }
@@ -78,26 +78,18 @@ extension SQLStore {
             let cache = evidenceCache
             try await database.withTransaction { tx in
                 try await Self.lock(tx, users.map { "user:\($0)" })
-                var changed: [(user: String, evidence: EvidenceSet?)] = []
-                for user in users {
-                    changed.append((user, try await Self.loadEvidence(tx, user, cache)?.evidence))
+                let counted = try await Self.rollupCustomers(tx, users)
+                var changes: [RollupChange] = []
+                for user in users where counted[user] == nil {
+                    changes.append(
+                        RollupChange(
+                            user: user, before: nil, after: try await Self.loadEvidence(tx, user, cache)?.evidence))
                 }
-                try await refreshRollups(tx, changed)
+                try await finishRollups(tx, try await prepareRollups(tx, changes))
             }
             done += users.count
             progress(done)
             after = last
-        }
-        // Contributions of subscribers whose rows are gone (none, unless a write path forgot one).
-        let orphans = try await database.read(
-            "SELECT app_user_id FROM metric_contributions c WHERE app_user_id LIKE ? ESCAPE '\\' AND NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = c.app_user_id)",
-            [.text(Self.keyPattern(project))]
-        ).compactMap { $0["app_user_id"]?.string }
-        if !orphans.isEmpty {
-            try await database.withTransaction { tx in
-                try await Self.lock(tx, orphans.map { "user:\($0)" })
-                try await refreshRollups(tx, orphans.map { ($0, nil) })
-            }
         }
         return done
     }
@@ -112,34 +104,36 @@ extension SQLStore {
         -> RollupVerification
     {
         guard let rules = rollupRules else { throw StorageError("metric rollups are not kept by this store") }
-        var expected: [RollupKey: Int64] = [:]
+        var summed: [RollupKey: Int64] = [:]
         var checked = 0
         var after: String?
         while true {
             let page = try await evidencePage(in: project, after: after, limit: 500)
             let stored = try await database.withReadTransaction { tx in
-                try await Self.contributions(tx, page.map(\.storageKey))
+                try await Self.rollupCustomers(tx, page.map(\.storageKey))
             }
             for (user, evidence) in page {
-                let contribution = MetricRollup.contribution(
-                    SubscriptionTimeline.timelines(evidence), proceeds: rules)
-                if contribution != (stored[user] ?? [:]) {
+                let timelines = SubscriptionTimeline.timelines(evidence)
+                let contribution = MetricRollup.contribution(timelines, proceeds: rules)
+                let expected = timelines.isEmpty ? nil : MetricRollup.fingerprint(contribution)
+                if stored[user]?.fingerprint != expected {
                     return RollupVerification(
-                        subscribers: checked, rows: expected.count,
-                        difference: "subscriber \(ProjectScope.value(ofKey: user)): its stored contribution differs "
-                            + "from its evidence (\(Self.firstDifference(stored[user] ?? [:], contribution)))")
+                        subscribers: checked, rows: summed.count,
+                        difference: "subscriber \(ProjectScope.value(ofKey: user)): "
+                            + (stored[user] == nil
+                                ? "the rollups do not count it" : "its counted contribution differs from its evidence"))
                 }
-                for (key, value) in contribution { expected[key, default: 0] += value }
+                for (key, value) in contribution { summed[key, default: 0] += value }
                 checked += 1
             }
             progress(checked)
             guard page.count == 500, let last = page.last else { break }
             after = last.storageKey
         }
-        let summed = expected.filter { $0.value != 0 }
+        let expected = summed.filter { $0.value != 0 }
         let stored = try await rollups(in: project)
-        let difference = stored == summed ? nil : "rollups: " + Self.firstDifference(stored, summed)
-        return RollupVerification(subscribers: checked, rows: summed.count, difference: difference)
+        let difference = stored == expected ? nil : "rollups: " + Self.firstDifference(stored, expected)
+        return RollupVerification(subscribers: checked, rows: expected.count, difference: difference)
     }
 
     /// The first key (in key order) whose values differ, told as `stored` against `expected`.

@@ -138,6 +138,14 @@ extension SQLStore {
         _ plan: WritePlan, _ tx: any SQLTransaction, _ write: EvidenceWrite, notificationID: String,
         evidenceID: Int64, now: Date
     ) async throws {
+        // Rollups count the change before the statements (their whole-history customers as they still are).
+        let rollups = try await prepareRollups(
+            tx,
+            plan.saves.map { save in
+                RollupChange(
+                    user: save.user, before: plan.movedOwners.isEmpty ? save.rowBefore : nil, after: save.evidence,
+                    folded: save.folded)
+            })
         if let mark = plan.notification {
             try await Self.recordNotification(
                 tx, write, notificationID, evidenceID, status: mark.status,
@@ -165,7 +173,7 @@ extension SQLStore {
             try await self.save(tx, last, events: plan.events, evidenceID: evidenceID, now: now)
         }
         try await Self.insertHistory(tx, try plan.saves.flatMap(historyRows))
-        try await refreshRollups(tx, plan.saves.map { ($0.user, $0.evidence) })
+        try await finishRollups(tx, rollups)
         try await Self.writeAnnouncements(tx, plan.announcements, now: now)
     }
 

@@ -85,6 +85,7 @@ extension SQLStore {
             var announced = announcer == nil ? [:] : try await Self.announcedRows(tx, users: users)
             var announcements: [PlannedAnnouncement] = []
             var history: [HistoryRow] = []
+            var rollupChanges: [String: RollupChange] = [:]
             for queued in writes {
                 let write = queued.write
                 let id = write.notificationID ?? ""
@@ -109,14 +110,26 @@ extension SQLStore {
                     if !saves.contains(where: { $0.user == save.user }) { saves.append((save.user, save.bundleID)) }
                     rows[save.user] = try encoded(save)
                     history += try historyRows(save)
+                    var change = rollupChanges[save.user] ?? RollupChange(user: save.user, before: save.rowBefore)
+                    change.folded.formUnion(save.folded)
+                    rollupChanges[save.user] = change
                 }
                 events += plan.events.map { ($0, evidenceID) }
                 results.append((plan.outcome, plan.changed))
             }
+            let rollups = try await prepareRollups(
+                tx,
+                saves.compactMap { save in
+                    rollupChanges[save.user].map { change in
+                        var counted = change
+                        counted.after = rows[save.user]?.evidence
+                        return counted
+                    }
+                })
             try await saveAll(
                 tx, saves.compactMap { save in rows[save.user].map { (save.user, save.bundleID, $0) } }, events: events,
                 parked: marks, history: history, now: writes[0].now)
-            try await refreshRollups(tx, saves.compactMap { save in rows[save.user].map { (save.user, $0.evidence) } })
+            try await finishRollups(tx, rollups)
             try await Self.writeAnnouncements(tx, announcements, now: writes[0].now)
             return results
         }

@@ -20,6 +20,9 @@ extension SQLStore {
                 "SELECT created_at FROM subscribers WHERE app_user_id IN (?, ?)", [.text(target), .text(source)]
             ).map { Self.date($0["created_at"]) }.min()
             let save = EvidenceSave(user: target, bundleID: bundleID, change: .union(stored: stored, added: merged))
+            // Both customers' histories become one: rollups count them from their whole histories.
+            let rollups = try await prepareRollups(
+                tx, [RollupChange(user: target, before: nil, after: save.evidence), RollupChange(user: source)])
             try await saveEvidence(tx, save, now: now)
             if let firstSeen, firstSeen < now {
                 try await tx.query(
@@ -35,7 +38,7 @@ extension SQLStore {
                 "UPDATE aliases SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await tx.query(
                 "UPDATE events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
-            try await refreshRollups(tx, [(target, save.evidence), (source, nil)])
+            try await finishRollups(tx, rollups)
             try await Self.mergeAnnouncements(tx, into: target, from: source)
             try await Self.mergeAttributes(tx, into: target, from: source)
             try await tx.query(

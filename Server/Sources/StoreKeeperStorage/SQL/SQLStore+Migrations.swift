@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 17
+    public static let schemaVersion = 18
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -164,6 +164,14 @@ extension SQLStore {
                 "CREATE TABLE metric_rollups (project TEXT NOT NULL, metric TEXT NOT NULL, day INTEGER NOT NULL, product TEXT NOT NULL, storefront TEXT NOT NULL, environment TEXT NOT NULL, offer_type TEXT NOT NULL, series TEXT NOT NULL, col INTEGER NOT NULL, value BIGINT NOT NULL, PRIMARY KEY (project, metric, day, product, storefront, environment, offer_type, series, col))",
                 "CREATE TABLE metric_contributions (app_user_id TEXT PRIMARY KEY, contribution TEXT NOT NULL)",
                 "CREATE TABLE metric_rollup_builds (project TEXT PRIMARY KEY, rules TEXT NOT NULL, built_at TEXT NOT NULL)",
+            ],
+            // 18: Rollups keep per customer its contribution's fingerprint and its folded history as runs, no longer
+            // every row it contributes (a write then costs the same however long the history); rollups kept before
+            // are built again by the next server that keeps them.
+            [
+                "DROP TABLE metric_contributions",
+                "CREATE TABLE metric_customers (app_user_id TEXT PRIMARY KEY, fingerprint BIGINT NOT NULL, folded TEXT NOT NULL)",
+                "DELETE FROM metric_rollups", "DELETE FROM metric_rollup_builds",
             ],
         ]
         _ = try await database.withTransaction { tx in

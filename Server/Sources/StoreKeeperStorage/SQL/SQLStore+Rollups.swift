@@ -2,41 +2,148 @@ public import Foundation
 public import SubscriptionEngine
 public import SubscriptionMetrics
 
-/// Metric rollups (``MetricRollup``): each subscriber's contribution kept beside its row, and a project's summed
-/// per-day rows, both changed by every write that changes a subscriber, in that write's transaction.
+/// One subscriber a write changes, as metric rollups see it.
+struct RollupChange {
+    /// The subscriber (stored key).
+    var user: String
+    /// The row's evidence before the write (empty for a new row); `nil` when the write also moves history (a
+    /// transfer, an alias merge): then the change is counted from the whole history, before and after.
+    var before: EvidenceSet?
+    /// The row's evidence after the write; `nil` for a row deleted.
+    var after: EvidenceSet?
+    /// What the write folds out of the row into the history.
+    var folded = EvidenceSet()
+}
+
+/// A write's rollups between its two halves (``SQLStore/prepareRollups(_:_:)``, ``SQLStore/finishRollups(_:_:)``).
+struct RollupPreparation {
+    /// The differences counted so far, by project and row.
+    var totals: [ProjectRollupKey: Int64] = [:]
+    /// Each counted customer's new row (`nil`: none).
+    var customers: [(user: String, customer: RollupCustomer?)] = []
+    /// The subscribers counted from their whole history after the write's statements, with their evidence after.
+    var whole: [(user: String, after: EvidenceSet?)] = []
+    /// Their contributions before the write (what the rollups hold of them).
+    var old: [String: [RollupKey: Int64]] = [:]
+
+    mutating func add(_ difference: [RollupKey: Int64], of user: String) {
+        let project = ProjectScope.id(ofKey: user)
+        for (key, value) in difference { totals[ProjectRollupKey(project: project, key: key), default: 0] += value }
+    }
+}
+
+/// Metric rollups (``MetricRollup``), changed by every write that changes a subscriber, in that write's
+/// transaction. A write counts its change from its window on (``MetricRollup/firstChange(from:to:)``), the
+/// customer's folded history standing in as runs (``FoldedPeriods``): nothing it reads or computes grows with the
+/// history. Where runs cannot stand in (a window reaching folded days, a transfer, an alias merge, a row repeating
+/// folded history), the customer is counted from its whole history before and after.
 extension SQLStore {
-    /// Brings the rollups of `changed` subscribers up to date in the write's transaction: each one's contribution
-    /// is computed again from its whole evidence (the row as written, `nil` for a row deleted, and its history),
-    /// and the project's rows gain the difference from the contribution stored before. Nothing without
-    /// ``rollupRules``.
-    /// - Parameters:
-    ///   - tx: The write's transaction, holding the subscribers' locks.
-    ///   - changed: Each changed subscriber (stored key) with the evidence its row now holds.
-    func refreshRollups(_ tx: any SQLTransaction, _ changed: [(user: String, evidence: EvidenceSet?)]) async throws {
-        guard let rules = rollupRules, !changed.isEmpty else { return }
-        var latest: [String: EvidenceSet?] = [:]
-        for (user, evidence) in changed { latest[user] = evidence }
-        let users = latest.keys.sorted()
-        let history = try await Self.histories(tx, users)
-        let stored = try await Self.contributions(tx, users)
-        var totals: [ProjectRollupKey: Int64] = [:]
-        var kept: [(user: String, text: String?)] = []
-        for user in users {
-            var contribution: [RollupKey: Int64] = [:]
-            if case .some(.some(var evidence)) = latest[user] {
-                for past in history[user] ?? [] { evidence.formUnion(past) }
-                contribution = MetricRollup.contribution(SubscriptionTimeline.timelines(evidence), proceeds: rules)
+    /// The first half, before the write's statements: reads the changed customers' rows, counts every change
+    /// runs can stand in for, and the old contribution of the others from their evidence as it still is. `nil`
+    /// without ``rollupRules``.
+    func prepareRollups(_ tx: any SQLTransaction, _ changes: [RollupChange]) async throws -> RollupPreparation? {
+        guard let rules = rollupRules, !changes.isEmpty else { return nil }
+        var latest: [String: RollupChange] = [:]
+        for change in changes {
+            guard var merged = latest[change.user] else {
+                latest[change.user] = change
+                continue
             }
-            let old = stored[user] ?? [:]
-            guard contribution != old else { continue }
-            let project = ProjectScope.id(ofKey: user)
-            for (key, value) in MetricRollup.difference(from: old, to: contribution) {
-                totals[ProjectRollupKey(project: project, key: key), default: 0] += value
-            }
-            kept.append((user, contribution.isEmpty ? nil : try RollupContributionCoding.encode(contribution)))
+            merged.after = change.after
+            merged.folded.formUnion(change.folded)
+            if change.before == nil { merged.before = nil }
+            latest[change.user] = merged
         }
-        try await Self.writeContributions(tx, kept)
-        try await Self.addRollups(tx, totals.filter { $0.value != 0 }.sorted { $0.key < $1.key })
+        let users = latest.keys.sorted()
+        let stored = try await Self.rollupCustomers(tx, users)
+        var preparation = RollupPreparation()
+        var counted: [String] = []
+        for user in users {
+            guard let change = latest[user] else { continue }
+            if let (difference, customer) = Self.windowed(change, stored: stored[user], rules: rules) {
+                preparation.add(difference, of: user)
+                if customer != stored[user] { preparation.customers.append((user, customer)) }
+                continue
+            }
+            preparation.whole.append((user, change.after))
+            if stored[user] != nil { counted.append(user) }
+        }
+        guard !counted.isEmpty else { return preparation }
+        let history = try await Self.histories(tx, counted)
+        let cache = evidenceCache
+        for user in counted {
+            var evidence = latest[user]?.before ?? EvidenceSet()
+            if latest[user]?.before == nil, let row = try await Self.loadEvidence(tx, user, cache) {
+                evidence = row.evidence
+            }
+            for past in history[user] ?? [] { evidence.formUnion(past) }
+            preparation.old[user] = MetricRollup.contribution(SubscriptionTimeline.timelines(evidence), proceeds: rules)
+        }
+        return preparation
+    }
+
+    /// The second half, after the write's statements: counts the whole-history customers from their evidence now,
+    /// stores every counted customer's row and adds the differences to the project's rows, in key order.
+    func finishRollups(_ tx: any SQLTransaction, _ preparation: RollupPreparation?) async throws {
+        guard var preparation, let rules = rollupRules else { return }
+        let history = try await Self.histories(tx, preparation.whole.filter { $0.after != nil }.map(\.user))
+        for (user, after) in preparation.whole {
+            var contribution: [RollupKey: Int64] = [:]
+            var customer: RollupCustomer?
+            if let after {
+                var evidence = after
+                var folded = EvidenceSet()
+                for past in history[user] ?? [] { folded.formUnion(past) }
+                evidence.formUnion(folded)
+                let timelines = SubscriptionTimeline.timelines(evidence)
+                contribution = MetricRollup.contribution(timelines, proceeds: rules)
+                let runs = FoldedPeriods(history: folded, row: after)
+                if !timelines.isEmpty || !runs.isEmpty {
+                    customer = RollupCustomer(fingerprint: MetricRollup.fingerprint(contribution), folded: runs)
+                }
+            }
+            preparation.add(MetricRollup.difference(from: preparation.old[user] ?? [:], to: contribution), of: user)
+            preparation.customers.append((user, customer))
+        }
+        try await Self.writeRollupCustomers(tx, preparation.customers)
+        try await Self.addRollups(tx, preparation.totals.filter { $0.value != 0 }.sorted { $0.key < $1.key })
+    }
+
+    /// A change counted from its window with the stored runs standing in for the folded history, and the
+    /// customer's new row; `nil` when runs cannot stand in.
+    static func windowed(_ change: RollupChange, stored: RollupCustomer?, rules: ProceedsRules)
+        -> (difference: [RollupKey: Int64], customer: RollupCustomer?)?
+    {
+        guard let before = change.before, let after = change.after else { return nil }
+        // A customer never counted contributes nothing yet: only a new one (nothing in its row, so no history)
+        // is counted here.
+        let runs = stored?.folded ?? FoldedPeriods()
+        guard stored != nil || (before.transactions.isEmpty && before.renewals.isEmpty) else { return nil }
+        // What the write folds, less what the runs already hold (a receipt repeats the folded history).
+        var arriving = EvidenceSet()
+        for transaction in change.folded.transactions
+        where !runs.holds(transaction.originalTransactionID, start: transaction.purchaseDate ?? .distantPast) {
+            arriving.insert(transaction)
+        }
+        for renewal in change.folded.renewals { arriving.insert(renewal) }
+        var now = after
+        now.formUnion(arriving)
+        guard let old = runs.applied(to: SubscriptionTimeline.timelines(before)),
+            let new = runs.applied(to: SubscriptionTimeline.timelines(now))
+        else { return nil }
+        let start = MetricRollup.firstChange(from: old, to: new)
+        switch start {
+        case .nothing: break
+        case .everything: guard runs.isEmpty else { return nil }
+        case .day(let day):
+            if let end = runs.latestEnd, MetricRollup.day(of: end) >= day { return nil }
+        }
+        let difference = MetricRollup.change(from: old, to: new, proceeds: rules, start: start)
+        var folded = runs
+        folded.add(arriving)
+        guard !new.isEmpty || !folded.isEmpty else { return (difference, nil) }
+        let fingerprint = (stored?.fingerprint ?? 0) &+ MetricRollup.fingerprint(difference)
+        return (difference, RollupCustomer(fingerprint: fingerprint, folded: folded))
     }
 
     /// The history of each of `users`, one set per stored observation.
@@ -50,16 +157,13 @@ extension SQLStore {
         return result
     }
 
-    /// The stored contribution of each of `users` that has one.
-    static func contributions(_ tx: any SQLTransaction, _ users: [String]) async throws -> [String: [RollupKey:
-        Int64]]
-    {
-        var result: [String: [RollupKey: Int64]] = [:]
-        for row in try await selectIn(
-            tx, "SELECT app_user_id, contribution FROM metric_contributions", users)
-        {
-            guard let user = row["app_user_id"]?.string, let text = row["contribution"]?.string else { continue }
-            result[user] = try RollupContributionCoding.decode(text, of: user)
+    /// The stored row of each of `users` that rollups count.
+    static func rollupCustomers(_ tx: any SQLTransaction, _ users: [String]) async throws -> [String: RollupCustomer] {
+        var result: [String: RollupCustomer] = [:]
+        for row in try await selectIn(tx, "SELECT app_user_id, fingerprint, folded FROM metric_customers", users) {
+            guard let user = row["app_user_id"]?.string, let text = row["folded"]?.string else { continue }
+            result[user] = RollupCustomer(
+                fingerprint: row["fingerprint"]?.int ?? 0, folded: try RollupCustomerCoding.decode(text, of: user))
         }
         return result
     }
@@ -80,88 +184,44 @@ extension SQLStore {
         return rows
     }
 
-    /// Stores each subscriber's new contribution (`nil`: none, its row is deleted): one statement for the rows
-    /// written and one for those deleted (arrays on PostgreSQL, chunks on SQLite).
-    static func writeContributions(_ tx: any SQLTransaction, _ kept: [(user: String, text: String?)]) async throws {
-        let written = kept.compactMap { entry in entry.text.map { (entry.user, $0) } }
-        let deleted = kept.filter { $0.text == nil }.map(\.user)
+    /// Stores each counted customer's row (`nil`: none): one statement for the rows written and one for those
+    /// deleted (arrays on PostgreSQL, chunks on SQLite).
+    static func writeRollupCustomers(_ tx: any SQLTransaction, _ customers: [(user: String, customer: RollupCustomer?)])
+        async throws
+    {
+        var written: [(user: String, fingerprint: Int64, folded: String)] = []
+        for (user, customer) in customers {
+            guard let customer else { continue }
+            written.append((user, customer.fingerprint, try RollupCustomerCoding.encode(customer.folded)))
+        }
+        let deleted = customers.filter { $0.customer == nil }.map(\.user)
         let upsert =
-            " ON CONFLICT (app_user_id) DO UPDATE SET contribution = excluded.contribution"
+            " ON CONFLICT (app_user_id) DO UPDATE SET fingerprint = excluded.fingerprint, folded = excluded.folded"
         if tx.dialect.bindsArrays {
             if !written.isEmpty {
                 try await tx.query(
-                    "INSERT INTO metric_contributions (app_user_id, contribution) SELECT * FROM unnest(?, ?)" + upsert,
-                    [.texts(written.map(\.0)), .texts(written.map(\.1))])
+                    "INSERT INTO metric_customers (app_user_id, fingerprint, folded) SELECT * FROM unnest(?, ?, ?)"
+                        + upsert,
+                    [.texts(written.map(\.user)), .integers(written.map(\.fingerprint)), .texts(written.map(\.folded))])
             }
             if !deleted.isEmpty {
-                try await tx.query("DELETE FROM metric_contributions WHERE app_user_id = ANY(?)", [.texts(deleted)])
+                try await tx.query("DELETE FROM metric_customers WHERE app_user_id = ANY(?)", [.texts(deleted)])
             }
             return
         }
-        for start in stride(from: 0, to: written.count, by: 400) {
-            let chunk = written[start..<min(written.count, start + 400)]
+        for start in stride(from: 0, to: written.count, by: 300) {
+            let chunk = written[start..<min(written.count, start + 300)]
             try await tx.query(
-                "INSERT INTO metric_contributions (app_user_id, contribution) VALUES "
-                    + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ") + upsert,
-                chunk.flatMap { [SQLValue.text($0.0), .text($0.1)] })
+                "INSERT INTO metric_customers (app_user_id, fingerprint, folded) VALUES "
+                    + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ") + upsert,
+                chunk.flatMap { [SQLValue.text($0.user), .integer($0.fingerprint), .text($0.folded)] })
         }
         for start in stride(from: 0, to: deleted.count, by: 400) {
             let chunk = deleted[start..<min(deleted.count, start + 400)]
             try await tx.query(
-                "DELETE FROM metric_contributions WHERE app_user_id IN ("
+                "DELETE FROM metric_customers WHERE app_user_id IN ("
                     + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")",
                 chunk.map(SQLValue.text))
         }
-    }
-
-    static let rollupColumns = "project, metric, day, product, storefront, environment, offer_type, series, col, value"
-    static let rollupConflict =
-        " ON CONFLICT (project, metric, day, product, storefront, environment, offer_type, series, col) DO UPDATE SET value = metric_rollups.value + excluded.value"
-
-    /// Adds `rows` to the rollups, in key order (project, then ``RollupKey``'s order).
-    static func addRollups(_ tx: any SQLTransaction, _ rows: [(key: ProjectRollupKey, value: Int64)]) async throws {
-        guard !rows.isEmpty else { return }
-        if tx.dialect.bindsArrays {
-            let keys = rows.map(\.key.key)
-            try await tx.query(
-                "INSERT INTO metric_rollups (\(rollupColumns)) SELECT * FROM unnest(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    + rollupConflict,
-                [
-                    .texts(rows.map(\.key.project)), .texts(keys.map(\.metric.rawValue)),
-                    .integers(keys.map { Int64($0.day) }), .texts(keys.map(\.product)), .texts(keys.map(\.storefront)),
-                    .texts(keys.map(\.environment)), .texts(keys.map(\.offerType)), .texts(keys.map(\.series)),
-                    .integers(keys.map { Int64($0.column.rawValue) }), .integers(rows.map(\.value)),
-                ])
-            return
-        }
-        // SQLite: up to 90 rows a statement (900 bound values).
-        for start in stride(from: 0, to: rows.count, by: 90) {
-            let chunk = rows[start..<min(rows.count, start + 90)]
-            var binds: [SQLValue] = []
-            for (scoped, value) in chunk {
-                let key = scoped.key
-                binds += [
-                    .text(scoped.project), .text(key.metric.rawValue), .integer(Int64(key.day)), .text(key.product),
-                    .text(key.storefront), .text(key.environment), .text(key.offerType), .text(key.series),
-                    .integer(Int64(key.column.rawValue)), .integer(value),
-                ]
-            }
-            try await tx.query(
-                "INSERT INTO metric_rollups (\(rollupColumns)) VALUES "
-                    + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
-                    + rollupConflict, binds)
-        }
-    }
-}
-
-/// A rollup key under its project: how a write's differences for several projects are gathered and ordered.
-struct ProjectRollupKey: Hashable, Comparable {
-    /// The project id.
-    var project: String
-    /// The row within the project.
-    var key: RollupKey
-
-    static func < (lhs: ProjectRollupKey, rhs: ProjectRollupKey) -> Bool {
-        lhs.project != rhs.project ? lhs.project < rhs.project : lhs.key < rhs.key
     }
 }

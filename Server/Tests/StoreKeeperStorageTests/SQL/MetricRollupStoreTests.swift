@@ -219,11 +219,11 @@ import Testing
             #expect(try await store.verifyRollups(in: Spec.project).difference == nil, "\(backend) after rebuild")
             let first =
                 try await store.database.read(
-                    "SELECT min(app_user_id) AS user FROM metric_contributions", []
+                    "SELECT min(app_user_id) AS user FROM metric_customers", []
                 ).first?["user"]?.string ?? ""
             try await store.database.withTransaction { tx in
                 try await tx.query(
-                    "UPDATE metric_contributions SET contribution = '' WHERE app_user_id = ?", [.text(first)])
+                    "UPDATE metric_customers SET fingerprint = fingerprint + 1 WHERE app_user_id = ?", [.text(first)])
             }
             let contribution = try await store.verifyRollups(in: Spec.project).difference ?? ""
             #expect(
