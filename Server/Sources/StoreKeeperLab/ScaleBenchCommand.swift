@@ -27,6 +27,8 @@ struct ScaleBenchCommand: AsyncParsableCommand {
     @Option(help: "Data folder of the server it starts (its simulator's keys, its log).") var data =
         "scale-bench-data"
     @Flag(help: "Print the results as JSON.") var json = false
+    @Flag(inversion: .prefixedNo, help: "Keep metric rollups (configuration metricRollups) in the server it starts.")
+    var rollups = true
 
     static let bundleID = ServerConfiguration.demoBundleID
     static let productID = "premium.monthly"
@@ -69,7 +71,8 @@ struct ScaleBenchCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: data)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Caches off: every read and write goes to the database.
-        let server = try ChildServer.start(configuration: ["cacheMegabytes": 0, "databaseURL": url], folder: folder)
+        let server = try ChildServer.start(
+            configuration: ["cacheMegabytes": 0, "databaseURL": url, "metricRollups": rollups], folder: folder)
         defer { server.stop() }
         let database = try PostgresStoreDatabase.connect(url: url)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)

@@ -75,7 +75,8 @@ public enum MetricRollup {
         guard days.last.map({ $0 >= fromDay ?? $0 }) ?? false else { return [:] }
         let scopes = Set(periods.map(\.environment)).map { Set([$0]) } + [allEnvironments]
         // Every row of a metric: per environment scope or per movement split where the metric needs them.
-        func rows(_ metric: MetricName, clock: Date? = nil) -> [RollupKey: Double] {
+        func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil) -> [RollupKey: Double] {
+            let fromDay = from ?? fromDay
             if metric == .mrrMovement {
                 return movementSplits.reduce(into: [:]) { result, split in
                     for (key, value) in values(
@@ -103,7 +104,7 @@ public enum MetricRollup {
         }
         var result: [RollupKey: Double] = [:]
         var ordinary: [MetricName: [RollupKey: Double]] = [:]
-        for metric in metrics {
+        for metric in metrics where mayCount(metric, timelines, fromDay: fromDay) {
             let found = rows(metric)
             ordinary[metric] = found
             for (key, value) in found { result[key, default: 0] += value }
@@ -119,7 +120,8 @@ public enum MetricRollup {
         for (renewingDay, clock) in renewingDays where renewingDay >= fromDay ?? renewingDay {
             for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
                 let base = ordinary[metric] ?? [:]
-                let that = rows(metric, clock: clock)
+                // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
+                let that = rows(metric, clock: clock, from: renewingDay)
                 for key in Set(base.keys).union(that.keys) where key.day == renewingDay {
                     let change = (that[key] ?? 0) - (base[key] ?? 0)
                     guard change != 0, let column = key.column.onTheDay else { continue }
@@ -163,15 +165,44 @@ public enum MetricRollup {
         let count = accumulator.buckets.count
         for (column, table) in tables {
             for (key, values) in table {
+                var parsed: RollupKey?
                 // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no
                 // row takes it back.
                 for (offset, value) in values.enumerated() where value != 0 && offset < count {
                     guard let day = bucketDays[offset] else { continue }
-                    result[rollupKey(key, metric: metric, day: day, column: column), default: 0] += value
+                    var row = parsed ?? rollupKey(key, metric: metric, day: day, column: column)
+                    parsed = row
+                    row.day = day
+                    result[row, default: 0] += value
                 }
             }
         }
         return result
+    }
+
+    /// Whether `metric` can count anything of `timelines` on `fromDay` or later: `false` only where what it counts
+    /// (a subscription's first start, a trial's end, a refund, a renewal after a lapse) all lies before, so a
+    /// write's window skips it.
+    static func mayCount(_ metric: MetricName, _ timelines: [SubscriptionTimeline], fromDay: Int?) -> Bool {
+        guard let fromDay else { return true }
+        func reaches(_ date: Date) -> Bool { day(of: date) >= fromDay }
+        switch metric {
+        case .newSubscriptions, .conversionToPaying:
+            return timelines.contains { $0.periods.first.map { reaches($0.start) } ?? false }
+        case .trialConversion:
+            return timelines.contains { timeline in
+                timeline.periods.contains { $0.isTrial && reaches(min($0.accessEnd, $0.refundedAt ?? $0.accessEnd)) }
+            }
+        case .refunds:
+            return timelines.contains { $0.periods.contains { $0.refundedAt.map(reaches) ?? false } }
+        case .graceRecoveries, .billingRecoveries:
+            return timelines.contains { timeline in
+                zip(timeline.periods, timeline.periods.dropFirst()).contains { previous, next in
+                    reaches(next.start) && next.start > previous.expiresAt
+                }
+            }
+        default: return true
+        }
     }
 
     /// What `new` adds to rollups holding `old`: per key, the new value less the old (zeros left out).
