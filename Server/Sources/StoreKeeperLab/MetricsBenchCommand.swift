@@ -30,8 +30,6 @@ struct MetricsBenchCommand: AsyncParsableCommand {
     @Option(help: "Writes at once while storing the history.") var concurrency = 8
     @Option(help: "Times each query and page is asked.") var repeats = 3
     @Option(help: "The target for every answer after the first, in milliseconds.") var targetMilliseconds = 200.0
-    @Flag(inversion: .prefixedNo, help: "Keep metric rollups (configuration metricRollups) and answer from them.")
-    var rollups = true
     @Flag(help: "Print the results as JSON.") var json = false
 
     func validate() throws {
@@ -58,7 +56,6 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         configuration.hostname = "127.0.0.1"
         configuration.port = FreePort.find() ?? 0
         configuration.cacheMegabytes = cacheMegabytes
-        configuration.metrics.rollups = rollups
         configuration.databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"]
         do { try configuration.validate() } catch { throw CommandFailure("\(error)") }
         let pair = try await InProcessServer.start(configuration, clockStart: nil)
@@ -86,7 +83,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
             policy: assembly.configuration.transferPolicy, concurrency: concurrency, command: "metrics-bench")
         // Timed once the project's rollups are whole (the server builds them at start when they are not).
         let deadline = Date().addingTimeInterval(1_800)
-        while assembly.store.keepsRollups, try await !assembly.store.rollupsReady(in: project), Date() < deadline {
+        while try await !assembly.store.rollupsReady(in: project), Date() < deadline {
             try await Task.sleep(for: .milliseconds(500))
         }
     }

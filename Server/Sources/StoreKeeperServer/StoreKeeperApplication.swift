@@ -123,9 +123,7 @@ public enum StoreKeeperApplication {
         let customerList = SubscriberList(
             store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)
         var metricService = MetricService(
-            store: store, apps: directory,
-            timelineCache: MetricTimelineCache(changes: store.changes, budget: budget.timelines),
-            reporting: configuration.metrics.reporting, now: dependencies.now)
+            store: store, apps: directory, reporting: configuration.metrics.reporting, now: dependencies.now)
         metricService.proceeds = configuration.metrics.proceeds
         let metrics = metricService
         let offerings = OfferingService(
@@ -156,7 +154,6 @@ public enum StoreKeeperApplication {
                 }
                 var usage = store.cacheUsage
                 usage["answers"] = subscribers.documents.usage
-                usage["timelines"] = metrics.timelineCache.usage
                 ServerMetrics.caches(usage)
                 return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -219,7 +216,6 @@ public enum StoreKeeperApplication {
                         requestsPerSecond: configuration.polling.requestsPerSecond, lease: configuration.leaseSeconds),
                     MetricRollupBuilder(
                         store: dependencies.store, projects: metrics.apps.projects, logger: dependencies.logger),
-                    MetricTimelineWarmer(metrics: metrics, logger: dependencies.logger),
                 ]
                     + (configuration.rawEvidenceRetentionDays > 0
                         ? [

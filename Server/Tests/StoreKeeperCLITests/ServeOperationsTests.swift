@@ -33,8 +33,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
-        try #"{"webhookRetrySeconds": [0.1], "metricRollups": true}"#.write(
-            to: config, atomically: true, encoding: .utf8)
+        try #"{"webhookRetrySeconds": [0.1]}"#.write(to: config, atomically: true, encoding: .utf8)
         let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)

@@ -23,10 +23,10 @@ public struct MetricSettings: Sendable {
     /// storefront in neither counts as pricing before tax. Default none (the table alone).
     public var storefrontTaxRates: [String: Double] = [:]
 
-    /// Whether every write keeps the metric rollups the metrics are then answered from (`metricRollups`).
-    /// Default false for now: they cost ingestion (docs/performance.md) and a write's cost grows with the
-    /// customer's history; off, metrics are answered from the kept timelines.
-    public var rollups = false
+    /// Whether every write keeps the metric rollups the metrics are answered from (`metricRollups`). Default
+    /// true; off, each metric query reads the project's timelines (and rollups are built again when turned back
+    /// on).
+    public var rollups = true
 
     /// How proceeds are estimated from these settings: the shipped tax table, overridden by
     /// ``storefrontTaxRates``.

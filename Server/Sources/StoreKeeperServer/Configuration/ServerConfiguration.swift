@@ -256,7 +256,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         metrics.reportingCurrency = try c.decodeIfPresent(String.self, forKey: .reportingCurrency)
         metrics.exchangeRates = try c.decodeIfPresent([String: Double].self, forKey: .exchangeRates) ?? [:]
         metrics.smallBusinessProgram = try c.decodeIfPresent(Bool.self, forKey: .smallBusinessProgram) ?? false
-        metrics.rollups = try c.decodeIfPresent(Bool.self, forKey: .metricRollups) ?? false
+        metrics.rollups = try c.decodeIfPresent(Bool.self, forKey: .metricRollups) ?? true
         metrics.storefrontTaxRates =
             try c.decodeIfPresent([String: Double].self, forKey: .storefrontTaxRates) ?? [:]
         answerSigningKeys = try c.decodeIfPresent([String].self, forKey: .answerSigningKeys) ?? []

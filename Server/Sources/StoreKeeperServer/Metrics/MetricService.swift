@@ -4,15 +4,13 @@ import StoreKeeperAPI
 import StoreKeeperStorage
 import SubscriptionMetrics
 
-/// The metrics room: business metrics over a project, from the kept timelines or a scan of its evidence
-/// (`GET /v1/metrics/{name}` and the dashboard's charts).
+/// The metrics room: business metrics over a project, from its rollups (``MetricRollup``), or a scan of its
+/// evidence while they are not whole (`GET /v1/metrics/{name}` and the dashboard's charts).
 struct MetricService: Sendable {
     /// Where every subscriber's evidence is read from.
     let store: any EvidenceStore & MetricSource & RetentionStore & RollupStore
     /// The apps whose projects the metrics cover.
     let apps: AppDirectory
-    /// Every subscriber's timelines, kept for metric queries.
-    let timelineCache: MetricTimelineCache
     /// The currency metrics also report money in, with its rates (configuration `reportingCurrency`).
     let reporting: ReportingCurrency?
     /// How proceeds are estimated (configuration `smallBusinessProgram`, `storefrontTaxRates`).
@@ -33,10 +31,9 @@ struct MetricService: Sendable {
         try await metrics([query], bundleID: bundleID)[0]
     }
 
-    /// Several metrics over the caller's project from one reading of it: each subscriber's timelines are made
-    /// once and every query counts from them (a dashboard page's charts cost one pass). The timelines come from
-    /// ``MetricTimelineCache`` (only subscribers changed since the last query are read), or, when it cannot serve
-    /// the project, from reading every subscriber's evidence a page at a time.
+    /// Several metrics over the caller's project: from its rollups when they are whole, otherwise from one reading
+    /// of every subscriber's evidence a page at a time (each subscriber's timelines made once and counted by every
+    /// query); the retention metrics from the recorded answers.
     /// - Parameters:
     ///   - queries: What to compute.
     ///   - bundleID: The caller's app (its project is read).
@@ -53,23 +50,15 @@ struct MetricService: Sendable {
         var accumulators = queries.indices.filter { !queries[$0].name.isRetention && rolled[$0] == nil }.map {
             MetricAccumulator(queries[$0])
         }
-        let retention = queries.filter(\.name.isRetention)
-        // Timelines only when a metric counts them (retention requests alone read only the answers).
-        // Timelines only when a metric counts them all (retention saves without them read the answered
-        // subscriptions alone).
-        let kept = !accumulators.isEmpty ? try await timelineCache.timelines(in: project, store: store) : nil
         if !accumulators.isEmpty {
-            if let kept {
-                accumulators = await Self.count(kept, into: accumulators)
-            } else {
-                try await MetricTimelineCache.scan(project, store: store) { _, timelines in
-                    for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
-                    return true
-                }
+            try await Self.scan(project, store: store) { _, timelines in
+                for index in accumulators.indices { accumulators[index].add(timelines: timelines) }
             }
         }
         var series = accumulators.map { $0.series() }.makeIterator()
-        var retentionSeries = try await self.retention(retention, project: project, kept: kept).makeIterator()
+        var retentionSeries = try await self.retention(
+            queries.filter(\.name.isRetention), project: project
+        ).makeIterator()
         for (index, query) in queries.enumerated() {
             ServerMetrics.metricQuery(
                 source: rolled[index] != nil ? "rollups" : query.name.isRetention ? "retention" : "timelines")
@@ -106,33 +95,17 @@ struct MetricService: Sendable {
         return answers
     }
 
-    /// Counts kept timelines into `accumulators`, a share of the customers per core (merged at the end).
-    static func count(_ customers: [[SubscriptionTimeline]], into accumulators: [MetricAccumulator]) async
-        -> [MetricAccumulator]
-    {
-        let shares = customers.count < 20_000 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-        let size = (customers.count + shares - 1) / max(1, shares)
-        return await withTaskGroup(of: [MetricAccumulator].self) { group in
-            for share in 0..<shares {
-                let range = (share * size)..<min(customers.count, (share + 1) * size)
-                group.addTask {
-                    var counted = accumulators
-                    for timelines in customers[range] {
-                        for index in counted.indices { counted[index].add(timelines: timelines) }
-                    }
-                    return counted
-                }
-            }
-            var merged: [MetricAccumulator]?
-            for await counted in group {
-                guard var total = merged else {
-                    merged = counted
-                    continue
-                }
-                for index in total.indices { total[index].merge(counted[index]) }
-                merged = total
-            }
-            return merged ?? accumulators
+    /// Reads every subscriber of `project` a page at a time and hands `visit` each one's timelines.
+    static func scan(
+        _ project: ProjectScope, store: any MetricSource, _ visit: (String, [SubscriptionTimeline]) -> Void
+    ) async throws {
+        var after: String?
+        while true {
+            try Task.checkCancellation()
+            let page = try await store.evidencePage(in: project, after: after, limit: pageSize)
+            for entry in page { visit(entry.storageKey, SubscriptionTimeline.timelines(entry.evidence)) }
+            guard page.count == pageSize, let last = page.last else { return }
+            after = last.storageKey
         }
     }
 

@@ -12,11 +12,9 @@ public struct CacheBudget: Sendable, Hashable {
     public static let standard = CacheBudget(megabytes: 256)
 
     /// Encoded subscriber answers (the server's answer cache).
-    public var answers: Int { bytes * 3 / 8 }
-    /// Subscription timelines kept for metric queries (the server's metric timeline cache).
-    public var timelines: Int { bytes / 8 }
+    public var answers: Int { bytes / 2 }
     /// Decoded evidence (``EvidenceCache``).
     public var evidence: Int { bytes * 7 / 20 }
     /// Encoded observations (``EvidenceEncoder``).
-    public var encodings: Int { bytes - answers - timelines - evidence }
+    public var encodings: Int { bytes - answers - evidence }
 }
