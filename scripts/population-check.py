@@ -48,6 +48,7 @@ def main():
     def total(series):
         return sum(series[m] for m in months)
 
+    churn_rate = metric(base, "churn_rate", start, end, split="offer_type").get("none", [0] * count)
     voluntary = total(churn.get("none voluntary", [0] * count))
     involuntary = sum(total(values) for key, values in churn.items() if key.endswith(" involuntary"))
     failed = involuntary + total(grace) + total(billing)
@@ -56,6 +57,9 @@ def main():
         ("billing failure per month", 0.03 * DAYS_PER_MONTH, failed / paying, 0.005),
         ("refunds per month", 0.01 * DAYS_PER_MONTH, total(refunds) / paying, 0.003),
         ("trial conversion", 0.4, sum(conversion[m] for m in months) / len(months), 0.03),
+        # Paid subscriptions churned in a month over those active at its start: cancellations, and failed
+        # renewals billing does not recover (refunds are not churn).
+        ("churn rate (paid, per month)", (0.08 + 0.03 * 0.5) * DAYS_PER_MONTH, sum(churn_rate[m] for m in months) / len(months), 0.015),
     ]
     ok = failures == 0
     if failures:

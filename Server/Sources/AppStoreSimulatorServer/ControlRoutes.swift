@@ -166,6 +166,7 @@ struct ControlRoutes: Sendable {
         }
         addRetentionRoutes(to: control)
         addRateLimitRoutes(to: control)
+        addLedgerRoutes(to: control)
         control.post("apps/:bundleID/price-increase") { request, context in
             try await handle {
                 let body = try await Self.object(request)

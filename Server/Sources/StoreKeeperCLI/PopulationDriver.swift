@@ -19,6 +19,8 @@ struct PopulationDriver {
     let secondsPerDay: Double
     /// Each customer's id (``Population/customerID(_:)``): their App Store account and app user id.
     let customerIDs: @Sendable (Int) -> String
+    /// Where each customer buys (``Population/storefront(_:)``).
+    var storefronts: @Sendable (Int) -> String = { _ in "USA" }
     /// The experiment the run simulates: its identifier and the variant each customer must be shown (they ask
     /// for offerings, and so are enrolled, before they subscribe). `nil`: none.
     var experiment: (identifier: String, variant: @Sendable (Int) -> String)?
@@ -151,7 +153,10 @@ struct PopulationDriver {
                     message: "shown \(shown ?? "no variant") of \(experiment.identifier), expected \(expected)")
             }
         }
-        var body: [String: Any] = ["bundleID": bundleID, "productID": productID, "customerID": customerID]
+        var body: [String: Any] = [
+            "bundleID": bundleID, "productID": productID, "customerID": customerID,
+            "storefront": storefronts(outcome.customer),
+        ]
         if trial { body["offer"] = "introductory" }
         let bought = try await simulator.call("POST", "/simulator/v1/purchases", body)
         guard let original = bought["originalTransactionId"] as? String,

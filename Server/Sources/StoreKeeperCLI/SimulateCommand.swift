@@ -42,6 +42,8 @@ struct SimulateCommand: AsyncParsableCommand {
     )
     var experiment = false
     @Option(help: "With --experiment: the treatment's share of trials converting.") var treatmentTrialConversion = 0.6
+    @Option(help: "Share of customers buying in Germany (prices with 19 % VAT); the rest buy in the United States.")
+    var vatShare = 0.3
     @Flag(help: "Print the summary as JSON.") var json = false
 
     static let bundleID = ServerConfiguration.demoBundleID
@@ -58,6 +60,7 @@ struct SimulateCommand: AsyncParsableCommand {
         parameters.billingRecovery = billingRecovery
         parameters.refund = refund
         parameters.upgrade = upgrade
+        parameters.vatShare = vatShare
         return parameters
     }
 
@@ -119,7 +122,8 @@ struct SimulateCommand: AsyncParsableCommand {
             simulator: simulator,
             server: JSONCaller(base: base, client: client, bearer: ServerConfiguration.demoPublicKey),
             bundleID: Self.bundleID, concurrency: concurrency, secondsPerDay: secondsPerDay,
-            customerIDs: { [population] in population.customerID($0) })
+            customerIDs: { [population] in population.customerID($0) },
+            storefronts: { [population] in population.storefront($0) })
         var simulated: SimulatedExperiment?
         if experiment {
             let run = SimulatedExperiment(

@@ -5,7 +5,7 @@ import Testing
 /// `storekeeper-lab bench`: the speed report scripts/bench-check gates on.
 @Suite struct BenchCommandTests {
     @Test(
-        "bench --json reports the eleven named results (shape only; speed is checked in release by scripts/bench-check)"
+        "bench --json reports the twelve named results (shape only; speed is checked in release by scripts/bench-check)"
     )
     func benchShape() throws {
         let result = try CommandRunner.run(["bench", "--json", "--seconds", "0.02"], program: CommandRunner.lab)
@@ -19,7 +19,7 @@ import Testing
                     "p256.verify", "jws.verify", "payload.decode", "payload.decode.codable", "jws.verify.uncached",
                     "receipt.decode",
                     "receipt.verify", "document.write", "document.encode", "rollup.contribution.1m",
-                    "rollup.contribution.36m",
+                    "rollup.contribution.36m", "rollup.renewal.36m",
                 ])
         #expect(results.allSatisfy { ($0["ops_per_sec"] as? Double ?? 0) > 0 && ($0["us_per_op"] as? Double ?? 0) > 0 })
     }

@@ -75,6 +75,13 @@ public struct Population: Sendable {
     /// - Returns: `sim-<seed>-<index>`.
     public func customerID(_ index: Int) -> String { "sim-\(parameters.seed)-\(index)" }
 
+    /// Where customer `index` buys: `DEU` for the first ``PopulationParameters/vatShare`` of every hundred
+    /// customers, `USA` for the rest (by index, so the population's draws stay the same).
+    /// - Parameter index: The customer.
+    public func storefront(_ index: Int) -> String {
+        Double(index % 100) < parameters.vatShare * 100 ? "DEU" : "USA"
+    }
+
     /// What customers do on `day`, grouped by customer (each customer's actions in order). Call once per day, in
     /// order: renewals due by the day's start are taken as done.
     /// - Parameter day: Days since the run began.

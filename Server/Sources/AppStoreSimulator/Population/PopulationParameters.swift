@@ -23,6 +23,9 @@ public struct PopulationParameters: Sendable, Hashable {
     public var refund = 0.01
     /// The share of basic-plan subscribers who upgrade to premium, per month. Default 0.02.
     public var upgrade = 0.02
+    /// The share of customers who buy in Germany (`DEU`, whose prices include 19 % VAT); the others buy in the
+    /// United States (`USA`, prices before tax). Default 0.3.
+    public var vatShare = 0.3
 
     /// The defaults.
     public init() {}
@@ -42,7 +45,7 @@ public struct PopulationParameters: Sendable, Hashable {
         let shares: [(String, Double)] = [
             ("trial-share", trialShare), ("trial-conversion", trialConversion), ("monthly-churn", monthlyChurn),
             ("billing-failure", billingFailure), ("billing-recovery", billingRecovery), ("refund", refund),
-            ("upgrade", upgrade),
+            ("upgrade", upgrade), ("vat-share", vatShare),
         ]
         for (name, value) in shares where !(value >= 0 && value <= 1) {
             throw SimulatorError("invalid_parameter", "\(name) is \(value); it must be from 0 to 1")
