@@ -49,24 +49,36 @@ extension SQLStore {
         let grouped = (column.map { [$0] } ?? []) + ["environment", "series", "col"]
         let listed = grouped.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: environments.count).joined(separator: ", ")
+        // MRR movement keeps its rows per split (the split's dimension named, the others `*`): only the query's.
+        var variant = ""
+        if metric == .mrrMovement {
+            let kept = split == .environment ? nil : split
+            let dimensions: [(String, MetricSplit)] = [
+                ("product", .product), ("storefront", .storefront), ("offer_type", .offerType),
+            ]
+            variant = dimensions.map { name, dimension in
+                " AND \(name) " + (kept == dimension ? "<> '*'" : "= '*'")
+            }.joined()
+        }
         let base: [SQLValue] = [.text(project.id), .text(metric.rawValue)] + environments.map(SQLValue.text)
         // The range day by day, then the snapshot changes before it as one row.
         let inRange = try await database.read(
-            "SELECT day, \(listed), CAST(SUM(value) AS BIGINT) AS total FROM metric_rollups WHERE project = ? AND metric = ? AND environment IN (\(placeholders)) AND day >= ? AND day <= ? GROUP BY day, \(listed)",
+            "SELECT day, \(listed), CAST(SUM(value) AS BIGINT) AS total FROM metric_rollups WHERE project = ? AND metric = ? AND environment IN (\(placeholders))\(variant) AND day >= ? AND day <= ? GROUP BY day, \(listed)",
             base + [.integer(Int64(fromDay)), .integer(Int64(throughDay))])
         let before = try await database.read(
-            "SELECT \(listed), CAST(SUM(value) AS BIGINT) AS total FROM metric_rollups WHERE project = ? AND metric = ? AND environment IN (\(placeholders)) AND day < ? AND col IN (\(RollupColumn.delta.rawValue), \(RollupColumn.denominatorDelta.rawValue)) GROUP BY \(listed)",
+            "SELECT \(listed), CAST(SUM(value) AS BIGINT) AS total FROM metric_rollups WHERE project = ? AND metric = ? AND environment IN (\(placeholders))\(variant) AND day < ? AND col IN (\(RollupColumn.delta.rawValue), \(RollupColumn.denominatorDelta.rawValue)) GROUP BY \(listed)",
             base + [.integer(Int64(fromDay))])
         func key(_ row: SQLRow, day: Int) -> (key: RollupKey, value: Int64)? {
             guard let columnNumber = row["col"]?.int, let stored = RollupColumn(rawValue: Int(columnNumber)),
                 let total = row["total"]?.int, total != 0
             else { return nil }
             let value = column.flatMap { row[$0]?.string } ?? "all"
+            let other = metric == .mrrMovement ? "*" : "all"
             return (
                 RollupKey(
-                    metric: metric, day: day, product: split == .product ? value : "all",
-                    storefront: split == .storefront ? value : "all", environment: row["environment"]?.string ?? "",
-                    offerType: split == .offerType ? value : "all", series: row["series"]?.string ?? "",
+                    metric: metric, day: day, product: split == .product ? value : other,
+                    storefront: split == .storefront ? value : other, environment: row["environment"]?.string ?? "",
+                    offerType: split == .offerType ? value : other, series: row["series"]?.string ?? "",
                     column: stored),
                 total
             )

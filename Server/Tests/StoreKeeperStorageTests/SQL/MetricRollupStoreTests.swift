@@ -189,6 +189,31 @@ import Testing
                     }
                 #expect(same, "\(executor) \(name): \(full) ≠ \(rolled)")
             }
+            // The rows a server reads (summed by the database over what a query does not split by) answer as
+            // the stored rows do, for every split.
+            let stored = try await store.rollups(in: Spec.project).map { (key: $0.key, value: $0.value) }
+            for name in MetricRollup.metrics + [.arr] {
+                for split in [nil, MetricSplit.product, .storefront, .offerType, .environment] {
+                    var query = MetricQuery(
+                        name: name, from: Self.start, to: now, interval: .week, split: split,
+                        environments: ["Production", "Sandbox"], now: now)
+                    query.proceeds = Self.rules
+                    query.dayClock = true
+                    let first = MetricRollup.day(of: query.interval.buckets(from: query.from, to: query.to)[0].start)
+                    let summed = try await store.rollupRows(
+                        in: Spec.project, metric: MetricRollup.source(of: name).metric, split: split,
+                        environments: query.environments, fromDay: first, throughDay: MetricRollup.day(of: now))
+                    let (served, whole) = (
+                        MetricRollup.answer(summed, query: query), MetricRollup.answer(stored, query: query)
+                    )
+                    #expect(
+                        served.map(\.key) == whole.map(\.key)
+                            && zip(served, whole).allSatisfy { left, right in
+                                zip(left.points, right.points).allSatisfy { abs($0.value - $1.value) <= 0.001 }
+                            },
+                        "\(executor) \(name) split \(split.map { "\($0)" } ?? "none")")
+                }
+            }
             rows[executor] = try await store.rollups(in: Spec.project)
             try await store.close()
         }
