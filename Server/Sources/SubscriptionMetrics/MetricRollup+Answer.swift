@@ -111,6 +111,17 @@ extension MetricRollup {
         _ key: RollupKey, metric: MetricName, split: MetricSplit?, today: Int, firstMonth: Date,
         _ cohorts: inout [Substring: Bool]
     ) -> Bool {
+        if collapsed.contains(metric) {
+            // The collapsed rows without a split, the others with one.
+            let named =
+                switch split {
+                case .product: key.product
+                case .storefront: key.storefront
+                case .offerType: key.offerType
+                default: nil as String?
+                }
+            guard (named.map { $0 != "*" } ?? (key.product == "*")) else { return false }
+        }
         switch metric {
         case .cohorts, .realizedLTV:
             guard let month = key.series.split(separator: " ").last else { return false }

@@ -37,6 +37,10 @@ public enum MetricRollup {
     /// Separates an environment scope from the rest of a series (``environmentScoped``).
     static let scopeSeparator = "\u{1C}"
 
+    /// The metrics whose rows are also kept with every dimension collapsed to `*` (a cohort or a window per series
+    /// multiplies their rows): a query without a split reads only those, one with a split only the others.
+    public static let collapsed: Set<MetricName> = [.realizedLTV, .conversionToPaying, .cohorts]
+
     /// Whether `name` is answered from rollups.
     public static func answers(_ name: MetricName) -> Bool { name == .arr || metrics.contains(name) }
 
@@ -130,6 +134,13 @@ public enum MetricRollup {
                     result[onTheDay, default: 0] += change
                 }
             }
+        }
+        // Metrics with many series per day also keep their rows with every dimension collapsed (`*`): what a query
+        // without a split reads, however many products, storefronts and offers a project has.
+        for (key, value) in result where collapsed.contains(key.metric) {
+            var whole = key
+            (whole.product, whole.storefront, whole.offerType) = ("*", "*", "*")
+            result[whole, default: 0] += value
         }
         return result.compactMapValues { value in
             let stored = Int64((value * scale).rounded())

@@ -60,6 +60,10 @@ extension SQLStore {
                 " AND \(name) " + (kept == dimension ? "<> '*'" : "= '*'")
             }.joined()
         }
+        if MetricRollup.collapsed.contains(metric) {
+            // Without a split, the rows kept with every dimension collapsed; with one, the others.
+            variant = (split == nil || split == .environment) ? " AND product = '*'" : " AND product <> '*'"
+        }
         let base: [SQLValue] = [.text(project.id), .text(metric.rawValue)] + environments.map(SQLValue.text)
         // The range day by day, then the snapshot changes before it as one row.
         let inRange = try await database.read(
@@ -73,7 +77,7 @@ extension SQLStore {
                 let total = row["total"]?.int, total != 0
             else { return nil }
             let value = column.flatMap { row[$0]?.string } ?? "all"
-            let other = metric == .mrrMovement ? "*" : "all"
+            let other = metric == .mrrMovement || MetricRollup.collapsed.contains(metric) ? "*" : "all"
             return (
                 RollupKey(
                     metric: metric, day: day, product: split == .product ? value : other,

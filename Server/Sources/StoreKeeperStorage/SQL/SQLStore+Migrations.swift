@@ -166,12 +166,14 @@ extension SQLStore {
                 "CREATE TABLE metric_rollup_builds (project TEXT PRIMARY KEY, rules TEXT NOT NULL, built_at TEXT NOT NULL)",
             ],
             // 18: Rollups keep per customer its contribution's fingerprint and its folded history as runs, no longer
-            // every row it contributes (a write then costs the same however long the history); rollups kept before
-            // are built again by the next server that keeps them.
+            // every row it contributes (a write then costs the same however long the history), and some metrics'
+            // rows also with their dimensions collapsed; rollups kept before are built again by the next server.
             [
                 "DROP TABLE metric_contributions",
                 "CREATE TABLE metric_customers (app_user_id TEXT PRIMARY KEY, fingerprint BIGINT NOT NULL, folded TEXT NOT NULL)",
                 "DELETE FROM metric_rollups", "DELETE FROM metric_rollup_builds",
+                // A query without a split reads the rows kept with every dimension collapsed (`*`).
+                "CREATE INDEX metric_rollups_collapsed ON metric_rollups (project, metric, day) WHERE product = '*'",
             ],
         ]
         _ = try await database.withTransaction { tx in
