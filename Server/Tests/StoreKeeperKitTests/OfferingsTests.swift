@@ -28,10 +28,11 @@ import Testing
         ]
     }
 
-    /// A client whose offerings wait at most `timeout`.
+    /// A client whose offerings wait at most `timeout` (30 s unless a spec times them out: a busy machine running
+    /// the whole suite once took longer than the app's default 5 s to answer).
     static func launch(
         _ server: KitServer, _ store: SimulatorStore, _ persistence: InMemoryPersistence, url: URL? = nil,
-        timeout: TimeInterval = 5, requestTimeout: TimeInterval = 20, client: ClientDescription? = nil
+        timeout: TimeInterval = 30, requestTimeout: TimeInterval = 20, client: ClientDescription? = nil
     ) -> StoreKeeper {
         var configuration = StoreKeeper.Configuration(
             serverURL: url ?? server.base, apiKey: KitServer.publicKey, requestTimeout: requestTimeout)

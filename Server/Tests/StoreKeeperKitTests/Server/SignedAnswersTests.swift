@@ -41,6 +41,8 @@ import Testing
     ) -> StoreKeeper {
         var configuration = StoreKeeper.Configuration(serverURL: proxy, apiKey: KitServer.publicKey)
         configuration.answerSigningKeys = keys
+        // Not the timeout under test: a busy machine running the whole suite once took longer than the default 5 s.
+        configuration.offeringsTimeout = 30
         return StoreKeeper(
             configuration: configuration, store: server.store(customer), persistence: persistence,
             clock: TestDeviceClock())
