@@ -88,24 +88,26 @@ extension MetricAccumulator {
 
     /// The classifications a period's monthly amount counts in, each `environment␝series prefix`: its currency's,
     /// and the reporting currency's when it has a rate; the prefix led by the split value when the query splits
-    /// (by rollups: every dimension the query's split keeps, `*` for the others).
+    /// (by rollups: for each of ``MetricRollup/movementSplits``, every dimension it keeps, `*` for the others).
     func movementSeries(_ period: SubscriptionPeriod, monthly: Double) -> [(Double, String)] {
         var series = [(monthly, period.currency)]
         if let (converted, code) = reported(monthly, period.currency) { series.append((converted, code)) }
         let classification = period.environment + String(Self.classificationSeparator)
         if keyedByDimensions {
-            let split = query.split
-            return series.map { amount, currency in
-                let dimensions = [
-                    split == .product ? period.productID : "*",
-                    split == .storefront ? (period.storefront ?? "unknown") : "*", period.environment,
-                    split == .offerType ? period.offerType : "*",
-                ]
-                return (
-                    amount,
-                    classification + dimensions.joined(separator: MetricRollup.dimensionSeparator)
-                        + MetricRollup.restSeparator + currency
-                )
+            // Rollups keep every split's classification, counted in one pass.
+            return MetricRollup.movementSplits.flatMap { split in
+                series.map { amount, currency in
+                    let dimensions = [
+                        split == .product ? period.productID : "*",
+                        split == .storefront ? (period.storefront ?? "unknown") : "*", period.environment,
+                        split == .offerType ? period.offerType : "*",
+                    ]
+                    return (
+                        amount,
+                        classification + dimensions.joined(separator: MetricRollup.dimensionSeparator)
+                            + MetricRollup.restSeparator + currency
+                    )
+                }
             }
         }
         guard let split = query.split else { return series.map { ($0.0, classification + $0.1) } }

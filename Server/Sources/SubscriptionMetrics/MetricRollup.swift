@@ -18,7 +18,7 @@ public enum MetricRollup {
     ]
 
     /// The splits MRR movement's rows are kept for (a customer's movement is classified within what the query
-    /// keeps apart; by environment is by none, the environment being kept apart always).
+    /// keeps apart; by environment is by none, the environment being kept apart always), all counted in one pass.
     static let movementSplits: [MetricSplit?] = [nil, .product, .storefront, .offerType]
 
     /// The metrics whose customers are counted by their first period in the counted environments: their rows are
@@ -81,15 +81,6 @@ public enum MetricRollup {
         // Every row of a metric: per environment scope or per movement split where the metric needs them.
         func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil) -> [RollupKey: Double] {
             let fromDay = from ?? fromDay
-            if metric == .mrrMovement {
-                return movementSplits.reduce(into: [:]) { result, split in
-                    for (key, value) in values(
-                        metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock, split: split)
-                    {
-                        result[key, default: 0] += value
-                    }
-                }
-            }
             guard environmentScoped.contains(metric) else {
                 return values(metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock)
             }
