@@ -107,13 +107,20 @@ public enum MetricRollup {
         // On a day a subscription set to renew would end, a query of that day counts it as renewing: what changes
         // is kept apart, added only when the row's day is the query's.
         var renewingDays: [Int: Date] = [:]
+        var renewingTrials = Set<Int>()
         for timeline in timelines {
             guard let last = MetricAccumulator.renewingLast(timeline) else { continue }
             let end = timeline.periods[last].accessEnd
             renewingDays[day(of: end)] = min(renewingDays[day(of: end)] ?? end, end)
+            if timeline.periods[last].isTrial { renewingTrials.insert(day(of: end)) }
         }
         for (renewingDay, clock) in renewingDays where renewingDay >= fromDay ?? renewingDay {
-            for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
+            // Only a free trial set to renew changes what the trial metrics count on its day.
+            let trialOnly: Set<MetricName> = [.activeTrials, .trialConversion]
+            for metric in metrics
+            where MetricAccumulator.renewingMetrics.contains(metric)
+                && (renewingTrials.contains(renewingDay) || !trialOnly.contains(metric))
+            {
                 let base = ordinary[metric] ?? [:]
                 // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
                 let that = rows(metric, clock: clock, from: renewingDay)
