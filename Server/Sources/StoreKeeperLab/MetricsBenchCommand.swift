@@ -27,7 +27,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
     @Option(help: "PostgreSQL URL (default: DATABASE_URL; without either, SQLite under --data).")
     var databaseURL: String?
     @Option(help: "Data folder (SQLite, and the simulator's files).") var data = "metrics-bench-data"
-    @Option(help: "The server's cache budget in MiB (its metric timelines get an eighth).") var cacheMegabytes = 1_024
+    @Option(help: "The server's cache budget in MiB.") var cacheMegabytes = 1_024
     @Option(help: "Writes at once while storing the history.") var concurrency = 8
     @Option(help: "Times each query and page is asked.") var repeats = 3
     @Option(help: "The target for every answer after the first, in milliseconds.") var targetMilliseconds = 200.0
