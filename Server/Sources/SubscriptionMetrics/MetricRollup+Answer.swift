@@ -107,20 +107,28 @@ extension MetricRollup {
     /// bucket's month or later (``MetricName/cohorts``, ``MetricName/realizedLTV``, the month last in the series);
     /// customers whose conversion window closed before the clock's day (``MetricName/conversionToPaying``); the
     /// movements classified for the query's split (``MetricName/mrrMovement``).
+    /// The dimensions a rollup row names or collapses to `*`.
+    public static let rowDimensions: [MetricSplit] = [.product, .storefront, .offerType]
+
+    /// Which of `metric`'s rows a query split by `split` reads, for one dimension: those with it collapsed to `*`
+    /// (`true`), those naming it (`false`), or either (`nil`). MRR movement keeps a variant per split (its dimension
+    /// named, the others `*`); the ``collapsed`` metrics a collapsed copy for queries without a split. The one rule
+    /// both the database's sums and the in-memory answer apply.
+    public static func collapsedRow(_ dimension: MetricSplit, metric: MetricName, split: MetricSplit?) -> Bool? {
+        let kept = split == .environment ? nil : split
+        if metric == .mrrMovement { return kept != dimension }
+        guard collapsed.contains(metric) else { return nil }
+        guard let kept else { return dimension == .product ? true : nil }
+        return kept == dimension ? false : nil
+    }
+
     static func counts(
         _ key: RollupKey, metric: MetricName, split: MetricSplit?, today: Int, firstMonth: Date,
         _ cohorts: inout [Substring: Bool]
     ) -> Bool {
-        if collapsed.contains(metric) {
-            // The collapsed rows without a split, the others with one.
-            let named =
-                switch split {
-                case .product: key.product
-                case .storefront: key.storefront
-                case .offerType: key.offerType
-                default: nil as String?
-                }
-            guard (named.map { $0 != "*" } ?? (key.product == "*")) else { return false }
+        for dimension in rowDimensions {
+            guard let collapsed = collapsedRow(dimension, metric: metric, split: split) else { continue }
+            if (key.value(of: dimension) == "*") != collapsed { return false }
         }
         switch metric {
         case .cohorts, .realizedLTV:
@@ -129,11 +137,6 @@ extension MetricRollup {
             let included = cohortStart(String(month)).map { $0 >= firstMonth } ?? false
             cohorts[month] = included
             return included
-        case .mrrMovement:
-            // The rows kept for the query's split: its dimension named, the others `*`.
-            let kept = split == .environment ? nil : split
-            return (key.product == "*") == (kept != .product) && (key.storefront == "*") == (kept != .storefront)
-                && (key.offerType == "*") == (kept != .offerType)
         case .conversionToPaying:
             let window = MetricAccumulator.conversionWindows.first { key.series.hasSuffix($0.suffix) }
             return window.map { key.day < today - Int($0.days) } ?? false

@@ -49,21 +49,11 @@ extension SQLStore {
         let grouped = (column.map { [$0] } ?? []) + ["environment", "series", "col"]
         let listed = grouped.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: environments.count).joined(separator: ", ")
-        // MRR movement keeps its rows per split (the split's dimension named, the others `*`): only the query's.
-        var variant = ""
-        if metric == .mrrMovement {
-            let kept = split == .environment ? nil : split
-            let dimensions: [(String, MetricSplit)] = [
-                ("product", .product), ("storefront", .storefront), ("offer_type", .offerType),
-            ]
-            variant = dimensions.map { name, dimension in
-                " AND \(name) " + (kept == dimension ? "<> '*'" : "= '*'")
-            }.joined()
-        }
-        if MetricRollup.collapsed.contains(metric) {
-            // Without a split, the rows kept with every dimension collapsed; with one, the others.
-            variant = (split == nil || split == .environment) ? " AND product = '*'" : " AND product <> '*'"
-        }
+        // Only the row variant the query reads (``MetricRollup/collapsedRow(_:metric:split:)``).
+        let variant = MetricRollup.rowDimensions.map { dimension -> String in
+            guard let collapsed = MetricRollup.collapsedRow(dimension, metric: metric, split: split) else { return "" }
+            return " AND \(dimension.rawValue) " + (collapsed ? "= '*'" : "<> '*'")
+        }.joined()
         let base: [SQLValue] = [.text(project.id), .text(metric.rawValue)] + environments.map(SQLValue.text)
         // The range day by day, then the snapshot changes before it as one row.
         let inRange = try await database.read(
