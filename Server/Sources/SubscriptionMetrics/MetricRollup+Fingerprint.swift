@@ -12,16 +12,22 @@ extension MetricRollup {
     /// FNV-1a over a key's fields, each followed by a zero byte.
     static func hash(_ key: RollupKey) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let fields = [
-            key.metric.rawValue, String(key.day), key.product, key.storefront, key.environment, key.offerType,
-            key.series, String(key.column.rawValue),
-        ]
-        for field in fields {
-            for byte in field.utf8 + [0] {
+        func add(_ field: String) {
+            for byte in field.utf8 {
                 hash ^= UInt64(byte)
                 hash &*= 0x0000_0100_0000_01B3
             }
+            // The zero byte ending each field.
+            hash &*= 0x0000_0100_0000_01B3
         }
+        add(key.metric.rawValue)
+        add(String(key.day))
+        add(key.product)
+        add(key.storefront)
+        add(key.environment)
+        add(key.offerType)
+        add(key.series)
+        add(String(key.column.rawValue))
         return hash
     }
 }

@@ -77,32 +77,43 @@ public enum MetricRollup {
         }
         let days = chosen.sorted()
         guard days.last.map({ $0 >= fromDay ?? $0 }) ?? false else { return [:] }
-        let scopes = Set(periods.map(\.environment)).map { Set([$0]) } + [allEnvironments]
-        // Every row of a metric: per environment scope or per movement split where the metric needs them.
-        func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil) -> [RollupKey: Double] {
+        let environments = Set(periods.map(\.environment))
+        // A customer in one environment counts the same in it as in all of them: one pass, named for both.
+        let passes: [(counted: Set<String>, names: [String])] =
+            environments.count == 1 && allEnvironments.isSuperset(of: environments)
+            ? [(environments, [scope(environments), scope(allEnvironments)])]
+            : (environments.map { Set([$0]) } + [allEnvironments]).map { ($0, [scope($0)]) }
+        var parser = RollupKeyParser()
+        // Every row of a metric: per environment scope where the metric needs them.
+        func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil) -> [(RollupKey, Double)] {
             let fromDay = from ?? fromDay
             guard environmentScoped.contains(metric) else {
-                return values(metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock)
+                return values(
+                    metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+                    environments: environments, parser: &parser)
             }
-            var result: [RollupKey: Double] = [:]
-            for environments in scopes {
+            var result: [(RollupKey, Double)] = []
+            for (counted, names) in passes {
                 let found = values(
                     metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock,
-                    environments: environments)
-                for (key, value) in found {
-                    var scoped = key
-                    scoped.series = scope(environments) + scopeSeparator + key.series
-                    result[scoped, default: 0] += value
+                    environments: counted, parser: &parser)
+                for name in names {
+                    for (key, value) in found {
+                        var scoped = key
+                        scoped.series = name + scopeSeparator + key.series
+                        result.append((scoped, value))
+                    }
                 }
             }
             return result
         }
-        var result: [RollupKey: Double] = [:]
-        var ordinary: [MetricName: [RollupKey: Double]] = [:]
+        // Rows of different metrics, scopes and columns never share a key: collected as a list, summed once.
+        var result: [(RollupKey, Double)] = []
+        var ordinary: [MetricName: [(RollupKey, Double)]] = [:]
         for metric in metrics where mayCount(metric, timelines, fromDay: fromDay) {
             let found = rows(metric)
-            ordinary[metric] = found
-            for (key, value) in found { result[key, default: 0] += value }
+            if MetricAccumulator.renewingMetrics.contains(metric) { ordinary[metric] = found }
+            result += found
         }
         // On a day a subscription set to renew would end, a query of that day counts it as renewing: what changes
         // is kept apart, added only when the row's day is the query's.
@@ -121,43 +132,46 @@ public enum MetricRollup {
             where MetricAccumulator.renewingMetrics.contains(metric)
                 && (renewingTrials.contains(renewingDay) || !trialOnly.contains(metric))
             {
-                let base = ordinary[metric] ?? [:]
                 // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
-                let that = rows(metric, clock: clock, from: renewingDay)
-                for key in Set(base.keys).union(that.keys) where key.day == renewingDay {
-                    let change = (that[key] ?? 0) - (base[key] ?? 0)
-                    guard change != 0, let column = key.column.onTheDay else { continue }
+                var changes: [RollupKey: Double] = [:]
+                for (key, value) in ordinary[metric] ?? [] where key.day == renewingDay {
+                    changes[key, default: 0] -= value
+                }
+                for (key, value) in rows(metric, clock: clock, from: renewingDay) where key.day == renewingDay {
+                    changes[key, default: 0] += value
+                }
+                for (key, change) in changes where change != 0 {
+                    guard let column = key.column.onTheDay else { continue }
                     var onTheDay = key
                     onTheDay.column = column
-                    result[onTheDay, default: 0] += change
+                    result.append((onTheDay, change))
                 }
             }
         }
         // Metrics with many series per day also keep their rows with every dimension collapsed (`*`): what a query
         // without a split reads, however many products, storefronts and offers a project has.
+        var wholes: [RollupKey: Double] = [:]
         for (key, value) in result where collapsed.contains(key.metric) {
             var whole = key
             (whole.product, whole.storefront, whole.offerType) = ("*", "*", "*")
-            result[whole, default: 0] += value
+            wholes[whole, default: 0] += value
         }
-        return result.compactMapValues { value in
-            let stored = Int64((value * scale).rounded())
-            return stored == 0 ? nil : stored
-        }
+        result += wholes.map { ($0.key, $0.value) }
+        var stored = Dictionary(result, uniquingKeysWith: +).mapValues { Int64(($0 * scale).rounded()) }
+        if stored.values.contains(0) { stored = stored.filter { $0.value != 0 } }
+        return stored
     }
 
-    /// What ``MetricAccumulator`` counts of `timelines` for `metric` on the chosen `days` (those from `from` on), by
-    /// key: with a clock that never stops, or read by the day at `clock` (``MetricQuery/dayClock``); counting every
-    /// environment of the timelines, or `environments`.
+    /// What ``MetricAccumulator`` counts of `timelines` for `metric` on the chosen `days` (those from `from` on), as
+    /// rows with distinct keys: with a clock that never stops, or read by the day at `clock`
+    /// (``MetricQuery/dayClock``); counting the periods in `environments`.
     static func values(
         _ metric: MetricName, _ timelines: [SubscriptionTimeline], days: [Int], from: Int? = nil,
-        proceeds: ProceedsRules,
-        clock: Date? = nil, environments: Set<String>? = nil, split: MetricSplit? = nil
-    ) -> [RollupKey: Double] {
-        let environments = environments ?? Set(timelines.flatMap(\.periods).map(\.environment))
+        proceeds: ProceedsRules, clock: Date? = nil, environments: Set<String>, parser: inout RollupKeyParser
+    ) -> [(RollupKey, Double)] {
         var query = MetricQuery(
             name: metric, from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1), interval: .day,
-            split: split, environments: environments, now: clock ?? .distantFuture)
+            environments: environments, now: clock ?? .distantFuture)
         query.proceeds = proceeds
         query.dayClock = clock != nil
         var accumulator = MetricAccumulator(query, days: days, before: from)
@@ -170,19 +184,19 @@ public enum MetricRollup {
             (.sum, accumulator.sums), (.denominator, accumulator.denominators), (.delta, accumulator.deltas),
             (.denominatorDelta, accumulator.denominatorDeltas),
         ]
-        var result: [RollupKey: Double] = [:]
+        var result: [(RollupKey, Double)] = []
         let count = accumulator.buckets.count
         for (column, table) in tables {
-            for (key, values) in table {
+            for (name, values) in table {
                 var parsed: RollupKey?
                 // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no
                 // row takes it back.
                 for (offset, value) in values.enumerated() where value != 0 && offset < count {
                     guard let day = bucketDays[offset] else { continue }
-                    var row = parsed ?? rollupKey(key, metric: metric, day: day, column: column)
+                    var row = parsed ?? parser.key(name, metric: metric, column: column)
                     parsed = row
                     row.day = day
-                    result[row, default: 0] += value
+                    result.append((row, value))
                 }
             }
         }
@@ -227,16 +241,19 @@ public enum MetricRollup {
 
     /// A series name holding every split dimension of `period`, then `rest` (currency, suffix).
     static func dimensionKey(_ period: SubscriptionPeriod, rest: [String?]) -> String {
-        [period.productID, period.storefront ?? "unknown", period.environment, period.offerType].joined(
-            separator: dimensionSeparator) + restSeparator + rest.compactMap { $0 }.joined(separator: " ")
-    }
-
-    static func rollupKey(_ key: String, metric: MetricName, day: Int, column: RollupColumn) -> RollupKey {
-        let halves = key.split(separator: "\u{1E}", maxSplits: 1, omittingEmptySubsequences: false)
-        let dimensions = halves[0].split(separator: "\u{1F}", omittingEmptySubsequences: false)
-        func part(_ index: Int) -> String { dimensions.indices.contains(index) ? String(dimensions[index]) : "unknown" }
-        return RollupKey(
-            metric: metric, day: day, product: part(0), storefront: part(1), environment: part(2),
-            offerType: part(3), series: halves.count > 1 ? String(halves[1]) : "", column: column)
+        var name = period.productID
+        for dimension in [period.storefront ?? "unknown", period.environment, period.offerType] {
+            name += dimensionSeparator
+            name += dimension
+        }
+        name += restSeparator
+        var first = true
+        for part in rest {
+            guard let part else { continue }
+            if !first { name += " " }
+            name += part
+            first = false
+        }
+        return name
     }
 }

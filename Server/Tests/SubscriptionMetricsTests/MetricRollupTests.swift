@@ -207,4 +207,14 @@ import Testing
         #expect(buckets.first?.start == Self.origin)
         #expect(zip(buckets, buckets.dropFirst()).allSatisfy { $0.end == $1.start })
     }
+
+    @Test("a key's fingerprint hash is FNV-1a of its fields, each ended by a zero byte: stored fingerprints keep meaning")
+    func fingerprintHashIsStable() {
+        let key = RollupKey(
+            metric: .mrr, day: 20_454, product: "monthly", storefront: "USA", environment: "Production",
+            offerType: "none", series: "USD", column: .delta)
+        // Computed by hand (Python) over "mrr\0 20454\0 monthly\0 USA\0 Production\0 none\0 USD\0 2\0".
+        #expect(MetricRollup.hash(key) == 5_072_644_544_657_791_676)
+        #expect(MetricRollup.fingerprint([key: 3]) == Int64(bitPattern: 3 &* 5_072_644_544_657_791_676))
+    }
 }
