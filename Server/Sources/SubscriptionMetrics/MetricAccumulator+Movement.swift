@@ -92,24 +92,14 @@ extension MetricAccumulator {
     func movementSeries(_ period: SubscriptionPeriod, monthly: Double) -> [(Double, String)] {
         var series = [(monthly, period.currency)]
         if let (converted, code) = reported(monthly, period.currency) { series.append((converted, code)) }
-        let classification = period.environment + String(Self.classificationSeparator)
         if keyedByDimensions {
-            // Rollups keep every split's classification, counted in one pass.
-            return MetricRollup.movementSplits.flatMap { split in
-                series.map { amount, currency in
-                    let dimensions = [
-                        split == .product ? period.productID : "*",
-                        split == .storefront ? (period.storefront ?? "unknown") : "*", period.environment,
-                        split == .offerType ? period.offerType : "*",
-                    ]
-                    return (
-                        amount,
-                        classification + dimensions.joined(separator: MetricRollup.dimensionSeparator)
-                            + MetricRollup.restSeparator + currency
-                    )
-                }
+            // Rollups keep every split's classification, counted in one pass (a classification's number holds
+            // its environment).
+            return (movementNumbers[period.rollupDimensions] ?? []).flatMap { number in
+                series.map { amount, currency in (amount, RollupKeyParser.name(number, currency, nil)) }
             }
         }
+        let classification = period.environment + String(Self.classificationSeparator)
         guard let split = query.split else { return series.map { ($0.0, classification + $0.1) } }
         let value = split.value(of: period)
         return series.map { ($0.0, classification + value + " " + $0.1) }

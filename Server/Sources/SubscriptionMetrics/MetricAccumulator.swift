@@ -33,6 +33,9 @@ public struct MetricAccumulator: Sendable {
     /// Whether series are keyed by every split dimension at once (``MetricRollup``'s contributions), not by the
     /// query's split.
     var keyedByDimensions = false
+    /// With ``keyedByDimensions``: per period's ``SubscriptionPeriod/rollupDimensions``, the numbers of its MRR
+    /// movement classifications (``RollupKeyParser/movements``).
+    var movementNumbers: [Int: [Int]] = [:]
 
     /// The environments counted, as a list (one or two names: faster to search than to hash).
     let environments: [String]
@@ -352,7 +355,7 @@ public struct MetricAccumulator: Sendable {
     }
 
     func key(_ period: SubscriptionPeriod, currency: String? = nil, suffix: String? = nil) -> String {
-        if keyedByDimensions { return MetricRollup.dimensionKey(period, rest: [currency, suffix]) }
+        if keyedByDimensions { return RollupKeyParser.name(period.rollupDimensions, currency, suffix) }
         if query.split == nil, currency == nil, suffix == nil { return "all" }
         let parts = [query.split.map { $0.value(of: period) }, currency, suffix].compactMap { $0 }
         return parts.isEmpty ? "all" : parts.joined(separator: " ")

@@ -23,13 +23,31 @@ extension MetricRollup {
     public static func firstChange(from old: [SubscriptionTimeline], to new: [SubscriptionTimeline])
         -> RollupChangeStart
     {
+        guard case .some(let earliest) = earliestChange(from: old, to: new) else { return .everything }
+        guard var found = earliest else { return .nothing }
+        // Conversion counts a customer at its first start by what began within its longest window after it.
+        let reach = (MetricAccumulator.conversionWindows.map(\.days).max() ?? 0) + 1
+        for periods in [old.flatMap(\.periods), new.flatMap(\.periods)] {
+            for environment in Set(periods.map(\.environment)) {
+                guard let first = periods.filter({ $0.environment == environment }).map(\.start).min(),
+                    found <= first.addingTimeInterval(reach * 86_400)
+                else { continue }
+                found = min(found, first)
+            }
+        }
+        return .day(day(of: found))
+    }
+
+    /// The earliest date of a change every metric but ``MetricName/conversionToPaying`` can see (``firstChange``
+    /// before conversion's reach): `nil` for a change of group (everything), `.some(nil)` for no change.
+    static func earliestChange(from old: [SubscriptionTimeline], to new: [SubscriptionTimeline]) -> Date?? {
         let before = Dictionary(old.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(new.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
         var dates: [Date] = []
         for original in Set(before.keys).union(after.keys) {
             let (was, now) = (before[original], after[original])
             guard was != now else { continue }
-            if let was, let now, was.group != now.group { return .everything }
+            if let was, let now, was.group != now.group { return nil }
             let (oldPeriods, newPeriods) = (was?.periods ?? [], now?.periods ?? [])
             for (periods, others) in [(oldPeriods, newPeriods), (newPeriods, oldPeriods)] {
                 for (index, period) in periods.enumerated() where !others.contains(period) {
@@ -56,18 +74,7 @@ extension MetricRollup {
                 }
             }
         }
-        guard var earliest = dates.min() else { return .nothing }
-        // Conversion counts a customer at its first start by what began within its longest window after it.
-        let reach = (MetricAccumulator.conversionWindows.map(\.days).max() ?? 0) + 1
-        for periods in [old.flatMap(\.periods), new.flatMap(\.periods)] {
-            for environment in Set(periods.map(\.environment)) {
-                guard let first = periods.filter({ $0.environment == environment }).map(\.start).min(),
-                    earliest <= first.addingTimeInterval(reach * 86_400)
-                else { continue }
-                earliest = min(earliest, first)
-            }
-        }
-        return .day(day(of: earliest))
+        return .some(dates.min())
     }
 
     /// What a customer's change adds to the rollups, counting only the days from `start` on (every earlier row
@@ -81,6 +88,18 @@ extension MetricRollup {
         case .nothing: return [:]
         case .day(let day): fromDay = day
         case .everything: fromDay = nil
+        }
+        // When only conversion's reach took the window back to a first start, the other metrics count from later.
+        if let fromDay, case .some(.some(let date)) = earliestChange(from: old, to: new), day(of: date) > fromDay {
+            let others = Set(metrics).subtracting([.conversionToPaying])
+            var result = difference(
+                from: contribution(old, proceeds: proceeds, fromDay: day(of: date), metrics: others),
+                to: contribution(new, proceeds: proceeds, fromDay: day(of: date), metrics: others))
+            let conversion = difference(
+                from: contribution(old, proceeds: proceeds, fromDay: fromDay, metrics: [.conversionToPaying]),
+                to: contribution(new, proceeds: proceeds, fromDay: fromDay, metrics: [.conversionToPaying]))
+            result.merge(conversion) { $0 + $1 }
+            return result
         }
         return difference(
             from: contribution(old, proceeds: proceeds, fromDay: fromDay),

@@ -61,10 +61,13 @@ public enum MetricRollup {
     ///   - proceeds: How proceeds are estimated (a contribution holds the proceeds these rules give).
     ///   - fromDay: Only the rows of this UTC day and later (each exactly as the whole contribution has it): what a
     ///     write computes when nothing before that day changed (``firstChange(from:to:)``).
+    ///   - counted: Only these metrics' rows (`nil`: every one of ``metrics``).
     /// - Returns: The values by key.
     public static func contribution(
-        _ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules(), fromDay: Int? = nil
+        _ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules(), fromDay: Int? = nil,
+        metrics counted: Set<MetricName>? = nil
     ) -> [RollupKey: Int64] {
+        let metrics = counted.map { counted in Self.metrics.filter(counted.contains) } ?? Self.metrics
         let periods = timelines.flatMap(\.periods)
         guard !periods.isEmpty else { return [:] }
         let dates = periods.flatMap { [$0.start, $0.accessEnd, $0.expiresAt] + ($0.refundedAt.map { [$0] } ?? []) }
@@ -84,18 +87,19 @@ public enum MetricRollup {
             ? [(environments, [scope(environments), scope(allEnvironments)])]
             : (environments.map { Set([$0]) } + [allEnvironments]).map { ($0, [scope($0)]) }
         var parser = RollupKeyParser()
+        let coded = parser.coded(timelines)
         // Every row of a metric: per environment scope where the metric needs them.
         func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil) -> [(RollupKey, Double)] {
             let fromDay = from ?? fromDay
             guard environmentScoped.contains(metric) else {
                 return values(
-                    metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+                    metric, coded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
                     environments: environments, parser: &parser)
             }
             var result: [(RollupKey, Double)] = []
             for (counted, names) in passes {
                 let found = values(
-                    metric, timelines, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+                    metric, coded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
                     environments: counted, parser: &parser)
                 for name in names {
                     for (key, value) in found {
@@ -179,6 +183,7 @@ public enum MetricRollup {
         let bucketDays: [Int?] =
             accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }
         accumulator.keyedByDimensions = true
+        accumulator.movementNumbers = parser.movements
         accumulator.add(timelines: timelines)
         let tables: [(RollupColumn, [String: [Double]])] = [
             (.sum, accumulator.sums), (.denominator, accumulator.denominators), (.delta, accumulator.deltas),
@@ -233,27 +238,5 @@ public enum MetricRollup {
         var result = new
         for (key, value) in old { result[key, default: 0] -= value }
         return result.filter { $0.value != 0 }
-    }
-
-    /// Separates a dimension-keyed series name (``dimensionKey(_:rest:)``).
-    static let dimensionSeparator = "\u{1F}"
-    static let restSeparator = "\u{1E}"
-
-    /// A series name holding every split dimension of `period`, then `rest` (currency, suffix).
-    static func dimensionKey(_ period: SubscriptionPeriod, rest: [String?]) -> String {
-        var name = period.productID
-        for dimension in [period.storefront ?? "unknown", period.environment, period.offerType] {
-            name += dimensionSeparator
-            name += dimension
-        }
-        name += restSeparator
-        var first = true
-        for part in rest {
-            guard let part else { continue }
-            if !first { name += " " }
-            name += part
-            first = false
-        }
-        return name
     }
 }

@@ -32,6 +32,9 @@ public struct SubscriptionPeriod: Sendable, Hashable {
     /// The days of paid service it stands for when it stands for a run of folded periods (``FoldedPeriods``);
     /// `nil` for a period of its own, whose paid days are its length.
     public var foldedPaidDays: Double? = nil
+    /// Within a rollup contribution, the index of its split dimensions in the contribution's table
+    /// (``RollupKeyParser``), so the accumulator names its series with a few bytes; -1 elsewhere.
+    var rollupDimensions = -1
 
     /// The days of paid service it adds when paid: its length, or the run's it stands for.
     public var paidDays: Double { foldedPaidDays ?? max(0, expiresAt.timeIntervalSince(start)) / 86_400 }

@@ -208,7 +208,7 @@ import Testing
         #expect(zip(buckets, buckets.dropFirst()).allSatisfy { $0.end == $1.start })
     }
 
-    @Test("a key's fingerprint hash is FNV-1a of its fields, each ended by a zero byte: stored fingerprints keep meaning")
+    @Test("a key's fingerprint hash is FNV-1a of its fields, each ended by a zero byte: stored ones keep meaning")
     func fingerprintHashIsStable() {
         let key = RollupKey(
             metric: .mrr, day: 20_454, product: "monthly", storefront: "USA", environment: "Production",
