@@ -33,7 +33,8 @@ extension MetricAccumulator {
                     if let refund { add(-refund.amount * rate, key: series, at: refund.at) }
                 } else if let bucket = index(of: period.start) {
                     add((refund?.amount ?? 0) * rate, key: series, bucket: bucket)
-                    denominators[series, default: Array(repeating: 0, count: buckets.count)][bucket] += price * rate
+                    denominators[series, default: Array(repeating: 0, count: buckets.count)][bucket] += weighted(
+                        price * rate)
                 }
             }
         }

@@ -36,6 +36,17 @@ public struct MetricAccumulator: Sendable {
     /// With ``keyedByDimensions``: per period's ``SubscriptionPeriod/rollupDimensions``, the numbers of its MRR
     /// movement classifications (``RollupKeyParser/movements``).
     var movementNumbers: [Int: [Int]] = [:]
+    /// What each addition is multiplied by: -1 while a rollup pass takes a customer's old timelines away
+    /// (``MetricRollup/change(from:to:proceeds:start:)``), 1 otherwise.
+    var weight = 1.0
+
+    /// What one addition of `value` adds: × ``weight``, and in rollups (``keyedByDimensions``) rounded to
+    /// millionths (``MetricRollup/scale``), so a row is whole millionths however its additions are summed and a
+    /// difference counted in one pass equals the two contributions' difference.
+    func weighted(_ value: Double) -> Double {
+        guard keyedByDimensions else { return value * weight }
+        return (value * weight * MetricRollup.scale).rounded() / MetricRollup.scale
+    }
 
     /// The environments counted, as a list (one or two names: faster to search than to hash).
     let environments: [String]
@@ -257,15 +268,15 @@ public struct MetricAccumulator: Sendable {
             }
         case .churnRate:
             denominatorDeltas[key(period), default: Array(repeating: 0, count: buckets.count + 1)][range.lowerBound] +=
-                1
-            denominatorDeltas[key(period)]![range.upperBound] -= 1
+                weighted(1)
+            denominatorDeltas[key(period)]![range.upperBound] -= weighted(1)
         default: break
         }
     }
 
     mutating func add(_ value: Double, key: String, buckets range: Range<Int>) {
-        deltas[key, default: Array(repeating: 0, count: buckets.count + 1)][range.lowerBound] += value
-        deltas[key]![range.upperBound] -= value
+        deltas[key, default: Array(repeating: 0, count: buckets.count + 1)][range.lowerBound] += weighted(value)
+        deltas[key]![range.upperBound] -= weighted(value)
     }
 
     /// The sums with the snapshot runs laid out bucket by bucket.
@@ -362,7 +373,7 @@ public struct MetricAccumulator: Sendable {
     }
 
     mutating func add(_ value: Double, key: String, bucket: Int) {
-        sums[key, default: Array(repeating: 0, count: buckets.count)][bucket] += value
+        sums[key, default: Array(repeating: 0, count: buckets.count)][bucket] += weighted(value)
     }
 
     mutating func add(_ value: Double, key: String, at date: Date) {
@@ -373,7 +384,7 @@ public struct MetricAccumulator: Sendable {
     mutating func addRatio(_ value: Double, key: String, at date: Date) {
         guard let bucket = index(of: date) else { return }
         add(value, key: key, bucket: bucket)
-        denominators[key, default: Array(repeating: 0, count: buckets.count)][bucket] += 1
+        denominators[key, default: Array(repeating: 0, count: buckets.count)][bucket] += weighted(1)
     }
 
     /// The bucket holding `date`, if any.

@@ -6,7 +6,8 @@ public enum RollupChangeStart: Sendable, Hashable {
     case nothing
     /// No row before this UTC day differs.
     case day(Int)
-    /// Anywhere (a subscription changed group, which regroups what the commission's year and reactivations count).
+    /// Anywhere (a subscription moved between groups of the customer's subscriptions, which regroups what the
+    /// commission's year and reactivations count).
     case everything
 }
 
@@ -43,11 +44,20 @@ extension MetricRollup {
     static func earliestChange(from old: [SubscriptionTimeline], to new: [SubscriptionTimeline]) -> Date?? {
         let before = Dictionary(old.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(new.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
+        // The subscriptions in both that share a group with `original`: a change of group that keeps them (a
+        // group named for a subscription alone in it) regroups nothing.
+        let shared = Set(before.keys).intersection(after.keys)
+        func mates(_ original: String, _ timelines: [String: SubscriptionTimeline]) -> Set<String> {
+            let group = timelines[original].map { $0.group ?? original }
+            return shared.filter { other in timelines[other].map { $0.group ?? other } == group }
+        }
         var dates: [Date] = []
         for original in Set(before.keys).union(after.keys) {
             let (was, now) = (before[original], after[original])
             guard was != now else { continue }
-            if let was, let now, was.group != now.group { return nil }
+            if let was, let now, was.group != now.group, mates(original, before) != mates(original, after) {
+                return nil
+            }
             let (oldPeriods, newPeriods) = (was?.periods ?? [], now?.periods ?? [])
             for (periods, others) in [(oldPeriods, newPeriods), (newPeriods, oldPeriods)] {
                 for (index, period) in periods.enumerated() where !others.contains(period) {
@@ -91,18 +101,14 @@ extension MetricRollup {
         }
         // When only conversion's reach took the window back to a first start, the other metrics count from later.
         if let fromDay, case .some(.some(let date)) = earliestChange(from: old, to: new), day(of: date) > fromDay {
-            let others = Set(metrics).subtracting([.conversionToPaying])
-            var result = difference(
-                from: contribution(old, proceeds: proceeds, fromDay: day(of: date), metrics: others),
-                to: contribution(new, proceeds: proceeds, fromDay: day(of: date), metrics: others))
-            let conversion = difference(
-                from: contribution(old, proceeds: proceeds, fromDay: fromDay, metrics: [.conversionToPaying]),
-                to: contribution(new, proceeds: proceeds, fromDay: fromDay, metrics: [.conversionToPaying]))
+            var result = counted(
+                from: old, to: new, proceeds: proceeds, fromDay: day(of: date),
+                metrics: Set(metrics).subtracting([.conversionToPaying]))
+            let conversion = counted(
+                from: old, to: new, proceeds: proceeds, fromDay: fromDay, metrics: [.conversionToPaying])
             result.merge(conversion) { $0 + $1 }
             return result
         }
-        return difference(
-            from: contribution(old, proceeds: proceeds, fromDay: fromDay),
-            to: contribution(new, proceeds: proceeds, fromDay: fromDay))
+        return counted(from: old, to: new, proceeds: proceeds, fromDay: fromDay, metrics: nil)
     }
 }

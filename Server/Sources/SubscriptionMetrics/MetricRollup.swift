@@ -50,6 +50,14 @@ public enum MetricRollup {
     /// The start of a UTC day.
     public static func start(ofDay day: Int) -> Date { Date(timeIntervalSince1970: Double(day) * 86_400) }
 
+    /// What a project's rollups were counted by: how values are counted (``counting``) and the proceeds rules. A
+    /// store counting by another mark counts every customer again.
+    public static func buildMark(_ rules: ProceedsRules) -> String { counting + " " + rules.fingerprint }
+
+    /// How values are counted, named so rollups counted otherwise are counted again: `2` rounds each addition to
+    /// millionths (``MetricAccumulator/weighted(_:)``).
+    static let counting = "counting=2"
+
     /// How many stored units make one: rollups hold whole millionths (of a subscription, of a currency unit), so
     /// adding and taking away a contribution leaves no rounding behind and ``difference(from:to:)`` is exact.
     public static let scale = 1_000_000.0
@@ -67,7 +75,18 @@ public enum MetricRollup {
         _ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules(), fromDay: Int? = nil,
         metrics counted: Set<MetricName>? = nil
     ) -> [RollupKey: Int64] {
+        self.counted(from: [], to: timelines, proceeds: proceeds, fromDay: fromDay, metrics: counted)
+    }
+
+    /// The contribution of `new` less that of `old` (``contribution(_:proceeds:fromDay:metrics:)`` of each), counted
+    /// in one pass per metric: the old timelines' additions weigh -1 (``MetricAccumulator/weight``). Every addition
+    /// is whole millionths, so this is exactly the difference of the two contributions.
+    static func counted(
+        from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], proceeds: ProceedsRules, fromDay: Int?,
+        metrics counted: Set<MetricName>?
+    ) -> [RollupKey: Int64] {
         let metrics = counted.map { counted in Self.metrics.filter(counted.contains) } ?? Self.metrics
+        let timelines = old + new
         let periods = timelines.flatMap(\.periods)
         guard !periods.isEmpty else { return [:] }
         let dates = periods.flatMap { [$0.start, $0.accessEnd, $0.expiresAt] + ($0.refundedAt.map { [$0] } ?? []) }
@@ -87,19 +106,22 @@ public enum MetricRollup {
             ? [(environments, [scope(environments), scope(allEnvironments)])]
             : (environments.map { Set([$0]) } + [allEnvironments]).map { ($0, [scope($0)]) }
         var parser = RollupKeyParser()
-        let coded = parser.coded(timelines)
+        let (oldCoded, newCoded) = (parser.coded(old), parser.coded(new))
         // Every row of a metric: per environment scope where the metric needs them.
-        func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil) -> [(RollupKey, Double)] {
+        func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil, sides: Sides = .both)
+            -> [(RollupKey, Double)]
+        {
             let fromDay = from ?? fromDay
+            let (oldCoded, newCoded) = (sides.old ? oldCoded : [], sides.new ? newCoded : [])
             guard environmentScoped.contains(metric) else {
                 return values(
-                    metric, coded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+                    metric, from: oldCoded, to: newCoded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
                     environments: environments, parser: &parser)
             }
             var result: [(RollupKey, Double)] = []
             for (counted, names) in passes {
                 let found = values(
-                    metric, coded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+                    metric, from: oldCoded, to: newCoded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
                     environments: counted, parser: &parser)
                 for name in names {
                     for (key, value) in found {
@@ -121,27 +143,37 @@ public enum MetricRollup {
         }
         // On a day a subscription set to renew would end, a query of that day counts it as renewing: what changes
         // is kept apart, added only when the row's day is the query's.
+        // Each side's days, and those on which it renews a free trial (only then does a trial metric change).
         var renewingDays: [Int: Date] = [:]
-        var renewingTrials = Set<Int>()
-        for timeline in timelines {
-            guard let last = MetricAccumulator.renewingLast(timeline) else { continue }
-            let end = timeline.periods[last].accessEnd
-            renewingDays[day(of: end)] = min(renewingDays[day(of: end)] ?? end, end)
-            if timeline.periods[last].isTrial { renewingTrials.insert(day(of: end)) }
+        var renewing: [(days: Set<Int>, trials: Set<Int>)] = []
+        for side in [old, new] {
+            var found: (days: Set<Int>, trials: Set<Int>) = ([], [])
+            for timeline in side {
+                guard let last = MetricAccumulator.renewingLast(timeline) else { continue }
+                let end = timeline.periods[last].accessEnd
+                renewingDays[day(of: end)] = min(renewingDays[day(of: end)] ?? end, end)
+                found.days.insert(day(of: end))
+                if timeline.periods[last].isTrial { found.trials.insert(day(of: end)) }
+            }
+            renewing.append(found)
         }
         for (renewingDay, clock) in renewingDays where renewingDay >= fromDay ?? renewingDay {
-            // Only a free trial set to renew changes what the trial metrics count on its day.
             let trialOnly: Set<MetricName> = [.activeTrials, .trialConversion]
-            for metric in metrics
-            where MetricAccumulator.renewingMetrics.contains(metric)
-                && (renewingTrials.contains(renewingDay) || !trialOnly.contains(metric))
-            {
+            for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
+                // The sides renewing that day (a side's renewing pass is its own: only what renews there changes).
+                let counts = renewing.map {
+                    $0.days.contains(renewingDay) && (!trialOnly.contains(metric) || $0.trials.contains(renewingDay))
+                }
+                let sides = Sides(old: counts[0], new: counts[1])
+                guard sides.old || sides.new else { continue }
                 // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
                 var changes: [RollupKey: Double] = [:]
-                for (key, value) in ordinary[metric] ?? [] where key.day == renewingDay {
+                let plain = sides == .both ? ordinary[metric] ?? [] : rows(metric, from: renewingDay, sides: sides)
+                for (key, value) in plain where key.day == renewingDay {
                     changes[key, default: 0] -= value
                 }
-                for (key, value) in rows(metric, clock: clock, from: renewingDay) where key.day == renewingDay {
+                for (key, value) in rows(metric, clock: clock, from: renewingDay, sides: sides)
+                where key.day == renewingDay {
                     changes[key, default: 0] += value
                 }
                 for (key, change) in changes where change != 0 {
@@ -166,11 +198,19 @@ public enum MetricRollup {
         return stored
     }
 
-    /// What ``MetricAccumulator`` counts of `timelines` for `metric` on the chosen `days` (those from `from` on), as
+    /// Which of a difference's two sides a pass counts.
+    struct Sides: Equatable {
+        var old: Bool
+        var new: Bool
+        static let both = Sides(old: true, new: true)
+    }
+
+    /// What ``MetricAccumulator`` counts of `new` less `old` for `metric` on the chosen `days` (those from `from` on), as
     /// rows with distinct keys: with a clock that never stops, or read by the day at `clock`
     /// (``MetricQuery/dayClock``); counting the periods in `environments`.
     static func values(
-        _ metric: MetricName, _ timelines: [SubscriptionTimeline], days: [Int], from: Int? = nil,
+        _ metric: MetricName, from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], days: [Int],
+        from: Int? = nil,
         proceeds: ProceedsRules, clock: Date? = nil, environments: Set<String>, parser: inout RollupKeyParser
     ) -> [(RollupKey, Double)] {
         var query = MetricQuery(
@@ -184,7 +224,12 @@ public enum MetricRollup {
             accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }
         accumulator.keyedByDimensions = true
         accumulator.movementNumbers = parser.movements
-        accumulator.add(timelines: timelines)
+        if !old.isEmpty {
+            accumulator.weight = -1
+            accumulator.add(timelines: old)
+            accumulator.weight = 1
+        }
+        accumulator.add(timelines: new)
         let tables: [(RollupColumn, [String: [Double]])] = [
             (.sum, accumulator.sums), (.denominator, accumulator.denominators), (.delta, accumulator.deltas),
             (.denominatorDelta, accumulator.denominatorDeltas),

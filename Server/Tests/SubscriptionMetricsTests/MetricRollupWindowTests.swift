@@ -75,14 +75,31 @@ import Testing
         #expect(split > 10, "some windows count conversion apart (\(split) of 240)")
     }
 
-    @Test("a subscription changing group counts everything again")
+    @Test("a subscription moving between its customer's groups counts everything again; one alone in it does not")
     func groupChange() {
-        let customer = MetricRollupTests.customers(count: 1, seed: 3)[0]
+        let customers = MetricRollupTests.customers(count: 40, seed: 3)
+        guard let customer = customers.first(where: { $0.count == 2 }),
+            let alone = customers.first(where: { $0.count == 1 })
+        else {
+            Issue.record("the generated customers have one and two subscriptions")
+            return
+        }
         var old = customer
         old[0].group = "another"
         #expect(MetricRollup.firstChange(from: old, to: customer) == .everything)
         let counted = MetricRollup.change(from: old, to: customer, proceeds: Self.rules, start: .everything)
         #expect(counted == Self.wholeDifference(old, customer))
+        // A subscription alone in its group, its group named later: nothing regroups, nothing changes.
+        var unnamed = alone
+        unnamed[0].group = nil
+        #expect(MetricRollup.firstChange(from: unnamed, to: alone) == .nothing)
+        var renewed = alone
+        renewed[0].periods.removeLast()
+        let start = MetricRollup.firstChange(from: unnamed, to: renewed)
+        #expect(start != .everything)
+        #expect(
+            MetricRollup.change(from: unnamed, to: renewed, proceeds: Self.rules, start: start)
+                == Self.wholeDifference(unnamed, renewed))
     }
 
     /// One long subscription: a trial or not, then renewals back to back or after a lapse, plans and prices

@@ -13,7 +13,7 @@ extension SQLStore {
         let row = try await database.read(
             "SELECT rules FROM metric_rollup_builds WHERE project = ?", [.text(project.id)]
         ).first
-        return row?["rules"]?.string == rules.fingerprint
+        return row?["rules"]?.string == MetricRollup.buildMark(rules)
     }
 
     /// Marks `project`'s rollups whole, counted with this store's rules.
@@ -22,7 +22,7 @@ extension SQLStore {
         try await database.withTransaction { tx in
             try await tx.query(
                 "INSERT INTO metric_rollup_builds (project, rules, built_at) VALUES (?, ?, ?) ON CONFLICT (project) DO UPDATE SET rules = excluded.rules, built_at = excluded.built_at",
-                [.text(project.id), .text(rules.fingerprint), .text(Self.timestamp(now))])
+                [.text(project.id), .text(MetricRollup.buildMark(rules)), .text(Self.timestamp(now))])
         }
     }
 
