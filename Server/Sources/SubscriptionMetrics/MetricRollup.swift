@@ -136,7 +136,8 @@ public enum MetricRollup {
         // Rows of different metrics, scopes and columns never share a key: collected as a list, summed once.
         var result: [(RollupKey, Double)] = []
         var ordinary: [MetricName: [(RollupKey, Double)]] = [:]
-        for metric in metrics where mayCount(metric, timelines, fromDay: fromDay) {
+        for metric in metrics
+        where mayCount(metric, timelines, fromDay: fromDay) && !countsSame(metric, old, new) {
             let found = rows(metric)
             if MetricAccumulator.renewingMetrics.contains(metric) { ordinary[metric] = found }
             result += found
@@ -168,7 +169,9 @@ public enum MetricRollup {
                 guard sides.old || sides.new else { continue }
                 // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
                 var changes: [RollupKey: Double] = [:]
-                let plain = sides == .both ? ordinary[metric] ?? [] : rows(metric, from: renewingDay, sides: sides)
+                // The ordinary rows are the sides' own when no side left out has timelines.
+                let own = (sides.old || old.isEmpty) && (sides.new || new.isEmpty)
+                let plain = own ? ordinary[metric] ?? [] : rows(metric, from: renewingDay, sides: sides)
                 for (key, value) in plain where key.day == renewingDay {
                     changes[key, default: 0] -= value
                 }
@@ -251,31 +254,6 @@ public enum MetricRollup {
             }
         }
         return result
-    }
-
-    /// Whether `metric` can count anything of `timelines` on `fromDay` or later: `false` only where what it counts
-    /// (a subscription's first start, a trial's end, a refund, a renewal after a lapse) all lies before, so a
-    /// write's window skips it.
-    static func mayCount(_ metric: MetricName, _ timelines: [SubscriptionTimeline], fromDay: Int?) -> Bool {
-        guard let fromDay else { return true }
-        func reaches(_ date: Date) -> Bool { day(of: date) >= fromDay }
-        switch metric {
-        case .newSubscriptions, .conversionToPaying:
-            return timelines.contains { $0.periods.first.map { reaches($0.start) } ?? false }
-        case .trialConversion:
-            return timelines.contains { timeline in
-                timeline.periods.contains { $0.isTrial && reaches(min($0.accessEnd, $0.refundedAt ?? $0.accessEnd)) }
-            }
-        case .refunds:
-            return timelines.contains { $0.periods.contains { $0.refundedAt.map(reaches) ?? false } }
-        case .graceRecoveries, .billingRecoveries:
-            return timelines.contains { timeline in
-                zip(timeline.periods, timeline.periods.dropFirst()).contains { previous, next in
-                    reaches(next.start) && next.start > previous.expiresAt
-                }
-            }
-        default: return true
-        }
     }
 
     /// What `new` adds to rollups holding `old`: per key, the new value less the old (zeros left out).

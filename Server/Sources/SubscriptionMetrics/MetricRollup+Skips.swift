@@ -1,0 +1,64 @@
+import Foundation
+
+/// The metrics a write's pass can skip: those with nothing to count in its window, and those that count the same of
+/// the customer before and after.
+extension MetricRollup {
+    /// Whether `metric` can count anything of `timelines` on `fromDay` or later: `false` only where what it counts
+    /// (a subscription's first start, a trial's end, a refund, a renewal after a lapse) all lies before, so a
+    /// write's window skips it.
+    static func mayCount(_ metric: MetricName, _ timelines: [SubscriptionTimeline], fromDay: Int?) -> Bool {
+        guard let fromDay else { return true }
+        func reaches(_ date: Date) -> Bool { day(of: date) >= fromDay }
+        switch metric {
+        case .newSubscriptions, .conversionToPaying:
+            return timelines.contains { $0.periods.first.map { reaches($0.start) } ?? false }
+        case .trialConversion:
+            return timelines.contains { timeline in
+                timeline.periods.contains { $0.isTrial && reaches(min($0.accessEnd, $0.refundedAt ?? $0.accessEnd)) }
+            }
+        case .refunds:
+            return timelines.contains { $0.periods.contains { $0.refundedAt.map(reaches) ?? false } }
+        case .graceRecoveries, .billingRecoveries:
+            return timelines.contains { timeline in
+                zip(timeline.periods, timeline.periods.dropFirst()).contains { previous, next in
+                    reaches(next.start) && next.start > previous.expiresAt
+                }
+            }
+        default: return true
+        }
+    }
+
+    /// Whether `metric` provably counts the same of `old` and `new` (so their difference has no row of it):
+    /// ``MetricName/newSubscriptions`` when every subscription's first period is the same, and
+    /// ``MetricName/reactivations`` when neither has a subscription sharing a group with another nor a period
+    /// beginning after the access before it ended.
+    static func countsSame(_ metric: MetricName, _ old: [SubscriptionTimeline], _ new: [SubscriptionTimeline])
+        -> Bool
+    {
+        switch metric {
+        case .newSubscriptions:
+            func firsts(_ timelines: [SubscriptionTimeline]) -> [String: SubscriptionPeriod?] {
+                Dictionary(timelines.map { ($0.originalTransactionID, $0.periods.first) }) { first, _ in first }
+            }
+            return firsts(old) == firsts(new)
+        case .reactivations:
+            return !mayReactivate(old) && !mayReactivate(new)
+        default: return false
+        }
+    }
+
+    /// Whether a customer's timelines can hold a reactivation: a group shared by two subscriptions, or a period
+    /// beginning after the access of those before it had ended.
+    static func mayReactivate(_ timelines: [SubscriptionTimeline]) -> Bool {
+        let groups = Set(timelines.map { $0.group ?? $0.originalTransactionID })
+        guard groups.count == timelines.count else { return true }
+        return timelines.contains { timeline in
+            var accessUntil: Date?
+            for period in timeline.periods.sorted(by: { $0.start < $1.start }) {
+                if let until = accessUntil, period.start > until { return true }
+                accessUntil = max(accessUntil ?? period.accessEnd, period.accessEnd)
+            }
+            return false
+        }
+    }
+}
