@@ -196,9 +196,19 @@ public enum MetricRollup {
             wholes[whole, default: 0] += value
         }
         result += wholes.map { ($0.key, $0.value) }
-        var stored = Dictionary(result, uniquingKeysWith: +).mapValues { Int64(($0 * scale).rounded()) }
+        // Every addition is whole millionths: rounding each row before summing loses nothing.
+        var stored: [RollupKey: Int64] = [:]
+        stored.reserveCapacity(result.count)
+        for (key, value) in result { stored[key, default: 0] += Int64((value * scale).rounded()) }
         if stored.values.contains(0) { stored = stored.filter { $0.value != 0 } }
         return stored
+    }
+
+    /// What a pass's buckets depend on: its clock, its window and the environments it counts.
+    struct PassShape: Hashable {
+        var clock: Date?
+        var from: Int?
+        var environments: Set<String>
     }
 
     /// Which of a difference's two sides a pass counts.
@@ -216,12 +226,22 @@ public enum MetricRollup {
         from: Int? = nil,
         proceeds: ProceedsRules, clock: Date? = nil, environments: Set<String>, parser: inout RollupKeyParser
     ) -> [(RollupKey, Double)] {
-        var query = MetricQuery(
-            name: metric, from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1), interval: .day,
-            environments: environments, now: clock ?? .distantFuture)
-        query.proceeds = proceeds
-        query.dayClock = clock != nil
-        var accumulator = MetricAccumulator(query, days: days, before: from)
+        // The buckets of a clock, window and environments are made once per contribution, each metric's
+        // computation a copy of them.
+        let shape = PassShape(clock: clock, from: from, environments: environments)
+        var accumulator: MetricAccumulator
+        if let made = parser.shapes[shape] {
+            accumulator = made
+            accumulator.query.name = metric
+        } else {
+            var query = MetricQuery(
+                name: metric, from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1),
+                interval: .day, environments: environments, now: clock ?? .distantFuture)
+            query.proceeds = proceeds
+            query.dayClock = clock != nil
+            accumulator = MetricAccumulator(query, days: days, before: from)
+            parser.shapes[shape] = accumulator
+        }
         // The day of each bucket; `nil` for the leading one holding the days before `from`.
         let bucketDays: [Int?] =
             accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }

@@ -8,14 +8,19 @@ extension SQLStore {
         " ON CONFLICT (project, metric, day, product, storefront, environment, offer_type, series, col) DO UPDATE SET value = metric_rollups.value + excluded.value"
 
     /// Adds `rows` to the rollups, in key order (project, then ``RollupKey``'s order).
-    static func addRollups(_ tx: any SQLTransaction, _ rows: [(key: ProjectRollupKey, value: Int64)]) async throws {
+    /// On PostgreSQL with `customers`, their rows are stored by the same statement.
+    static func addRollups(
+        _ tx: any SQLTransaction, _ rows: [(key: ProjectRollupKey, value: Int64)], customers: [RollupCustomerRow] = []
+    ) async throws {
         guard !rows.isEmpty else { return }
         if tx.dialect.bindsArrays {
             let keys = rows.map(\.key.key)
+            let withCustomers = customers.isEmpty ? "" : "WITH customers AS (\(rollupCustomerInsert) RETURNING 1) "
             try await tx.query(
-                "INSERT INTO metric_rollups (\(rollupColumns)) SELECT * FROM unnest(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                withCustomers
+                    + "INSERT INTO metric_rollups (\(rollupColumns)) SELECT * FROM unnest(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     + rollupConflict,
-                [
+                (customers.isEmpty ? [] : rollupCustomerBinds(customers)) + [
                     .texts(rows.map(\.key.project)), .texts(keys.map(\.metric.rawValue)),
                     .integers(keys.map { Int64($0.day) }), .texts(keys.map(\.product)), .texts(keys.map(\.storefront)),
                     .texts(keys.map(\.environment)), .texts(keys.map(\.offerType)), .texts(keys.map(\.series)),

@@ -105,8 +105,24 @@ extension SQLStore {
             preparation.add(MetricRollup.difference(from: preparation.old[user] ?? [:], to: contribution), of: user)
             preparation.customers.append((user, customer))
         }
-        try await Self.writeRollupCustomers(tx, preparation.customers)
-        try await Self.addRollups(tx, preparation.totals.filter { $0.value != 0 }.sorted { $0.key < $1.key })
+        let rows = preparation.totals.filter { $0.value != 0 }.sorted { $0.key < $1.key }
+        guard tx.dialect.bindsArrays else {
+            try await Self.writeRollupCustomers(tx, preparation.customers)
+            try await Self.addRollups(tx, rows)
+            return
+        }
+        // PostgreSQL: the customers' rows and the rollup rows in one statement (a round trip each would bound how
+        // many writes a second commit), then the rare customers deleted.
+        let (written, deleted) = try Self.rollupCustomerRows(preparation.customers)
+        guard !written.isEmpty, !rows.isEmpty else {
+            try await Self.writeRollupCustomers(tx, preparation.customers)
+            try await Self.addRollups(tx, rows)
+            return
+        }
+        try await Self.addRollups(tx, rows, customers: written)
+        if !deleted.isEmpty {
+            try await tx.query("DELETE FROM metric_customers WHERE app_user_id = ANY(?)", [.texts(deleted)])
+        }
     }
 
     /// A change counted from its window with the stored runs standing in for the folded history, and the
@@ -184,25 +200,43 @@ extension SQLStore {
         return rows
     }
 
+    /// A customer's stored row: its id, its contribution's fingerprint and its runs encoded.
+    typealias RollupCustomerRow = (user: String, fingerprint: Int64, folded: String)
+
+    /// The rows to store of `customers`, and the ids of those to delete (`nil`: none).
+    static func rollupCustomerRows(_ customers: [(user: String, customer: RollupCustomer?)]) throws -> (
+        written: [RollupCustomerRow], deleted: [String]
+    ) {
+        var written: [RollupCustomerRow] = []
+        for (user, customer) in customers {
+            guard let customer else { continue }
+            written.append((user, customer.fingerprint, try RollupCustomerCoding.encode(customer.folded)))
+        }
+        return (written, customers.filter { $0.customer == nil }.map(\.user))
+    }
+
+    static let rollupCustomerConflict =
+        " ON CONFLICT (app_user_id) DO UPDATE SET fingerprint = excluded.fingerprint, folded = excluded.folded"
+
+    /// PostgreSQL: stores customers' rows from three arrays (``rollupCustomerBinds(_:)``).
+    static let rollupCustomerInsert =
+        "INSERT INTO metric_customers (app_user_id, fingerprint, folded) SELECT * FROM unnest(?, ?, ?)"
+        + rollupCustomerConflict
+
+    static func rollupCustomerBinds(_ written: [RollupCustomerRow]) -> [SQLValue] {
+        [.texts(written.map(\.user)), .integers(written.map(\.fingerprint)), .texts(written.map(\.folded))]
+    }
+
     /// Stores each counted customer's row (`nil`: none): one statement for the rows written and one for those
     /// deleted (arrays on PostgreSQL, chunks on SQLite).
     static func writeRollupCustomers(_ tx: any SQLTransaction, _ customers: [(user: String, customer: RollupCustomer?)])
         async throws
     {
-        var written: [(user: String, fingerprint: Int64, folded: String)] = []
-        for (user, customer) in customers {
-            guard let customer else { continue }
-            written.append((user, customer.fingerprint, try RollupCustomerCoding.encode(customer.folded)))
-        }
-        let deleted = customers.filter { $0.customer == nil }.map(\.user)
-        let upsert =
-            " ON CONFLICT (app_user_id) DO UPDATE SET fingerprint = excluded.fingerprint, folded = excluded.folded"
+        let (written, deleted) = try rollupCustomerRows(customers)
+        let upsert = rollupCustomerConflict
         if tx.dialect.bindsArrays {
             if !written.isEmpty {
-                try await tx.query(
-                    "INSERT INTO metric_customers (app_user_id, fingerprint, folded) SELECT * FROM unnest(?, ?, ?)"
-                        + upsert,
-                    [.texts(written.map(\.user)), .integers(written.map(\.fingerprint)), .texts(written.map(\.folded))])
+                try await tx.query(rollupCustomerInsert, rollupCustomerBinds(written))
             }
             if !deleted.isEmpty {
                 try await tx.query("DELETE FROM metric_customers WHERE app_user_id = ANY(?)", [.texts(deleted)])
