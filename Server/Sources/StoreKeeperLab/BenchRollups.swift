@@ -6,7 +6,8 @@ import SubscriptionMetrics
 /// What a write adds for metric rollups (``MetricRollup/contribution(_:proceeds:)``): one customer's contribution
 /// computed from its timelines, for a customer a month old and one with three years of monthly renewals; and what a
 /// renewal of the three-year customer costs a write (``MetricRollup/change(from:to:proceeds:start:)`` from its
-/// window, its folded history standing in as runs).
+/// window, its folded history standing in as runs), and a month-old customer's first renewal (what most of
+/// `scripts/load-check`'s writes are: the window reaches the first day).
 enum BenchRollups {
     /// A monthly subscription of `months` periods, the last ending in the future (set to renew).
     static func customer(months: Int) -> [SubscriptionTimeline] {
@@ -69,17 +70,31 @@ enum BenchRollups {
         return (old, new)
     }
 
+    /// A month-old customer's first renewal: its evidence before (one period, set to renew) and after (two).
+    static func firstRenewal() -> (old: [SubscriptionTimeline], new: [SubscriptionTimeline]) {
+        let after = evidence(months: 2)
+        var before = EvidenceSet()
+        for transaction in after.transactions where transaction.transactionID != "t1" { before.insert(transaction) }
+        for renewal in after.renewals { before.insert(renewal) }
+        return (SubscriptionTimeline.timelines(before), SubscriptionTimeline.timelines(after))
+    }
+
     static func measure(with runner: BenchRunner) -> [BenchResult] {
         let rules = ProceedsRules(taxRates: ["DEU": 0.19])
         let young = customer(months: 1)
         let old = customer(months: 36)
         let renewal = renewal(months: 36)
+        let first = firstRenewal()
         return [
             runner.measure("rollup.contribution.1m") { _ = MetricRollup.contribution(young, proceeds: rules) },
             runner.measure("rollup.contribution.36m") { _ = MetricRollup.contribution(old, proceeds: rules) },
             runner.measure("rollup.renewal.36m") {
                 let start = MetricRollup.firstChange(from: renewal.old, to: renewal.new)
                 _ = MetricRollup.change(from: renewal.old, to: renewal.new, proceeds: rules, start: start)
+            },
+            runner.measure("rollup.renewal.1m") {
+                let start = MetricRollup.firstChange(from: first.old, to: first.new)
+                _ = MetricRollup.change(from: first.old, to: first.new, proceeds: rules, start: start)
             },
         ]
     }
