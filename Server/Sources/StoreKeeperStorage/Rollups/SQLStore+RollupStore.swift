@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SubscriptionMetrics
 
 /// ``RollupStore`` over SQL: the builds table says which projects' rollups are whole, and a query's rows are summed
@@ -19,7 +19,7 @@ extension SQLStore {
     /// Marks `project`'s rollups whole, counted with this store's rules.
     func markRollupsBuilt(_ project: ProjectScope, now: Date = Date()) async throws {
         guard let rules = rollupRules else { return }
-        try await database.withTransaction { tx in
+        _ = try await database.withTransaction { tx in
             try await tx.query(
                 "INSERT INTO metric_rollup_builds (project, rules, built_at) VALUES (?, ?, ?) ON CONFLICT (project) DO UPDATE SET rules = excluded.rules, built_at = excluded.built_at",
                 [.text(project.id), .text(MetricRollup.buildMark(rules)), .text(Self.timestamp(now))])
@@ -29,7 +29,7 @@ extension SQLStore {
     /// Forgets every project's build: a store that writes without keeping rollups leaves them partial, so they are
     /// built again by the next server that keeps them.
     public func forgetRollupBuilds() async throws {
-        try await database.withTransaction { tx in try await tx.query("DELETE FROM metric_rollup_builds", []) }
+        _ = try await database.withTransaction { tx in try await tx.query("DELETE FROM metric_rollup_builds", []) }
     }
 
     /// A query's rows, summed by the database (see ``RollupStore/rollupRows(in:metric:split:environments:fromDay:throughDay:)``).
