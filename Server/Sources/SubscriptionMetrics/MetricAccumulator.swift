@@ -10,8 +10,8 @@ public import SubscriptionEngine
 /// let series = metric.series()
 /// ```
 public struct MetricAccumulator: Sendable {
-    /// The query (its name changed only by ``MetricRollup``, reusing one computation's buckets for each metric).
-    public internal(set) var query: MetricQuery
+    /// The query.
+    public let query: MetricQuery
     let buckets: [DateInterval]
     /// The instant each snapshot is taken at: a bucket's end, or `now` for the bucket holding it (only buckets
     /// that began before `now` have one). Strictly increasing.

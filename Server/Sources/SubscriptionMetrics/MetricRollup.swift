@@ -69,18 +69,17 @@ public enum MetricRollup {
     ///   - proceeds: How proceeds are estimated (a contribution holds the proceeds these rules give).
     ///   - fromDay: Only the rows of this UTC day and later (each exactly as the whole contribution has it): what a
     ///     write computes when nothing before that day changed (``firstChange(from:to:)``).
-    ///   - counted: Only these metrics' rows (`nil`: every one of ``metrics``).
     /// - Returns: The values by key.
     public static func contribution(
-        _ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules(), fromDay: Int? = nil,
-        metrics counted: Set<MetricName>? = nil
+        _ timelines: [SubscriptionTimeline], proceeds: ProceedsRules = ProceedsRules(), fromDay: Int? = nil
     ) -> [RollupKey: Int64] {
-        self.counted(from: [], to: timelines, proceeds: proceeds, fromDay: fromDay, metrics: counted)
+        counted(from: [], to: timelines, proceeds: proceeds, fromDay: fromDay, metrics: nil)
     }
 
-    /// The contribution of `new` less that of `old` (``contribution(_:proceeds:fromDay:metrics:)`` of each), counted
-    /// in one pass per metric: the old timelines' additions weigh -1 (``MetricAccumulator/weight``). Every addition
-    /// is whole millionths, so this is exactly the difference of the two contributions.
+    /// The contribution of `new` less that of `old` (``contribution(_:proceeds:fromDay:)`` of each; only
+    /// `counted`'s metrics when given), counted in one pass per metric: the old timelines' additions weigh -1
+    /// (``MetricAccumulator/weight``). Every addition is whole millionths, so this is exactly the difference of the
+    /// two contributions.
     static func counted(
         from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], proceeds: ProceedsRules, fromDay: Int?,
         metrics counted: Set<MetricName>?
@@ -204,13 +203,6 @@ public enum MetricRollup {
         return stored
     }
 
-    /// What a pass's buckets depend on: its clock, its window and the environments it counts.
-    struct PassShape: Hashable {
-        var clock: Date?
-        var from: Int?
-        var environments: Set<String>
-    }
-
     /// Which of a difference's two sides a pass counts.
     struct Sides: Equatable {
         var old: Bool
@@ -226,22 +218,12 @@ public enum MetricRollup {
         from: Int? = nil,
         proceeds: ProceedsRules, clock: Date? = nil, environments: Set<String>, parser: inout RollupKeyParser
     ) -> [(RollupKey, Double)] {
-        // The buckets of a clock, window and environments are made once per contribution, each metric's
-        // computation a copy of them.
-        let shape = PassShape(clock: clock, from: from, environments: environments)
-        var accumulator: MetricAccumulator
-        if let made = parser.shapes[shape] {
-            accumulator = made
-            accumulator.query.name = metric
-        } else {
-            var query = MetricQuery(
-                name: metric, from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1),
-                interval: .day, environments: environments, now: clock ?? .distantFuture)
-            query.proceeds = proceeds
-            query.dayClock = clock != nil
-            accumulator = MetricAccumulator(query, days: days, before: from)
-            parser.shapes[shape] = accumulator
-        }
+        var query = MetricQuery(
+            name: metric, from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1), interval: .day,
+            environments: environments, now: clock ?? .distantFuture)
+        query.proceeds = proceeds
+        query.dayClock = clock != nil
+        var accumulator = MetricAccumulator(query, days: days, before: from)
         // The day of each bucket; `nil` for the leading one holding the days before `from`.
         let bucketDays: [Int?] =
             accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }

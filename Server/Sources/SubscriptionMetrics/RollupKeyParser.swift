@@ -8,8 +8,6 @@ struct RollupKeyParser {
     private var numbers: [[String]: Int] = [:]
     /// The names read so far, their metric, day and column still to be set.
     private var known: [String: RollupKey] = [:]
-    /// The empty computations made so far, by what their buckets depend on (one contribution's days).
-    var shapes: [MetricRollup.PassShape: MetricAccumulator] = [:]
 
     /// Separates a name's dimensions from the rest of its series.
     static let separator: Character = "\u{1E}"

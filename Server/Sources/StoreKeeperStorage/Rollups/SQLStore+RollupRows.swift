@@ -8,7 +8,7 @@ extension SQLStore {
         " ON CONFLICT (project, metric, day, product, storefront, environment, offer_type, series, col) DO UPDATE SET value = metric_rollups.value + excluded.value"
 
     /// Adds `rows` to the rollups, in key order (project, then ``RollupKey``'s order).
-    /// On PostgreSQL with `customers`, their rows are stored by the same statement.
+    /// On PostgreSQL with `customers`, their rows are stored by the same statement (SQLite: give none).
     static func addRollups(
         _ tx: any SQLTransaction, _ rows: [(key: ProjectRollupKey, value: Int64)], customers: [RollupCustomerRow] = []
     ) async throws {

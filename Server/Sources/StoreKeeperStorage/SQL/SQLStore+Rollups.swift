@@ -106,23 +106,12 @@ extension SQLStore {
             preparation.customers.append((user, customer))
         }
         let rows = preparation.totals.filter { $0.value != 0 }.sorted { $0.key < $1.key }
-        guard tx.dialect.bindsArrays else {
-            try await Self.writeRollupCustomers(tx, preparation.customers)
-            try await Self.addRollups(tx, rows)
-            return
-        }
-        // PostgreSQL: the customers' rows and the rollup rows in one statement (a round trip each would bound how
-        // many writes a second commit), then the rare customers deleted.
         let (written, deleted) = try Self.rollupCustomerRows(preparation.customers)
-        guard !written.isEmpty, !rows.isEmpty else {
-            try await Self.writeRollupCustomers(tx, preparation.customers)
-            try await Self.addRollups(tx, rows)
-            return
-        }
-        try await Self.addRollups(tx, rows, customers: written)
-        if !deleted.isEmpty {
-            try await tx.query("DELETE FROM metric_customers WHERE app_user_id = ANY(?)", [.texts(deleted)])
-        }
+        // PostgreSQL: the customers' rows ride in the rollup rows' statement (a round trip each would bound how
+        // many writes a second commit).
+        let together = tx.dialect.bindsArrays && !rows.isEmpty
+        try await Self.writeRollupCustomers(tx, together ? [] : written, deleted: deleted)
+        try await Self.addRollups(tx, rows, customers: together ? written : [])
     }
 
     /// A change counted from its window with the stored runs standing in for the folded history, and the
@@ -227,12 +216,11 @@ extension SQLStore {
         [.texts(written.map(\.user)), .integers(written.map(\.fingerprint)), .texts(written.map(\.folded))]
     }
 
-    /// Stores each counted customer's row (`nil`: none): one statement for the rows written and one for those
-    /// deleted (arrays on PostgreSQL, chunks on SQLite).
-    static func writeRollupCustomers(_ tx: any SQLTransaction, _ customers: [(user: String, customer: RollupCustomer?)])
+    /// Stores customers' rows (``rollupCustomerRows(_:)``) and deletes those of `deleted`: one statement for each
+    /// (arrays on PostgreSQL, chunks on SQLite).
+    static func writeRollupCustomers(_ tx: any SQLTransaction, _ written: [RollupCustomerRow], deleted: [String])
         async throws
     {
-        let (written, deleted) = try rollupCustomerRows(customers)
         let upsert = rollupCustomerConflict
         if tx.dialect.bindsArrays {
             if !written.isEmpty {
