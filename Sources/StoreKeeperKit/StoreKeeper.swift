@@ -221,11 +221,15 @@ public actor StoreKeeper {
     }
 
     /// Products from the store, with this customer's introductory-offer eligibility from the server (unknown
-    /// when the server cannot be reached, so the intro price is not promised).
+    /// when the server cannot be reached, so the intro price is not promised). The store and the server are asked
+    /// at once, so a paywall waits for the slower of the two, not for both in turn.
     public func products(_ ids: [String]) async throws -> [StoreProduct] {
         let current = try await started()
+        let server = server
+        let appUserID = current.appUserID
+        async let asked = try? server.eligibility(appUserID, productIDs: ids)
         var products = try await store.products(ids)
-        let eligibility = (try? await server.eligibility(current.appUserID, productIDs: products.map(\.id))) ?? [:]
+        let eligibility = await asked ?? [:]
         for index in products.indices {
             products[index].isEligibleForIntroOffer = eligibility[products[index].id].flatMap {
                 $0 == "eligible" ? true : $0 == "ineligible" ? false : nil
