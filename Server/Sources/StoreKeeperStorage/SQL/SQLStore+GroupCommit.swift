@@ -118,7 +118,7 @@ extension SQLStore {
                 results.append((plan.outcome, plan.changed))
             }
             let rollups = try await prepareRollups(
-                tx,
+                tx, stored: claimed.counted,
                 saves.compactMap { save in
                     rollupChanges[save.user].map { change in
                         var counted = change
@@ -163,10 +163,15 @@ extension SQLStore {
         var owners: [String: String] = [:]
         /// The subscribers' stored evidence, their rows locked.
         var rows: [String: String] = [:]
+        /// With rollups kept: the subscribers' rows in `metric_customers` (absent: not counted yet).
+        var counted: [String: RollupCustomer]?
     }
 
     /// One statement: stores the raw evidence of every notification whose id is free, claims those ids (the
-    /// first of two deliveries in one group wins), and reads the owners and the locked subscriber rows.
+    /// first of two deliveries in one group wins), and reads the owners and the locked subscriber rows — and, with
+    /// rollups kept, the subscribers' `metric_customers` rows. Those are written only under the subscriber's
+    /// advisory lock, which the statement before this one took, so this statement's snapshot already holds the
+    /// last writer's rows (a plain read beside the `FOR UPDATE` alone would not: its snapshot predates the wait).
     func claimAll(_ tx: any SQLTransaction, _ writes: [QueuedWrite], originals: [String], users: [String]) async throws
         -> GroupClaim
     {
@@ -208,6 +213,7 @@ extension SQLStore {
             SELECT 'claimed' AS what, notification_id AS name, evidence_id::text AS value FROM claimed
             UNION ALL SELECT 'owner', id, app_user_id FROM (\(Self.ownedSQL)) AS owned
             UNION ALL SELECT 'row', app_user_id, evidence_json FROM locked
+            \(rollupRules == nil ? "" : Self.countedSQL)
             """,
             [
                 .texts(partDigests), .texts(partDigests.map { parts[$0] ?? "" }),
@@ -216,17 +222,36 @@ extension SQLStore {
                 .texts(writes.map { $0.write.originalTransactionIDs.joined(separator: ",") }), .text(received),
                 .texts(stored.map(\.body)), .texts(stored.map { $0.form ?? "" }), .texts(digests), .text(received),
                 .texts(users), .texts(originals),
-            ])
+            ] + (rollupRules == nil ? [] : [.texts(users)]))
         var claim = GroupClaim()
+        if rollupRules != nil { claim.counted = [:] }
         for row in rows {
             guard let name = row["name"]?.string, let value = row["value"]?.string else { continue }
             switch row["what"]?.string {
             case "claimed": claim.evidenceIDs[name] = Int64(value) ?? 0
             case "owner": claim.owners[name] = value
+            case "counted": claim.counted?[name] = try Self.countedCustomer(value, of: name)
             default: claim.rows[name] = value
             }
         }
         return claim
+    }
+
+    /// The claim's part that reads the subscribers' `metric_customers` rows, each as its fingerprint, a space and
+    /// its runs.
+    static let countedSQL = """
+        UNION ALL SELECT 'counted', app_user_id, fingerprint::text || ' ' || folded FROM metric_customers
+            WHERE app_user_id = ANY(?)
+        """
+
+    /// A `metric_customers` row as ``countedSQL`` reads it.
+    static func countedCustomer(_ value: String, of user: String) throws -> RollupCustomer {
+        guard let space = value.firstIndex(of: " "), let fingerprint = Int64(value[..<space]) else {
+            throw StorageError("the metric_customers row of \(user) reads \(value.prefix(40))")
+        }
+        return RollupCustomer(
+            fingerprint: fingerprint,
+            folded: try RollupCustomerCoding.decode(String(value[value.index(after: space)...]), of: user))
     }
 
     /// One statement: every changed subscriber row, every event (in order) and every parked notification.

@@ -41,7 +41,10 @@ extension SQLStore {
     /// The first half, before the write's statements: reads the changed customers' rows, counts every change
     /// runs can stand in for, and the old contribution of the others from their evidence as it still is. `nil`
     /// without ``rollupRules``.
-    func prepareRollups(_ tx: any SQLTransaction, _ changes: [RollupChange]) async throws -> RollupPreparation? {
+    /// - Parameter stored: The changed customers' rows when the caller read them under their locks already.
+    func prepareRollups(_ tx: any SQLTransaction, stored read: [String: RollupCustomer]? = nil, _ changes: [RollupChange])
+        async throws -> RollupPreparation?
+    {
         guard let rules = rollupRules, !changes.isEmpty else { return nil }
         var latest: [String: RollupChange] = [:]
         for change in changes {
@@ -55,7 +58,8 @@ extension SQLStore {
             latest[change.user] = merged
         }
         let users = latest.keys.sorted()
-        let stored = try await Self.rollupCustomers(tx, users)
+        let stored: [String: RollupCustomer]
+        if let read { stored = read } else { stored = try await Self.rollupCustomers(tx, users) }
         var preparation = RollupPreparation()
         var counted: [String] = []
         for user in users {
