@@ -15,6 +15,31 @@ struct RollupChange {
     var folded = EvidenceSet()
 }
 
+/// A change ``SQLStore/windowed(_:stored:rules:)`` found runs stand in for: what counting it needs.
+struct WindowedChange {
+    /// The subscriber (stored key).
+    var user: String
+    /// The timelines before and after, the runs applied.
+    var old: [SubscriptionTimeline]
+    var new: [SubscriptionTimeline]
+    /// Where the change starts.
+    var start: RollupChangeStart
+    /// How proceeds are estimated.
+    var rules: ProceedsRules
+    /// The customer's stored row.
+    var stored: RollupCustomer?
+    /// Its runs after the write.
+    var folded: FoldedPeriods
+
+    /// The change's difference and the customer's new row (`nil`: none).
+    func counted() -> (difference: [RollupKey: Int64], customer: RollupCustomer?) {
+        let difference = MetricRollup.change(from: old, to: new, proceeds: rules, start: start)
+        guard !new.isEmpty || !folded.isEmpty else { return (difference, nil) }
+        let fingerprint = (stored?.fingerprint ?? 0) &+ MetricRollup.fingerprint(difference)
+        return (difference, RollupCustomer(fingerprint: fingerprint, folded: folded))
+    }
+}
+
 /// A write's rollups between its two halves (``SQLStore/prepareRollups(_:_:)``, ``SQLStore/finishRollups(_:_:)``).
 struct RollupPreparation {
     /// The differences counted so far, by project and row.
@@ -25,6 +50,19 @@ struct RollupPreparation {
     var whole: [(user: String, after: EvidenceSet?)] = []
     /// Their contributions before the write (what the rollups hold of them).
     var old: [String: [RollupKey: Int64]] = [:]
+    /// The changes runs stand in for, not counted yet (``count()``): pure work, which a caller may do while the
+    /// write's statements run.
+    var pending: [WindowedChange] = []
+
+    /// Counts the ``pending`` changes.
+    mutating func count() {
+        for change in pending {
+            let (difference, customer) = change.counted()
+            add(difference, of: change.user)
+            if customer != change.stored { customers.append((change.user, customer)) }
+        }
+        pending = []
+    }
 
     mutating func add(_ difference: [RollupKey: Int64], of user: String) {
         let project = ProjectScope.id(ofKey: user)
@@ -64,9 +102,8 @@ extension SQLStore {
         var counted: [String] = []
         for user in users {
             guard let change = latest[user] else { continue }
-            if let (difference, customer) = Self.windowed(change, stored: stored[user], rules: rules) {
-                preparation.add(difference, of: user)
-                if customer != stored[user] { preparation.customers.append((user, customer)) }
+            if let windowed = Self.windowed(change, stored: stored[user], rules: rules) {
+                preparation.pending.append(windowed)
                 continue
             }
             preparation.whole.append((user, change.after))
@@ -86,10 +123,12 @@ extension SQLStore {
         return preparation
     }
 
-    /// The second half, after the write's statements: counts the whole-history customers from their evidence now,
-    /// stores every counted customer's row and adds the differences to the project's rows, in key order.
+    /// The second half, after the write's statements: counts what is pending and the whole-history customers from
+    /// their evidence now, stores every counted customer's row and adds the differences to the project's rows, in
+    /// key order.
     func finishRollups(_ tx: any SQLTransaction, _ preparation: RollupPreparation?) async throws {
         guard var preparation, let rules = rollupRules else { return }
+        preparation.count()
         let history = try await Self.histories(tx, preparation.whole.filter { $0.after != nil }.map(\.user))
         for (user, after) in preparation.whole {
             var contribution: [RollupKey: Int64] = [:]
@@ -118,11 +157,9 @@ extension SQLStore {
         try await Self.addRollups(tx, rows, customers: together ? written : [])
     }
 
-    /// A change counted from its window with the stored runs standing in for the folded history, and the
-    /// customer's new row; `nil` when runs cannot stand in.
-    static func windowed(_ change: RollupChange, stored: RollupCustomer?, rules: ProceedsRules)
-        -> (difference: [RollupKey: Int64], customer: RollupCustomer?)?
-    {
+    /// A change to count from its window with the stored runs standing in for the folded history; `nil` when runs
+    /// cannot stand in.
+    static func windowed(_ change: RollupChange, stored: RollupCustomer?, rules: ProceedsRules) -> WindowedChange? {
         guard let before = change.before, let after = change.after else { return nil }
         // A customer never counted contributes nothing yet: only a new one (nothing in its row, so no history)
         // is counted here.
@@ -147,12 +184,10 @@ extension SQLStore {
         case .day(let day):
             if let end = runs.latestEnd, MetricRollup.day(of: end) >= day { return nil }
         }
-        let difference = MetricRollup.change(from: old, to: new, proceeds: rules, start: start)
         var folded = runs
         folded.add(arriving)
-        guard !new.isEmpty || !folded.isEmpty else { return (difference, nil) }
-        let fingerprint = (stored?.fingerprint ?? 0) &+ MetricRollup.fingerprint(difference)
-        return (difference, RollupCustomer(fingerprint: fingerprint, folded: folded))
+        return WindowedChange(
+            user: change.user, old: old, new: new, start: start, rules: rules, stored: stored, folded: folded)
     }
 
     /// The history of each of `users`, one set per stored observation.
