@@ -76,13 +76,14 @@ struct RollupPreparation {
 /// history. Where runs cannot stand in (a window reaching folded days, a transfer, an alias merge, a row repeating
 /// folded history), the customer is counted from its whole history before and after.
 extension SQLStore {
-    /// The first half, before the write's statements: reads the changed customers' rows, counts every change
-    /// runs can stand in for, and the old contribution of the others from their evidence as it still is. `nil`
-    /// without ``rollupRules``.
+    /// The first half, before the write's statements: reads the changed customers' rows, finds every change runs
+    /// can stand in for (left ``RollupPreparation/pending``, counted by ``RollupPreparation/count()`` or at the
+    /// latest by ``finishRollups(_:_:)``), and counts the old contribution of the others from their evidence as it
+    /// still is. `nil` without ``rollupRules``.
     /// - Parameter stored: The changed customers' rows when the caller read them under their locks already.
-    func prepareRollups(_ tx: any SQLTransaction, stored read: [String: RollupCustomer]? = nil, _ changes: [RollupChange])
-        async throws -> RollupPreparation?
-    {
+    func prepareRollups(
+        _ tx: any SQLTransaction, stored read: [String: RollupCustomer]? = nil, _ changes: [RollupChange]
+    ) async throws -> RollupPreparation? {
         guard let rules = rollupRules, !changes.isEmpty else { return nil }
         var latest: [String: RollupChange] = [:]
         for change in changes {
