@@ -101,13 +101,20 @@ public final class SQLiteStoreDatabase: SQLDatabase {
             _ = try await connection.query(begin, [])
             do {
                 let result = try await body(SQLiteTransaction(connection: connection))
-                _ = try await connection.query("COMMIT", [])
+                try await Self.end(connection, "COMMIT")
                 return result
             } catch {
-                _ = try? await connection.query("ROLLBACK", [])
+                try? await Self.end(connection, "ROLLBACK")
                 throw error
             }
         }
+    }
+
+    /// Ends the open transaction even when the calling task is cancelled: a cancelled task's statements are never
+    /// run (the thread pool skips them), and a transaction left open would refuse every later one on this
+    /// connection.
+    private static func end(_ connection: SQLiteConnection, _ statement: String) async throws {
+        try await Task { _ = try await connection.query(statement, []) }.value
     }
 
     /// Closes the connection.
