@@ -216,6 +216,7 @@ public enum StoreKeeperApplication {
                         requestsPerSecond: configuration.polling.requestsPerSecond, lease: configuration.leaseSeconds),
                     MetricRollupBuilder(
                         store: dependencies.store, projects: metrics.apps.projects, logger: dependencies.logger),
+                    RollupSweep(store: dependencies.store, logger: dependencies.logger),
                 ]
                     + (configuration.rawEvidenceRetentionDays > 0
                         ? [

@@ -29,4 +29,8 @@ public protocol RollupStore {
     /// - Returns: How many subscribers were counted.
     @discardableResult
     func rebuildRollups(in project: ProjectScope, progress: (Int) -> Void) async throws -> Int
+
+    /// Deletes up to `limit` rollup rows that hold 0 (they answer as no row), never waiting for a write.
+    /// - Returns: How many were deleted (`limit` when more may be waiting).
+    func sweepRollups(limit: Int) async throws -> Int
 }

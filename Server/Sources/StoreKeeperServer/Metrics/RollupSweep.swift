@@ -1,0 +1,29 @@
+import Logging
+import ServiceLifecycle
+import StoreKeeperStorage
+
+/// Deletes the metric rollup rows writes brought back to 0 (``RollupStore/sweepRollups(limit:)``), a batch at a time
+/// every `interval`: a renewal moves the rows saying where a subscription ends to a later day, and without this the
+/// rows it leaves at 0 would grow the database with every renewal while answering nothing.
+struct RollupSweep: Service {
+    let store: any Store
+    let interval: Duration
+    let batch: Int
+    let logger: Logger
+
+    /// A sweeper; `interval` defaults to an hour, `batch` rows per transaction.
+    init(store: any Store, interval: Duration = .seconds(3_600), batch: Int = 1_000, logger: Logger) {
+        self.store = store
+        self.interval = interval
+        self.batch = max(1, batch)
+        self.logger = logger
+    }
+
+    /// Runs until graceful shutdown; nothing without rollups.
+    func run() async throws {
+        guard store.keepsRollups else { return }
+        await WorkLoop(interval: interval, logger: logger, failure: "sweeping empty metric rollup rows failed").run {
+            try await store.sweepRollups(limit: batch) == batch
+        }
+    }
+}
