@@ -19,7 +19,7 @@ extension SQLStore {
                 ).count
             }
             return try await tx.query(
-                    "DELETE FROM metric_rollups WHERE rowid IN (SELECT rowid FROM metric_rollups WHERE value = 0 LIMIT ?) RETURNING 1",
+                "DELETE FROM metric_rollups WHERE rowid IN (SELECT rowid FROM metric_rollups WHERE value = 0 LIMIT ?) RETURNING 1",
                 [.integer(limit)]
             ).count
         }
