@@ -32,7 +32,7 @@ import Testing
     /// the whole suite once took longer than the app's default 5 s to answer).
     static func launch(
         _ server: KitServer, _ store: SimulatorStore, _ persistence: InMemoryPersistence, url: URL? = nil,
-        timeout: TimeInterval = 30, requestTimeout: TimeInterval = 20, client: ClientDescription? = nil
+        timeout: TimeInterval = 90, requestTimeout: TimeInterval = 20, client: ClientDescription? = nil
     ) -> StoreKeeper {
         var configuration = StoreKeeper.Configuration(
             serverURL: url ?? server.base, apiKey: KitServer.publicKey, requestTimeout: requestTimeout)
