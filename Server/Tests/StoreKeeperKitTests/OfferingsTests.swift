@@ -28,8 +28,8 @@ import Testing
         ]
     }
 
-    /// A client whose offerings wait at most `timeout` (30 s unless a spec times them out: a busy machine running
-    /// the whole suite once took longer than the app's default 5 s to answer).
+    /// A client whose offerings wait at most `timeout` (90 s unless a spec times them out: on a busy 2-core machine
+    /// running the whole suite a request can hang until its own 20 s bound, and the app's default is 5 s).
     static func launch(
         _ server: KitServer, _ store: SimulatorStore, _ persistence: InMemoryPersistence, url: URL? = nil,
         timeout: TimeInterval = 90, requestTimeout: TimeInterval = 20, client: ClientDescription? = nil
