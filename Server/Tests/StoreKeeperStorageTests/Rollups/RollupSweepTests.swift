@@ -16,18 +16,19 @@ import Testing
                 .int ?? -1)
     }
 
+    /// A store keeping rollups through `executor`; `nil` (recorded when PostgreSQL is required) without one.
+    static func store(_ executor: String) async throws -> SQLStore? {
+        let store = try await TestDatabases.makeStore(executor, folding: Histories.engine, rollupRules: Histories.rules)
+        if store == nil, TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
+        return store
+    }
+
     @Test("renewals leave rows at 0; the sweep deletes exactly those, in batches, and every answer stays")
     func sweepsZeros() async throws {
         var random = MetricSnapshotGenerator(state: 8)
         let histories = (0..<8).map { Histories.history($0, random: &random) }
         for backend in TestDatabases.backends {
-            guard
-                let store = try await TestDatabases.makeStore(
-                    backend, folding: Histories.engine, rollupRules: Histories.rules)
-            else {
-                if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
-                continue
-            }
+            guard let store = try await Self.store(backend) else { continue }
             try await Histories.write(histories, into: store)
             let zeros = try await Self.zeroRows(store)
             #expect(zeros > 2, "\(backend): renewals left rows at 0 (\(zeros))")
@@ -55,13 +56,7 @@ import Testing
         var random = MetricSnapshotGenerator(state: 34)
         let histories = (0..<24).map { Histories.history($0, random: &random) }
         for executor in TestDatabases.executors {
-            guard
-                let store = try await TestDatabases.makeStore(
-                    executor, folding: Histories.engine, rollupRules: Histories.rules)
-            else {
-                if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
-                continue
-            }
+            guard let store = try await Self.store(executor) else { continue }
             let sweeper = Task { () -> Result<Int, any Error> in
                 var swept = 0
                 while !Task.isCancelled {
