@@ -132,15 +132,6 @@ public enum MetricRollup {
             }
             return result
         }
-        // Rows of different metrics, scopes and columns never share a key: collected as a list, summed once.
-        var result: [(RollupKey, Double)] = []
-        var ordinary: [MetricName: [(RollupKey, Double)]] = [:]
-        for metric in metrics
-        where mayCount(metric, timelines, fromDay: fromDay) && !countsSame(metric, old, new) {
-            let found = rows(metric)
-            if MetricAccumulator.renewingMetrics.contains(metric) { ordinary[metric] = found }
-            result += found
-        }
         // On a day a subscription set to renew would end, a query of that day counts it as renewing: what changes
         // is kept apart, added only when the row's day is the query's.
         // Each side's days, and those on which it renews a free trial (only then does a trial metric change).
@@ -157,6 +148,25 @@ public enum MetricRollup {
             }
             renewing.append(found)
         }
+        let renews = renewingDays.keys.contains { $0 >= fromDay ?? $0 }
+        // Rows of different metrics, scopes and columns never share a key: collected as a list, summed once. A
+        // renewing metric is counted per side when a day renews in the window, so each side's own rows are at hand
+        // for its renewing days (the two sides' rows sum to the one pass's exactly: whole millionths).
+        var result: [(RollupKey, Double)] = []
+        var ordinary: [MetricName: (old: [(RollupKey, Double)], new: [(RollupKey, Double)])] = [:]
+        for metric in metrics
+        where mayCount(metric, timelines, fromDay: fromDay) && !countsSame(metric, old, new) {
+            guard renews, MetricAccumulator.renewingMetrics.contains(metric) else {
+                result += rows(metric)
+                continue
+            }
+            let sides = (
+                old: old.isEmpty ? [] : rows(metric, sides: Sides(old: true, new: false)),
+                new: new.isEmpty ? [] : rows(metric, sides: Sides(old: false, new: true))
+            )
+            ordinary[metric] = sides
+            result += sides.old + sides.new
+        }
         for (renewingDay, clock) in renewingDays where renewingDay >= fromDay ?? renewingDay {
             let trialOnly: Set<MetricName> = [.activeTrials, .trialConversion]
             for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
@@ -168,9 +178,10 @@ public enum MetricRollup {
                 guard sides.old || sides.new else { continue }
                 // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
                 var changes: [RollupKey: Double] = [:]
-                // The ordinary rows are the sides' own when no side left out has timelines.
-                let own = (sides.old || old.isEmpty) && (sides.new || new.isEmpty)
-                let plain = own ? ordinary[metric] ?? [] : rows(metric, from: renewingDay, sides: sides)
+                // The renewing sides' own ordinary rows (a metric skipped above counts them in a pass of their own).
+                let plain =
+                    ordinary[metric].map { (sides.old ? $0.old : []) + (sides.new ? $0.new : []) }
+                    ?? rows(metric, from: renewingDay, sides: sides)
                 for (key, value) in plain where key.day == renewingDay {
                     changes[key, default: 0] -= value
                 }
