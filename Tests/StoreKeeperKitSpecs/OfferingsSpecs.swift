@@ -23,6 +23,31 @@ import Testing
         await #expect(throws: StoreKeeperError(.offline, "")) { try await BoundedWait.value(of: failing, within: 5) }
     }
 
+    @Test("work that ends well within the bound is never reported as timed out, whoever wins the race to answer")
+    func boundedWaitNeverLosesAFinishedValue() async throws {
+        // Many waits at once on a busy pool: each piece of work ends at once (a value, or an error) and the bound
+        // is a minute away, so every answer is the work's.
+        let answers = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for index in 0..<2_000 {
+                group.addTask {
+                    let work = Task<Int, any Error> {
+                        if index % 2 == 1 { throw StoreKeeperError(.offline, "down") }
+                        return index
+                    }
+                    do { return try await BoundedWait.value(of: work, within: 60) ?? -1 } catch { return nil }
+                }
+            }
+            var all: [Int?] = []
+            for try await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers.count == 2_000)
+        let timedOut = answers.filter { $0 == -1 }.count
+        #expect(timedOut == 0, "\(timedOut) finished pieces of work were reported as timed out")
+        let failed = answers.filter { $0 == nil }.count
+        #expect(failed == 1_000, "\(failed) of 1,000 failing pieces of work reported their error")
+    }
+
     @Test("what the app says about itself becomes the headers targeting reads; what it does not know is left out")
     func clientHeaders() {
         let described = ClientDescription(platform: "iOS", appVersion: "2.1", storefront: "DEU", locale: "de-DE")

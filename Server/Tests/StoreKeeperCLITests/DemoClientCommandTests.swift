@@ -14,7 +14,7 @@ import Testing
             ["serve", "--port", "0", "--simulator-clock", "manual", "--simulator-rate", "1h"], in: directory)
         defer { server.stop() }
         let result = try CommandRunner.run([
-            "demo-client", "--server", server.baseURL, "--customer", "tess", "--offerings-timeout", "90",
+            "demo-client", "--server", server.baseURL, "--customer", "tess", "--offerings-timeout", "30",
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)

@@ -9,13 +9,14 @@ enum BoundedWait {
         return try await withCheckedThrowingContinuation { continuation in
             once.set(continuation)
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                // Cancelled only once the work has answered: then the bound has not passed, and says nothing.
+                do { try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000)) } catch { return }
                 once.resume(with: .success(nil))
             }
             Task {
                 let result = await task.result
-                timer.cancel()
                 once.resume(with: result.map { $0 })
+                timer.cancel()
             }
         }
     }
