@@ -19,8 +19,9 @@ struct RollupChange {
 struct WindowedChange {
     /// The subscriber (stored key).
     var user: String
-    /// The timelines before and after, the runs applied.
+    /// The timelines before the write, the runs applied.
     var old: [SubscriptionTimeline]
+    /// The timelines after the write, the runs applied.
     var new: [SubscriptionTimeline]
     /// Where the change starts.
     var start: RollupChangeStart
