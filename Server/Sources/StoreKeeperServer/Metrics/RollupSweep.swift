@@ -19,9 +19,12 @@ struct RollupSweep: Service {
         self.logger = logger
     }
 
-    /// Runs until graceful shutdown; nothing without rollups.
+    /// Runs until graceful shutdown; nothing without rollups. The first round waits (at most ten minutes), so a
+    /// server starting up answers its first queries without a sweep beside them.
     func run() async throws {
         guard store.keepsRollups else { return }
+        let first = min(interval, .seconds(600))
+        guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: first) })) != nil else { return }
         await WorkLoop(interval: interval, logger: logger, failure: "sweeping empty metric rollup rows failed").run {
             try await store.sweepRollups(limit: batch) == batch
         }
