@@ -167,8 +167,8 @@ extension SQLStore {
         var owners: [String: String] = [:]
         /// The subscribers' stored evidence, their rows locked.
         var rows: [String: String] = [:]
-        /// With rollups kept: the subscribers' rows in `metric_customers` (absent: not counted yet).
-        var counted: [String: RollupCustomer]?
+        /// The subscribers' rows in `metric_customers`, read when rollups are kept (absent: not counted yet).
+        var counted: [String: RollupCustomer] = [:]
     }
 
     /// One statement: stores the raw evidence of every notification whose id is free, claims those ids (the
@@ -228,13 +228,12 @@ extension SQLStore {
                 .texts(users), .texts(originals),
             ] + (rollupRules == nil ? [] : [.texts(users)]))
         var claim = GroupClaim()
-        if rollupRules != nil { claim.counted = [:] }
         for row in rows {
             guard let name = row["name"]?.string, let value = row["value"]?.string else { continue }
             switch row["what"]?.string {
             case "claimed": claim.evidenceIDs[name] = Int64(value) ?? 0
             case "owner": claim.owners[name] = value
-            case "counted": claim.counted?[name] = try Self.countedCustomer(value, of: name)
+            case "counted": claim.counted[name] = try Self.countedCustomer(value, of: name)
             default: claim.rows[name] = value
             }
         }
