@@ -39,7 +39,13 @@ public enum CommandRunner {
     ///   - input: Bytes for standard input.
     ///   - program: The executable (default ``executable``; ``lab`` for the measurement tools).
     /// - Returns: Exit status and output.
-    public static func run(_ arguments: [String], input: Data? = nil, program: URL = executable) throws -> Result {
+    public static func run(_ arguments: [String], input: Data? = nil, program: URL = executable) async throws -> Result
+    {
+        try await Blocking.run { try runWaiting(arguments, input: input, program: program) }
+    }
+
+    /// ``run(_:input:program:)`` on the calling thread, which waits for the child to exit.
+    static func runWaiting(_ arguments: [String], input: Data?, program: URL) throws -> Result {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -65,7 +71,15 @@ extension CommandRunner {
     /// Runs `program arguments` with SIGPIPE ignored and standard output a pipe nobody reads (`storekeeper … | head`
     /// in a process that has started SwiftNIO, where every write then fails with EPIPE).
     /// - Returns: The finished process and what it wrote to standard error.
-    public static func intoClosedPipe(_ arguments: [String], program: URL = executable) throws -> (Process, String) {
+    public static func intoClosedPipe(_ arguments: [String], program: URL = executable) async throws -> (
+        status: Int32, reason: Process.TerminationReason, standardError: String
+    ) {
+        try await Blocking.run { try intoClosedPipeWaiting(arguments, program: program) }
+    }
+
+    static func intoClosedPipeWaiting(_ arguments: [String], program: URL) throws -> (
+        status: Int32, reason: Process.TerminationReason, standardError: String
+    ) {
         let process = Process()
         // The shell ignores SIGPIPE and `exec`s the command, which keeps that disposition.
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -78,7 +92,7 @@ extension CommandRunner {
         try process.run()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process, stderr)
+        return (process.terminationStatus, process.terminationReason, stderr)
     }
 }
 
@@ -101,7 +115,7 @@ public final class BackgroundCommand: @unchecked Sendable {
     public init(
         _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
         standardError: URL? = nil
-    ) throws {
+    ) async throws {
         process.executableURL = CommandRunner.executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -116,21 +130,28 @@ public final class BackgroundCommand: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()
-        var buffer = Data()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            let text = String(decoding: buffer, as: UTF8.self)
-            if let range = text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
-                baseURL = String(text[range])
-                printed = text
-                return
+        let reader = output.fileHandleForReading
+        // Waiting for the child's first line blocks: on a thread of its own, not one of the test's few.
+        let started = try await Blocking.run { () throws -> (String, String)? in
+            var buffer = Data()
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                let text = String(decoding: buffer, as: UTF8.self)
+                if let range = text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
+                    return (String(text[range]), text)
+                }
             }
+            return nil
         }
-        process.terminate()
-        throw CocoaError(.fileReadUnknown)
+        guard let (url, text) = started else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown)
+        }
+        baseURL = url
+        printed = text
     }
 
     /// Kills the process at once (SIGKILL: no shutdown, no flush), as a crash or an OOM kill would.
@@ -144,6 +165,12 @@ public final class BackgroundCommand: @unchecked Sendable {
     public func terminate() {
         guard process.isRunning else { return }
         process.terminate()
+    }
+
+    /// ``stop()`` with the wait on a thread of its own, so the test's other tasks go on meanwhile (a `defer`
+    /// cannot await, and uses the blocking one).
+    public func stop() async {
+        _ = try? await Blocking.run { self.stop() }
     }
 
     /// Stops the process (SIGTERM, then waits for it to exit; after 60 s, SIGKILL: a test never hangs on a

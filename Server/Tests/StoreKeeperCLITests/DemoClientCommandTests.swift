@@ -10,10 +10,10 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try BackgroundCommand(
+        let server = try await BackgroundCommand(
             ["serve", "--port", "0", "--simulator-clock", "manual", "--simulator-rate", "1h"], in: directory)
         defer { server.stop() }
-        let result = try CommandRunner.run([
+        let result = try await CommandRunner.run([
             "demo-client", "--server", server.baseURL, "--customer", "tess", "--offerings-timeout", "30",
         ])
         #expect(result.status == 0, "\(result.standardError)")
@@ -39,7 +39,7 @@ import Testing
         #expect(renewed.contains("(normal, renews)"), "\(result.standardOutput)")
         #expect(line(after: "5. Apple refunds").contains("No subscription: the paywall [server]"))
 
-        let wrong = try CommandRunner.run(["demo-client", "--server", "not a url"])
+        let wrong = try await CommandRunner.run(["demo-client", "--server", "not a url"])
         #expect(wrong.status != 0 && wrong.standardError.contains("--server"))
     }
 
@@ -48,7 +48,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try BackgroundCommand(["serve", "--port", "0"], in: directory)
+        let server = try await BackgroundCommand(["serve", "--port", "0"], in: directory)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)
         let (status, answer) = try await client.call(
@@ -58,13 +58,13 @@ import Testing
         let signed = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
         let jws = try #require(signed?["compact_jws"] as? String)
         let offer = ["--offer", "promotional", "--offer-id", "winback50", "--url", server.baseURL]
-        let unsigned = try CommandRunner.run(
+        let unsigned = try await CommandRunner.run(
             ["simulator", "purchase", "--product", "premium.monthly", "--customer", "u"] + offer)
         #expect(unsigned.status != 0 && unsigned.standardError.contains("offer_signature_missing"))
-        let bought = try CommandRunner.run(
+        let bought = try await CommandRunner.run(
             ["simulator", "purchase", "--product", "premium.monthly", "--customer", "v", "--offer-jws", jws] + offer)
         #expect(bought.status == 0, "\(bought.standardError)")
-        let again = try CommandRunner.run(
+        let again = try await CommandRunner.run(
             ["simulator", "purchase", "--product", "premium.monthly", "--customer", "w", "--offer-jws", jws] + offer)
         #expect(again.status != 0 && again.standardError.contains("offer_nonce_reused"))
     }

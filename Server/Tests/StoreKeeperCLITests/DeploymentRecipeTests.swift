@@ -6,7 +6,7 @@ import Testing
 /// (scripts/container-check runs the Containerfile's runtime contract after the release build).
 @Suite struct DeploymentRecipeTests {
     @Test("deploy/storekeeper.service passes `systemd-analyze verify` without a warning")
-    func systemdUnit() throws {
+    func systemdUnit() async throws {
         let analyzer = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         try #require(FileManager.default.isExecutableFile(atPath: analyzer.path), "systemd-analyze is not installed")
         let unit = try String(
@@ -19,16 +19,19 @@ import Testing
         let copy = directory.appendingPathComponent("storekeeper.service")
         try unit.replacingOccurrences(of: "/usr/local/bin/storekeeper", with: CommandRunner.executable.path)
             .write(to: copy, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = analyzer
-        process.arguments = ["verify", copy.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, warnings) = try await Blocking.run {
+            let process = Process()
+            process.executableURL = analyzer
+            process.arguments = ["verify", copy.path]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, warnings)
+        }
+        #expect(status == 0)
         #expect(!warnings.contains("storekeeper.service"), "\(warnings)")
     }
 }

@@ -29,7 +29,7 @@ extension DurabilityTests {
         try Data(#"{"dataDirectory": "\#(directory.path)/data", "limits": {"databaseTimeoutSeconds": 2}}"#.utf8)
             .write(to: config)
         let log = directory.appendingPathComponent("stderr.log")
-        let server = try BackgroundCommand(
+        let server = try await BackgroundCommand(
             ["serve", "--port", "0", "--config", config.path], environment: ["DATABASE_URL": postgres.url],
             standardError: log)
         defer { server.stop() }

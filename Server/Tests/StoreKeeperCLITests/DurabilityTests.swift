@@ -98,7 +98,7 @@ import Testing
         try Data(#"{"dataDirectory": "\#(directory.path)/data"}"#.utf8).write(to: config)
         let arguments = ["serve", "--port", "0", "--config", config.path]
 
-        var server = try BackgroundCommand(arguments, environment: environment)
+        var server = try await BackgroundCommand(arguments, environment: environment)
         let (tokens, notifications) = try await Self.subscribers(
             at: server.baseURL, pki: directory.appendingPathComponent("data/simulator/pki"), customers: 12)
         // Notifications in eight concurrent streams; the server is killed once a third have been acknowledged.
@@ -124,14 +124,14 @@ import Testing
                 }
             }
         }
-        if signal == "SIGTERM" { server.stop() } else { server.kill() }
+        if signal == "SIGTERM" { await server.stop() } else { server.kill() }
         let acked = acknowledged.ids.withLock { $0 }
         #expect(
             acked.count >= killAfter && acked.count < notifications.count,
             "killed after \(acked.count) of \(notifications.count)")
 
         // Restarted on the same database: every acknowledged notification is already there.
-        server = try BackgroundCommand(arguments, environment: environment)
+        server = try await BackgroundCommand(arguments, environment: environment)
         defer { server.stop() }
         for token in notifications {
             let (status, answer) = try await Self.post(

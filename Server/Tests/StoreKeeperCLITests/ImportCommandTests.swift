@@ -25,7 +25,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try BackgroundCommand(["serve", "--port", "0"], in: directory)
+        let server = try await BackgroundCommand(["serve", "--port", "0"], in: directory)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)
         let carol = try await Self.buy(client, "carol")
@@ -39,7 +39,7 @@ import Testing
         try "app_user_id,original_transaction_id\ncarol,\(carol)\n\nerin,9999999999999\n".write(
             to: byTransaction, atomically: true, encoding: .utf8)
         let arguments = ["import", byTransaction.path, "--server", server.baseURL, "--key", Self.secretKey]
-        let first = try CommandRunner.run(arguments)
+        let first = try await CommandRunner.run(arguments)
         #expect(first.status == 1)
         #expect(first.standardOutput.hasPrefix("imported 1 of 2 rows; 0 already imported; 1 failed"))
         #expect(first.standardOutput.contains(#"line 4 (app_user_id "erin"): transaction_not_found"#))
@@ -49,12 +49,12 @@ import Testing
         let (_, events) = try await client.call(.GET, APIPath.events("carol"), key: Self.secretKey)
         #expect(events.contains(#""cause":"import""#) && events.contains("subscriber_imported"))
 
-        let again = try CommandRunner.run(arguments)
+        let again = try await CommandRunner.run(arguments)
         #expect(again.standardOutput.hasPrefix("imported 0 of 2 rows; 1 already imported; 1 failed"))
 
         let byReceipt = directory.appendingPathComponent("receipts.csv")
         try "app_user_id,receipt\n\"dave\",\(receipt)\n".write(to: byReceipt, atomically: true, encoding: .utf8)
-        let receipts = try CommandRunner.run([
+        let receipts = try await CommandRunner.run([
             "import", byReceipt.path, "--server", server.baseURL, "--key", Self.secretKey,
         ])
         #expect(receipts.status == 0 && receipts.standardOutput.hasPrefix("imported 1 of 1 rows"))
@@ -63,10 +63,12 @@ import Testing
 
         let bad = directory.appendingPathComponent("bad.csv")
         try "user,receipt\nx,y\n".write(to: bad, atomically: true, encoding: .utf8)
-        let refused = try CommandRunner.run(["import", bad.path, "--server", server.baseURL, "--key", Self.secretKey])
+        let refused = try await CommandRunner.run([
+            "import", bad.path, "--server", server.baseURL, "--key", Self.secretKey,
+        ])
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("line 1 must be the header"))
-        let missing = try CommandRunner.run(
+        let missing = try await CommandRunner.run(
             ["import", byReceipt.path + ".none", "--server", server.baseURL, "--key", Self.secretKey])
         #expect(missing.status == 1 && missing.standardError.contains("no such file"))
     }
@@ -83,7 +85,7 @@ import Testing
         // A one-second deadline for Apple, so the server gives the wait back instead of waiting itself.
         try #"{"appleDeadlineSeconds": 1}"#.write(
             to: directory.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-        let server = try BackgroundCommand(["serve", "--port", "0", "--config", "config.json"], in: directory)
+        let server = try await BackgroundCommand(["serve", "--port", "0", "--config", "config.json"], in: directory)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)
         var rows = ["app_user_id,original_transaction_id"]
@@ -96,7 +98,7 @@ import Testing
         #expect(limited == 200, "\(answer)")
         let file = directory.appendingPathComponent("customers.csv")
         try (rows.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        let run = try CommandRunner.run([
+        let run = try await CommandRunner.run([
             "import", file.path, "--server", server.baseURL, "--key", ImportCommandTests.secretKey,
         ])
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")

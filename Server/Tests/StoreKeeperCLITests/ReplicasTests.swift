@@ -104,7 +104,7 @@ import Testing
         let started = Date()
         let renewalDue = started.addingTimeInterval(Self.seeding)
         let simulatorData = directory.appendingPathComponent("simulator")
-        let apple = try BackgroundCommand(
+        let apple = try await BackgroundCommand(
             [
                 "simulator", "--port", "0", "--clock", "manual", "--no-demo", "--data", simulatorData.path,
                 "--clock-start", ISO8601DateFormatter().string(from: renewalDue.addingTimeInterval(-Self.year)),
@@ -123,11 +123,11 @@ import Testing
         ).writePrivately(to: config)
         let receiver = WebhookReceiver()
         try await LiveServer.with(router: receiver.router()) { receiverBase in
-            let first = try BackgroundCommand(
+            let first = try await BackgroundCommand(
                 ["serve", "--port", "0", "--config", config.path], in: directory,
                 standardError: directory.appendingPathComponent("first.log"))
             defer { first.kill() }
-            let second = try BackgroundCommand(
+            let second = try await BackgroundCommand(
                 ["serve", "--port", "0", "--config", config.path], in: directory,
                 standardError: directory.appendingPathComponent("second.log"))
             defer { second.stop() }

@@ -16,7 +16,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retention-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try BackgroundCommand(
+        let server = try await BackgroundCommand(
             ["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
         defer { server.stop() }
         try await body(ServeClient(base: server.baseURL))
@@ -251,7 +251,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try BackgroundCommand(["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
+        let server = try await BackgroundCommand(
+            ["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
         defer { server.stop() }
         let config = try await Self.apiConfiguration(directory, base: server.baseURL)
         let url = "https://subs.example.com/v1/retention/appstore"
@@ -264,7 +265,7 @@ import Testing
             "retention", "push", "--config", config, "--messages",
             directory.appendingPathComponent("retention.json").path,
         ]
-        let first = try CommandRunner.run(arguments)
+        let first = try await CommandRunner.run(arguments)
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.contains("image \(image): uploaded"))
         #expect(first.standardOutput.contains("message \(Self.message): uploaded"))
@@ -274,13 +275,13 @@ import Testing
         let (approved, _) = try await client.call(
             .POST, "/simulator/v1/apps/\(Self.bundleID)/messages/\(Self.message)/approve", key: nil)
         #expect(approved == 200)
-        let second = try CommandRunner.run(arguments)
+        let second = try await CommandRunner.run(arguments)
         #expect(second.standardOutput.contains("default message premium.monthly en-US: not set: an image of"))
         #expect(second.standardOutput.contains("image \(image): unchanged (PENDING)"))
         let (imageApproved, _) = try await client.call(
             .POST, "/simulator/v1/apps/\(Self.bundleID)/images/\(image)/approve", key: nil)
         #expect(imageApproved == 200)
-        let again = try CommandRunner.run(arguments)
+        let again = try await CommandRunner.run(arguments)
         #expect(again.status == 0)
         #expect(again.standardOutput.contains("default message premium.monthly en-US: set to \(Self.message)"))
         #expect(again.standardOutput.contains("message \(Self.message): unchanged (APPROVED)"))
@@ -289,7 +290,7 @@ import Testing
         // Apple refuses a URL that is not http(s): exit 1, naming Apple's error.
         try #"{"bundleID":"\#(Self.bundleID)","realtimeURL":"ftp://nope"}"#
             .write(to: directory.appendingPathComponent("retention.json"), atomically: true, encoding: .utf8)
-        let refused = try CommandRunner.run(arguments)
+        let refused = try await CommandRunner.run(arguments)
         #expect(refused.status == 1 && refused.standardError.contains("4000215"), "\(refused.standardError)")
     }
 
@@ -301,7 +302,7 @@ import Testing
         try
             #"{"retentionRules":{"\#(Self.bundleID)":{"rules":[{"identifier":"from-file","respond":{"message":{"message_id":"\#(Self.message)"}}}]}}}"#
             .write(to: directory.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
-        let server = try BackgroundCommand(["serve", "--port", "0", "--config", "config.json"], in: directory)
+        let server = try await BackgroundCommand(["serve", "--port", "0", "--config", "config.json"], in: directory)
         defer { server.stop() }
         let (status, rules) = try await ServeClient(base: server.baseURL).call(
             .GET, "/v1/retention/rules", key: Self.secretKey)
@@ -330,7 +331,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try BackgroundCommand(["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
+        let server = try await BackgroundCommand(
+            ["serve", "--port", "0", "--simulator-clock", "manual"], in: directory)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)
         let subscribed = try await client.subscribe("perf")
@@ -346,11 +348,11 @@ import Testing
         let (saved, _) = try await Self.rules(
             client, #"{"rules":[{"identifier":"all","respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#)
         #expect(saved == 200)
-        let passed = try CommandRunner.run(arguments)
+        let passed = try await CommandRunner.run(arguments)
         #expect(
             passed.status == 0 && passed.standardOutput.contains("performance test PASS: success 100 %"), "\(passed)")
         _ = try await Self.rules(client, #"{"rules":[]}"#)
-        let failed = try CommandRunner.run(arguments)
+        let failed = try await CommandRunner.run(arguments)
         #expect(failed.status == 1 && failed.standardOutput.contains("UNSUCCESSFUL_HTTP_RESPONSE_CODE 20"), "\(failed)")
     }
 

@@ -12,10 +12,10 @@ import Testing
     }
 
     /// Runs `serve` with a configuration file holding `text`.
-    static func serve(config text: String, in directory: URL) throws -> CommandRunner.Result {
+    static func serve(config text: String, in directory: URL) async throws -> CommandRunner.Result {
         let file = directory.appendingPathComponent("config.json")
         try Data(text.utf8).writePrivately(to: file)
-        return try CommandRunner.run(["serve", "--port", "0", "--config", file.path])
+        return try await CommandRunner.run(["serve", "--port", "0", "--config", file.path])
     }
 
     /// The one line printed, when there is exactly one.
@@ -25,11 +25,13 @@ import Testing
     }
 
     @Test("a configuration file that is missing, not JSON, has an unknown key or a value of the wrong type")
-    func configurationMessages() throws {
+    func configurationMessages() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("config.json").path
-        let missing = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("absent.json").path])
+        let missing = try await CommandRunner.run([
+            "serve", "--config", directory.appendingPathComponent("absent.json").path,
+        ])
         #expect(missing.status == 1)
         #expect(Self.line(missing) == "Error: configuration file \(directory.path)/absent.json does not exist")
         let cases: [(String, String)] = [
@@ -40,7 +42,7 @@ import Testing
             (#"{"port": "8080"}"#, "port must be a number"),
         ]
         for (text, message) in cases {
-            let result = try Self.serve(config: text, in: directory)
+            let result = try await Self.serve(config: text, in: directory)
             #expect(result.status == 1, "\(text)")
             let line = Self.line(result)
             #expect(line?.hasPrefix("Error: configuration \(file): \(message)") == true, "\(result.standardError)")
@@ -49,15 +51,15 @@ import Testing
     }
 
     @Test("a second server on the same data directory refuses, naming the folder and the holder")
-    func secondServerRefused() throws {
+    func secondServerRefused() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = #"{"dataDirectory": "\#(directory.path)/data"}"#
         let file = directory.appendingPathComponent("first.json")
         try Data(config.utf8).write(to: file)
-        let first = try BackgroundCommand(["serve", "--port", "0", "--config", file.path])
+        let first = try await BackgroundCommand(["serve", "--port", "0", "--config", file.path])
         defer { first.stop() }
-        let second = try Self.serve(config: config, in: directory)
+        let second = try await Self.serve(config: config, in: directory)
         #expect(second.status == 1)
         let line = try #require(Self.line(second), "\(second.standardError)")
         #expect(
@@ -66,13 +68,13 @@ import Testing
     }
 
     @Test("a busy port is named")
-    func busyPort() throws {
+    func busyPort() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try BackgroundCommand(["serve", "--port", "0", "--config", try write(directory, "a")])
+        let first = try await BackgroundCommand(["serve", "--port", "0", "--config", try write(directory, "a")])
         defer { first.stop() }
         let port = try #require(first.baseURL.split(separator: ":").last.map(String.init))
-        let second = try CommandRunner.run(["serve", "--port", port, "--config", try write(directory, "b")])
+        let second = try await CommandRunner.run(["serve", "--port", port, "--config", try write(directory, "b")])
         #expect(second.status == 1)
         #expect(
             Self.line(second)
@@ -88,8 +90,8 @@ import Testing
     }
 
     @Test("an input file that cannot be read is one line, exit 1")
-    func unreadableInput() throws {
-        let result = try CommandRunner.run(["inspect", "/nonexistent/receipt.b64"])
+    func unreadableInput() async throws {
+        let result = try await CommandRunner.run(["inspect", "/nonexistent/receipt.b64"])
         #expect(result.status == 1)
         #expect(Self.line(result) == "Error: cannot read /nonexistent/receipt.b64: no such file")
     }

@@ -36,18 +36,19 @@ import Testing
         // Step 1 of a rotation: the new key joins the old one; both work at once.
         try Data(Self.configuration(data: data, secrets: [Self.oldSecret, Self.newSecret]).utf8).writePrivately(
             to: config)
-        var server = try BackgroundCommand(
+        var server = try await BackgroundCommand(
             ["serve", "--port", "0", "--config", config.path], environment: environment)
         for key in [Self.oldSecret, Self.newSecret] {
             let (status, _) = try await ServeClient(base: server.baseURL).call(.GET, "/v1/webhooks", key: key)
             #expect(status == 200, "both keys of a rotation work at once")
             #expect(try await TestBrowser(base: server.baseURL).signIn(key: key) != nil)
         }
-        server.stop()
+        await server.stop()
 
         // Step 2: the old key leaves the file. After the restart it is refused everywhere; the new one works.
         try Data(Self.configuration(data: data, secrets: [Self.newSecret]).utf8).writePrivately(to: config)
-        server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], environment: environment)
+        server = try await BackgroundCommand(
+            ["serve", "--port", "0", "--config", config.path], environment: environment)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)
         let (refused, body) = try await client.call(.GET, "/v1/webhooks", key: Self.oldSecret)

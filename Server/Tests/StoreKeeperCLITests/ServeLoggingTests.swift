@@ -7,32 +7,34 @@ import Testing
 @Suite struct ServeLoggingTests {
     /// Runs a demo server with `arguments` in a fresh folder, lets `body` use it, stops it, and returns its
     /// standard error.
-    static func log(_ arguments: [String], _ body: (String) throws -> Void) throws -> String {
+    static func log(_ arguments: [String], _ body: (String) async throws -> Void) async throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let errors = directory.appendingPathComponent("stderr.txt")
-        let server = try BackgroundCommand(["serve", "--port", "0"] + arguments, in: directory, standardError: errors)
-        try body(server.baseURL)
-        server.stop()
+        let server = try await BackgroundCommand(
+            ["serve", "--port", "0"] + arguments, in: directory, standardError: errors)
+        try await body(server.baseURL)
+        await server.stop()
         return try String(contentsOf: errors, encoding: .utf8)
     }
 
     @Test("--log-format json: startup per app, each request, a delivered notification, shutdown; no key ever")
-    func json() throws {
-        let log = try Self.log(["--log-format", "json"]) { base in
-            _ = try ServeRestartTests.call(base, "GET", "/health", key: nil)
-            _ = try ServeRestartTests.call(base, "GET", "/v1/subscribers/nobody", key: "sk_demo_storekeeper_secret")
-            _ = try ServeRestartTests.call(base, "GET", "/v1/subscribers/nobody", key: "pk_wrong_key")
-            _ = try ServeRestartTests.subscribe(base, "logged")
+    func json() async throws {
+        let log = try await Self.log(["--log-format", "json"]) { base in
+            _ = try await ServeRestartTests.call(base, "GET", "/health", key: nil)
+            _ = try await ServeRestartTests.call(
+                base, "GET", "/v1/subscribers/nobody", key: "sk_demo_storekeeper_secret")
+            _ = try await ServeRestartTests.call(base, "GET", "/v1/subscribers/nobody", key: "pk_wrong_key")
+            _ = try await ServeRestartTests.subscribe(base, "logged")
             // The simulator delivers the purchase's SUBSCRIBED notification to this server within a second or two.
             let deadline = Date().addingTimeInterval(20)
             var received = false
             while Date() < deadline, !received {
-                let (_, events) = try ServeRestartTests.call(
+                let (_, events) = try await ServeRestartTests.call(
                     base, "GET", "/v1/subscribers/logged/events", key: "sk_demo_storekeeper_secret")
                 received = events.contains("INITIAL_BUY")
-                if !received { Thread.sleep(forTimeInterval: 0.2) }
+                if !received { try await Task.sleep(for: .milliseconds(200)) }
             }
             #expect(received)
         }
@@ -67,21 +69,23 @@ import Testing
     }
 
     @Test("text by default; --log-level warning keeps the request lines out")
-    func levels() throws {
-        let text = try Self.log([]) { base in _ = try ServeRestartTests.call(base, "GET", "/health", key: nil) }
+    func levels() async throws {
+        let text = try await Self.log([]) { base in
+            _ = try await ServeRestartTests.call(base, "GET", "/health", key: nil)
+        }
         #expect(text.contains("info") && text.contains("method=GET") && text.contains("StoreKeeper stopped"))
-        let quiet = try Self.log(["--log-level", "warning"]) { base in
-            _ = try ServeRestartTests.call(base, "GET", "/health", key: nil)
+        let quiet = try await Self.log(["--log-level", "warning"]) { base in
+            _ = try await ServeRestartTests.call(base, "GET", "/health", key: nil)
         }
         #expect(!quiet.contains("method=GET") && !quiet.contains("StoreKeeper stopped"))
     }
 
     @Test("a wrong level or format is a usage error naming the value")
-    func usage() throws {
-        let level = try CommandRunner.run(["serve", "--log-level", "loud"])
+    func usage() async throws {
+        let level = try await CommandRunner.run(["serve", "--log-level", "loud"])
         #expect(level.status == 2)
         #expect(level.standardError.contains("\"loud\""))
-        let format = try CommandRunner.run(["serve", "--log-format", "xml"])
+        let format = try await CommandRunner.run(["serve", "--log-format", "xml"])
         #expect(format.status == 2 && format.standardError.contains("\"xml\""))
     }
 }

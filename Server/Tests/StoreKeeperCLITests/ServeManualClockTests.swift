@@ -14,7 +14,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let receiver = WebhookReceiver()
         try await LiveServer.with(router: receiver.router()) { receiverBase in
-            let server = try BackgroundCommand(
+            let server = try await BackgroundCommand(
                 ["serve", "--port", "0", "--simulator-clock", "manual", "--simulator-rate", "1h"], in: directory)
             defer { server.stop() }
             #expect(server.printed.contains("clock manual"))

@@ -34,7 +34,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
         try #"{"webhookRetrySeconds": [0.1]}"#.write(to: config, atomically: true, encoding: .utf8)
-        let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+        let server = try await BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)
         #expect(try await client.call(.GET, "/health", key: nil).0 == 200)
@@ -100,7 +100,7 @@ import Testing
         let token = "sk_metrics_0123456789abcdefghijklmnopqrstuv"
         let config = directory.appendingPathComponent("config.json")
         try #"{"metricsToken": "\#(token)"}"#.writePrivately(to: config)
-        let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+        let server = try await BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
         defer { server.stop() }
         let client = ServeClient(base: server.baseURL)
         for sent in [nil, "wrong", token + "x", String(token.dropLast())] {

@@ -21,7 +21,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
         try #"{"reconcileSeconds": 1}"#.write(to: config, atomically: true, encoding: .utf8)
-        let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+        let server = try await BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
         defer { server.stop() }
         let base = server.baseURL
         let answer = try await ServeClient(base: base).subscribe("alice")

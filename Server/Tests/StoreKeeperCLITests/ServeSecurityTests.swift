@@ -22,13 +22,13 @@ import Testing
     }
 
     @Test("under umask 022 the data folder is 0700, the database files and every private key 0600")
-    func fileModes() throws {
+    func fileModes() async throws {
         let previous = umask(0o022)
         defer { umask(previous) }
         let directory = try Self.temporaryDirectory("modes")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = directory.appendingPathComponent("data").path
-        let server = try BackgroundCommand([
+        let server = try await BackgroundCommand([
             "serve", "--port", "0", "--config", try Self.config(directory, #"{"dataDirectory": "\#(data)"}"#),
         ])
         defer { server.stop() }
@@ -47,18 +47,18 @@ import Testing
     }
 
     @Test("a private key file others can read is refused at startup, naming it")
-    func readableKeyRefused() throws {
+    func readableKeyRefused() async throws {
         let directory = try Self.temporaryDirectory("keys")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = directory.appendingPathComponent("data").path
         let config = try Self.config(directory, #"{"dataDirectory": "\#(data)"}"#)
         do {
-            let first = try BackgroundCommand(["serve", "--port", "0", "--config", config])
-            first.stop()
+            let first = try await BackgroundCommand(["serve", "--port", "0", "--config", config])
+            await first.stop()
         }
         let key = data + "/simulator/pki/jws-leaf-key.pem"
         chmod(key, 0o644)
-        let refused = try CommandRunner.run(["serve", "--port", "0", "--config", config])
+        let refused = try await CommandRunner.run(["serve", "--port", "0", "--config", config])
         #expect(refused.status != 0)
         #expect(
             refused.standardError.contains(key) && refused.standardError.contains("chmod 600"),
@@ -73,12 +73,12 @@ import Testing
             #"""
             {"dataDirectory": "\#(data)", "apps": [{"bundleID": "com.example.app", "issuerID": "i", "keyID": "k", "privateKeyPath": "\#(p8)"}]}
             """#)
-        let refusedP8 = try CommandRunner.run(["serve", "--port", "0", "--config", appConfig])
+        let refusedP8 = try await CommandRunner.run(["serve", "--port", "0", "--config", appConfig])
         #expect(refusedP8.status != 0 && refusedP8.standardError.contains(p8), "\(refusedP8.standardError)")
     }
 
     @Test("a configured API key shorter than 32 characters is refused; the demo keys only in demo mode")
-    func shortKeysRefused() throws {
+    func shortKeysRefused() async throws {
         let directory = try Self.temporaryDirectory("short")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = directory.appendingPathComponent("data").path
@@ -89,7 +89,7 @@ import Testing
                 {"dataDirectory": "\#(data)", "apps": [{"bundleID": "com.example.app"}],
                  "apiKeys": [{"key": "\#(key)", "kind": "public", "bundleID": "com.example.app"}]}
                 """#)
-            let result = try CommandRunner.run(["serve", "--port", "0", "--config", config])
+            let result = try await CommandRunner.run(["serve", "--port", "0", "--config", config])
             #expect(result.status != 0)
             #expect(
                 result.standardError.contains("apiKeys") && result.standardError.contains("at least 32"),
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test("a configuration file that holds secrets and other users can read is refused at startup, naming it")
-    func readableSecretsRefused() throws {
+    func readableSecretsRefused() async throws {
         let directory = try Self.temporaryDirectory("secrets")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = directory.appendingPathComponent("data").path
@@ -111,7 +111,7 @@ import Testing
              "apiKeys": [{"key": "\#(key)", "kind": "secret", "bundleID": "com.example.app"}]}
             """#)
         chmod(config, 0o644)
-        let refused = try CommandRunner.run(["serve", "--port", "0", "--config", config])
+        let refused = try await CommandRunner.run(["serve", "--port", "0", "--config", config])
         #expect(refused.status != 0)
         #expect(
             refused.standardError.contains(config) && refused.standardError.contains("apiKeys")
@@ -119,26 +119,26 @@ import Testing
         #expect(!refused.standardError.contains(key), "the key itself must not be printed")
         // Kept from other users (its group may read it, as a service's group does), it starts.
         chmod(config, 0o640)
-        let server = try BackgroundCommand(["serve", "--port", "0", "--config", config])
-        server.stop()
+        let server = try await BackgroundCommand(["serve", "--port", "0", "--config", config])
+        await server.stop()
         // A file with no secrets in it may be read by anyone.
         let plain = try Self.config(directory, #"{"dataDirectory": "\#(data)"}"#)
         chmod(plain, 0o644)
-        let open = try BackgroundCommand(["serve", "--port", "0", "--config", plain])
-        open.stop()
+        let open = try await BackgroundCommand(["serve", "--port", "0", "--config", plain])
+        await open.stop()
     }
 
     @Test("keys new prints a fresh 46-character key of the asked kind each time")
-    func newKeys() throws {
-        let first = try CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(
+    func newKeys() async throws {
+        let first = try await CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(
             in: .whitespacesAndNewlines)
-        let second = try CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(
+        let second = try await CommandRunner.run(["keys", "new", "public"]).standardOutput.trimmingCharacters(
             in: .whitespacesAndNewlines)
-        let secret = try CommandRunner.run(["keys", "new", "secret"]).standardOutput.trimmingCharacters(
+        let secret = try await CommandRunner.run(["keys", "new", "secret"]).standardOutput.trimmingCharacters(
             in: .whitespacesAndNewlines)
         #expect(first.hasPrefix("pk_") && first.count == 46 && first != second)
         #expect(secret.hasPrefix("sk_") && secret.count == 46)
         #expect(first.dropFirst(3).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
-        #expect(try CommandRunner.run(["keys", "new", "other"]).status == 2)
+        #expect(try await CommandRunner.run(["keys", "new", "other"]).status == 2)
     }
 }

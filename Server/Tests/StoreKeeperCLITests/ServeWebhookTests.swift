@@ -26,7 +26,7 @@ import Testing
             .write(
                 to: config, atomically: true, encoding: .utf8)
         try await LiveServer.with(router: receiver.router()) { receiverBase in
-            let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+            let server = try await BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
             defer { server.stop() }
             try await body(server.baseURL, receiverBase)
         }
@@ -229,7 +229,7 @@ import Testing
             try
                 #"{"webhooks": [{"bundleID": "com.example.storekeeper.demo", "url": "\#(receiverBase)/hook", "secret": "\#(secret)", "eventTypes": ["initial_purchase"]}]}"#
                 .writePrivately(to: config)
-            let server = try BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
+            let server = try await BackgroundCommand(["serve", "--port", "0", "--config", config.path], in: directory)
             defer { server.stop() }
             let (listed, list) = try await ServeClient(base: server.baseURL).call(
                 .GET, "/v1/webhooks", key: Self.secretKey)

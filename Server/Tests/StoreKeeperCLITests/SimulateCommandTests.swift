@@ -7,13 +7,9 @@ import Testing
 /// in-process pair over a new data folder (whose history ends today), or a running server on the manual clock —
 /// so the dashboard and the metrics have a believable history to show.
 @Suite struct SimulateCommandTests {
-    /// Runs the command off the test pool's threads (it takes seconds).
+    /// Runs the command (``CommandRunner`` waits for it off the test pool's threads).
     static func simulate(_ arguments: [String]) async throws -> CommandRunner.Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try CommandRunner.run(["simulate"] + arguments) })
-            }
-        }
+        try await CommandRunner.run(["simulate"] + arguments)
     }
 
     static func folder() throws -> URL {
@@ -47,7 +43,7 @@ import Testing
         let end = try #require(ISO8601DateFormatter().date(from: summary["end"] as? String ?? ""))
         #expect(Date().timeIntervalSince(end) >= 0 && Date().timeIntervalSince(end) < 86_400)
 
-        let server = try BackgroundCommand(
+        let server = try await BackgroundCommand(
             [
                 "serve", "--port", "0", "--data", data, "--simulator-rate", "real", "--simulator-environment",
                 "Production",
@@ -64,25 +60,25 @@ import Testing
         let total = metric.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",").last ?? "") }
             .reduce(0, +)
         #expect(total == 120, "\(metric)")
-        server.stop()
+        await server.stop()
 
         // Every write kept the rollups the metrics were answered from: they match the evidence exactly.
-        let verified = try CommandRunner.run(["metrics", "verify", "--data", data])
+        let verified = try await CommandRunner.run(["metrics", "verify", "--data", data])
         #expect(verified.status == 0, "\(verified.standardOutput) \(verified.standardError)")
         #expect(verified.standardOutput.contains("rollups match the evidence ("), "\(verified.standardOutput)")
         // A server keeping no rollups writes a customer they miss: verify names it and fails; a rebuild mends it.
         let config = directory.appendingPathComponent("off.json")
         try #"{"metricRollups": false}"#.write(to: config, atomically: true, encoding: .utf8)
-        let off = try BackgroundCommand(
+        let off = try await BackgroundCommand(
             ["serve", "--port", "0", "--data", data, "--config", config.path], in: directory)
         _ = try await ServeClient(base: off.baseURL).subscribe("late-customer")
-        off.stop()
-        let drifted = try CommandRunner.run(["metrics", "verify", "--data", data])
+        await off.stop()
+        let drifted = try await CommandRunner.run(["metrics", "verify", "--data", data])
         #expect(drifted.status == 1)
         #expect(drifted.standardOutput.contains("subscriber late-customer: "), "\(drifted.standardOutput)")
-        let rebuilt = try CommandRunner.run(["metrics", "rebuild", "--data", data])
+        let rebuilt = try await CommandRunner.run(["metrics", "rebuild", "--data", data])
         #expect(rebuilt.status == 0 && rebuilt.standardOutput.contains("rollups rebuilt from "))
-        #expect(try CommandRunner.run(["metrics", "verify", "--data", data]).status == 0)
+        #expect(try await CommandRunner.run(["metrics", "verify", "--data", data]).status == 0)
 
         let again = try await Self.simulate(["--subscribers", "10", "--months", "1", "--data", data])
         #expect(again.status == 1)
@@ -94,7 +90,7 @@ import Testing
     func runningServer() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let manual = try BackgroundCommand(
+        let manual = try await BackgroundCommand(
             [
                 "serve", "--port", "0", "--simulator-clock", "manual", "--simulator-rate", "real",
                 "--simulator-environment", "Production",
@@ -117,7 +113,7 @@ import Testing
         let (found, _) = try await client.call(.GET, APIPath.subscriber("sim-5-59"))
         #expect(found == 200)
 
-        let sandbox = try BackgroundCommand(
+        let sandbox = try await BackgroundCommand(
             [
                 "serve", "--port", "0", "--simulator-clock", "manual", "--data",
                 directory.appendingPathComponent("b").path,

@@ -14,8 +14,8 @@ import Testing
     }
 
     @Test("serve refuses an unknown --simulator-clock, naming the flag, the value and the choices")
-    func unknownFlagRefused() throws {
-        let result = try CommandRunner.run(["serve", "--port", "0", "--simulator-clock", "lunar"])
+    func unknownFlagRefused() async throws {
+        let result = try await CommandRunner.run(["serve", "--port", "0", "--simulator-clock", "lunar"])
         #expect(result.status != 0)
         #expect(
             result.standardError.contains("--simulator-clock is \"lunar\"; it must be system or manual"),

@@ -17,8 +17,8 @@ import Testing
     @Test(
         "--json: the API's shapes and names — subscriptions with status and explanation, entitlements, intro eligibility"
     )
-    func json() throws {
-        let result = try CommandRunner.run(
+    func json() async throws {
+        let result = try await CommandRunner.run(
             ["state", "--json", "--at", "2020-07-22T18:00:00Z", "--config", Self.config] + Self.files)
         #expect(result.status == 0, "\(result.standardError)")
         let object = try #require(
@@ -52,12 +52,12 @@ import Testing
     @Test(
         "--at reconstructs an instant from a later response; --known-at keeps what was known then"
     )
-    func history() throws {
+    func history() async throws {
         let response = Fixtures.directory.appendingPathComponent(
             "json/verifyReceipt_sandbox_revenuecat_sampleapp.json"
         ).path
         // The response was made on 2020-07-22; it shows the monthly period of 2020-07-14 21:42:57–21:47:57.
-        let happened = try CommandRunner.run(["state", "--json", "--at", "2020-07-14T21:45:00Z", response])
+        let happened = try await CommandRunner.run(["state", "--json", "--at", "2020-07-14T21:45:00Z", response])
         #expect(happened.status == 0, "\(happened.standardError)")
         let then = try #require(
             try JSONSerialization.jsonObject(with: Data(happened.standardOutput.utf8)) as? [String: Any])
@@ -66,7 +66,7 @@ import Testing
         #expect(subscription["expires_at"] as? String == "2020-07-14T21:47:57Z")
         #expect(then["known_at"] is NSNull)
 
-        let audit = try CommandRunner.run(["state", "--json", "--known-at", "2020-07-14T21:45:00Z", response])
+        let audit = try await CommandRunner.run(["state", "--json", "--known-at", "2020-07-14T21:45:00Z", response])
         #expect(audit.status == 0, "\(audit.standardError)")
         let known = try #require(
             try JSONSerialization.jsonObject(with: Data(audit.standardOutput.utf8)) as? [String: Any])
@@ -74,35 +74,35 @@ import Testing
         #expect(known["evaluated_at"] as? String == "2020-07-14T21:45:00Z")
         #expect(known["known_at"] as? String == "2020-07-14T21:45:00Z")
 
-        let text = try CommandRunner.run(["state", "--at", "2020-07-14T21:45:00Z", response])
+        let text = try await CommandRunner.run(["state", "--at", "2020-07-14T21:45:00Z", response])
         #expect(text.standardOutput.hasPrefix("at 2020-07-14T21:45:00Z (as it happened, from all the evidence)"))
-        #expect(try CommandRunner.run(["state", "--known-at", "yesterday", response]).status == 2)
+        #expect(try await CommandRunner.run(["state", "--known-at", "yesterday", response]).status == 2)
     }
 
     @Test("the output is identical whatever order the files are given in")
-    func orderFree() throws {
+    func orderFree() async throws {
         var generator = SeededGenerator(seed: 7)
-        let baseline = try CommandRunner.run(
+        let baseline = try await CommandRunner.run(
             ["state", "--json", "--at", "2021-01-01T00:00:00Z", "--config", Self.config] + Self.files)
         #expect(baseline.status == 0)
         for _ in 0..<4 {
             let shuffled = Self.files.shuffled(using: &generator)
-            let result = try CommandRunner.run(
+            let result = try await CommandRunner.run(
                 ["state", "--json", "--at", "2021-01-01T00:00:00Z", "--config", Self.config] + shuffled)
             #expect(result.standardOutput == baseline.standardOutput)
         }
     }
 
     @Test("a forged file stops the command with exit 1; usage errors exit 2")
-    func failures() throws {
+    func failures() async throws {
         let forged = FileManager.default.temporaryDirectory.appendingPathComponent("forged-\(UUID().uuidString).jws")
         try JWSTamper.flippedSignature(try Fixtures.text("jws/notification_TEST_sandbox_2022.jws")).write(
             to: forged, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: forged) }
-        let result = try CommandRunner.run(["state", forged.path])
+        let result = try await CommandRunner.run(["state", forged.path])
         #expect(result.status == 1)
         #expect(result.standardError.contains("invalid_signature"))
-        #expect(try CommandRunner.run(["state"]).status == 2)
-        #expect(try CommandRunner.run(["state", "--at", "soon", Self.files[0]]).status == 2)
+        #expect(try await CommandRunner.run(["state"]).status == 2)
+        #expect(try await CommandRunner.run(["state", "--at", "soon", Self.files[0]]).status == 2)
     }
 }

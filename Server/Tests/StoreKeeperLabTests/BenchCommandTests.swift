@@ -7,8 +7,8 @@ import Testing
     @Test(
         "bench --json reports the twelve named results (shape only; speed is checked in release by scripts/bench-check)"
     )
-    func benchShape() throws {
-        let result = try CommandRunner.run(["bench", "--json", "--seconds", "0.02"], program: CommandRunner.lab)
+    func benchShape() async throws {
+        let result = try await CommandRunner.run(["bench", "--json", "--seconds", "0.02"], program: CommandRunner.lab)
         #expect(result.status == 0, "\(result.standardError)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -29,9 +29,9 @@ import Testing
         arguments: [
             ["bench", "--seconds", "0.05"], ["bench", "--json", "--seconds", "0.05"],
         ])
-    func closedPipe(_ arguments: [String]) throws {
-        let (process, stderr) = try CommandRunner.intoClosedPipe(arguments, program: CommandRunner.lab)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(stderr.prefix(300))")
+    func closedPipe(_ arguments: [String]) async throws {
+        let (status, reason, stderr) = try await CommandRunner.intoClosedPipe(arguments, program: CommandRunner.lab)
+        #expect(reason == .exit && status == 0, "\(stderr.prefix(300))")
         #expect(!stderr.contains("crashed") && !stderr.contains("Fatal error"), "\(stderr.prefix(300))")
     }
 }

@@ -28,20 +28,20 @@ import Testing
     ]
 
     @Test("storekeeper --help lists exactly the user commands, none of the measurement tools")
-    func userHelp() throws {
-        let help = try CommandRunner.run(["--help"])
+    func userHelp() async throws {
+        let help = try await CommandRunner.run(["--help"])
         #expect(help.status == 0)
         #expect(Self.subcommands(in: help.standardOutput) == Self.userCommands, "\(help.standardOutput)")
         for tool in Self.labCommands {
-            let run = try CommandRunner.run([tool])
+            let run = try await CommandRunner.run([tool])
             #expect(
                 run.status == 2 && run.standardError.contains("Unexpected argument '\(tool)'"), "storekeeper \(tool)")
         }
     }
 
     @Test("storekeeper-lab --help lists exactly the measurement tools")
-    func labHelp() throws {
-        let help = try CommandRunner.run(["--help"], program: CommandRunner.lab)
+    func labHelp() async throws {
+        let help = try await CommandRunner.run(["--help"], program: CommandRunner.lab)
         #expect(help.status == 0)
         #expect(Self.subcommands(in: help.standardOutput) == Self.labCommands, "\(help.standardOutput)")
     }

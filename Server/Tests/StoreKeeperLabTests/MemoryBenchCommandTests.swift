@@ -17,7 +17,7 @@ import Testing
             "memory-bench", "--database-url", url, "--data", data.path, "--subscribers", "300", "--hot", "100",
             "--target-megabytes", "100000", "--settle", "0", "--json",
         ]
-        let run = try CommandRunner.run(arguments, program: CommandRunner.lab)
+        let run = try await CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
         #expect(run.standardError.contains("storing: 300/300 subscribers (100 %)"))
         #expect(
@@ -28,11 +28,11 @@ import Testing
         #expect(report["failures"] as? Int == 0)
         #expect((report["resident_max_megabytes"] as? Int ?? 0) > 0)
         #expect((report["uncached_get_cpu_ms"] as? Double ?? 0) > (report["cached_get_cpu_ms_hot"] as? Double ?? 0))
-        let again = try CommandRunner.run(arguments, program: CommandRunner.lab)
+        let again = try await CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(again.standardError.contains("300 subscribers already stored"))
-        let refused = try CommandRunner.run(arguments + ["--settle", "601"], program: CommandRunner.lab)
+        let refused = try await CommandRunner.run(arguments + ["--settle", "601"], program: CommandRunner.lab)
         #expect(refused.status != 0 && refused.standardError.contains("--settle is 601"), "\(refused.standardError)")
-        let missed = try CommandRunner.run(arguments + ["--target-megabytes", "1"], program: CommandRunner.lab)
+        let missed = try await CommandRunner.run(arguments + ["--target-megabytes", "1"], program: CommandRunner.lab)
         #expect(missed.status == 1, "a memory target no server meets fails")
     }
 }

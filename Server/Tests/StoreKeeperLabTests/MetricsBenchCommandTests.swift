@@ -25,7 +25,7 @@ import Testing
             }
             arguments += ["--database-url", url]
         }
-        let first = try CommandRunner.run(arguments, program: CommandRunner.lab)
+        let first = try await CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardError.contains("storing: 300/300 subscribers (100 %)"))
         let report = try Self.object(first.standardOutput)
@@ -51,10 +51,10 @@ import Testing
         #expect((totals("refunds")["count"] ?? 0) > 0, "\(totals("refunds"))")
         #expect(totals("mrr").keys.contains("EUR") && totals("mrr").keys.contains("USD"))
 
-        let again = try CommandRunner.run(arguments, program: CommandRunner.lab)
+        let again = try await CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(again.status == 0)
         #expect(again.standardError.contains("300 subscribers already stored"))
-        let missed = try CommandRunner.run(
+        let missed = try await CommandRunner.run(
             arguments + ["--target-milliseconds", "0.000001"], program: CommandRunner.lab)
         #expect(missed.status == 1, "a target no answer meets fails")
     }

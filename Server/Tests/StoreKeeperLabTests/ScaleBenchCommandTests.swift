@@ -13,7 +13,7 @@ import Testing
         }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("scale-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try CommandRunner.run(
+        let run = try await CommandRunner.run(
             [
                 "scale-bench", "--database-url", url, "--data", data.path, "--max-renewals", "6", "--subscribers", "2",
                 "--rounds", "2", "--json",
@@ -40,8 +40,8 @@ import Testing
     }
 
     @Test("a history too short to compare is refused, naming the option and the value")
-    func refusesShortHistory() throws {
-        let run = try CommandRunner.run(
+    func refusesShortHistory() async throws {
+        let run = try await CommandRunner.run(
             ["scale-bench", "--max-renewals", "1", "--database-url", "postgres://x@y/z"], program: CommandRunner.lab)
         #expect(run.status != 0)
         #expect(run.standardError.contains("--max-renewals is 1"))

@@ -17,11 +17,11 @@ import Testing
             }
             arguments += ["--database-url", url]
         }
-        let result = try CommandRunner.run(arguments, program: CommandRunner.lab)
+        let result = try await CommandRunner.run(arguments, program: CommandRunner.lab)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("60 events in"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("60 raw deliveries, 0 bad signatures"))
-        let impossible = try CommandRunner.run(
+        let impossible = try await CommandRunner.run(
             ["webhook-bench", "--events", "20", "--target", "1000000000"], program: CommandRunner.lab)
         #expect(impossible.status == 1, "a rate under --target fails")
     }

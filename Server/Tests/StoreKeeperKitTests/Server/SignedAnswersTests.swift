@@ -14,8 +14,8 @@ import Testing
 /// nothing new is granted — while the same forgery fools an app that checks nothing.
 @Suite(.timeLimit(.minutes(3))) struct SignedAnswersTests {
     /// A fresh key pair from the CLI: (private, public).
-    static func keyPair() throws -> (String, String) {
-        let run = try CommandRunner.run(["keys", "new", "signing"])
+    static func keyPair() async throws -> (String, String) {
+        let run = try await CommandRunner.run(["keys", "new", "signing"])
         #expect(run.status == 0)
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         let privateKey = try #require(lines.first { $0.hasPrefix("private: ") }?.dropFirst(9))
@@ -50,7 +50,7 @@ import Testing
 
     @Test("a genuine answer verifies; a forged one, a stripped signature and a replayed answer fail and grant nothing")
     func tampering() async throws {
-        let (privateKey, publicKey) = try Self.keyPair()
+        let (privateKey, publicKey) = try await Self.keyPair()
         try await Self.withSigningServer(keys: [privateKey]) { server, proxy, through in
             // Olga pays; her answers pass unchanged and verify.
             let olga = Self.launch(
@@ -116,8 +116,8 @@ import Testing
 
     @Test("while the key changes the server signs with both: apps with the old key and with the new one verify")
     func rotation() async throws {
-        let (oldPrivate, oldPublic) = try Self.keyPair()
-        let (newPrivate, newPublic) = try Self.keyPair()
+        let (oldPrivate, oldPublic) = try await Self.keyPair()
+        let (newPrivate, newPublic) = try await Self.keyPair()
         try await Self.withSigningServer(keys: [oldPrivate, newPrivate]) { server, _, through in
             for (customer, key) in [("old-app", oldPublic), ("new-app", newPublic)] {
                 let kit = Self.launch(
@@ -126,7 +126,7 @@ import Testing
                 await kit.stop()
             }
             // A key the server does not hold: every answer fails.
-            let (_, strangerPublic) = try Self.keyPair()
+            let (_, strangerPublic) = try await Self.keyPair()
             let stranger = Self.launch(
                 server, through: through, customer: "stranger", keys: [strangerPublic],
                 persistence: InMemoryPersistence())
@@ -137,7 +137,7 @@ import Testing
 
     @Test("a malformed nonce is refused over HTTP with a signed, typed error; a request without one is not signed")
     func nonceChecked() async throws {
-        let (privateKey, _) = try Self.keyPair()
+        let (privateKey, _) = try await Self.keyPair()
         try await Self.withSigningServer(keys: [privateKey]) { server, _, _ in
             var request = URLRequest(url: URL(string: server.base.absoluteString + APIPath.subscriber("u1"))!)
             request.setValue("Bearer \(KitServer.publicKey)", forHTTPHeaderField: "Authorization")

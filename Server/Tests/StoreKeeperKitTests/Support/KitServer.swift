@@ -29,7 +29,7 @@ struct KitServer: Sendable {
             try configuration.writePrivately(to: directory.appendingPathComponent("config.json"))
             arguments += ["--config", "config.json"]
         }
-        let server = try BackgroundCommand(arguments, in: directory)
+        let server = try await BackgroundCommand(arguments, in: directory)
         defer { server.stop() }
         try await body(KitServer(base: URL(string: server.baseURL)!))
     }

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test("the README's Python check runs with python3 and agrees with the server's signatures")
-    func pythonCheck() throws {
+    func pythonCheck() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-py-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -62,15 +62,18 @@ import Testing
         }
         let script = directory.appendingPathComponent("check.py")
         try driver.write(to: script, atomically: true, encoding: .utf8)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [script.path]
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        let (status, printed) = try await Blocking.run {
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            python.arguments = [script.path]
+            let output = Pipe()
+            python.standardOutput = output
+            try python.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            python.waitUntilExit()
+            return (python.terminationStatus, printed)
+        }
+        #expect(status == 0)
         #expect(printed.split(separator: "\n").map(String.init) == cases.map { $0.valid ? "True" : "False" })
     }
 
