@@ -11,7 +11,7 @@ extension MetricAccumulator {
 
     /// Adds one customer (all its timelines).
     mutating func addConversion(_ timelines: [SubscriptionTimeline]) {
-        let periods = timelines.flatMap(\.periods).filter(counts).sorted { $0.start < $1.start }
+        let periods = timelines.flatMap(\.periods).filter { counts($0) }.sorted { $0.start < $1.start }
         guard let first = periods.first else { return }
         let paid = periods.first { !$0.isTrial && $0.price > 0 }
         for window in Self.conversionWindows {

@@ -53,7 +53,7 @@ extension MetricAccumulator {
     /// dated in (or the first), to the cohort's cumulative proceeds. A point is the cohort's proceeds so far per
     /// customer, for the buckets that have begun.
     mutating func addRealizedLTV(_ timelines: [SubscriptionTimeline]) {
-        let counted = timelines.flatMap(\.periods).filter(counts)
+        let counted = timelines.flatMap(\.periods).filter { counts($0) }
         guard let first = counted.min(by: { $0.start < $1.start }), happened(first.start),
             includesCohort(beginning: first.start)
         else { return }

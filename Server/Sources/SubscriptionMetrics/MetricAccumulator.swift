@@ -331,9 +331,8 @@ public struct MetricAccumulator: Sendable {
 
     /// `2026-01`: a cohort's name, the UTC month of its first purchase.
     public static func monthName(_ date: Date) -> String {
-        let parts = MetricInterval.calendar.dateComponents([.year, .month], from: date)
-        let month = parts.month ?? 0
-        return "\(parts.year ?? 0)-\(month < 10 ? "0" : "")\(month)"
+        let date = UTCDate(date)
+        return "\(date.year)-\(date.month < 10 ? "0" : "")\(date.month)"
     }
 
     func counts(_ period: SubscriptionPeriod) -> Bool { environments.contains(period.environment) }

@@ -15,27 +15,25 @@ public enum MetricInterval: String, Sendable, Hashable, CaseIterable, Codable {
         return calendar
     }()
 
-    /// The start of the bucket holding `date`.
+    /// The start of the bucket holding `date` (by arithmetic: ``UTCDate``).
     public func start(of date: Date) -> Date {
-        let calendar = Self.calendar
         switch self {
         case .day:  // UTC days are 86,400 s: no calendar needed
             return Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
         case .week:
-            return calendar.dateInterval(of: .weekOfYear, for: date)?.start ?? calendar.startOfDay(for: date)
-        case .month: return calendar.dateInterval(of: .month, for: date)?.start ?? calendar.startOfDay(for: date)
+            let day = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+            return Date(timeIntervalSince1970: Double(UTCDate.weekStart(ofDay: day)) * 86_400)
+        case .month: return UTCDate(date).monthStart.start
         }
     }
 
     /// The start of the bucket after the one starting at `start`.
     public func next(after start: Date) -> Date {
-        let component: Calendar.Component =
-            switch self {
-            case .day: .day
-            case .week: .weekOfYear
-            case .month: .month
-            }
-        return Self.calendar.date(byAdding: component, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        switch self {
+        case .day: return start.addingTimeInterval(86_400)
+        case .week: return start.addingTimeInterval(7 * 86_400)
+        case .month: return UTCDate(start).nextMonthStart.start
+        }
     }
 
     /// The buckets covering `[from, to)`: the first starts at the start of `from`'s bucket.

@@ -1,0 +1,65 @@
+public import Foundation
+
+/// A UTC calendar date counted by arithmetic, not by `Calendar`: metrics ask for the month or week holding a
+/// date once per customer and metric on every write, and Foundation's calendar costs microseconds an answer.
+/// Proleptic Gregorian, as `Calendar(identifier: .iso8601)` in UTC is (a spec compares the two day by day).
+public struct UTCDate: Sendable, Hashable {
+    /// The year.
+    public var year: Int
+    /// The month, 1 to 12.
+    public var month: Int
+    /// The day of the month, 1 to 31.
+    public var day: Int
+
+    /// The UTC date of day `number` counted from 1970-01-01 (negative before it).
+    public init(dayNumber number: Int) {
+        // Eras of 400 years (146,097 days) from 0000-03-01, so February, with the leap day, ends each year.
+        let shifted = number + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// The UTC date holding `date`.
+    public init(_ date: Date) {
+        self.init(dayNumber: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
+    }
+
+    /// The date's day counted from 1970-01-01.
+    public var dayNumber: Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The first day of the date's month.
+    public var monthStart: UTCDate { UTCDate(year: year, month: month, day: 1) }
+
+    /// The first day of the next month.
+    public var nextMonthStart: UTCDate {
+        month == 12 ? UTCDate(year: year + 1, month: 1, day: 1) : UTCDate(year: year, month: month + 1, day: 1)
+    }
+
+    /// The Monday starting the ISO week holding day `number` (1970-01-01 was a Thursday).
+    public static func weekStart(ofDay number: Int) -> Int {
+        let weekday = ((number + 3) % 7 + 7) % 7  // 0 on Monday
+        return number - weekday
+    }
+
+    /// The instant the date begins, in UTC.
+    public var start: Date { Date(timeIntervalSince1970: Double(dayNumber) * 86_400) }
+
+    init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+}
