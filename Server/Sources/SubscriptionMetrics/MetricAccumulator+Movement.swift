@@ -44,11 +44,30 @@ extension MetricAccumulator {
             firstPaid.append(nil)
             return values.count - 1
         }
+        // By rollups, the slots of each dimensions and currency, named once (a long history repeats them).
+        var slotsOf: [MovementSource: [Int]] = [:]
+        func classified(_ period: SubscriptionPeriod, monthly: Double) -> [(Double, Int)] {
+            guard keyedByDimensions else {
+                return movementSeries(period, monthly: monthly).map { ($0.0, slot($0.1)) }
+            }
+            var amounts = [(monthly, period.currency)]
+            if let (converted, code) = reported(monthly, period.currency) { amounts.append((converted, code)) }
+            return amounts.flatMap { amount, currency in
+                let source = MovementSource(dimensions: period.rollupDimensions, currency: currency)
+                let found =
+                    slotsOf[source]
+                    ?? (movementNumbers[period.rollupDimensions] ?? []).map {
+                        slot(RollupKeyParser.name($0, currency, nil))
+                    }
+                slotsOf[source] = found
+                return found.map { (amount, $0) }
+            }
+        }
         for timeline in timelines {
             var named: [Int: [(amount: Double, slot: Int)]] = [:]
             for (index, period) in timeline.periods.enumerated() where counts(period) {
                 guard let monthly = Self.monthlyPrice(period) else { continue }
-                let series = movementSeries(period, monthly: monthly).map { ($0.0, slot($0.1)) }
+                let series = classified(period, monthly: monthly)
                 named[index] = series
                 for (_, slot) in series { firstPaid[slot] = min(firstPaid[slot] ?? period.start, period.start) }
             }
@@ -88,17 +107,11 @@ extension MetricAccumulator {
 
     /// The classifications a period's monthly amount counts in, each `environment␝series prefix`: its currency's,
     /// and the reporting currency's when it has a rate; the prefix led by the split value when the query splits
-    /// (by rollups: for each of ``MetricRollup/movementSplits``, every dimension it keeps, `*` for the others).
+    /// (rollups name theirs in ``addMovements(_:)``: for each of ``MetricRollup/movementSplits``, every dimension
+    /// it keeps, `*` for the others, counted in one pass; a classification's number holds its environment).
     func movementSeries(_ period: SubscriptionPeriod, monthly: Double) -> [(Double, String)] {
         var series = [(monthly, period.currency)]
         if let (converted, code) = reported(monthly, period.currency) { series.append((converted, code)) }
-        if keyedByDimensions {
-            // Rollups keep every split's classification, counted in one pass (a classification's number holds
-            // its environment).
-            return (movementNumbers[period.rollupDimensions] ?? []).flatMap { number in
-                series.map { amount, currency in (amount, RollupKeyParser.name(number, currency, nil)) }
-            }
-        }
         let classification = period.environment + String(Self.classificationSeparator)
         guard let split = query.split else { return series.map { ($0.0, classification + $0.1) } }
         let value = split.value(of: period)
@@ -117,4 +130,10 @@ extension MetricAccumulator {
             return holder >= 0 ? holder : nil
         }
     }
+}
+
+/// A period's dimensions and a currency: what names its MRR movement classifications by rollups.
+struct MovementSource: Hashable {
+    var dimensions: Int
+    var currency: String
 }

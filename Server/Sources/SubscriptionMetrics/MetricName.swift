@@ -58,4 +58,39 @@ public enum MetricName: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// Whether the metric counts retention answers (``RetentionAccumulator``) rather than subscription timelines.
     public var isRetention: Bool { self == .retentionRequests || self == .retentionSaves }
+
+    /// Hashes the case, not its name: a rollup row's key is hashed several times on every write, and a raw-value
+    /// enum's default hashes its string.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
+    /// Compares cases (as the default does for an enum without a raw value), not their names.
+    public static func == (lhs: MetricName, rhs: MetricName) -> Bool { lhs.ordinal == rhs.ordinal }
+
+    /// The case's place in the declaration.
+    var ordinal: Int {
+        switch self {
+        case .activeSubscriptions: 0
+        case .activeTrials: 1
+        case .mrr: 2
+        case .newSubscriptions: 3
+        case .renewals: 4
+        case .trialConversion: 5
+        case .churn: 6
+        case .refunds: 7
+        case .graceRecoveries: 8
+        case .billingRecoveries: 9
+        case .reactivations: 10
+        case .cohorts: 11
+        case .revenue: 12
+        case .proceeds: 13
+        case .realizedLTV: 14
+        case .arr: 15
+        case .churnRate: 16
+        case .refundRate: 17
+        case .mrrMovement: 18
+        case .conversionToPaying: 19
+        case .retentionRequests: 20
+        case .retentionSaves: 21
+        }
+    }
 }
