@@ -5,8 +5,12 @@ import Foundation
 extension MetricRollup {
     /// Whether `metric` can count anything of `timelines` on `fromDay` or later: `false` only where what it counts
     /// (a subscription's first start, a trial's end, a refund, a renewal after a lapse) all lies before, so a
-    /// write's window skips it.
+    /// write's window skips it, or where there is none of it at all (a trial).
     static func mayCount(_ metric: MetricName, _ timelines: [SubscriptionTimeline], fromDay: Int?) -> Bool {
+        // Trials counted only where there is one (most customers never had a free trial), in any window.
+        if metric == .activeTrials || metric == .trialConversion {
+            guard timelines.contains(where: { $0.periods.contains(where: \.isTrial) }) else { return false }
+        }
         guard let fromDay else { return true }
         func reaches(_ date: Date) -> Bool { day(of: date) >= fromDay }
         switch metric {
