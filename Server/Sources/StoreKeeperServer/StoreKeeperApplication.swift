@@ -217,6 +217,8 @@ public enum StoreKeeperApplication {
                     MetricRollupBuilder(
                         store: dependencies.store, projects: metrics.apps.projects, logger: dependencies.logger),
                     RollupSweep(store: dependencies.store, logger: dependencies.logger),
+                    RollupAuditor(
+                        store: dependencies.store, projects: metrics.apps.projects, logger: dependencies.logger),
                 ]
                     + (configuration.rawEvidenceRetentionDays > 0
                         ? [

@@ -32,6 +32,15 @@ enum ServerMetrics {
         Counter(label: "storekeeper_metric_queries_total", dimensions: [("source", source)]).increment()
     }
 
+    /// Customers the rollup audit checked against their evidence, by `result`: `match` or `differ`
+    /// (``RollupAudit``).
+    static func rollupAudit(matched: Int, differing: Int) {
+        Counter(label: "storekeeper_rollup_audit_customers_total", dimensions: [("result", "match")])
+            .increment(by: matched)
+        Counter(label: "storekeeper_rollup_audit_customers_total", dimensions: [("result", "differ")])
+            .increment(by: differing)
+    }
+
     /// Notifications recovered from Apple's history.
     static func reconciled(_ count: Int) {
         Counter(label: "storekeeper_reconciled_notifications_total").increment(by: count)

@@ -33,4 +33,9 @@ public protocol RollupStore {
     /// Deletes up to `limit` rollup rows that hold 0 (they answer as no row), never waiting for a write.
     /// - Returns: How many were deleted (`limit` when more may be waiting).
     func sweepRollups(limit: Int) async throws -> Int
+
+    /// Checks up to `limit` customers of `project`, those after app user id `after` in key order (then from the
+    /// first; `nil`: after one drawn at random), against their evidence; changes nothing.
+    /// - Returns: How many were checked and which differ.
+    func auditRollups(in project: ProjectScope, after: String?, limit: Int) async throws -> RollupAudit
 }

@@ -113,15 +113,11 @@ extension SQLStore {
                 try await Self.rollupCustomers(tx, page.map(\.storageKey))
             }
             for (user, evidence) in page {
-                let timelines = SubscriptionTimeline.timelines(evidence)
-                let contribution = MetricRollup.contribution(timelines, proceeds: rules)
-                let expected = timelines.isEmpty ? nil : MetricRollup.fingerprint(contribution)
-                if stored[user]?.fingerprint != expected {
+                let (contribution, difference) = Self.checked(evidence, counted: stored[user], rules: rules)
+                if let difference {
                     return RollupVerification(
                         subscribers: checked, rows: summed.count,
-                        difference: "subscriber \(ProjectScope.value(ofKey: user)): "
-                            + (stored[user] == nil
-                                ? "the rollups do not count it" : "its counted contribution differs from its evidence"))
+                        difference: "subscriber \(ProjectScope.value(ofKey: user)): " + difference)
                 }
                 for (key, value) in contribution { summed[key, default: 0] += value }
                 checked += 1
@@ -134,6 +130,21 @@ extension SQLStore {
         let stored = try await rollups(in: project)
         let difference = stored == expected ? nil : "rollups: " + Self.firstDifference(stored, expected)
         return RollupVerification(subscribers: checked, rows: expected.count, difference: difference)
+    }
+
+    /// One customer's contribution from its whole evidence, and how what the rollups counted of it differs (`nil`
+    /// when it does not): the one rule ``verifyRollups(in:progress:)`` and ``auditRollups(in:after:limit:)`` apply.
+    static func checked(_ evidence: EvidenceSet, counted: RollupCustomer?, rules: ProceedsRules) -> (
+        contribution: [RollupKey: Int64], difference: String?
+    ) {
+        let timelines = SubscriptionTimeline.timelines(evidence)
+        let contribution = MetricRollup.contribution(timelines, proceeds: rules)
+        let expected = timelines.isEmpty ? nil : MetricRollup.fingerprint(contribution)
+        guard counted?.fingerprint != expected else { return (contribution, nil) }
+        return (
+            contribution,
+            counted == nil ? "the rollups do not count it" : "its counted contribution differs from its evidence"
+        )
     }
 
     /// The first key (in key order) whose values differ, told as `stored` against `expected`.

@@ -159,13 +159,24 @@ extension SQLStore {
     public func evidencePage(in project: ProjectScope, after: String?, limit: Int) async throws -> [(
         storageKey: String, evidence: EvidenceSet
     )] {
-        // Each subscriber's history with its row (a JSON array of single-observation sets).
+        let (sql, binds) = evidencePageStatement(in: project, after: after, limit: limit)
+        return try Self.evidence(of: try await database.read(sql, binds))
+    }
+
+    /// The statement of ``evidencePage(in:after:limit:)``: each subscriber's evidence with its history (a JSON array
+    /// of single-observation sets), in key order after `after`.
+    func evidencePageStatement(in project: ProjectScope, after: String?, limit: Int) -> (String, [SQLValue]) {
         let concatenate = database.dialect.joined("evidence_json", separator: ",")
-        let rows = try await database.read(
+        return (
             "SELECT s.app_user_id, s.evidence_json, (SELECT '[' || \(concatenate) || ']' FROM evidence_history h WHERE h.app_user_id = s.app_user_id) AS history_json FROM subscribers s WHERE s.app_user_id LIKE ? ESCAPE '\\' AND s.app_user_id > ? ORDER BY s.app_user_id LIMIT ?",
-            [.text(Self.keyPattern(project)), .text(after ?? ""), .integer(Int64(max(1, limit)))])
-        return try rows.compactMap { row in
-            // Decoded directly: a scan of the whole project must not evict the cache's hot subscribers.
+            [.text(Self.keyPattern(project)), .text(after ?? ""), .integer(Int64(max(1, limit)))]
+        )
+    }
+
+    /// Each row's subscriber and its whole evidence (row and history), decoded directly: a scan of the whole
+    /// project must not evict the cache's hot subscribers.
+    static func evidence(of rows: [SQLRow]) throws -> [(storageKey: String, evidence: EvidenceSet)] {
+        try rows.compactMap { row in
             guard let user = row["app_user_id"]?.string else { return nil }
             var evidence = try Self.decodeStored(
                 EvidenceSet.self, row["evidence_json"], empty: "{}", what: "evidence of \(user)")

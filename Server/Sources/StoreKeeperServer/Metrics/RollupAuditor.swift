@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import StoreKeeperStorage
+
+/// Checks a random sample of each project's customers against their evidence every `interval`
+/// (``RollupStore/auditRollups(in:after:limit:)``), so rollups that drifted from the evidence — a bug, a
+/// database edited by hand — are found without anyone running `storekeeper metrics verify`. Changes nothing: a
+/// difference is counted (`storekeeper_rollup_audit_customers_total{result="differ"}`) and logged as an error
+/// naming the project, the customers and the repair (`storekeeper metrics rebuild`).
+struct RollupAuditor: Service {
+    let store: any Store
+    let projects: [ProjectScope]
+    let interval: Duration
+    let sample: Int
+    let logger: Logger
+
+    /// An auditor; `interval` defaults to six hours, `sample` customers per project and round.
+    init(
+        store: any Store, projects: [ProjectScope], interval: Duration = .seconds(6 * 3_600), sample: Int = 200,
+        logger: Logger
+    ) {
+        self.store = store
+        self.projects = projects
+        self.interval = interval
+        self.sample = max(1, sample)
+        self.logger = logger
+    }
+
+    /// Runs until graceful shutdown; nothing without rollups. The first round waits (at most fifteen minutes), so a
+    /// starting server builds and answers first.
+    func run() async throws {
+        guard store.keepsRollups, !projects.isEmpty else { return }
+        let first = min(interval, .seconds(900))
+        guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: first) })) != nil else { return }
+        await WorkLoop(interval: interval, logger: logger, failure: "auditing metric rollups failed").run {
+            for project in projects { try await audit(project) }
+            return false
+        }
+    }
+
+    /// One project's sample, after a customer drawn at random; a project whose rollups are still being built is
+    /// left for the next round.
+    func audit(_ project: ProjectScope) async throws {
+        guard try await store.rollupsReady(in: project) else { return }
+        let found = try await store.auditRollups(in: project, after: nil, limit: sample)
+        ServerMetrics.rollupAudit(matched: found.checked - found.differing.count, differing: found.differing.count)
+        guard !found.differing.isEmpty else { return }
+        logger.error(
+            "metric rollups differ from the evidence: run `storekeeper metrics rebuild`",
+            metadata: [
+                "project": "\(project.id)", "checked": "\(found.checked)", "differing": "\(found.differing.count)",
+                "customers": "\(found.differing.prefix(5).joined(separator: ","))",
+            ])
+    }
+}
