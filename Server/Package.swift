@@ -76,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "SubscriptionMetrics",
-            dependencies: ["SubscriptionEngine"],
+            dependencies: ["SubscriptionEngine", .product(name: "StoreKeeperWire", package: sdk)],
             swiftSettings: sharedSwiftSettings
         ),
         .target(

@@ -1,8 +1,10 @@
 public import Foundation
+import StoreKeeperWire
 
-/// A UTC calendar date counted by arithmetic, not by `Calendar`: metrics ask for the month or week holding a
-/// date once per customer and metric on every write, and Foundation's calendar costs microseconds an answer.
-/// Proleptic Gregorian, as `Calendar(identifier: .iso8601)` in UTC is (a spec compares the two day by day).
+/// A UTC calendar date counted by arithmetic (``StoreKeeperWire/CivilDate``), not by `Calendar`: metrics ask for
+/// the month or week holding a date once per customer and metric on every write, and Foundation's calendar costs
+/// microseconds an answer. Proleptic Gregorian, as `Calendar(identifier: .iso8601)` in UTC is (a spec compares the
+/// two day by day).
 public struct UTCDate: Sendable, Hashable {
     /// The year.
     public var year: Int
@@ -13,16 +15,7 @@ public struct UTCDate: Sendable, Hashable {
 
     /// The UTC date of day `number` counted from 1970-01-01 (negative before it).
     public init(dayNumber number: Int) {
-        // Eras of 400 years (146,097 days) from 0000-03-01, so February, with the leap day, ends each year.
-        let shifted = number + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = CivilDate.fromDays(number)
     }
 
     /// The UTC date holding `date`.
@@ -31,14 +24,7 @@ public struct UTCDate: Sendable, Hashable {
     }
 
     /// The date's day counted from 1970-01-01.
-    public var dayNumber: Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    public var dayNumber: Int { CivilDate.days(year: year, month: month, day: day) }
 
     /// The first day of the date's month.
     public var monthStart: UTCDate { UTCDate(year: year, month: month, day: 1) }
