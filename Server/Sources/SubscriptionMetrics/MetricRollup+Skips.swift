@@ -33,9 +33,10 @@ extension MetricRollup {
     }
 
     /// Whether `metric` provably counts the same of `old` and `new` (so their difference has no row of it):
-    /// ``MetricName/newSubscriptions`` when every subscription's first period is the same, and
+    /// ``MetricName/newSubscriptions`` when every subscription's first period is the same,
     /// ``MetricName/reactivations`` when neither has a subscription sharing a group with another nor a period
-    /// beginning after the access before it ended.
+    /// beginning after the access before it ended, and ``MetricName/conversionToPaying`` when both begin with the
+    /// same paid periods (``paidFirsts(_:)``): a monthly customer's first renewal, inside conversion's 30 days.
     static func countsSame(_ metric: MetricName, _ old: [SubscriptionTimeline], _ new: [SubscriptionTimeline])
         -> Bool
     {
@@ -47,8 +48,28 @@ extension MetricRollup {
             return firsts(old) == firsts(new)
         case .reactivations:
             return !mayReactivate(old) && !mayReactivate(new)
+        case .conversionToPaying:
+            guard let before = paidFirsts(old), let after = paidFirsts(new) else { return false }
+            return before == after
         default: return false
         }
+    }
+
+    /// Each environment's first period, when every one is paid (not a free trial, price above zero) and alone at
+    /// its start, in its environment and across them: conversion then counts the customer converted at once, in
+    /// both windows and every scope, whatever comes later. `nil` otherwise.
+    static func paidFirsts(_ timelines: [SubscriptionTimeline]) -> [String: SubscriptionPeriod]? {
+        let periods = timelines.flatMap(\.periods)
+        var firsts: [String: SubscriptionPeriod] = [:]
+        for environment in Set(periods.map(\.environment)) {
+            let counted = periods.filter { $0.environment == environment }
+            guard let first = counted.min(by: { $0.start < $1.start }), !first.isTrial, first.price > 0,
+                counted.filter({ $0.start == first.start }).count == 1
+            else { return nil }
+            firsts[environment] = first
+        }
+        let starts = firsts.values.map(\.start)
+        return Set(starts).count == starts.count ? firsts : nil
     }
 
     /// Whether a customer's timelines can hold a reactivation: a group shared by two subscriptions, or a period

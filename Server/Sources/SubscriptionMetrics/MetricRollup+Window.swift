@@ -104,6 +104,7 @@ extension MetricRollup {
             var result = counted(
                 from: old, to: new, proceeds: proceeds, fromDay: day(of: date),
                 metrics: Set(metrics).subtracting([.conversionToPaying]))
+            guard !countsSame(.conversionToPaying, old, new) else { return result }
             let conversion = counted(
                 from: old, to: new, proceeds: proceeds, fromDay: fromDay, metrics: [.conversionToPaying])
             result.merge(conversion) { $0 + $1 }
