@@ -50,15 +50,12 @@ extension MetricAccumulator {
             guard keyedByDimensions else {
                 return movementSeries(period, monthly: monthly).map { ($0.0, slot($0.1)) }
             }
-            var amounts = [(monthly, period.currency)]
-            if let (converted, code) = reported(monthly, period.currency) { amounts.append((converted, code)) }
-            return amounts.flatMap { amount, currency in
+            return movementAmounts(period, monthly: monthly).flatMap { amount, currency in
                 let source = MovementSource(dimensions: period.rollupDimensions, currency: currency)
-                let found =
-                    slotsOf[source]
-                    ?? (movementNumbers[period.rollupDimensions] ?? []).map {
-                        slot(RollupKeyParser.name($0, currency, nil))
-                    }
+                if let found = slotsOf[source] { return found.map { (amount, $0) } }
+                let found = (movementNumbers[period.rollupDimensions] ?? []).map {
+                    slot(RollupKeyParser.name($0, currency, nil))
+                }
                 slotsOf[source] = found
                 return found.map { (amount, $0) }
             }
@@ -105,13 +102,19 @@ extension MetricAccumulator {
         return Double(period.price) / 1000 / period.months
     }
 
+    /// A period's monthly amount in its currency, and in the reporting currency when it has a rate.
+    func movementAmounts(_ period: SubscriptionPeriod, monthly: Double) -> [(Double, String)] {
+        var amounts = [(monthly, period.currency)]
+        if let (converted, code) = reported(monthly, period.currency) { amounts.append((converted, code)) }
+        return amounts
+    }
+
     /// The classifications a period's monthly amount counts in, each `environment␝series prefix`: its currency's,
     /// and the reporting currency's when it has a rate; the prefix led by the split value when the query splits
     /// (rollups name theirs in ``addMovements(_:)``: for each of ``MetricRollup/movementSplits``, every dimension
     /// it keeps, `*` for the others, counted in one pass; a classification's number holds its environment).
     func movementSeries(_ period: SubscriptionPeriod, monthly: Double) -> [(Double, String)] {
-        var series = [(monthly, period.currency)]
-        if let (converted, code) = reported(monthly, period.currency) { series.append((converted, code)) }
+        let series = movementAmounts(period, monthly: monthly)
         let classification = period.environment + String(Self.classificationSeparator)
         guard let split = query.split else { return series.map { ($0.0, classification + $0.1) } }
         let value = split.value(of: period)

@@ -9,20 +9,11 @@ public enum MetricInterval: String, Sendable, Hashable, CaseIterable, Codable {
     /// A calendar month.
     case month
 
-    static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
-
-    /// The start of the bucket holding `date` (by arithmetic: ``UTCDate``).
+    /// The start of the bucket holding `date` (by arithmetic, not a calendar).
     public func start(of date: Date) -> Date {
         switch self {
-        case .day:  // UTC days are 86,400 s: no calendar needed
-            return Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
-        case .week:
-            let day = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-            return Date(timeIntervalSince1970: Double(UTCDate.weekStart(ofDay: day)) * 86_400)
+        case .day: return MetricRollup.start(ofDay: MetricRollup.day(of: date))  // UTC days are 86,400 s
+        case .week: return MetricRollup.start(ofDay: UTCDate.weekStart(ofDay: MetricRollup.day(of: date)))
         case .month: return UTCDate(date).monthStart.start
         }
     }

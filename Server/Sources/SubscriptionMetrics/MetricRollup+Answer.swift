@@ -147,8 +147,10 @@ extension MetricRollup {
     /// The start of a cohort's month from its name (`2026-01`).
     static func cohortStart(_ name: String) -> Date? {
         let parts = name.split(separator: "-")
-        guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]) else { return nil }
-        return MetricInterval.calendar.date(from: DateComponents(year: year, month: month, day: 1))
+        guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else {
+            return nil
+        }
+        return UTCDate(year: year, month: month, day: 1).start
     }
 
     /// Runs of changes cut off after the first `count` buckets.

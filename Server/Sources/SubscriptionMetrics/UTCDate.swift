@@ -1,47 +1,45 @@
-public import Foundation
+import Foundation
 import StoreKeeperWire
 
 /// A UTC calendar date counted by arithmetic (``StoreKeeperWire/CivilDate``), not by `Calendar`: metrics ask for
 /// the month or week holding a date once per customer and metric on every write, and Foundation's calendar costs
 /// microseconds an answer. Proleptic Gregorian, as `Calendar(identifier: .iso8601)` in UTC is (a spec compares the
 /// two day by day).
-public struct UTCDate: Sendable, Hashable {
+struct UTCDate: Sendable, Hashable {
     /// The year.
-    public var year: Int
+    var year: Int
     /// The month, 1 to 12.
-    public var month: Int
+    var month: Int
     /// The day of the month, 1 to 31.
-    public var day: Int
+    var day: Int
 
     /// The UTC date of day `number` counted from 1970-01-01 (negative before it).
-    public init(dayNumber number: Int) {
+    init(dayNumber number: Int) {
         (year, month, day) = CivilDate.fromDays(number)
     }
 
     /// The UTC date holding `date`.
-    public init(_ date: Date) {
-        self.init(dayNumber: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
-    }
+    init(_ date: Date) { self.init(dayNumber: MetricRollup.day(of: date)) }
 
     /// The date's day counted from 1970-01-01.
-    public var dayNumber: Int { CivilDate.days(year: year, month: month, day: day) }
+    var dayNumber: Int { CivilDate.days(year: year, month: month, day: day) }
 
     /// The first day of the date's month.
-    public var monthStart: UTCDate { UTCDate(year: year, month: month, day: 1) }
+    var monthStart: UTCDate { UTCDate(year: year, month: month, day: 1) }
 
     /// The first day of the next month.
-    public var nextMonthStart: UTCDate {
+    var nextMonthStart: UTCDate {
         month == 12 ? UTCDate(year: year + 1, month: 1, day: 1) : UTCDate(year: year, month: month + 1, day: 1)
     }
 
     /// The Monday starting the ISO week holding day `number` (1970-01-01 was a Thursday).
-    public static func weekStart(ofDay number: Int) -> Int {
+    static func weekStart(ofDay number: Int) -> Int {
         let weekday = ((number + 3) % 7 + 7) % 7  // 0 on Monday
         return number - weekday
     }
 
     /// The instant the date begins, in UTC.
-    public var start: Date { Date(timeIntervalSince1970: Double(dayNumber) * 86_400) }
+    var start: Date { MetricRollup.start(ofDay: dayNumber) }
 
     init(year: Int, month: Int, day: Int) {
         self.year = year

@@ -70,13 +70,14 @@ public enum CommandRunner {
 extension CommandRunner {
     /// Runs `program arguments` with SIGPIPE ignored and standard output a pipe nobody reads (`storekeeper … | head`
     /// in a process that has started SwiftNIO, where every write then fails with EPIPE).
-    /// - Returns: The finished process and what it wrote to standard error.
+    /// - Returns: The process's exit status and termination reason, and what it wrote to standard error.
     public static func intoClosedPipe(_ arguments: [String], program: URL = executable) async throws -> (
         status: Int32, reason: Process.TerminationReason, standardError: String
     ) {
         try await Blocking.run { try intoClosedPipeWaiting(arguments, program: program) }
     }
 
+    /// ``intoClosedPipe(_:program:)`` on the calling thread, which waits for the child to exit.
     static func intoClosedPipeWaiting(_ arguments: [String], program: URL) throws -> (
         status: Int32, reason: Process.TerminationReason, standardError: String
     ) {

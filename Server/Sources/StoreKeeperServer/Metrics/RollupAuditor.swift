@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import ServiceLifecycle
 import StoreKeeperStorage
@@ -31,9 +30,9 @@ struct RollupAuditor: Service {
     /// starting server builds and answers first.
     func run() async throws {
         guard store.keepsRollups, !projects.isEmpty else { return }
-        let first = min(interval, .seconds(900))
-        guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: first) })) != nil else { return }
-        await WorkLoop(interval: interval, logger: logger, failure: "auditing metric rollups failed").run {
+        let loop = WorkLoop(
+            interval: interval, logger: logger, failure: "auditing metric rollups failed", firstRound: .seconds(900))
+        await loop.run {
             for project in projects { try await audit(project) }
             return false
         }

@@ -23,9 +23,10 @@ struct RollupSweep: Service {
     /// server starting up answers its first queries without a sweep beside them.
     func run() async throws {
         guard store.keepsRollups else { return }
-        let first = min(interval, .seconds(600))
-        guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: first) })) != nil else { return }
-        await WorkLoop(interval: interval, logger: logger, failure: "sweeping empty metric rollup rows failed").run {
+        let loop = WorkLoop(
+            interval: interval, logger: logger, failure: "sweeping empty metric rollup rows failed",
+            firstRound: .seconds(600))
+        await loop.run {
             try await store.sweepRollups(limit: batch) == batch
         }
     }

@@ -14,6 +14,8 @@ struct WorkLoop: Sendable {
     let logger: Logger
     /// What a failed round's log line says.
     let failure: Logger.Message
+    /// How long to wait before the first round (a starting server answers first), never more than `interval`.
+    var firstRound: Duration = .zero
 
     /// The longest pause after failed rounds.
     static let longestPause = Duration.seconds(30)
@@ -21,6 +23,10 @@ struct WorkLoop: Sendable {
     /// Runs rounds until graceful shutdown or cancellation.
     /// - Parameter round: One round; returns whether more work is waiting (run again without pausing).
     func run(_ round: @Sendable () async throws -> Bool) async {
+        let first = min(firstRound, interval)
+        if first > .zero {
+            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: first) })) != nil else { return }
+        }
         var failures = Failures()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             var more = false

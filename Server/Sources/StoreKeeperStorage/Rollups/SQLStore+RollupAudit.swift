@@ -30,12 +30,12 @@ extension SQLStore {
                 }
             }
             let page = try Self.evidence(of: rows)
-            return (page, try await Self.rollupCustomers(tx, page.map(\.storageKey)))
+            return (page: page, counted: try await Self.rollupCustomers(tx, page.map(\.storageKey)))
         }
         var audit = RollupAudit(checked: 0, differing: [])
-        for (user, evidence) in found.0 {
+        for (user, evidence) in found.page {
             audit.checked += 1
-            if Self.checked(evidence, counted: found.1[user], rules: rules).difference != nil {
+            if Self.checked(evidence, counted: found.counted[user], rules: rules).difference != nil {
                 audit.differing.append(ProjectScope.value(ofKey: user))
             }
         }
