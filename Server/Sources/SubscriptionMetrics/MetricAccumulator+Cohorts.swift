@@ -23,8 +23,8 @@ extension MetricAccumulator {
         let cohortKey = key(first, suffix: Self.monthName(first.start))
         let position = cohortBucket(first.start)
         guard position < instants.count else { return }
-        denominatorDeltas[cohortKey, default: Array(repeating: 0, count: buckets.count + 1)][position] += weighted(1)
-        denominatorDeltas[cohortKey]![instants.count] -= weighted(1)
+        record(weighted(1), .denominatorDelta, key: cohortKey, bucket: position)
+        record(-weighted(1), .denominatorDelta, key: cohortKey, bucket: instants.count)
         // Access as one union of intervals (start, access end].
         var merged: [(start: Date, end: Date)] = []
         for period in periods.sorted(by: { $0.start < $1.start }) where period.accessEnd > period.start {

@@ -33,8 +33,7 @@ extension MetricAccumulator {
                     if let refund { add(-refund.amount * rate, key: series, at: refund.at) }
                 } else if let bucket = index(of: period.start) {
                     add((refund?.amount ?? 0) * rate, key: series, bucket: bucket)
-                    denominators[series, default: Array(repeating: 0, count: buckets.count)][bucket] += weighted(
-                        price * rate)
+                    record(weighted(price * rate), .denominator, key: series, bucket: bucket)
                 }
             }
         }

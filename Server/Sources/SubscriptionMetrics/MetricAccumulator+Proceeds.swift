@@ -62,8 +62,8 @@ extension MetricAccumulator {
         let name = Self.monthName(first.start)
         for (_, currency) in currencies(first.currency) {
             let series = key(first, currency: currency, suffix: name)
-            denominatorDeltas[series, default: Array(repeating: 0, count: buckets.count + 1)][cohort] += weighted(1)
-            denominatorDeltas[series]![instants.count] -= weighted(1)
+            record(weighted(1), .denominatorDelta, key: series, bucket: cohort)
+            record(-weighted(1), .denominatorDelta, key: series, bucket: instants.count)
         }
         for (period, amount, at) in keptAmounts(timelines) where at < limit {
             let from = index(of: at) ?? 0

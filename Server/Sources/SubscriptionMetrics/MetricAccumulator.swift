@@ -10,8 +10,9 @@ public import SubscriptionEngine
 /// let series = metric.series()
 /// ```
 public struct MetricAccumulator: Sendable {
-    /// The query.
-    public let query: MetricQuery
+    /// The query. (A rollup pass counts several metrics in one computation, naming each in turn:
+    /// ``MetricRollup``.)
+    public internal(set) var query: MetricQuery
     let buckets: [DateInterval]
     /// The instant each snapshot is taken at: a bucket's end, or `now` for the bucket holding it (only buckets
     /// that began before `now` have one). Strictly increasing.
@@ -33,6 +34,8 @@ public struct MetricAccumulator: Sendable {
     /// Whether series are keyed by every split dimension at once (``MetricRollup``'s contributions), not by the
     /// query's split.
     var keyedByDimensions = false
+    /// With ``keyedByDimensions``: every addition, in place of the tables above (``RollupCells``).
+    var cells = RollupCells()
     /// With ``keyedByDimensions``: per period's ``SubscriptionPeriod/rollupDimensions``, the numbers of its MRR
     /// movement classifications (``RollupKeyParser/movements``).
     var movementNumbers: [Int: [Int]] = [:]
@@ -267,16 +270,16 @@ public struct MetricAccumulator: Sendable {
                 add(converted, key: key(period, currency: code), buckets: range)
             }
         case .churnRate:
-            denominatorDeltas[key(period), default: Array(repeating: 0, count: buckets.count + 1)][range.lowerBound] +=
-                weighted(1)
-            denominatorDeltas[key(period)]![range.upperBound] -= weighted(1)
+            let series = key(period)
+            record(weighted(1), .denominatorDelta, key: series, bucket: range.lowerBound)
+            record(-weighted(1), .denominatorDelta, key: series, bucket: range.upperBound)
         default: break
         }
     }
 
     mutating func add(_ value: Double, key: String, buckets range: Range<Int>) {
-        deltas[key, default: Array(repeating: 0, count: buckets.count + 1)][range.lowerBound] += weighted(value)
-        deltas[key]![range.upperBound] -= weighted(value)
+        record(weighted(value), .delta, key: key, bucket: range.lowerBound)
+        record(-weighted(value), .delta, key: key, bucket: range.upperBound)
     }
 
     /// The sums with the snapshot runs laid out bucket by bucket.
@@ -352,7 +355,7 @@ public struct MetricAccumulator: Sendable {
     }
 
     mutating func add(_ value: Double, key: String, bucket: Int) {
-        sums[key, default: Array(repeating: 0, count: buckets.count)][bucket] += weighted(value)
+        record(weighted(value), .sum, key: key, bucket: bucket)
     }
 
     mutating func add(_ value: Double, key: String, at date: Date) {
@@ -363,7 +366,7 @@ public struct MetricAccumulator: Sendable {
     mutating func addRatio(_ value: Double, key: String, at date: Date) {
         guard let bucket = index(of: date) else { return }
         add(value, key: key, bucket: bucket)
-        denominators[key, default: Array(repeating: 0, count: buckets.count)][bucket] += weighted(1)
+        record(weighted(1), .denominator, key: key, bucket: bucket)
     }
 
     /// The bucket holding `date`, if any.

@@ -106,21 +106,25 @@ public enum MetricRollup {
             : (environments.map { Set([$0]) } + [allEnvironments]).map { ($0, [scope($0)]) }
         var parser = RollupKeyParser()
         let (oldCoded, newCoded) = (parser.coded(old), parser.coded(new))
-        // Every row of a metric: per environment scope where the metric needs them.
-        func rows(_ metric: MetricName, clock: Date? = nil, from: Int? = nil, sides: Sides = .both)
+        // Every row of the metrics, counted in one computation (per environment scope where a metric needs them).
+        func rows(_ metrics: [MetricName], clock: Date? = nil, from: Int? = nil, sides: Sides = .both)
             -> [(RollupKey, Double)]
         {
+            guard !metrics.isEmpty else { return [] }
             let fromDay = from ?? fromDay
             let (oldCoded, newCoded) = (sides.old ? oldCoded : [], sides.new ? newCoded : [])
-            guard environmentScoped.contains(metric) else {
-                return values(
-                    metric, from: oldCoded, to: newCoded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+            let scoped = metrics.filter(environmentScoped.contains)
+            let plain = scoped.isEmpty ? metrics : metrics.filter { !environmentScoped.contains($0) }
+            var result =
+                plain.isEmpty
+                ? []
+                : values(
+                    plain, from: oldCoded, to: newCoded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
                     environments: environments, parser: &parser)
-            }
-            var result: [(RollupKey, Double)] = []
+            guard !scoped.isEmpty else { return result }
             for (counted, names) in passes {
                 let found = values(
-                    metric, from: oldCoded, to: newCoded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
+                    scoped, from: oldCoded, to: newCoded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
                     environments: counted, parser: &parser)
                 for name in names {
                     for (key, value) in found {
@@ -149,43 +153,44 @@ public enum MetricRollup {
             renewing.append(found)
         }
         let renews = renewingDays.keys.contains { $0 >= fromDay ?? $0 }
-        // Rows of different metrics, scopes and columns never share a key: collected as a list, summed once. A
-        // renewing metric is counted per side when a day renews in the window, so each side's own rows are at hand
-        // for its renewing days (the two sides' rows sum to the one pass's exactly: whole millionths).
-        var result: [(RollupKey, Double)] = []
-        var ordinary: [MetricName: (old: [(RollupKey, Double)], new: [(RollupKey, Double)])] = [:]
-        for metric in metrics
-        where mayCount(metric, timelines, fromDay: fromDay) && !countsSame(metric, old, new) {
-            guard renews, MetricAccumulator.renewingMetrics.contains(metric) else {
-                result += rows(metric)
-                continue
-            }
-            let sides = (
-                old: old.isEmpty ? [] : rows(metric, sides: Sides(old: true, new: false)),
-                new: new.isEmpty ? [] : rows(metric, sides: Sides(old: false, new: true))
-            )
-            ordinary[metric] = sides
-            result += sides.old + sides.new
-        }
+        // Rows of different metrics, scopes and columns never share a key: collected as a list, summed once. The
+        // renewing metrics are counted per side when a day renews in the window, so each side's own rows are at
+        // hand for its renewing days (the two sides' rows sum to the one pass's exactly: whole millionths).
+        let counting = metrics.filter { mayCount($0, timelines, fromDay: fromDay) && !countsSame($0, old, new) }
+        let bySide = renews ? counting.filter(MetricAccumulator.renewingMetrics.contains) : []
+        var result = rows(bySide.isEmpty ? counting : counting.filter { !bySide.contains($0) })
+        let sides = (
+            old: old.isEmpty ? [] : rows(bySide, sides: Sides(old: true, new: false)),
+            new: new.isEmpty ? [] : rows(bySide, sides: Sides(old: false, new: true))
+        )
+        result += sides.old + sides.new
+        let trialOnly: Set<MetricName> = [.activeTrials, .trialConversion]
         for (renewingDay, clock) in renewingDays where renewingDay >= fromDay ?? renewingDay {
-            let trialOnly: Set<MetricName> = [.activeTrials, .trialConversion]
+            // The renewing metrics by the sides renewing that day (a side's renewing pass is its own: only what
+            // renews there changes).
+            var groups: [Sides: [MetricName]] = [:]
             for metric in metrics where MetricAccumulator.renewingMetrics.contains(metric) {
-                // The sides renewing that day (a side's renewing pass is its own: only what renews there changes).
                 let counts = renewing.map {
                     $0.days.contains(renewingDay) && (!trialOnly.contains(metric) || $0.trials.contains(renewingDay))
                 }
                 let sides = Sides(old: counts[0], new: counts[1])
                 guard sides.old || sides.new else { continue }
+                groups[sides, default: []].append(metric)
+            }
+            for (renewingSides, group) in groups {
                 // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
                 var changes: [RollupKey: Double] = [:]
-                // The renewing sides' own ordinary rows (a metric skipped above counts them in a pass of their own).
+                // The renewing sides' own ordinary rows (metrics not counted by side above count them in a pass
+                // of their own).
+                let counted = Set(group.filter(bySide.contains))
                 let plain =
-                    ordinary[metric].map { (sides.old ? $0.old : []) + (sides.new ? $0.new : []) }
-                    ?? rows(metric, from: renewingDay, sides: sides)
-                for (key, value) in plain where key.day == renewingDay {
+                    (renewingSides.old ? sides.old : []) + (renewingSides.new ? sides.new : [])
+                    + rows(group.filter { !counted.contains($0) }, from: renewingDay, sides: renewingSides)
+                let members = Set(group)
+                for (key, value) in plain where key.day == renewingDay && members.contains(key.metric) {
                     changes[key, default: 0] -= value
                 }
-                for (key, value) in rows(metric, clock: clock, from: renewingDay, sides: sides)
+                for (key, value) in rows(group, clock: clock, from: renewingDay, sides: renewingSides)
                 where key.day == renewingDay {
                     changes[key, default: 0] += value
                 }
@@ -215,23 +220,23 @@ public enum MetricRollup {
     }
 
     /// Which of a difference's two sides a pass counts.
-    struct Sides: Equatable {
+    struct Sides: Hashable {
         var old: Bool
         var new: Bool
         static let both = Sides(old: true, new: true)
     }
 
-    /// What ``MetricAccumulator`` counts of `new` less `old` for `metric` on the chosen `days` (those from `from` on), as
-    /// rows with distinct keys: with a clock that never stops, or read by the day at `clock`
-    /// (``MetricQuery/dayClock``); counting the periods in `environments`.
+    /// What ``MetricAccumulator`` counts of `new` less `old` for each of `metrics` on the chosen `days` (those from
+    /// `from` on), in one computation, as rows with distinct keys: with a clock that never stops, or read by the
+    /// day at `clock` (``MetricQuery/dayClock``); counting the periods in `environments`.
     static func values(
-        _ metric: MetricName, from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], days: [Int],
+        _ metrics: [MetricName], from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], days: [Int],
         from: Int? = nil,
         proceeds: ProceedsRules, clock: Date? = nil, environments: Set<String>, parser: inout RollupKeyParser
     ) -> [(RollupKey, Double)] {
         var query = MetricQuery(
-            name: metric, from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1), interval: .day,
-            environments: environments, now: clock ?? .distantFuture)
+            name: metrics[0], from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1),
+            interval: .day, environments: environments, now: clock ?? .distantFuture)
         query.proceeds = proceeds
         query.dayClock = clock != nil
         var accumulator = MetricAccumulator(query, days: days, before: from)
@@ -240,31 +245,30 @@ public enum MetricRollup {
             accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }
         accumulator.keyedByDimensions = true
         accumulator.movementNumbers = parser.movements
-        if !old.isEmpty {
-            accumulator.weight = -1
-            accumulator.add(timelines: old)
-            accumulator.weight = 1
-        }
-        accumulator.add(timelines: new)
-        let tables: [(RollupColumn, [String: [Double]])] = [
-            (.sum, accumulator.sums), (.denominator, accumulator.denominators), (.delta, accumulator.deltas),
-            (.denominatorDelta, accumulator.denominatorDeltas),
-        ]
-        var result: [(RollupKey, Double)] = []
-        let count = accumulator.buckets.count
-        for (column, table) in tables {
-            for (name, values) in table {
-                var parsed: RollupKey?
-                // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no
-                // row takes it back.
-                for (offset, value) in values.enumerated() where value != 0 && offset < count {
-                    guard let day = bucketDays[offset] else { continue }
-                    var row = parsed ?? parser.key(name, metric: metric, column: column)
-                    parsed = row
-                    row.day = day
-                    result.append((row, value))
-                }
+        for metric in metrics {
+            accumulator.query.name = metric
+            if !old.isEmpty {
+                accumulator.weight = -1
+                accumulator.add(timelines: old)
+                accumulator.weight = 1
             }
+            accumulator.add(timelines: new)
+        }
+        let cells = accumulator.cells
+        var parsed: [RollupKey?] = Array(repeating: nil, count: cells.names.count)
+        var result: [(RollupKey, Double)] = []
+        result.reserveCapacity(cells.sums.count)
+        let count = accumulator.buckets.count
+        // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no row takes it
+        // back.
+        for (cell, value) in cells.sums where value != 0 && cell.bucket < count {
+            guard let day = bucketDays[cell.bucket] else { continue }
+            var row = parsed[cell.series] ?? parser.key(cells.names[cell.series], metric: cell.metric, column: .sum)
+            parsed[cell.series] = row
+            row.metric = cell.metric
+            row.column = cell.column
+            row.day = day
+            result.append((row, value))
         }
         return result
     }
