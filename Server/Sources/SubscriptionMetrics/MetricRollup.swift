@@ -244,6 +244,7 @@ public enum MetricRollup {
         let bucketDays: [Int?] =
             accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }
         accumulator.keyedByDimensions = true
+        accumulator.cells = RollupCells(capacity: 64 * metrics.count)
         accumulator.movementNumbers = parser.movements
         for metric in metrics {
             accumulator.query.name = metric

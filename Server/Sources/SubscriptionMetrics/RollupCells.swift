@@ -20,6 +20,13 @@ struct RollupCells {
     /// The sums.
     private(set) var sums: [Cell: Double] = [:]
 
+    /// Makes an empty table with room for `capacity` sums (a renewal's pass adds about a hundred: growing the
+    /// table step by step cost more than the additions).
+    init(capacity: Int = 0) {
+        sums.reserveCapacity(capacity)
+        numbers.reserveCapacity(capacity / 8)
+    }
+
     /// Adds `value` (already weighted) to a cell.
     mutating func add(_ value: Double, metric: MetricName, series name: String, column: RollupColumn, bucket: Int) {
         let series: Int
