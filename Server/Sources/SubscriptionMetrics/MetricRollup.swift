@@ -108,7 +108,7 @@ public enum MetricRollup {
         let (oldCoded, newCoded) = (parser.coded(old), parser.coded(new))
         // Every row of the metrics, counted in one computation (per environment scope where a metric needs them).
         func rows(_ metrics: [MetricName], clock: Date? = nil, from: Int? = nil, sides: Sides = .both)
-            -> [(RollupKey, Double)]
+            -> [(RollupRow, Double)]
         {
             guard !metrics.isEmpty else { return [] }
             let fromDay = from ?? fromDay
@@ -127,9 +127,10 @@ public enum MetricRollup {
                     scoped, from: oldCoded, to: newCoded, days: days, from: fromDay, proceeds: proceeds, clock: clock,
                     environments: counted, parser: &parser)
                 for name in names {
-                    for (key, value) in found {
-                        var scoped = key
-                        scoped.series = name + scopeSeparator + key.series
+                    let scope = parser.scope(name)
+                    for (row, value) in found {
+                        var scoped = row
+                        scoped.scope = scope
                         result.append((scoped, value))
                     }
                 }
@@ -179,7 +180,7 @@ public enum MetricRollup {
             }
             for (renewingSides, group) in groups {
                 // Only the renewing day's rows are kept: counted from it on (each exactly as from any earlier day).
-                var changes: [RollupKey: Double] = [:]
+                var changes: [RollupRow: Double] = [:]
                 // The renewing sides' own ordinary rows (metrics not counted by side above count them in a pass
                 // of their own).
                 let counted = Set(group.filter(bySide.contains))
@@ -204,18 +205,20 @@ public enum MetricRollup {
         }
         // Metrics with many series per day also keep their rows with every dimension collapsed (`*`): what a query
         // without a split reads, however many products, storefronts and offers a project has.
-        var wholes: [RollupKey: Double] = [:]
-        for (key, value) in result where collapsed.contains(key.metric) {
-            var whole = key
-            (whole.product, whole.storefront, whole.offerType) = ("*", "*", "*")
+        var wholes: [RollupRow: Double] = [:]
+        for (row, value) in result where collapsed.contains(row.metric) {
+            var whole = row
+            whole.name = parser.whole(row.name)
             wholes[whole, default: 0] += value
         }
         result += wholes.map { ($0.key, $0.value) }
         // Every addition is whole millionths: rounding each row before summing loses nothing.
+        var summed: [RollupRow: Int64] = [:]
+        summed.reserveCapacity(result.count)
+        for (row, value) in result { summed[row, default: 0] += Int64((value * scale).rounded()) }
         var stored: [RollupKey: Int64] = [:]
-        stored.reserveCapacity(result.count)
-        for (key, value) in result { stored[key, default: 0] += Int64((value * scale).rounded()) }
-        if stored.values.contains(0) { stored = stored.filter { $0.value != 0 } }
+        stored.reserveCapacity(summed.count)
+        for (row, value) in summed where value != 0 { stored[parser.key(row)] = value }
         return stored
     }
 
@@ -233,7 +236,7 @@ public enum MetricRollup {
         _ metrics: [MetricName], from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], days: [Int],
         from: Int? = nil,
         proceeds: ProceedsRules, clock: Date? = nil, environments: Set<String>, parser: inout RollupKeyParser
-    ) -> [(RollupKey, Double)] {
+    ) -> [(RollupRow, Double)] {
         var query = MetricQuery(
             name: metrics[0], from: start(ofDay: days[0]), to: start(ofDay: (days.last ?? days[0]) + 1),
             interval: .day, environments: environments, now: clock ?? .distantFuture)
@@ -256,19 +259,16 @@ public enum MetricRollup {
             accumulator.add(timelines: new)
         }
         let cells = accumulator.cells
-        var parsed: [RollupKey?] = Array(repeating: nil, count: cells.names.count)
-        var result: [(RollupKey, Double)] = []
+        let names = cells.names.map { parser.number(ofName: $0) }
+        var result: [(RollupRow, Double)] = []
         result.reserveCapacity(cells.sums.count)
         let count = accumulator.buckets.count
         // A run closed after the last day is one that never ends (cohort sizes, lifetime proceeds): no row takes it
         // back.
         for (cell, value) in cells.sums where value != 0 && cell.bucket < count {
             guard let day = bucketDays[cell.bucket] else { continue }
-            var row = parsed[cell.series] ?? parser.key(cells.names[cell.series], metric: cell.metric, column: .sum)
-            parsed[cell.series] = row
-            row.metric = cell.metric
-            row.column = cell.column
-            row.day = day
+            let row = RollupRow(
+                metric: cell.metric, day: day, column: cell.column, name: names[cell.series], scope: -1)
             result.append((row, value))
         }
         return result

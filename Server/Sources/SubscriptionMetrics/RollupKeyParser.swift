@@ -1,13 +1,20 @@
 /// The split dimensions of one contribution's periods, each combination numbered once (``coded(_:)``), so the
-/// accumulator names a series with a few bytes (``name(_:_:_:)``) and reads it back into a ``RollupKey``
-/// (``key(_:metric:column:)``) once however many metrics and columns repeat it.
+/// accumulator names a series with a few bytes (``name(_:_:_:)``), a contribution's rows are counted under numbers
+/// (``RollupRow``), and each series is read back into a ``RollupKey`` (``key(_:)``) once however many metrics,
+/// days and columns repeat it.
 struct RollupKeyParser {
     /// Each numbered combination: product, storefront (`unknown` when the evidence does not say), environment,
     /// offer type.
     private var dimensions: [[String]] = []
     private var numbers: [[String]: Int] = [:]
-    /// The names read so far, their metric, day and column still to be set.
-    private var known: [String: RollupKey] = [:]
+    /// Every series name numbered (``number(ofName:)``), and its key once read.
+    private var names: [String] = []
+    private var nameNumbers: [String: Int] = [:]
+    private var parsed: [RollupKey?] = []
+    /// Per series number, the number of its collapsed series (``whole(_:)``).
+    private var wholes: [Int: Int] = [:]
+    /// The environment scopes named so far (``scope(_:)``).
+    private var scopes: [String] = []
 
     /// Separates a name's dimensions from the rest of its series.
     static let separator: Character = "\u{1E}"
@@ -59,12 +66,48 @@ struct RollupKeyParser {
         return name
     }
 
-    /// The key `name` stands for in `metric`'s `column` (its day left at 0 for the caller to set).
-    mutating func key(_ name: String, metric: MetricName, column: RollupColumn) -> RollupKey {
-        var key = known[name] ?? parse(name)
-        if known[name] == nil { known[name] = key }
-        key.metric = metric
-        key.column = column
+    /// The number of a series `name` (``name(_:_:_:)``), the same in every pass of a contribution.
+    mutating func number(ofName name: String) -> Int {
+        if let found = nameNumbers[name] { return found }
+        nameNumbers[name] = names.count
+        names.append(name)
+        parsed.append(nil)
+        return names.count - 1
+    }
+
+    /// The number of the series numbered `name` with its product, storefront and offer type collapsed to `*`
+    /// (``MetricRollup/collapsed``).
+    mutating func whole(_ name: Int) -> Int {
+        if let found = wholes[name] { return found }
+        let key = parsedName(name)
+        let dimensions = number(["*", "*", key.environment, "*"])
+        let found = number(ofName: String(dimensions) + String(Self.separator) + key.series)
+        wholes[name] = found
+        return found
+    }
+
+    /// The number of an environment scope's name (``MetricRollup/scope(_:)``).
+    mutating func scope(_ name: String) -> Int {
+        if let found = scopes.firstIndex(of: name) { return found }
+        scopes.append(name)
+        return scopes.count - 1
+    }
+
+    /// The key a row stands for.
+    mutating func key(_ row: RollupRow) -> RollupKey {
+        var key = parsedName(row.name)
+        key.metric = row.metric
+        key.column = row.column
+        key.day = row.day
+        if row.scope >= 0 { key.series = scopes[row.scope] + MetricRollup.scopeSeparator + key.series }
+        return key
+    }
+
+    /// The key of the series numbered `name`, its metric, day and column still to be set (read once).
+    private mutating func parsedName(_ name: Int) -> RollupKey {
+        if let found = parsed[name] { return found }
+        let key = parse(names[name])
+        parsed[name] = key
         return key
     }
 
@@ -76,4 +119,19 @@ struct RollupKeyParser {
             metric: .mrr, day: 0, product: parts[0], storefront: parts[1], environment: parts[2], offerType: parts[3],
             series: halves.count > 1 ? String(halves[1]) : "", column: .sum)
     }
+}
+
+/// A row of a contribution while it is counted (``MetricRollup``): integers only, so summing and regrouping rows
+/// hashes a few numbers; each becomes a ``RollupKey`` once, at the end (``RollupKeyParser/key(_:)``).
+struct RollupRow: Hashable {
+    /// The metric.
+    var metric: MetricName
+    /// The UTC day.
+    var day: Int
+    /// Which of the metric's inputs.
+    var column: RollupColumn
+    /// The series' number (``RollupKeyParser/number(ofName:)``).
+    var name: Int
+    /// The environment scope's number (``RollupKeyParser/scope(_:)``), -1 for a metric without scopes.
+    var scope: Int
 }
