@@ -35,11 +35,13 @@ extension MetricAccumulator {
         // Per classification (environment, then series prefix): the customer's MRR at each point, and when it
         // first paid. Each period's classifications are named once, not at every point it holds.
         var slots: [String: Int] = [:]
+        var names: [String] = []
         var values: [[Double]] = []
         var firstPaid: [Date?] = []
         func slot(_ prefix: String) -> Int {
             if let found = slots[prefix] { return found }
             slots[prefix] = values.count
+            names.append(String(prefix.split(separator: Self.classificationSeparator, maxSplits: 1).last ?? ""))
             values.append(Array(repeating: 0, count: points.count))
             firstPaid.append(nil)
             return values.count - 1
@@ -61,22 +63,23 @@ extension MetricAccumulator {
             }
         }
         for timeline in timelines {
-            var named: [Int: [(amount: Double, slot: Int)]] = [:]
+            var named: [[(amount: Double, slot: Int)]?] = Array(repeating: nil, count: timeline.periods.count)
+            var paid = false
             for (index, period) in timeline.periods.enumerated() where counts(period) {
                 guard let monthly = Self.monthlyPrice(period) else { continue }
                 let series = classified(period, monthly: monthly)
                 named[index] = series
+                paid = true
                 for (_, slot) in series { firstPaid[slot] = min(firstPaid[slot] ?? period.start, period.start) }
             }
-            guard !named.isEmpty else { continue }
+            guard paid else { continue }
             for (point, holder) in Self.holderIndices(timeline.periods, at: points).enumerated() {
                 guard let holder, let series = named[holder] else { continue }
                 for (amount, slot) in series { values[slot][point] += amount }
             }
         }
-        for (prefix, slot) in slots {
-            let series = values[slot]
-            let name = String(prefix.split(separator: Self.classificationSeparator, maxSplits: 1).last ?? "")
+        for (slot, series) in values.enumerated() {
+            let name = names[slot]
             for point in 1..<points.count {
                 let (before, after) = (series[point - 1], series[point])
                 guard abs(after - before) > 1e-9 else { continue }
