@@ -247,7 +247,9 @@ public enum MetricRollup {
         let bucketDays: [Int?] =
             accumulator.buckets.count == days.count ? days : [nil] + days.filter { $0 >= from ?? $0 }
         accumulator.keyedByDimensions = true
-        accumulator.cells = RollupCells(capacity: 64 * metrics.count)
+        // The contribution's series numbering moves into the pass and back (never copied).
+        accumulator.cells = RollupCells(capacity: 64 * metrics.count, names: parser.names)
+        parser.names = SeriesNames()
         accumulator.movementNumbers = parser.movements
         for metric in metrics {
             accumulator.query.name = metric
@@ -259,7 +261,8 @@ public enum MetricRollup {
             accumulator.add(timelines: new)
         }
         let cells = accumulator.cells
-        let names = cells.names.map { parser.number(ofName: $0) }
+        accumulator.cells = RollupCells()
+        parser.names = cells.names
         var result: [(RollupRow, Double)] = []
         result.reserveCapacity(cells.sums.count)
         let count = accumulator.buckets.count
@@ -268,7 +271,7 @@ public enum MetricRollup {
         for (cell, value) in cells.sums where value != 0 && cell.bucket < count {
             guard let day = bucketDays[cell.bucket] else { continue }
             let row = RollupRow(
-                metric: cell.metric, day: day, column: cell.column, name: names[cell.series], scope: -1)
+                metric: cell.metric, day: day, column: cell.column, name: cell.series, scope: -1)
             result.append((row, value))
         }
         return result

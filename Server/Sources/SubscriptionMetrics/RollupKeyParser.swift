@@ -8,8 +8,7 @@ struct RollupKeyParser {
     private var dimensions: [[String]] = []
     private var numbers: [[String]: Int] = [:]
     /// Every series name numbered (``number(ofName:)``), and its key once read.
-    private var names: [String] = []
-    private var nameNumbers: [String: Int] = [:]
+    var names = SeriesNames()
     private var parsed: [RollupKey?] = []
     /// Per series number, the number of its collapsed series (``whole(_:)``).
     private var wholes: [Int: Int] = [:]
@@ -29,6 +28,11 @@ struct RollupKeyParser {
             var coded = timeline
             for index in coded.periods.indices {
                 let period = coded.periods[index]
+                // A subscription's periods mostly share their dimensions: compared, not hashed again.
+                if index > 0, Self.sameDimensions(period, coded.periods[index - 1]) {
+                    coded.periods[index].rollupDimensions = coded.periods[index - 1].rollupDimensions
+                    continue
+                }
                 let combination = [
                     period.productID, period.storefront ?? "unknown", period.environment, period.offerType,
                 ]
@@ -45,6 +49,12 @@ struct RollupKeyParser {
             }
             return coded
         }
+    }
+
+    /// Whether two periods have the same split dimensions.
+    static func sameDimensions(_ one: SubscriptionPeriod, _ other: SubscriptionPeriod) -> Bool {
+        one.productID == other.productID && one.storefront == other.storefront
+            && one.environment == other.environment && one.offerType == other.offerType
     }
 
     private mutating func number(_ combination: [String]) -> Int {
@@ -68,11 +78,7 @@ struct RollupKeyParser {
 
     /// The number of a series `name` (``name(_:_:_:)``), the same in every pass of a contribution.
     mutating func number(ofName name: String) -> Int {
-        if let found = nameNumbers[name] { return found }
-        nameNumbers[name] = names.count
-        names.append(name)
-        parsed.append(nil)
-        return names.count - 1
+        names.number(name)
     }
 
     /// The number of the series numbered `name` with its product, storefront and offer type collapsed to `*`
@@ -105,6 +111,7 @@ struct RollupKeyParser {
 
     /// The key of the series numbered `name`, its metric, day and column still to be set (read once).
     private mutating func parsedName(_ name: Int) -> RollupKey {
+        if parsed.count < names.count { parsed += Array(repeating: nil, count: names.count - parsed.count) }
         if let found = parsed[name] { return found }
         let key = parse(names[name])
         parsed[name] = key
