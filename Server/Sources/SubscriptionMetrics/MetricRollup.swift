@@ -77,9 +77,10 @@ public enum MetricRollup {
     }
 
     /// The contribution of `new` less that of `old` (``contribution(_:proceeds:fromDay:)`` of each; only
-    /// `counted`'s metrics when given), counted in one pass per metric: the old timelines' additions weigh -1
-    /// (``MetricAccumulator/weight``). Every addition is whole millionths, so this is exactly the difference of the
-    /// two contributions.
+    /// `counted`'s metrics when given), counted in a few passes of one computation each (``values``): both sides
+    /// for the metrics a renewing day does not touch, each side for those it does, one clocked pass per renewing
+    /// day. The old timelines' additions weigh -1 (``MetricAccumulator/weight``). Every addition is whole
+    /// millionths, so this is exactly the difference of the two contributions.
     static func counted(
         from old: [SubscriptionTimeline], to new: [SubscriptionTimeline], proceeds: ProceedsRules, fromDay: Int?,
         metrics counted: Set<MetricName>?
