@@ -240,22 +240,11 @@ extension SQLStore {
         return claim
     }
 
-    /// The claim's part that reads the subscribers' `metric_customers` rows, each as its fingerprint, a space and
-    /// its runs.
+    /// The claim's part that reads the subscribers' `metric_customers` rows (``countedColumn``).
     static let countedSQL = """
-        UNION ALL SELECT 'counted', app_user_id, fingerprint::text || ' ' || folded FROM metric_customers
+        UNION ALL SELECT 'counted', app_user_id, \(countedColumn) FROM metric_customers
             WHERE app_user_id = ANY(?)
         """
-
-    /// A `metric_customers` row as ``countedSQL`` reads it.
-    static func countedCustomer(_ value: String, of user: String) throws -> RollupCustomer {
-        guard let space = value.firstIndex(of: " "), let fingerprint = Int64(value[..<space]) else {
-            throw StorageError("the metric_customers row of \(user) reads \(value.prefix(40))")
-        }
-        return RollupCustomer(
-            fingerprint: fingerprint,
-            folded: try RollupCustomerCoding.decode(String(value[value.index(after: space)...]), of: user))
-    }
 
     /// One statement: every changed subscriber row, every event (in order) and every parked notification.
     func saveAll(

@@ -206,12 +206,27 @@ extension SQLStore {
     /// The stored row of each of `users` that rollups count.
     static func rollupCustomers(_ tx: any SQLTransaction, _ users: [String]) async throws -> [String: RollupCustomer] {
         var result: [String: RollupCustomer] = [:]
-        for row in try await selectIn(tx, "SELECT app_user_id, fingerprint, folded FROM metric_customers", users) {
-            guard let user = row["app_user_id"]?.string, let text = row["folded"]?.string else { continue }
-            result[user] = RollupCustomer(
-                fingerprint: row["fingerprint"]?.int ?? 0, folded: try RollupCustomerCoding.decode(text, of: user))
+        let select = "SELECT app_user_id, \(countedColumn) AS counted FROM metric_customers"
+        for row in try await selectIn(tx, select, users) {
+            guard let user = row["app_user_id"]?.string, let value = row["counted"]?.string else { continue }
+            result[user] = try countedCustomer(value, of: user)
         }
         return result
+    }
+
+    /// A `metric_customers` row as one text, its fingerprint, a space and its runs: how every read of the table
+    /// takes a row (the group's claim reads it beside other rows' texts), decoded by ``countedCustomer(_:of:)``.
+    static let countedColumn = "CAST(fingerprint AS TEXT) || ' ' || folded"
+
+    /// A `metric_customers` row read as ``countedColumn``.
+    /// - Throws: ``StorageError`` naming the subscriber when the row is not ours.
+    static func countedCustomer(_ value: String, of user: String) throws -> RollupCustomer {
+        guard let space = value.firstIndex(of: " "), let fingerprint = Int64(value[..<space]) else {
+            throw StorageError("the metric_customers row of \(user) reads \(value.prefix(40))")
+        }
+        return RollupCustomer(
+            fingerprint: fingerprint,
+            folded: try RollupCustomerCoding.decode(String(value[value.index(after: space)...]), of: user))
     }
 
     /// `select` with `WHERE app_user_id` in `users` (an array on PostgreSQL, chunks of placeholders on SQLite).
