@@ -15,7 +15,8 @@ struct RollupChange {
     var folded = EvidenceSet()
 }
 
-/// A change ``SQLStore/windowed(_:stored:rules:)`` found runs stand in for: what counting it needs.
+/// A change ``SQLStore/windowed(_:stored:)`` found runs stand in for: what counting it needs (with the store's
+/// proceeds rules, which ``RollupPreparation`` holds once).
 struct WindowedChange {
     /// The subscriber (stored key).
     var user: String
@@ -25,15 +26,13 @@ struct WindowedChange {
     var new: [SubscriptionTimeline]
     /// Where the change starts.
     var start: RollupChangeStart
-    /// How proceeds are estimated.
-    var rules: ProceedsRules
     /// The customer's stored row.
     var stored: RollupCustomer?
     /// Its runs after the write.
     var folded: FoldedPeriods
 
     /// The change's difference and the customer's new row (`nil`: none).
-    func counted() -> (difference: [RollupKey: Int64], customer: RollupCustomer?) {
+    func counted(_ rules: ProceedsRules) -> (difference: [RollupKey: Int64], customer: RollupCustomer?) {
         let difference = MetricRollup.change(from: old, to: new, proceeds: rules, start: start)
         guard !new.isEmpty || !folded.isEmpty else { return (difference, nil) }
         let fingerprint = (stored?.fingerprint ?? 0) &+ MetricRollup.fingerprint(difference)
@@ -45,6 +44,8 @@ struct WindowedChange {
 struct RollupPreparation {
     /// The differences counted so far, by project and row.
     var totals: [ProjectRollupKey: Int64] = [:]
+    /// How proceeds are estimated (the store's rules, for every change the write counts).
+    var rules: ProceedsRules
     /// Each counted customer's new row (`nil`: none).
     var customers: [(user: String, customer: RollupCustomer?)] = []
     /// The subscribers counted from their whole history after the write's statements, with their evidence after.
@@ -58,7 +59,7 @@ struct RollupPreparation {
     /// Counts the ``pending`` changes.
     mutating func count() {
         for change in pending {
-            let (difference, customer) = change.counted()
+            let (difference, customer) = change.counted(rules)
             add(difference, of: change.user)
             if customer != change.stored { customers.append((change.user, customer)) }
         }
@@ -100,11 +101,11 @@ extension SQLStore {
         let users = latest.keys.sorted()
         let stored: [String: RollupCustomer]
         if let read { stored = read } else { stored = try await Self.rollupCustomers(tx, users) }
-        var preparation = RollupPreparation()
+        var preparation = RollupPreparation(rules: rules)
         var counted: [String] = []
         for user in users {
             guard let change = latest[user] else { continue }
-            if let windowed = Self.windowed(change, stored: stored[user], rules: rules) {
+            if let windowed = Self.windowed(change, stored: stored[user]) {
                 preparation.pending.append(windowed)
                 continue
             }
@@ -161,7 +162,7 @@ extension SQLStore {
 
     /// A change to count from its window with the stored runs standing in for the folded history; `nil` when runs
     /// cannot stand in.
-    static func windowed(_ change: RollupChange, stored: RollupCustomer?, rules: ProceedsRules) -> WindowedChange? {
+    static func windowed(_ change: RollupChange, stored: RollupCustomer?) -> WindowedChange? {
         guard let before = change.before, let after = change.after else { return nil }
         // A customer never counted contributes nothing yet: only a new one (nothing in its row, so no history)
         // is counted here.
@@ -189,7 +190,7 @@ extension SQLStore {
         var folded = runs
         folded.add(arriving)
         return WindowedChange(
-            user: change.user, old: old, new: new, start: start, rules: rules, stored: stored, folded: folded)
+            user: change.user, old: old, new: new, start: start, stored: stored, folded: folded)
     }
 
     /// The history of each of `users`, one set per stored observation.
