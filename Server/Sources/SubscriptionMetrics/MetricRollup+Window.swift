@@ -4,8 +4,9 @@ public import Foundation
 public enum RollupChangeStart: Sendable, Hashable {
     /// Nowhere: the timelines count the same.
     case nothing
-    /// No row before this UTC day differs.
-    case day(Int)
+    /// No row before this UTC day differs, and no row but ``MetricName/conversionToPaying``'s before `others`
+    /// (later when only conversion's reach took the window back to a customer's first start).
+    case day(Int, others: Int)
     /// Anywhere (a subscription moved between groups of the customer's subscriptions, which regroups what the
     /// commission's year and reactivations count).
     case everything
@@ -25,7 +26,8 @@ extension MetricRollup {
         -> RollupChangeStart
     {
         guard case .some(let earliest) = earliestChange(from: old, to: new) else { return .everything }
-        guard var found = earliest else { return .nothing }
+        guard let others = earliest else { return .nothing }
+        var found = others
         // Conversion counts a customer at its first start by what began within its longest window after it.
         let reach = (MetricAccumulator.conversionWindows.map(\.days).max() ?? 0) + 1
         for periods in [old.flatMap(\.periods), new.flatMap(\.periods)] {
@@ -36,7 +38,7 @@ extension MetricRollup {
                 found = min(found, first)
             }
         }
-        return .day(day(of: found))
+        return .day(day(of: found), others: day(of: others))
     }
 
     /// The earliest date of a change every metric but ``MetricName/conversionToPaying`` can see (``firstChange``
@@ -94,15 +96,16 @@ extension MetricRollup {
         start: RollupChangeStart
     ) -> [RollupKey: Int64] {
         let fromDay: Int?
+        let othersFrom: Int?
         switch start {
         case .nothing: return [:]
-        case .day(let day): fromDay = day
-        case .everything: fromDay = nil
+        case .day(let day, let others): (fromDay, othersFrom) = (day, others)
+        case .everything: (fromDay, othersFrom) = (nil, nil)
         }
         // When only conversion's reach took the window back to a first start, the other metrics count from later.
-        if let fromDay, case .some(.some(let date)) = earliestChange(from: old, to: new), day(of: date) > fromDay {
+        if let fromDay, let othersFrom, othersFrom > fromDay {
             var result = counted(
-                from: old, to: new, proceeds: proceeds, fromDay: day(of: date),
+                from: old, to: new, proceeds: proceeds, fromDay: othersFrom,
                 metrics: Set(metrics).subtracting([.conversionToPaying]))
             guard !countsSame(.conversionToPaying, old, new) else { return result }
             let conversion = counted(

@@ -57,17 +57,18 @@ import Testing
                 differing.isEmpty,
                 "customer \(number), change \(number % 7), window \(start): \(differing.count) rows differ, first \(first)"
             )
-            if case .day(let day) = start, let first = customer.flatMap(\.periods).map(\.start).min(),
+            if case .day(let day, _) = start, let first = customer.flatMap(\.periods).map(\.start).min(),
                 day > MetricRollup.day(of: first)
             {
                 narrowed += 1
             }
             if old == customer { #expect(start == .nothing) }
             // Conversion's reach took the window back to a first start: the other metrics counted from later.
-            if case .day(let day) = start,
+            if case .day(let day, let others) = start,
                 case .some(.some(let date)) = MetricRollup.earliestChange(
                     from: old, to: customer), MetricRollup.day(of: date) > day
             {
+                #expect(others == MetricRollup.day(of: date), "the other metrics' day is the earliest change's")
                 split += 1
             }
         }
@@ -155,7 +156,7 @@ import Testing
                 continue
             }
             let start = MetricRollup.firstChange(from: before, to: after)
-            guard case .day(let first) = start, let end = runs.latestEnd, first > MetricRollup.day(of: end) else {
+            guard case .day(let first, _) = start, let end = runs.latestEnd, first > MetricRollup.day(of: end) else {
                 continue
             }
             checked += 1

@@ -184,7 +184,7 @@ extension SQLStore {
         switch start {
         case .nothing: break
         case .everything: guard runs.isEmpty else { return nil }
-        case .day(let day):
+        case .day(let day, _):
             if let end = runs.latestEnd, MetricRollup.day(of: end) >= day { return nil }
         }
         var folded = runs
