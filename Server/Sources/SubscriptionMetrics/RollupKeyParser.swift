@@ -7,7 +7,7 @@ struct RollupKeyParser {
     /// offer type.
     private var dimensions: [[String]] = []
     private var numbers: [[String]: Int] = [:]
-    /// Every series name numbered (``number(ofName:)``), and its key once read.
+    /// Every series name numbered, and its key once read.
     var names = SeriesNames()
     private var parsed: [RollupKey?] = []
     /// Per series number, the number of its collapsed series (``whole(_:)``).
@@ -76,18 +76,13 @@ struct RollupKeyParser {
         return name
     }
 
-    /// The number of a series `name` (``name(_:_:_:)``), the same in every pass of a contribution.
-    mutating func number(ofName name: String) -> Int {
-        names.number(name)
-    }
-
     /// The number of the series numbered `name` with its product, storefront and offer type collapsed to `*`
     /// (``MetricRollup/collapsed``).
     mutating func whole(_ name: Int) -> Int {
         if let found = wholes[name] { return found }
         let key = parsedName(name)
         let dimensions = number(["*", "*", key.environment, "*"])
-        let found = number(ofName: String(dimensions) + String(Self.separator) + key.series)
+        let found = names.number(String(dimensions) + String(Self.separator) + key.series)
         wholes[name] = found
         return found
     }
@@ -137,7 +132,7 @@ struct RollupRow: Hashable {
     var day: Int
     /// Which of the metric's inputs.
     var column: RollupColumn
-    /// The series' number (``RollupKeyParser/number(ofName:)``).
+    /// The series' number (``RollupKeyParser/names``: the same in every pass of a contribution).
     var name: Int
     /// The environment scope's number (``RollupKeyParser/scope(_:)``), -1 for a metric without scopes.
     var scope: Int

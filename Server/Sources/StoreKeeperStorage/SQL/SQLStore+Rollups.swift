@@ -130,7 +130,8 @@ extension SQLStore {
     /// their evidence now, stores every counted customer's row and adds the differences to the project's rows, in
     /// key order.
     func finishRollups(_ tx: any SQLTransaction, _ preparation: RollupPreparation?) async throws {
-        guard var preparation, let rules = rollupRules else { return }
+        guard var preparation else { return }
+        let rules = preparation.rules
         preparation.count()
         let history = try await Self.histories(tx, preparation.whole.filter { $0.after != nil }.map(\.user))
         for (user, after) in preparation.whole {
