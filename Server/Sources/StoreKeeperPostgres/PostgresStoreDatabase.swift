@@ -108,11 +108,14 @@ public final class PostgresStoreDatabase: SQLDatabase {
         try await run("BEGIN", body)
     }
 
-    /// Runs reads on one pooled connection in a read-only transaction.
+    /// Runs reads on one pooled connection in a read-only transaction on one snapshot: repeatable read, so every
+    /// statement sees what was committed when the first began (PostgreSQL's default, read committed, takes a new
+    /// snapshot per statement, and an audit reading evidence and rollups in two statements would take a write
+    /// committed between them for a difference). A read-only transaction at this level never fails to serialize.
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws
         -> T
     {
-        try await run("BEGIN READ ONLY", body)
+        try await run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
     /// Runs one statement on a pooled connection, outside a transaction.
