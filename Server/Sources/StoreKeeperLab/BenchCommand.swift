@@ -20,7 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
             as the server reads it), payload.decode.codable (the same with JSONDecoder only), jws.verify.uncached, \
             receipt.decode, receipt.verify, then the documents' figures and rollup.contribution (a customer's metric \
             rollup contribution, a month and three years old) and rollup.renewal (what a renewal's write counts, of \
-            a three-year and a month-old customer). Give a JWS file for the JWS figures and a receipt file for the receipt figures;
+            a three-year and a month-old customer; rollup.write.1m: the month-old one's with its timelines built). Give a JWS file for the JWS figures and a receipt file for the receipt figures;
             without files it signs its own token and receipt. Run a release build: swift run -c release storekeeper-lab bench.
             """
     )

@@ -7,7 +7,8 @@ import SubscriptionMetrics
 /// computed from its timelines, for a customer a month old and one with three years of monthly renewals; and what a
 /// renewal of the three-year customer costs a write (``MetricRollup/change(from:to:proceeds:start:)`` from its
 /// window, its folded history standing in as runs), and a month-old customer's first renewal (what most of
-/// `scripts/load-check`'s writes are: the window reaches the first day).
+/// `scripts/load-check`'s writes are: the window reaches the first day), also with the timelines built from its
+/// evidence before and after (`rollup.write.1m`: what such a write adds in all).
 enum BenchRollups {
     /// A monthly subscription of `months` periods, the last ending in the future (set to renew).
     static func customer(months: Int) -> [SubscriptionTimeline] {
@@ -71,11 +72,17 @@ enum BenchRollups {
     }
 
     /// A month-old customer's first renewal: its evidence before (one period, set to renew) and after (two).
-    static func firstRenewal() -> (old: [SubscriptionTimeline], new: [SubscriptionTimeline]) {
+    static func firstRenewalEvidence() -> (before: EvidenceSet, after: EvidenceSet) {
         let after = evidence(months: 2)
         var before = EvidenceSet()
         for transaction in after.transactions where transaction.transactionID != "t1" { before.insert(transaction) }
         for renewal in after.renewals { before.insert(renewal) }
+        return (before, after)
+    }
+
+    /// ``firstRenewalEvidence()`` as timelines.
+    static func firstRenewal() -> (old: [SubscriptionTimeline], new: [SubscriptionTimeline]) {
+        let (before, after) = firstRenewalEvidence()
         return (SubscriptionTimeline.timelines(before), SubscriptionTimeline.timelines(after))
     }
 
@@ -85,6 +92,7 @@ enum BenchRollups {
         let old = customer(months: 36)
         let renewal = renewal(months: 36)
         let first = firstRenewal()
+        let firstEvidence = firstRenewalEvidence()
         return [
             runner.measure("rollup.contribution.1m") { _ = MetricRollup.contribution(young, proceeds: rules) },
             runner.measure("rollup.contribution.36m") { _ = MetricRollup.contribution(old, proceeds: rules) },
@@ -95,6 +103,12 @@ enum BenchRollups {
             runner.measure("rollup.renewal.1m") {
                 let start = MetricRollup.firstChange(from: first.old, to: first.new)
                 _ = MetricRollup.change(from: first.old, to: first.new, proceeds: rules, start: start)
+            },
+            runner.measure("rollup.write.1m") {
+                let old = SubscriptionTimeline.timelines(firstEvidence.before)
+                let new = SubscriptionTimeline.timelines(firstEvidence.after)
+                let start = MetricRollup.firstChange(from: old, to: new)
+                _ = MetricRollup.change(from: old, to: new, proceeds: rules, start: start)
             },
         ]
     }

@@ -19,7 +19,7 @@ import Testing
                     "p256.verify", "jws.verify", "payload.decode", "payload.decode.codable", "jws.verify.uncached",
                     "receipt.decode",
                     "receipt.verify", "document.write", "document.encode", "rollup.contribution.1m",
-                    "rollup.contribution.36m", "rollup.renewal.36m", "rollup.renewal.1m",
+                    "rollup.contribution.36m", "rollup.renewal.36m", "rollup.renewal.1m", "rollup.write.1m",
                 ])
         #expect(results.allSatisfy { ($0["ops_per_sec"] as? Double ?? 0) > 0 && ($0["us_per_op"] as? Double ?? 0) > 0 })
     }
