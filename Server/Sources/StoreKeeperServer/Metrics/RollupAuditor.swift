@@ -3,10 +3,11 @@ import ServiceLifecycle
 import StoreKeeperStorage
 
 /// Checks a random sample of each project's customers against their evidence every `interval`
-/// (``RollupStore/auditRollups(in:after:limit:)``), so rollups that drifted from the evidence — a bug, a
-/// database edited by hand — are found without anyone running `storekeeper metrics verify`. Changes nothing: a
-/// difference is counted (`storekeeper_rollup_audit_customers_total{result="differ"}`) and logged as an error
-/// naming the project, the customers and the repair (`storekeeper metrics rebuild`).
+/// (``RollupStore/auditRollups(in:after:limit:)``), and the project's summed rows against all its customers
+/// (``RollupStore/auditRollupRows(in:)``), so rollups that drifted from the evidence — a bug, a database edited by
+/// hand — are found without anyone running `storekeeper metrics verify`. Changes nothing: a difference is counted
+/// (`storekeeper_rollup_audit_customers_total{result="differ"}`, `storekeeper_rollup_audit_rows_total`) and logged
+/// as an error naming the project (and the customers) and the repair (`storekeeper metrics rebuild`).
 struct RollupAuditor: Service {
     let store: any Store
     let projects: [ProjectScope]
@@ -38,10 +39,17 @@ struct RollupAuditor: Service {
         }
     }
 
-    /// One project's sample, after a customer drawn at random; a project whose rollups are still being built is
-    /// left for the next round.
+    /// One project's sample, after a customer drawn at random, and its summed rows against all its customers; a
+    /// project whose rollups are still being built is left for the next round.
     func audit(_ project: ProjectScope) async throws {
         guard try await store.rollupsReady(in: project) else { return }
+        let rows = try await store.auditRollupRows(in: project)
+        ServerMetrics.rollupRowsAudit(agree: rows.agree)
+        if !rows.agree {
+            logger.error(
+                "metric rollup rows differ from what their customers contributed: run `storekeeper metrics rebuild`",
+                metadata: ["project": "\(project.id)", "counted": "\(rows.customers)", "rows": "\(rows.rows)"])
+        }
         let found = try await store.auditRollups(in: project, after: nil, limit: sample)
         ServerMetrics.rollupAudit(matched: found.checked - found.differing.count, differing: found.differing.count)
         guard !found.differing.isEmpty else { return }

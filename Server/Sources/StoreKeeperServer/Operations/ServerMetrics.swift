@@ -41,6 +41,13 @@ enum ServerMetrics {
             .increment(by: differing)
     }
 
+    /// Projects whose summed rollup rows the audit checked against their customers, by `result`: `match` or
+    /// `differ` (``RollupRowsAudit``).
+    static func rollupRowsAudit(agree: Bool) {
+        Counter(label: "storekeeper_rollup_audit_rows_total", dimensions: [("result", agree ? "match" : "differ")])
+            .increment()
+    }
+
     /// Notifications recovered from Apple's history.
     static func reconciled(_ count: Int) {
         Counter(label: "storekeeper_reconciled_notifications_total").increment(by: count)

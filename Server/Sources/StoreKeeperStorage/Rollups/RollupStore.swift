@@ -38,4 +38,9 @@ public protocol RollupStore {
     /// first; `nil`: after one drawn at random), against their evidence; changes nothing.
     /// - Returns: How many were checked and which differ.
     func auditRollups(in project: ProjectScope, after: String?, limit: Int) async throws -> RollupAudit
+
+    /// Checks `project`'s summed rollup rows against its customers' counted fingerprints, in one snapshot; changes
+    /// nothing.
+    /// - Returns: How many customers and rows were read, and whether they agree.
+    func auditRollupRows(in project: ProjectScope) async throws -> RollupRowsAudit
 }

@@ -70,6 +70,66 @@ import Testing
         }
     }
 
+    @Test(
+        "the summed rows agree with every customer's fingerprint, read a page or all at once; a row edited, lost or added by hand shows; nothing is changed"
+    )
+    func summedRows() async throws {
+        var random = MetricSnapshotGenerator(state: 9)
+        let histories = (0..<10).map { Histories.history($0, random: &random) }
+        for backend in TestDatabases.backends {
+            guard let store = try await RollupSweepTests.store(backend) else { continue }
+            try await Histories.write(histories, into: store)
+            let customers = try await Self.users(store, in: "metric_customers")
+            let rows =
+                try await store.database.read(
+                    "SELECT count(*) AS n FROM metric_rollups WHERE project = ?", [.text(Self.project.id)]
+                ).first?["n"]?.int ?? 0
+            #expect(rows > 50, "\(backend): \(rows) rows")
+            let whole = RollupRowsAudit(customers: customers.count, rows: Int(rows), agree: true)
+            #expect(try await store.auditRollupRows(in: Self.project) == whole, "\(backend)")
+            #expect(try await store.auditRollupRows(in: Self.project, page: 7) == whole, "\(backend): in pages of 7")
+
+            let before = try await Self.counted(store)
+            let columns = ["metric", "day", "product", "storefront", "environment", "offer_type", "series", "col"]
+            let target = try #require(
+                try await store.database.read(
+                    "SELECT \(columns.joined(separator: ", ")), value FROM metric_rollups WHERE value <> 0 ORDER BY \(columns.joined(separator: ", ")) LIMIT 1",
+                    []
+                ).first)
+            let matching = "project = ? AND " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
+            let binds = [SQLValue.text(Self.project.id)] + columns.map { target[$0] ?? .null }
+            let insert =
+                "INSERT INTO metric_rollups (project, \(columns.joined(separator: ", ")), value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            // The row again on a day nobody counted (1970-01-02).
+            var elsewhere = binds
+            elsewhere[2] = .integer(1)
+            typealias Statement = (sql: String, binds: [SQLValue])
+            let tampered: [(what: String, change: Statement, undo: Statement)] = [
+                (
+                    "a value edited", ("UPDATE metric_rollups SET value = value + 1 WHERE \(matching)", binds),
+                    ("UPDATE metric_rollups SET value = value - 1 WHERE \(matching)", binds)
+                ),
+                (
+                    "a row lost", ("DELETE FROM metric_rollups WHERE \(matching)", binds),
+                    (insert, binds + [target["value"] ?? .null])
+                ),
+                (
+                    "a row no customer contributed", (insert, elsewhere + [target["value"] ?? .null]),
+                    ("DELETE FROM metric_rollups WHERE \(matching)", elsewhere)
+                ),
+            ]
+            for (what, change, undo) in tampered {
+                try await store.database.withTransaction { tx in try await tx.query(change.sql, change.binds) }
+                let found = try await store.auditRollupRows(in: Self.project, page: 7)
+                #expect(!found.agree, "\(backend): \(what) shows")
+                try await store.database.withTransaction { tx in try await tx.query(undo.sql, undo.binds) }
+                #expect(try await store.auditRollupRows(in: Self.project) == whole, "\(backend): \(what) undone")
+            }
+            #expect(try await Self.counted(store) == before, "\(backend): the audit changes nothing")
+            try await store.close()
+        }
+    }
+
     @Test("random draws reach every customer, ids sharing a long prefix included")
     func randomDraws() async throws {
         var random = MetricSnapshotGenerator(state: 5)
