@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test(
-        "the summed rows agree with every customer's fingerprint, read a page or all at once; a row edited, lost or added by hand shows; nothing is changed"
+        "the summed rows agree with every customer's fingerprint, read a page or all at once; a row edited, lost, added or unreadable shows; nothing is changed"
     )
     func summedRows() async throws {
         var random = MetricSnapshotGenerator(state: 9)
@@ -103,6 +103,9 @@ import Testing
             // The row again on a day nobody counted (1970-01-02).
             var elsewhere = binds
             elsewhere[2] = .integer(1)
+            // The row again under a metric this server does not count.
+            var unknown = binds
+            unknown[1] = .text("bogus_metric")
             typealias Statement = (sql: String, binds: [SQLValue])
             let tampered: [(what: String, change: Statement, undo: Statement)] = [
                 (
@@ -116,6 +119,10 @@ import Testing
                 (
                     "a row no customer contributed", (insert, elsewhere + [target["value"] ?? .null]),
                     ("DELETE FROM metric_rollups WHERE \(matching)", elsewhere)
+                ),
+                (
+                    "a row of an unknown metric", (insert, unknown + [target["value"] ?? .null]),
+                    ("DELETE FROM metric_rollups WHERE \(matching)", unknown)
                 ),
             ]
             for (what, change, undo) in tampered {
