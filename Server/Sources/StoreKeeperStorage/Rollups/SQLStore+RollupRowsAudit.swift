@@ -32,9 +32,12 @@ extension SQLStore {
             var rows: UInt64 = 0
             var after: [SQLValue]?
             var unreadable = false
+            // A row's key, in the table's key order: what the pages are ordered and resumed by.
+            let columns = ["metric", "day", "product", "storefront", "environment", "offer_type", "series", "col"]
+            let keyed = columns.joined(separator: ", ")
+            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
             repeat {
-                let keyed = "metric, day, product, storefront, environment, offer_type, series, col"
-                let resume = after == nil ? "" : " AND (\(keyed)) > (?, ?, ?, ?, ?, ?, ?, ?)"
+                let resume = after == nil ? "" : " AND (\(keyed)) > (\(placeholders))"
                 let found = try await tx.query(
                     "SELECT \(keyed), value FROM metric_rollups WHERE project = ?\(resume) ORDER BY \(keyed) LIMIT ?",
                     [.text(project.id)] + (after ?? []) + [.integer(Int64(page))])
@@ -48,11 +51,7 @@ extension SQLStore {
                 }
                 rows &+= UInt64(bitPattern: MetricRollup.fingerprint(keys))
                 audit.rows += found.count
-                after = found.last.map { last in
-                    ["metric", "day", "product", "storefront", "environment", "offer_type", "series", "col"].map {
-                        last[$0] ?? .null
-                    }
-                }
+                after = found.last.map { last in columns.map { last[$0] ?? .null } }
                 if found.count < page { after = nil }
             } while after != nil
             audit.agree = !unreadable && rows == customers
