@@ -33,8 +33,9 @@ public struct SubscriptionPeriod: Sendable, Hashable {
     /// `nil` for a period of its own, whose paid days are its length.
     public var foldedPaidDays: Double? = nil
     /// Within a rollup contribution, the index of its split dimensions in the contribution's table
-    /// (``RollupKeyParser``), so the accumulator names its series with a few bytes; -1 elsewhere.
-    var rollupDimensions = -1
+    /// (``RollupKeyParser``), so the accumulator names its series with a few bytes; -1 elsewhere. Scratch: no part
+    /// of the period's value (equality, hashing).
+    @Scratch var rollupDimensions = -1
 
     /// The days of paid service it adds when paid: its length, or the run's it stands for.
     public var paidDays: Double { foldedPaidDays ?? max(0, expiresAt.timeIntervalSince(start)) / 86_400 }
