@@ -83,27 +83,25 @@ struct MetricsBenchCommand: AsyncParsableCommand {
                     "databaseURL": url, "cacheMegabytes": cacheMegabytes,
                     "metricRollups": configuration.metrics.rollups,
                 ]
-                let fresh = try ChildServer.start(configuration: serverConfiguration, folder: folder)
-                var timings: [Timing]
-                let resident: Int
-                do {
-                    timings = try await time(base: fresh.base, client: client)
-                    resident = (fresh.residentBytes ?? 0) >> 20
-                    fresh.stop()
-                } catch {
-                    fresh.stop()
-                    throw error
-                }
-                // Each further fresh server answers every request once: its first answers.
-                for _ in 1..<freshServers {
-                    let another = try ChildServer.start(configuration: serverConfiguration, folder: folder)
-                    defer { another.stop() }
-                    let firsts = try await time(base: another.base, client: client, repeats: 1)
-                    for index in timings.indices { timings[index].firsts.append(firsts[index].first) }
+                var timings: [Timing] = []
+                var resident = 0
+                // The first fresh server is asked every request `--repeats` times; each further one once (its
+                // first answers, added to the first server's).
+                for server in 0..<freshServers {
+                    let fresh = try ChildServer.start(configuration: serverConfiguration, folder: folder)
+                    defer { fresh.stop() }
+                    let asked = try await time(base: fresh.base, client: client, repeats: server == 0 ? repeats : 1)
+                    if server == 0 {
+                        timings = asked
+                        resident = (fresh.residentBytes ?? 0) >> 20
+                    } else {
+                        for index in timings.indices { timings[index].firsts += asked[index].firsts }
+                    }
                 }
                 result = .success((timings, resident))
             } else {
-                result = .success((try await time(base: pair.base, client: client), Self.residentMegabytes()))
+                result = .success(
+                    (try await time(base: pair.base, client: client, repeats: repeats), Self.residentMegabytes()))
             }
         } catch {
             result = .failure(error)
@@ -130,9 +128,8 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Times every metric and every dashboard page.
-    func time(base: String, client: HTTPClient, repeats: Int? = nil) async throws -> [Timing] {
-        let repeats = repeats ?? self.repeats
+    /// Times every metric and every dashboard page, each asked `repeats` times.
+    func time(base: String, client: HTTPClient, repeats: Int) async throws -> [Timing] {
         let now = Date()
         let from = AppleDateFormat.rfc3339(now.addingTimeInterval(-365 * 86_400))
         let to = AppleDateFormat.rfc3339(now)
