@@ -1,8 +1,13 @@
 """The dashboard in headless Chromium (see dashboard-browser-check): sign in, every page, charts drawn, no console
 error, wrong key and missing CSRF token refused."""
+import base64
+import csv
+import io
 import json
 import sys
+import urllib.error
 import urllib.request
+from urllib.parse import quote
 
 from playwright.sync_api import sync_playwright
 
@@ -18,6 +23,19 @@ def call(method, path, body=None, key=None):
         request.add_header("Authorization", f"Bearer {key}")
     with urllib.request.urlopen(request) as response:
         return json.loads(response.read() or b"{}")
+
+
+def post_status(path, body):
+    request = urllib.request.Request(base + path, method="POST", data=json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def base64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 # A small population: buyers of each plan, a trial, one auto-renew off, a refund; then two months pass.
@@ -97,8 +115,9 @@ with sync_playwright() as playwright:
     page.screenshot(path=f"{shots}/customers.png", full_page=True)
     rows = page.query_selector_all("table.customers tr")
     assert len(rows) >= 2 and "browser-refunded" in page.inner_text("table.customers"), "the customer list"
-    csv = page.request.get(base + "/dashboard/subscribers.csv?status=revoked")
-    assert csv.status == 200 and "browser-refunded" in csv.text(), f"the customer CSV: {csv.status}"
+    customer_csv = page.request.get(base + "/dashboard/subscribers.csv?status=revoked")
+    assert customer_csv.status == 200 and "browser-refunded" in customer_csv.text(), \
+        f"the customer CSV: {customer_csv.status}"
     page.goto(base + "/dashboard")
     assert "Sandbox" in page.inner_text("main p strong"), "a Sandbox-only project opens on Sandbox"
 
@@ -110,6 +129,51 @@ with sync_playwright() as playwright:
         page.screenshot(path=f"{shots}/{name}.png", full_page=True)
         assert expected in page.inner_text("main"), f"{path}: '{expected}' missing"
 
+    # Hostile text, seeded as an attacker can without a secret key, then every page that shows it: no navigation,
+    # no element the dashboard did not write. A quote or `>` with a combining mark after it, and a Prepend letter
+    # (U+0D4E) before `<`, are single grapheme clusters: an escaper comparing clusters let them through raw.
+    refresh = '<meta http-equiv="refresh" content="0;url=http://127.0.0.1:9/phish">'
+    hostile_ids = ['q"\u0301 autofocus onfocus=x', "p\u0d4e" + refresh, '=HYPERLINK("x")"\u0301,=1+1']
+    forged_header = base64url(json.dumps({"alg": '"\u0301>' + refresh, "x5c": []}).encode())
+    forged = forged_header + "." + base64url(b"{}") + ".AA"
+    status = post_status("/v1/notifications/appstore", {"signedPayload": forged})
+    assert 400 <= status < 500, f"a forged notification: {status}"
+    call("POST", f"/v1/subscribers/{quote(hostile_ids[1], safe='')}/alias", {"new_app_user_id": "browser-monthly"},
+         key="pk_demo_storekeeper_public")
+    for hostile in (hostile_ids[0], hostile_ids[2]):
+        body = {"bundleID": bundle, "productID": "premium.monthly", "customerID": "hostile" + str(len(hostile))}
+        call("POST", "/simulator/v1/purchases", body)
+        listed = call("GET", f"/simulator/v1/apps/{bundle}/device-transactions?customerID={body['customerID']}")
+        call("POST", "/v1/transactions", {"app_user_id": hostile,
+                                          "signed_transaction": listed["transactions"][-1]["signedTransaction"]},
+             key="pk_demo_storekeeper_public")
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    for path in ["/dashboard/notifications", "/dashboard/subscribers", "/dashboard/subscribers?id=browser-monthly",
+                 "/dashboard/subscribers?id=" + quote(hostile_ids[0], safe="")]:
+        navigations.clear()
+        page.goto(base + path)
+        page.wait_for_timeout(1200)  # a refresh of 0 s would have fired by now
+        assert len(navigations) == 1 and navigations[0].startswith(base + "/dashboard"), \
+            f"{path}: the page navigated: {navigations}"
+        injected = page.query_selector_all("meta[http-equiv], [autofocus], [onfocus]")
+        assert not injected, f"{path}: markup the dashboard did not write: {[e.evaluate('e => e.outerHTML') for e in injected]}"
+    page.screenshot(path=f"{shots}/hostile-customers.png", full_page=True)
+    # The CSV answers, read by Python's csv module: every hostile id one whole field, no cell a formula.
+    for url in ["/dashboard/subscribers.csv", "/v1/subscribers?format=csv"]:
+        if url.startswith("/v1"):
+            request = urllib.request.Request(base + url, headers={"Authorization": f"Bearer {secret}"})
+            with urllib.request.urlopen(request) as response:
+                text = response.read().decode()
+        else:
+            text = page.request.get(base + url).text()
+        rows = list(csv.reader(io.StringIO(text)))
+        width = len(rows[0])
+        assert all(len(row) == width for row in rows), f"{url}: a field broke out: {rows}"
+        ids = [row[0] for row in rows[1:]]
+        assert "'" + hostile_ids[2] in ids and hostile_ids[0] in ids, f"{url}: hostile ids not whole: {ids}"
+        assert not any(cell[:1] in "=+-@" and cell for row in rows for cell in row), f"{url}: a formula cell"
+
     refused = page.request.post(base + "/dashboard/logout", form={"csrf": "forged"})
     assert refused.status == 403, f"a form without the CSRF token: {refused.status}"
     page.click("header button[type=submit]")
@@ -120,5 +184,6 @@ if errors:
     sys.exit(f"dashboard-browser-check: the console logged errors: {errors}")
 print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber, "
       f"the customer list and its CSV, "
-      f"notifications, webhooks, offerings, retention), "
+      f"notifications, webhooks, offerings, retention), hostile ids and a forged notification shown without "
+      f"navigation or injected markup, the CSVs read whole by Python's csv module, "
       f"no console error; a wrong key and a forged CSRF token refused; screenshots in {shots}")

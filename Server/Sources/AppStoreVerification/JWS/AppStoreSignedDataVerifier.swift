@@ -1,6 +1,7 @@
 import AppStoreModels
 import Crypto
 public import Foundation
+import StoreKeeperWire
 import X509
 
 /// Verifies App Store signed data: ES256 only, an `x5c` of exactly leaf, intermediate and root, the root pinned,
@@ -82,7 +83,7 @@ public struct AppStoreSignedDataVerifier: SignedDataVerifying {
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
                 .algorithmNotAllowed,
-                "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
+                "JWS alg is \(UntrustedText.quoted(jws.algorithm)); only ES256 is accepted")
         }
         guard jws.certificateChain.count == 3 else {
             if jws.certificateChain.count == 1 {

@@ -1,4 +1,5 @@
 public import AppStoreModels
+import StoreKeeperWire
 
 /// What verified signed data must say about itself, beyond being signed by Apple.
 public struct SignedDataExpectations: Sendable, Hashable {
@@ -30,7 +31,7 @@ public struct SignedDataExpectations: Sendable, Hashable {
     public func check(bundleID: String?, environment: AppStoreEnvironment?, appAppleID: Int64?, _ what: String) throws {
         if let expected = self.bundleID, bundleID != expected {
             throw VerificationError(
-                .unexpectedBundleID, "\(what) bundleId is \"\(bundleID ?? "absent")\", expected \"\(expected)\"")
+                .unexpectedBundleID, "\(what) bundleId is \(UntrustedText.quoted(bundleID)), expected \"\(expected)\"")
         }
         if let expected = self.environment, environment != expected {
             throw VerificationError(

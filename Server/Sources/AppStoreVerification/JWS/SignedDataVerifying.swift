@@ -1,4 +1,5 @@
 public import AppStoreModels
+import StoreKeeperWire
 
 /// Something that verifies App Store signed data (compact JWS) and checks what it says about itself.
 ///
@@ -151,7 +152,7 @@ extension SignedDataVerifying {
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
                 .algorithmNotAllowed,
-                "\(field): JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
+                "\(field): JWS alg is \(UntrustedText.quoted(jws.algorithm)); only ES256 is accepted")
         }
         return VerifiedSignedData(
             payload: jws.payload, signedDate: try SignedDate.read(jws.payload),

@@ -1,6 +1,7 @@
 import AppStoreModels
 import Crypto
 import Foundation
+import StoreKeeperWire
 import X509
 
 /// Verifies data signed by StoreKit testing in Xcode: one self-signed certificate in `x5c`, no Apple chain.
@@ -32,7 +33,7 @@ public struct XcodeSignedDataVerifier: SignedDataVerifying {
         guard jws.algorithm == "ES256" else {
             throw VerificationError(
                 .algorithmNotAllowed,
-                "JWS alg is \(jws.algorithm.map { "\"\($0)\"" } ?? "missing"); only ES256 is accepted")
+                "JWS alg is \(UntrustedText.quoted(jws.algorithm)); only ES256 is accepted")
         }
         guard jws.certificateChain.count == 1 else {
             throw VerificationError(

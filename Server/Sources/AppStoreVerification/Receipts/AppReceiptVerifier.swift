@@ -159,7 +159,7 @@ public struct AppReceiptVerifier: Sendable {
         if let bundleID = expected.bundleID, receipt.bundleID != bundleID {
             throw VerificationError(
                 .unexpectedBundleID,
-                "receipt bundle_id is \"\(receipt.bundleID ?? "absent")\", expected \"\(bundleID)\"")
+                "receipt bundle_id is \(UntrustedText.quoted(receipt.bundleID)), expected \"\(bundleID)\"")
         }
         if let version = expected.appVersion, receipt.appVersion != version {
             throw VerificationError(

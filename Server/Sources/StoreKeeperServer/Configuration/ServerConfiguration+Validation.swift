@@ -101,6 +101,24 @@ extension ServerConfiguration {
                     "apps: bundle id \"\(app.bundleID.prefix(100))\" is not a valid project id; list it in a project")
             }
         }
+        try Self.refuseCaseTwins(Set(scopes.values.map(\.id)))
         return scopes
+    }
+
+    /// Refuses two project ids that differ only in ASCII case (`alpha` and `Alpha`): one database's text matching
+    /// folds case where another's does not, and an operator reading ids would take them for one project.
+    /// - Parameter ids: The projects' ids (explicit projects and bundle ids forming default projects alike).
+    /// - Throws: ``ConfigurationError`` naming both ids.
+    static func refuseCaseTwins(_ ids: Set<String>) throws {
+        var seen: [String: String] = [:]
+        for id in ids.sorted() {
+            let folded = String(decoding: id.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+            if let twin = seen[folded] {
+                throw ConfigurationError(
+                    "projects: \"\(twin)\" and \"\(id)\" differ only in case; project ids (and bundle ids forming "
+                        + "default projects) must differ in more than case")
+            }
+            seen[folded] = id
+        }
     }
 }

@@ -3,7 +3,7 @@ import StoreKeeperAPI
 
 /// The one rule for an id a caller gives (`app_user_id`, `new_app_user_id`, `device_id`): 1–256 bytes of UTF-8
 /// without control or format characters (Unicode `Cc` and `Cf`: newlines, ESC, bidi overrides, zero-width joiners),
-/// normalised to NFC.
+/// normalised to NFC, that neither fuses with the character before it nor with the one after it.
 ///
 /// Swift compares strings by canonical equivalence while the databases compare bytes, so `café` typed as one
 /// character (NFC) and as `e` plus a combining accent (NFD) would be one customer in the server's caches and two
@@ -30,6 +30,16 @@ enum CustomerID {
             throw .invalid(
                 field == "device_id" ? .invalidDeviceID : .invalidAppUserID,
                 "\(field) must be 1–\(maximumBytes) bytes without control or format characters (Unicode Cc, Cf)")
+        }
+        // A mark, joiner or spacing mark at the start would fuse with the character written before the id, and a
+        // Prepend letter (U+0D4E) at the end with the one after it: the id would not stand on its own wherever it
+        // is shown. The standard library's own grapheme rules decide: delimited by two ASCII characters, the id must
+        // add exactly their two clusters.
+        guard ("<" + id + ">").count == id.count + 2 else {
+            throw .invalid(
+                field == "device_id" ? .invalidDeviceID : .invalidAppUserID,
+                "\(field) must not start with a combining or joining mark nor end with a prepended character "
+                    + "(it would fuse with the text beside it)")
         }
         return id
     }

@@ -47,15 +47,15 @@ extension SQLStore {
     /// The storage key of one of `project`'s customers drawn at random (`nil` without any): counted, then read at a
     /// random offset of the key order (an index scan, every few hours).
     func randomCustomer(in project: ProjectScope) async throws -> String? {
-        let pattern = SQLValue.text(Self.keyPattern(project))
+        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
         let count =
             try await database.read(
-                "SELECT count(*) AS n FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\'", [pattern]
+                "SELECT count(*) AS n FROM subscribers WHERE \(keys.sql)", keys.binds
             ).first?["n"]?.int ?? 0
         guard count > 0 else { return nil }
         return try await database.read(
-            "SELECT app_user_id FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\' ORDER BY app_user_id LIMIT 1 OFFSET ?",
-            [pattern, .integer(Int64.random(in: 0..<count))]
+            "SELECT app_user_id FROM subscribers WHERE \(keys.sql) ORDER BY app_user_id LIMIT 1 OFFSET ?",
+            keys.binds + [.integer(Int64.random(in: 0..<count))]
         ).first?["app_user_id"]?.string
     }
 }

@@ -36,16 +36,15 @@ extension SQLStore {
     @discardableResult
     public func rebuildRollups(in project: ProjectScope, progress: (Int) -> Void = { _ in }) async throws -> Int {
         guard rollupRules != nil else { throw StorageError("metric rollups are not kept by this store") }
+        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
         try await database.withTransaction { tx in
             // Under the project's subscribers' locks where rows are locked, so no write is half-way through.
             let users = try await tx.query(
-                "SELECT app_user_id FROM metric_customers WHERE app_user_id LIKE ? ESCAPE '\\'",
-                [.text(Self.keyPattern(project))]
+                "SELECT app_user_id FROM metric_customers WHERE \(keys.sql)", keys.binds
             ).compactMap { $0["app_user_id"]?.string }
             try await Self.lock(tx, users.map { "user:\($0)" })
             try await tx.query(
-                "DELETE FROM metric_customers WHERE app_user_id LIKE ? ESCAPE '\\'",
-                [.text(Self.keyPattern(project))])
+                "DELETE FROM metric_customers WHERE \(keys.sql)", keys.binds)
             try await tx.query("DELETE FROM metric_rollups WHERE project = ?", [.text(project.id)])
             try await tx.query("DELETE FROM metric_rollup_builds WHERE project = ?", [.text(project.id)])
         }
@@ -67,12 +66,13 @@ extension SQLStore {
         in project: ProjectScope, pageSize: Int = 200, progress: (Int) -> Void = { _ in }
     ) async throws -> Int {
         guard rollupRules != nil else { throw StorageError("metric rollups are not kept by this store") }
+        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
         var after = ""
         var done = 0
         while true {
             let users = try await database.read(
-                "SELECT app_user_id FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\' AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
-                [.text(Self.keyPattern(project)), .text(after), .integer(Int64(max(1, pageSize)))]
+                "SELECT app_user_id FROM subscribers WHERE \(keys.sql) AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
+                keys.binds + [.text(after), .integer(Int64(max(1, pageSize)))]
             ).compactMap { $0["app_user_id"]?.string }
             guard let last = users.last else { break }
             let cache = evidenceCache

@@ -16,14 +16,14 @@ extension SQLStore {
     /// - Throws: ``StorageError`` when this store keeps no rollups.
     public func auditRollupRows(in project: ProjectScope, page: Int) async throws -> RollupRowsAudit {
         guard rollupRules != nil else { throw StorageError("metric rollups are not kept by this store") }
-        let pattern = SQLValue.text(Self.keyPattern(project))
+        let scope = ProjectKeyFilter(column: "app_user_id", project: project)
         let page = max(1, page)
         return try await database.withReadTransaction { tx in
             // Summed as two halves, so no database sum overflows: a fingerprint is its high 32 bits (signed) × 2³²
             // plus its low 32 bits.
             let sums = try await tx.query(
-                "SELECT count(*) AS n, CAST(COALESCE(SUM(fingerprint & 4294967295), 0) AS BIGINT) AS low, CAST(COALESCE(SUM(fingerprint >> 32), 0) AS BIGINT) AS high FROM metric_customers WHERE app_user_id LIKE ? ESCAPE '\\'",
-                [pattern]
+                "SELECT count(*) AS n, CAST(COALESCE(SUM(fingerprint & 4294967295), 0) AS BIGINT) AS low, CAST(COALESCE(SUM(fingerprint >> 32), 0) AS BIGINT) AS high FROM metric_customers WHERE \(scope.sql)",
+                scope.binds
             ).first
             let low = UInt64(bitPattern: sums?["low"]?.int ?? 0)
             let high = UInt64(bitPattern: sums?["high"]?.int ?? 0)

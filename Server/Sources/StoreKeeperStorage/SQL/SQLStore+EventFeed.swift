@@ -8,9 +8,8 @@ extension SQLStore {
         let dialect = database.dialect
         let start = cursor ?? EventFeedCursor(transaction: 0, id: -1)
         var horizon = ""
-        var binds: [SQLValue] = [
-            .text(Self.keyPattern(project)), dialect.writingTransaction(start.transaction), .integer(start.id),
-        ]
+        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
+        var binds: [SQLValue] = keys.binds + [dialect.writingTransaction(start.transaction), .integer(start.id)]
         if let query = dialect.feedHorizonQuery {
             // Its own statement, before the read (whatever the server's default isolation): every writer below the
             // horizon had finished by then, so the read's later snapshot holds its events.
@@ -24,7 +23,7 @@ extension SQLStore {
                 SELECT id, app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json,
                     CAST(tx AS TEXT) AS tx_text
                 FROM events
-                WHERE app_user_id LIKE ? ESCAPE '\\' AND (tx, id) > (\(dialect.writingTransactionParameter), ?)\(horizon)
+                WHERE \(keys.sql) AND (tx, id) > (\(dialect.writingTransactionParameter), ?)\(horizon)
                 ORDER BY tx, id LIMIT ?
                 """,
                 binds + [.integer(Int64(max(1, limit)))])

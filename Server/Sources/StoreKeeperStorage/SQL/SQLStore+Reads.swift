@@ -140,9 +140,10 @@ extension SQLStore {
                     || byte == 0x2D
             })
         else { return [:] }
+        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
         let rows = try await database.read(
-            "SELECT app_user_id, evidence_json FROM subscribers WHERE app_user_id LIKE ? ESCAPE '\\' AND evidence_json LIKE ?",
-            [.text(Self.keyPattern(project)), .text("%\"appTransactionID\":\"\(appTransactionID)\"%")])
+            "SELECT app_user_id, evidence_json FROM subscribers WHERE \(keys.sql) AND evidence_json LIKE ?",
+            keys.binds + [.text("%\"appTransactionID\":\"\(appTransactionID)\"%")])
         var result: [String: [String]] = [:]
         for row in rows {
             guard let user = row["app_user_id"]?.string else { continue }
@@ -167,9 +168,10 @@ extension SQLStore {
     /// of single-observation sets), in key order after `after`.
     func evidencePageStatement(in project: ProjectScope, after: String?, limit: Int) -> (String, [SQLValue]) {
         let concatenate = database.dialect.joined("evidence_json", separator: ",")
+        let keys = ProjectKeyFilter(column: "s.app_user_id", project: project)
         return (
-            "SELECT s.app_user_id, s.evidence_json, (SELECT '[' || \(concatenate) || ']' FROM evidence_history h WHERE h.app_user_id = s.app_user_id) AS history_json FROM subscribers s WHERE s.app_user_id LIKE ? ESCAPE '\\' AND s.app_user_id > ? ORDER BY s.app_user_id LIMIT ?",
-            [.text(Self.keyPattern(project)), .text(after ?? ""), .integer(Int64(max(1, limit)))]
+            "SELECT s.app_user_id, s.evidence_json, (SELECT '[' || \(concatenate) || ']' FROM evidence_history h WHERE h.app_user_id = s.app_user_id) AS history_json FROM subscribers s WHERE \(keys.sql) AND s.app_user_id > ? ORDER BY s.app_user_id LIMIT ?",
+            keys.binds + [.text(after ?? ""), .integer(Int64(max(1, limit)))]
         )
     }
 
@@ -205,11 +207,6 @@ extension SQLStore {
                     ProjectScope.value(ofKey: String($0))
                 })
         }
-    }
-
-    /// The LIKE pattern of every storage key in `project` (a project id's only LIKE wildcard, `_`, escaped).
-    static func keyPattern(_ project: ProjectScope) -> String {
-        project.key("").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
     static func decodeStored<Value: Decodable>(_ type: Value.Type, _ value: SQLValue?, empty: String, what: String)

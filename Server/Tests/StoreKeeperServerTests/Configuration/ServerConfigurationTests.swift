@@ -127,6 +127,14 @@ import Testing
             ),
             (#"{"apps": [{"bundleID": "com.a"}], "projects": [{"id": "has:colon", "apps": ["com.a"]}]}"#, "has:colon"),
             (
+                #"{"apps": [{"bundleID": "com.a"}, {"bundleID": "com.b"}], "projects": [{"id": "alpha", "apps": ["com.a"]}, {"id": "Alpha", "apps": ["com.b"]}]}"#,
+                "differ only in case"
+            ),
+            (
+                #"{"apps": [{"bundleID": "com.Shop"}, {"bundleID": "com.shop"}]}"#,
+                "\"com.Shop\" and \"com.shop\" differ only in case"
+            ),
+            (
                 #"{"apps": [{"bundleID": "com.a"}], "apiKeys": [{"key": "pk_short", "kind": "public", "bundleID": "com.a"}]}"#,
                 "at least 32"
             ),

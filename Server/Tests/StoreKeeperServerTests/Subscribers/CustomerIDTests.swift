@@ -35,6 +35,23 @@ import Testing
     }
 
     @Test(
+        "an id that would fuse with the text beside it is refused: a mark or joiner first, a Prepend letter last",
+        arguments: ["\u{301}quote", "\u{93F}spacing", "\u{FE0F}selector", "tail\u{D4E}", "tail\u{111C2}"])
+    func fusing(_ id: String) {
+        #expect {
+            _ = try CustomerID.normalized(id)
+        } throws: { error in
+            (error as? ServiceError)?.code == "invalid_app_user_id"
+                && (error as? ServiceError)?.message.contains("fuse") == true
+        }
+    }
+
+    @Test("the same characters inside an id are kept: only the edges decide", arguments: ["x\u{D4E}<y", "a\u{301}\"b"])
+    func fusingInside(_ id: String) throws {
+        #expect(try CustomerID.normalized(id) == id.precomposedStringWithCanonicalMapping)
+    }
+
+    @Test(
         "an id posted in NFD and read in NFC (and the other way) is one customer: answer, history and deliveries agree",
         arguments: TestDatabases.backends)
     func oneCustomerOverHTTP(_ backend: String) async throws {
