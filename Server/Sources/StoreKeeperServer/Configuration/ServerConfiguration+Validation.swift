@@ -112,7 +112,7 @@ extension ServerConfiguration {
     static func refuseCaseTwins(_ ids: Set<String>) throws {
         var seen: [String: String] = [:]
         for id in ids.sorted() {
-            let folded = String(decoding: id.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+            let folded = id.lowercased()  // a project id is ASCII (ProjectScope), so this folds ASCII case only
             if let twin = seen[folded] {
                 throw ConfigurationError(
                     "projects: \"\(twin)\" and \"\(id)\" differ only in case; project ids (and bundle ids forming "
