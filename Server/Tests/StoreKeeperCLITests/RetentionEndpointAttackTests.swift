@@ -4,8 +4,9 @@ import Testing
 
 /// `POST /v1/retention/appstore` takes no key: Apple's signature is its only proof. Played as an attacker over
 /// HTTP against `storekeeper serve`: Apple's genuine request is captured on its way (the real-time URL pointed at
-/// a receiver), then replayed edited or with a broken signature — refused, nothing recorded; a genuine request
-/// about a subscription the server never heard of is answered so Apple shows its default message.
+/// a receiver), then replayed edited or with a broken signature — refused, nothing recorded; the genuine request is
+/// answered once, and refused replayed or held back past five minutes; a genuine request about a subscription the
+/// server never heard of is answered so Apple shows its default message.
 @Suite(.timeLimit(.minutes(3))) struct RetentionEndpointAttackTests {
     typealias E2E = RetentionEndToEndTests
 
@@ -25,12 +26,22 @@ import Testing
         return try #require(object["signedPayload"] as? String)
     }
 
+    /// The ids of the retention events in an events answer.
+    static func retentionEvents(_ answer: String) -> [Int] {
+        let object = (try? JSONSerialization.jsonObject(with: Data(answer.utf8))) as? [String: Any]
+        return (object?["events"] as? [[String: Any]] ?? []).compactMap { event in
+            (event["type"] as? String)?.hasPrefix("retention_") == true ? event["id"] as? Int : nil
+        }
+    }
+
     static func post(_ client: ServeClient, _ signedPayload: String) async throws -> (Int, String) {
         try await client.call(
             .POST, "/v1/retention/appstore", key: nil, body: #"{"signedPayload":"\#(signedPayload)"}"#)
     }
 
-    @Test("an edited or re-signed request is refused and records nothing; an unknown subscription gets Apple's default")
+    @Test(
+        "an edited, re-signed, replayed or stale request is refused and records nothing; an unknown subscription gets Apple's default"
+    )
     func attacker() async throws {
         let receiver = WebhookReceiver()
         try await LiveServer.with(router: receiver.router()) { hook in
@@ -58,9 +69,30 @@ import Testing
                 let (_, eventsAfter) = try await client.call(.GET, "/v1/subscribers/vic/events", key: E2E.secretKey)
                 #expect(eventsAfter == eventsBefore, "a refused request records nothing")
 
-                // The genuine request again is answered (Apple may ask more than once).
-                let (replayed, answer) = try await Self.post(client, genuine)
-                #expect(replayed == 200 && answer.contains(E2E.message), "\(answer)")
+                // The genuine request is answered once; replayed, it is refused and recorded nowhere.
+                let (first, answer) = try await Self.post(client, genuine)
+                #expect(first == 200 && answer.contains(E2E.message), "\(answer)")
+                let (_, eventsAnswered) = try await client.call(
+                    .GET, "/v1/subscribers/vic/events", key: E2E.secretKey)
+                #expect(eventsAnswered != eventsAfter, "the genuine request is recorded")
+                for _ in 0..<3 {
+                    let (replayed, refusal) = try await Self.post(client, genuine)
+                    #expect(replayed == 404 && refusal.contains("no_retention_message"), "\(refusal)")
+                }
+                // A request captured and held back past five minutes is refused too.
+                let late = try await Self.captured(client, receiver, hook: hook, customer: "vic")
+                let (advanced, _) = try await client.call(
+                    .POST, "/simulator/v1/clock/advance", key: nil, body: #"{"seconds":301}"#)
+                #expect(advanced == 200)
+                let (stale, staleness) = try await Self.post(client, late)
+                #expect(stale == 404 && staleness.contains("300 s"), "\(staleness)")
+                // (Five minutes renew the sandbox's monthly subscription: only retention events are compared.)
+                let (_, eventsReplayed) = try await client.call(
+                    .GET, "/v1/subscribers/vic/events", key: E2E.secretKey)
+                #expect(
+                    Self.retentionEvents(eventsReplayed) == Self.retentionEvents(eventsAnswered)
+                        && Self.retentionEvents(eventsAnswered).count == 2,
+                    "a replayed or stale request records nothing: \(eventsReplayed)")
 
                 // A subscription the server never heard of (its notifications dropped): Apple's default shows.
                 let (dropped, _) = try await client.call(

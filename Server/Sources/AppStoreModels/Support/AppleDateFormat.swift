@@ -145,6 +145,8 @@ public enum AppleDateFormat {
         }
         guard let offset = zoneOffset(b, from: index) else { return nil }
         let days = daysFromCivil(year, month, day)
+        // A day past its month's end (2026-02-30) names no date: refused, not carried into the next month.
+        guard civilFromDays(days) == (year, month, day) else { return nil }
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }

@@ -25,6 +25,8 @@ struct RetentionService: Sendable {
     let books: ProjectSettingsCache<RetentionRules>
     /// Writes the exchanges, many to a commit.
     let recorder: RetentionRecorder
+    /// Answers each of Apple's requests once, and only while fresh.
+    let replays = RetentionReplayGuard()
     /// Asks Apple which messages the project's apps hold, when rules are saved.
     var messages = RetentionMessageCheck(client: nil)
     let now: @Sendable () -> Date
@@ -83,13 +85,32 @@ struct RetentionService: Sendable {
         do { jws = try AppStoreVerification.CompactJWS(signedPayload) } catch {
             throw ServiceError.invalid(.malformed, "signedPayload is not a compact JWS")
         }
-        let app = try route(claimed: jws.payload)
         let request: DecodedRealtimeRequestBody
+        let app: AppRuntime
         do {
+            guard let routed = route(claimed: jws.payload) else {
+                // Apple's signature is checked before an app is named missing: an unsigned request learns nothing.
+                if let any = apps.byBundleID.values.first { _ = try await any.signedData.verify(jws) }
+                throw ServiceError(
+                    .unknownApp, .unknownApp,
+                    "no configured app has appAppleId \(Self.claimedAppAppleID(jws.payload).map(String.init) ?? "absent"); "
+                        + "set appAppleID on the app")
+            }
+            app = routed
             request = try await app.signedData.verifyRealtimeRequest(jws)
         } catch let error as VerificationError {
             ServerMetrics.verificationFailure(code: error.code.rawValue)
             throw ServiceError.unverifiable(APIErrorCode(error.code), "signedPayload: \(error.reason)")
+        }
+        let instant = now()
+        do {
+            try replays.admit(request.requestIdentifier, signedDate: request.signedDate, now: instant)
+        } catch .stale {
+            throw APIError(
+                .notFound, .noRetentionMessage,
+                "the request was signed more than \(Int(RetentionReplayGuard.window)) s from the server's clock")
+        } catch .replayed {
+            throw APIError(.notFound, .noRetentionMessage, "the request was answered before; each is answered once")
         }
         let project = app.project
         let bundleIDs = apps.bundleIDs(in: project)
@@ -102,7 +123,6 @@ struct RetentionService: Sendable {
                 "no customer of this project owns original transaction \(request.originalTransactionId.prefix(40))")
         }
         let appUserID = String(key.dropFirst(project.id.count + 1))
-        let instant = now()
         let rules = try await books.value(projectID: project.id).rules
         let standing = try await RetentionStanding.read(
             appUserID: appUserID, request: request, project: project, subscribers: subscribers, store: store,
@@ -174,15 +194,19 @@ struct RetentionService: Sendable {
 
     /// The app a request is for: the configured app with its Apple id, else the only app configured (a request
     /// names no bundle id). Routing reads the payload before it is verified; the app's verifier then checks it.
-    func route(claimed payload: [UInt8]) throws -> AppRuntime {
-        let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
-        let appAppleID = (object?["appAppleId"] as? NSNumber)?.int64Value
+    /// `nil` when no app is configured for the claimed id.
+    func route(claimed payload: [UInt8]) -> AppRuntime? {
+        let appAppleID = Self.claimedAppAppleID(payload)
         let all = apps.byBundleID.values
         if let appAppleID, let app = all.first(where: { $0.configuration.appAppleID == appAppleID }) { return app }
         if all.count == 1, let only = all.first { return only }
-        throw ServiceError(
-            .unknownApp, .unknownApp,
-            "no configured app has appAppleId \(appAppleID.map(String.init) ?? "absent"); set appAppleID on the app")
+        return nil
+    }
+
+    /// The `appAppleId` a request's payload claims, read before verification.
+    static func claimedAppAppleID(_ payload: [UInt8]) -> Int64? {
+        let object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
+        return (object?["appAppleId"] as? NSNumber)?.int64Value
     }
 
     /// Apple's answer for a rule's response; a promotional offer is signed now, for the subscription's product.

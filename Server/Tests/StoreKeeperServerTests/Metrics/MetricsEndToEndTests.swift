@@ -132,8 +132,8 @@ import Testing
             #expect(unknown == 404)
             #expect((body["error"] as? [String: Any])?["code"] as? String == "unknown_metric")
             for (parameter, value) in [
-                ("from", "yesterday"), ("to", "2026-13-01"), ("interval", "hour"), ("split", "country"),
-                ("environment", "Staging"), ("format", "xml"),
+                ("from", "yesterday"), ("from", "2026-02-30"), ("to", "2026-13-01"), ("interval", "hour"),
+                ("split", "country"), ("environment", "Staging"), ("format", "xml"),
             ] {
                 let (status, refusal) = try await client.call(
                     .GET, APIPath.metric("mrr", query: [(parameter, value)]), key: E2E.secretKey)

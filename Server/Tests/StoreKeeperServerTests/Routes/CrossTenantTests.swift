@@ -221,6 +221,26 @@ import Testing
     }
 
     @Test(
+        "a forged retention request is refused for its signature before any app is named missing",
+        arguments: TestDatabases.backends)
+    func retentionVerifiedBeforeRouting(_ backend: String) async throws {
+        try await Servers.with(backend) { servers in
+            let ground = try await Self.prepare(servers)
+            let forged = try JWSTamper.selfSigned(ground.retentionRequest) { $0["appAppleId"] = 424_242 }
+            let (refused, why) = try await servers.client.call(
+                .POST, "/v1/retention/appstore", key: nil, body: servers.client.json(["signedPayload": forged]))
+            let code = (why["error"] as? [String: Any])?["code"] as? String
+            #expect(refused == 422, "\(refused) \(why)")
+            #expect(code != nil && code != "unknown_app", "\(why)")
+            // Apple's genuine request for an app this server does not know by its Apple id names the app missing.
+            let (unknown, named) = try await servers.client.call(
+                .POST, "/v1/retention/appstore", key: nil,
+                body: servers.client.json(["signedPayload": ground.retentionRequest]))
+            #expect(((named["error"] as? [String: Any])?["code"] as? String) == "unknown_app", "\(unknown) \(named)")
+        }
+    }
+
+    @Test(
         "apps grouped into one project share their customers: either app's key reaches them",
         arguments: TestDatabases.backends)
     func groupedProject(_ backend: String) async throws {
