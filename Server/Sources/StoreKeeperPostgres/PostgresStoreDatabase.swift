@@ -22,6 +22,8 @@ public final class PostgresStoreDatabase: SQLDatabase {
     let acquireTimeout: Duration?
     /// When the current outage began (`nil`: the database answers), so an outage is reported once, not per call.
     let outage = Mutex<ContinuousClock.Instant?>(nil)
+    /// Fails a statement whose connection closes under it (PostgresNIO would never answer it).
+    let watch = ConnectionWatch()
 
     init(
         client: PostgresClient, listenerConfiguration: PostgresConnection.Configuration, logger: Logger,
@@ -129,7 +131,8 @@ public final class PostgresStoreDatabase: SQLDatabase {
     /// Runs one statement on a pooled connection, outside a transaction.
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await pooled { connection in
-            try await PostgresStoreTransaction(connection: connection, logger: self.logger).query(sql, binds)
+            try await PostgresStoreTransaction(connection: connection, logger: self.logger, watch: self.watch)
+                .query(sql, binds)
         }
     }
 
@@ -137,15 +140,15 @@ public final class PostgresStoreDatabase: SQLDatabase {
         async throws -> T
     {
         try await pooled { connection in
-            let transaction = PostgresStoreTransaction(connection: connection, logger: self.logger)
-            _ = try await transaction.statement(begin)
+            let transaction = PostgresStoreTransaction(connection: connection, logger: self.logger, watch: self.watch)
+            try await transaction.statement(begin)
             do {
                 let result = try await body(transaction)
-                _ = try await transaction.statement("COMMIT")
+                try await transaction.statement("COMMIT")
                 return result
             } catch {
                 // Not on a lost connection: a statement written to a closed channel is never answered.
-                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: self.logger) }
+                _ = try? await transaction.statement("ROLLBACK")
                 throw error
             }
         }
@@ -266,15 +269,19 @@ struct PostgresStoreTransaction: SQLTransaction {
     var dialect: SQLDialect { .postgres }
     let connection: PostgresConnection
     let logger: Logger
+    /// Ends a statement whose connection closes under it.
+    let watch: ConnectionWatch
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         // A statement written to a connection already closed (the server went away between two statements) is
-        // never answered: fail it here instead.
+        // never answered: fail it here instead, and while it runs (ConnectionWatch).
         guard !connection.isClosed else { throw DatabaseUnavailable("the connection was lost") }
-        var rows: [PostgresRow] = []
-        if let prepared = try await PreparedStatements.run(sql, binds, on: connection, logger: logger) {
-            rows = prepared
-        } else {
+        let (connection, logger) = (connection, logger)
+        let rows = try await watch.run(on: connection) { () async throws -> [PostgresRow] in
+            if let prepared = try await PreparedStatements.run(sql, binds, on: connection, logger: logger) {
+                return prepared
+            }
+            var rows: [PostgresRow] = []
             for try await row in try await connection.query(
                 PostgresQuery(
                     unsafeSQL: PreparedStatements.numbered(sql), binds: try PreparedStatements.bindings(binds)),
@@ -282,6 +289,7 @@ struct PostgresStoreTransaction: SQLTransaction {
             {
                 rows.append(row)
             }
+            return rows
         }
         var result: [SQLRow] = []
         result.reserveCapacity(rows.count)
@@ -309,10 +317,14 @@ struct PostgresStoreTransaction: SQLTransaction {
 }
 
 extension PostgresStoreTransaction {
-    /// Runs a statement without values (`BEGIN`, `COMMIT`), unless the connection is already closed.
-    func statement(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+    /// Runs a statement without values (`BEGIN`, `COMMIT`, `ROLLBACK`), unless the connection is already closed;
+    /// its rows, if any, are read and dropped.
+    func statement(_ query: PostgresQuery) async throws {
         guard !connection.isClosed else { throw DatabaseUnavailable("the connection was lost") }
-        return try await connection.query(query, logger: logger)
+        let (connection, logger) = (connection, logger)
+        try await watch.run(on: connection) {
+            for try await _ in try await connection.query(query, logger: logger) {}
+        }
     }
 
     /// A binary result value as ours.
