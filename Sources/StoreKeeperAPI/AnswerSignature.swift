@@ -16,8 +16,30 @@ public enum AnswerSignature {
     public static let dateHeader = "StoreKeeper-Answer-Date"
     /// The answer's signatures: base64 Ed25519 signatures separated by commas.
     public static let signatureHeader = "StoreKeeper-Answer-Signature"
-    /// The first line of every signed message: the scheme and its version.
+    /// The first line of a version 1 message: the scheme and its version (answers to SDKs that do not name one).
     public static let scheme = "storekeeper-answer-v1"
+    /// The first line of a version 2 message, which also binds the answer to the request's body and key.
+    public static let schemeV2 = "storekeeper-answer-v2"
+    /// The request's choice of scheme: an SDK that checks version 2 sends ``schemeV2`` here. Changing or removing
+    /// it on the way gains nothing: the SDK checks the version it asked for, and a version 1 signature is not one.
+    public static let schemeHeader = "StoreKeeper-Answer-Scheme"
+
+    /// The request a version 2 answer was made for, beyond its nonce, method and target: what the server read and
+    /// in whose name. A traffic rewriter that swaps the body (another customer's id and receipt) or the key (a
+    /// sister app's, in another project) gets an answer signed for that other request, which the SDK refuses.
+    public struct Request: Sendable, Hashable {
+        /// SHA-256 of the request's body bytes (of no bytes when it has none).
+        public var bodyDigest: [UInt8]
+        /// SHA-256 of the request's `Authorization` header value as sent (`Bearer pk_…`; of no bytes when absent):
+        /// the key, and so its app and project.
+        public var keyDigest: [UInt8]
+
+        /// The request's digests.
+        public init(bodyDigest: some Sequence<UInt8>, keyDigest: some Sequence<UInt8>) {
+            self.bodyDigest = Array(bodyDigest)
+            self.keyDigest = Array(keyDigest)
+        }
+    }
 
     /// Whether `value` is an acceptable nonce: 16 to 128 characters, each `A–Z a–z 0–9 - _`.
     public static func isNonce(_ value: String) -> Bool {
@@ -43,6 +65,30 @@ public enum AnswerSignature {
         nonce: String, method: String, target: String, status: Int, date: String, bodyDigest: some Sequence<UInt8>
     ) -> [UInt8] {
         let lines = [scheme, nonce, "\(method) \(target)", String(status), date, Base64.standardEncode(bodyDigest)]
+        return Array(lines.joined(separator: "\n").utf8)
+    }
+
+    /// The bytes a version 2 signature covers: the version 1 lines under ``schemeV2``, then the base64 SHA-256
+    /// of the request's body and of its `Authorization` value, one per line:
+    ///
+    /// ```
+    /// storekeeper-answer-v2
+    /// <nonce>
+    /// <METHOD> <target>
+    /// <status>
+    /// <date, Unix ms>
+    /// <base64 SHA-256 of the answer's body>
+    /// <base64 SHA-256 of the request's body>
+    /// <base64 SHA-256 of the request's Authorization value>
+    /// ```
+    public static func message(
+        nonce: String, method: String, target: String, status: Int, date: String, bodyDigest: some Sequence<UInt8>,
+        request: Request
+    ) -> [UInt8] {
+        let lines = [
+            schemeV2, nonce, "\(method) \(target)", String(status), date, Base64.standardEncode(bodyDigest),
+            Base64.standardEncode(request.bodyDigest), Base64.standardEncode(request.keyDigest),
+        ]
         return Array(lines.joined(separator: "\n").utf8)
     }
 

@@ -10,12 +10,15 @@ import Testing
 #endif
 
 /// Signed answers, the SDK's side: an answer counts only when a configured key signed exactly it — its body,
-/// status, method and path — for this request's nonce. Signed here as the server signs (`AnswerSignature`).
+/// status, method and path — for this request: its nonce, the body it sent and the key it sent it with. Signed
+/// here as the server signs (`AnswerSignature`, `storekeeper-answer-v2`).
 @Suite struct AnswerVerifierSpecs {
     static let key = Curve25519.Signing.PrivateKey()
     static let nextKey = Curve25519.Signing.PrivateKey()
     static let body = Data(#"{"subscriber":{"entitlements":[]}}"#.utf8)
     static let nonce = AnswerVerifier.nonce()
+    static let sent = Data(#"{"app_user_id":"u1","receipt":"MIIT"}"#.utf8)
+    static let authorization = "Bearer pk_app_public_0123456789abcdefghijklmn"
 
     static func publicKey(_ key: Curve25519.Signing.PrivateKey) -> String {
         key.publicKey.rawRepresentation.base64EncodedString()
@@ -24,12 +27,20 @@ import Testing
     /// The headers the server sends: the date and one signature per key.
     static func headers(
         _ keys: [Curve25519.Signing.PrivateKey], nonce: String = nonce, status: Int = 200, body: Data = body,
-        target: String = "/v1/subscribers/u1"
+        target: String = "/v1/subscribers/u1", sent: Data = sent, authorization: String = authorization,
+        version: Int = 2
     ) throws -> [String: String] {
         let date = "1800000000000"
-        let message = AnswerSignature.message(
-            nonce: nonce, method: "GET", target: target, status: status, date: date,
-            bodyDigest: SHA256.hash(data: body))
+        let request = AnswerSignature.Request(
+            bodyDigest: SHA256.hash(data: sent), keyDigest: SHA256.hash(data: Data(authorization.utf8)))
+        let message =
+            version == 1
+            ? AnswerSignature.message(
+                nonce: nonce, method: "GET", target: target, status: status, date: date,
+                bodyDigest: SHA256.hash(data: body))
+            : AnswerSignature.message(
+                nonce: nonce, method: "GET", target: target, status: status, date: date,
+                bodyDigest: SHA256.hash(data: body), request: request)
         let signatures = try keys.map { Array(try $0.signature(for: message)) }
         return [AnswerSignature.dateHeader: date, AnswerSignature.signatureHeader: AnswerSignature.header(signatures)]
     }
@@ -40,7 +51,8 @@ import Testing
     ) -> AnswerVerifier.Failure? {
         do {
             try verifier.verify(
-                nonce: nonce, method: "GET", target: target, status: status, headers: headers, body: body)
+                nonce: nonce, method: "GET", target: target, requestBody: sent, authorization: authorization,
+                status: status, headers: headers, body: body)
             return nil
         } catch {
             return error
@@ -69,6 +81,18 @@ import Testing
         var garbled = signed
         garbled[AnswerSignature.signatureHeader] = "not base64!, AAAA"
         #expect(Self.check(verifier, headers: garbled) == .mismatch)
+    }
+
+    @Test("an answer signed for another request body or another key, or signed as version 1, is refused")
+    func boundToTheRequest() throws {
+        let verifier = AnswerVerifier(publicKeys: [Self.publicKey(Self.key)])
+        // A rewriter sent a paying customer's receipt in place of this device's: the server signed what it read.
+        let swappedBody = try Self.headers([Self.key], sent: Data(#"{"app_user_id":"u1","receipt":"PAID"}"#.utf8))
+        #expect(Self.check(verifier, headers: swappedBody) == .mismatch)
+        // A rewriter sent a sister app's key: the server answered in that app's project.
+        let swappedKey = try Self.headers([Self.key], authorization: "Bearer pk_sister_public_0123456789abcdefghij")
+        #expect(Self.check(verifier, headers: swappedKey) == .mismatch)
+        #expect(Self.check(verifier, headers: try Self.headers([Self.key], version: 1)) == .mismatch)
     }
 
     @Test("an answer without a signature or a date is unsigned")

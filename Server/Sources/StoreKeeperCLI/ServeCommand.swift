@@ -216,7 +216,19 @@ struct ServeCommand: AsyncParsableCommand {
                     ? "SQLite \(configuration.dataDirectory)/storekeeper.sqlite" : "PostgreSQL"),
             "  API: \(base)/v1  (OpenAPI: \(base)/openapi.json)",
         ]
-        if simulator {
+        // The demo's keys and tour only when this server takes them: a configuration with its own apps or keys
+        // refuses them, and a banner must not offer keys that answer 401.
+        let demo =
+            simulator && configuration.apiKeys.contains { $0.key == ServerConfiguration.demoPublicKey }
+            && configuration.apps.contains { $0.bundleID == ServerConfiguration.demoBundleID }
+        if simulator && !demo {
+            lines += [
+                "  Apple: the App Store simulator, in-process at \(base)/verifyReceipt, \(base)/inApps, \(base)/simulator/v1",
+                "  apps: " + configuration.apps.map(\.bundleID).sorted().joined(separator: ", ")
+                    + "; keys as configured (not shown)",
+            ]
+        }
+        if demo {
             lines += [
                 "  Apple: the App Store simulator, in-process at \(base)/verifyReceipt, \(base)/inApps, \(base)/simulator/v1",
                 "  simulated time: a sandbox month is \(configuration.simulator.rate.rawValue); clock \(configuration.simulator.clock.rawValue)"

@@ -134,7 +134,9 @@ public enum StoreKeeperApplication {
             proceeds: configuration.metrics.proceeds, now: dependencies.now)
         let router = Router()
         // Outermost, so it signs the bytes every other middleware settled on, error bodies included.
-        router.add(middleware: AnswerSigningMiddleware(signer: answerSigner, now: dependencies.now))
+        router.add(
+            middleware: AnswerSigningMiddleware(
+                signer: answerSigner, now: dependencies.now, maximumRequestBytes: configuration.maximumBodyBytes))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware<BasicRequestContext>())
         router.add(middleware: ErrorBodyMiddleware())

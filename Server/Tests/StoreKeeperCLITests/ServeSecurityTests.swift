@@ -98,6 +98,27 @@ import Testing
         }
     }
 
+    @Test("a configuration with its own app and keys: the banner offers no demo key, and the demo keys answer 401")
+    func bannerOffersOnlyKeysTaken() async throws {
+        let directory = try Self.temporaryDirectory("banner")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data").path
+        let config = try Self.config(
+            directory,
+            #"""
+            {"dataDirectory": "\#(data)", "apps": [{"bundleID": "com.example.app"}], "simulator": true,
+             "apiKeys": [{"key": "pk_own_0123456789abcdefghijklmnopqrstuv", "kind": "public", "bundleID": "com.example.app"}]}
+            """#)
+        let server = try await BackgroundCommand(["serve", "--port", "0", "--config", config])
+        defer { server.stop() }
+        #expect(server.printed.contains("com.example.app"), "\(server.printed)")
+        #expect(!server.printed.contains("pk_demo") && !server.printed.contains("sk_demo"), "\(server.printed)")
+        #expect(!server.printed.contains("pk_own_"), "a configured key is never printed")
+        let (status, _) = try await ServeClient(base: server.baseURL).call(
+            .GET, "/v1/subscribers/alice", key: "pk_demo_storekeeper_public")
+        #expect(status == 401)
+    }
+
     @Test("a configuration file that holds secrets and other users can read is refused at startup, naming it")
     func readableSecretsRefused() async throws {
         let directory = try Self.temporaryDirectory("secrets")

@@ -18,8 +18,11 @@ public struct AnswerVerifier: Sendable {
         case invalidKey(index: Int)
         /// The answer has no `StoreKeeper-Answer-Signature` or no `StoreKeeper-Answer-Date`.
         case unsigned
-        /// No signature verifies with a configured key: the body, status, path or nonce is not what was signed.
+        /// No signature verifies with a configured key: the body, status, path or nonce is not what was signed, or
+        /// the answer was made for another request body or key.
         case mismatch
+        /// A verified answer names a customer who is neither the one asked about nor one of their aliases.
+        case otherCustomer
 
         /// For people.
         public var description: String {
@@ -27,6 +30,7 @@ public struct AnswerVerifier: Sendable {
             case .invalidKey(let index): "answerSigningKeys[\(index)] is not a base64 Ed25519 public key (32 bytes)"
             case .unsigned: "the answer carries no signature"
             case .mismatch: "no signature of the answer verifies with a configured key for this request"
+            case .otherCustomer: "the answer is about another customer"
             }
         }
     }
@@ -61,17 +65,21 @@ public struct AnswerVerifier: Sendable {
         return Base64.urlEncode((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    /// Checks one answer.
+    /// Checks one answer: signed (`storekeeper-answer-v2`) for this very request — its nonce, method and target,
+    /// the body it sent and the key it sent it with.
     /// - Parameters:
     ///   - nonce: The nonce the request carried.
     ///   - method: The request's method.
     ///   - target: The request's path and query, as sent.
+    ///   - requestBody: The request's body as sent (`nil`: none).
+    ///   - authorization: The request's `Authorization` value as sent (`Bearer pk_…`).
     ///   - status: The answer's status.
     ///   - headers: The answer's headers (names compared without case).
     ///   - body: The answer's body.
     /// - Throws: ``Failure`` when no configured key signed this answer for this request.
     public func verify(
-        nonce: String, method: String, target: String, status: Int, headers: [String: String], body: Data
+        nonce: String, method: String, target: String, requestBody: Data?, authorization: String, status: Int,
+        headers: [String: String], body: Data
     ) throws(Failure) {
         let keys = try keys.get()
         guard !keys.isEmpty else { return }
@@ -80,9 +88,12 @@ public struct AnswerVerifier: Sendable {
         }
         guard let signatures = header(AnswerSignature.signatureHeader), let date = header(AnswerSignature.dateHeader)
         else { throw .unsigned }
+        let request = AnswerSignature.Request(
+            bodyDigest: SHA256.hash(data: requestBody ?? Data()),
+            keyDigest: SHA256.hash(data: Data(authorization.utf8)))
         let message = AnswerSignature.message(
             nonce: nonce, method: method, target: target, status: status, date: date,
-            bodyDigest: SHA256.hash(data: body))
+            bodyDigest: SHA256.hash(data: body), request: request)
         for signature in AnswerSignature.signatures(in: signatures) {
             for key in keys where key.isValidSignature(signature, for: message) { return }
         }

@@ -13,6 +13,9 @@ struct HTTPExchange: Sendable {
     /// Headers every request carries (what the app says about itself).
     var headers: [(String, String)] = []
 
+    /// The `Authorization` value a request with `key` carries (a signed answer covers its digest).
+    static func authorization(_ key: String) -> String { "Bearer \(key)" }
+
     /// Sends `method url` with an optional bearer key, JSON body and extra headers.
     /// - Returns: The status and body.
     /// - Throws: ``StoreKeeperError`` `offline` when the request did not complete.
@@ -30,7 +33,7 @@ struct HTTPExchange: Sendable {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         for (name, value) in headers + extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
-        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        if let key { request.setValue(Self.authorization(key), forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

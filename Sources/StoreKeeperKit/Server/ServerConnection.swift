@@ -14,27 +14,45 @@ struct ServerConnection: Sendable {
 
     /// `GET /v1/subscribers/{id}`.
     func subscriber(_ appUserID: String) async throws -> SubscriberResponse {
-        try await call("GET", APIPath.subscriber(appUserID), as: SubscriberResponse.self)
+        try about(appUserID, try await call("GET", APIPath.subscriber(appUserID), as: SubscriberResponse.self))
+    }
+
+    /// `answer`, when it is about `appUserID` (its id or one of its aliases). With signed answers on, an answer
+    /// about anyone else is refused as ``StoreKeeperError/Code/answerNotVerified``: it was signed, but not for
+    /// this customer, and caching it would grant this device someone else's subscription.
+    func about(_ appUserID: String, _ answer: SubscriberResponse) throws -> SubscriberResponse {
+        guard verifier.isEnabled else { return answer }
+        let subscriber = answer.subscriber
+        guard subscriber.appUserID == appUserID || subscriber.aliases.contains(appUserID) else {
+            throw StoreKeeperError(
+                .answerNotVerified, "\(AnswerVerifier.Failure.otherCustomer): asked about \(appUserID)")
+        }
+        return answer
     }
 
     /// `POST /v1/receipts` or `POST /v1/transactions`: the server verifies and stores the evidence.
     func post(_ evidence: StoreEvidence, for appUserID: String) async throws -> SubscriberResponse {
-        switch evidence {
-        case .receipt(let receipt):
-            try await call(
-                "POST", APIPath.receipts, body: ReceiptPost(appUserID: appUserID, receipt: receipt),
-                as: SubscriberResponse.self)
-        case .signedTransaction(let jws):
-            try await call(
-                "POST", APIPath.transactions, body: TransactionPost(appUserID: appUserID, signedTransaction: jws),
-                as: SubscriberResponse.self)
-        }
+        let answer =
+            switch evidence {
+            case .receipt(let receipt):
+                try await call(
+                    "POST", APIPath.receipts, body: ReceiptPost(appUserID: appUserID, receipt: receipt),
+                    as: SubscriberResponse.self)
+            case .signedTransaction(let jws):
+                try await call(
+                    "POST", APIPath.transactions, body: TransactionPost(appUserID: appUserID, signedTransaction: jws),
+                    as: SubscriberResponse.self)
+            }
+        return try about(appUserID, answer)
     }
 
     /// `POST /v1/subscribers/{id}/alias`: `appUserID` becomes another name of `newAppUserID`.
     func alias(_ appUserID: String, into newAppUserID: String) async throws -> SubscriberResponse {
-        try await call(
-            "POST", APIPath.alias(appUserID), body: AliasPost(newAppUserID: newAppUserID), as: SubscriberResponse.self)
+        try about(
+            newAppUserID,
+            try await call(
+                "POST", APIPath.alias(appUserID), body: AliasPost(newAppUserID: newAppUserID),
+                as: SubscriberResponse.self))
     }
 
     /// `GET /v1/subscribers/{id}/eligibility`.
@@ -71,13 +89,17 @@ struct ServerConnection: Sendable {
         let nonce = AnswerVerifier.nonce()
         let signed = verifier.isEnabled
         let (status, headers, data) = try await http.exchange(
-            method, url, key: apiKey, body: body, extraHeaders: signed ? [(AnswerSignature.nonceHeader, nonce)] : [])
+            method, url, key: apiKey, body: body,
+            extraHeaders: signed
+                ? [(AnswerSignature.nonceHeader, nonce), (AnswerSignature.schemeHeader, AnswerSignature.schemeV2)]
+                : [])
         // A 5xx is `offline` below whether signed or not: a proxy in front of a server that is down answers
         // unsigned, and an attacker who can block the network can make any request offline anyway.
         if signed, status < 500 {
             do {
                 try verifier.verify(
-                    nonce: nonce, method: method, target: path, status: status, headers: headers, body: data)
+                    nonce: nonce, method: method, target: path, requestBody: body,
+                    authorization: HTTPExchange.authorization(apiKey), status: status, headers: headers, body: data)
             } catch {
                 throw StoreKeeperError(.answerNotVerified, "\(method) \(path) answered \(status): \(error)")
             }

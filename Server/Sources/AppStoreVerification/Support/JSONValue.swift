@@ -144,6 +144,8 @@ public enum JSONValue: Sendable, Hashable {
         mutating func object(depth: Int) throws -> JSONValue {
             index += 1
             var members: [(String, JSONValue)] = []
+            // Past a few members, keys are looked up in a set: a body of 100,000 keys is not 10^10 comparisons.
+            var seen: Set<String> = []
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -153,7 +155,14 @@ public enum JSONValue: Sendable, Hashable {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
                 let key = try string()
-                guard !members.contains(where: { $0.0 == key }) else { throw failure("duplicate key \"\(key)\"") }
+                let duplicate: Bool
+                if members.count < 16 {
+                    duplicate = members.contains { $0.0 == key }
+                } else {
+                    if seen.isEmpty { seen = Set(members.map(\.0)) }
+                    duplicate = !seen.insert(key).inserted
+                }
+                guard !duplicate else { throw failure("duplicate key \"\(key.prefix(100))\"") }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
                 index += 1

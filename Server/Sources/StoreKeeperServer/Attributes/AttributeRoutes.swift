@@ -18,7 +18,8 @@ struct AttributeRoutes: APIFeature {
                 let attributes = try await store.setAttributes(
                     changes, appUserKey: project.key(appUserID), maximumCustom: AttributeRules.maximumCustom,
                     now: now())
-                return try call.json(AttributesResponse(attributes: attributes))
+                return try call.json(
+                    AttributesResponse(attributes: AttributeRules.visible(attributes, personal: call.isSecret)))
             } catch let limit as AttributeLimitExceeded {
                 throw APIError.badRequest(
                     .tooManyAttributes,

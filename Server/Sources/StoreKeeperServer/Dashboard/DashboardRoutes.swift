@@ -136,11 +136,12 @@ struct DashboardRoutes: Sendable {
         }
         router.get("dashboard/subscribers") { request, _ in
             try await withSession(request) { _, session in
-                let id = request.uri.queryParameters.get("id").map { String($0) }?.trimmingCharacters(in: .whitespaces)
+                // Exact, as the API reads it: trimmed, " victim" would open victim's page.
+                let id = request.uri.queryParameters.get("id").map { String($0) }
                 var body = DashboardPages.searchForm(id)
                 if let id, !id.isEmpty {
                     let document = try await subscribers.subscriberDocument(
-                        appUserID: id, project: try subscribers.apps.project(session.bundleID))
+                        appUserID: id, project: try subscribers.apps.project(session.bundleID), personal: true)
                     let answer = try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
                     let events = try await subscribers.events(appUserID: id, bundleID: session.bundleID)
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)

@@ -1,5 +1,5 @@
 public import Foundation
-import StoreKeeperAPI
+public import StoreKeeperAPI
 import StoreKeeperWire
 
 #if canImport(CryptoKit)
@@ -49,12 +49,27 @@ public struct AnswerSigner: Sendable {
     ///   - body: The answer's body.
     /// - Returns: The signatures, comma separated.
     /// - Throws: When the cryptography fails (it does not for a valid key).
+    ///   - request: What binds the answer to its request (version 2), or `nil` for a version 1 signature.
     public func signatures(
-        nonce: String, method: String, target: String, status: Int, date: String, body: some DataProtocol
+        nonce: String, method: String, target: String, status: Int, date: String, body: some DataProtocol,
+        request: AnswerSignature.Request? = nil
     ) throws -> String {
-        let message = AnswerSignature.message(
-            nonce: nonce, method: method, target: target, status: status, date: date,
-            bodyDigest: SHA256.hash(data: body))
+        let digest = SHA256.hash(data: body)
+        let message =
+            if let request {
+                AnswerSignature.message(
+                    nonce: nonce, method: method, target: target, status: status, date: date, bodyDigest: digest,
+                    request: request)
+            } else {
+                AnswerSignature.message(
+                    nonce: nonce, method: method, target: target, status: status, date: date, bodyDigest: digest)
+            }
         return AnswerSignature.header(try keys.map { Array(try $0.signature(for: message)) })
+    }
+
+    /// The version 2 binding of a request with `body` and `authorization` (its header value, `nil` when absent).
+    public static func binding(body: some DataProtocol, authorization: String?) -> AnswerSignature.Request {
+        AnswerSignature.Request(
+            bodyDigest: SHA256.hash(data: body), keyDigest: SHA256.hash(data: Array((authorization ?? "").utf8)))
     }
 }

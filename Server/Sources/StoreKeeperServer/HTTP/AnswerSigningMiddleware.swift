@@ -7,11 +7,16 @@ import StoreKeeperAPI
 /// Signs every answer to a request that carries ``AnswerSignature/nonceHeader`` (the SDK sends one when it has the
 /// server's public key), errors included: it runs outside every other middleware, so the signed bytes are the
 /// bytes sent. A nonce that is not 16–128 URL-safe base64 characters is refused (400 `invalid_request`), signed.
+/// A request naming ``AnswerSignature/schemeV2`` gets a version 2 signature, bound to its body and key: the body
+/// is read here first (up to the API's body limit; past it the answer is 413 `body_too_large`, signed), and the
+/// routes read the same bytes.
 struct AnswerSigningMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The configured keys.
     let signer: AnswerSigner
     /// The server's clock, for ``AnswerSignature/dateHeader``.
     let now: @Sendable () -> Date
+    /// The most bytes a request body may have (the API's limit).
+    var maximumRequestBytes = 1 << 20
     /// The largest answer signed; a larger or streamed one (a CSV export, never an SDK answer) goes out unsigned.
     static var maximumBodyBytes: Int { 4 << 20 }
 
@@ -24,6 +29,23 @@ struct AnswerSigningMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         var response: Response
+        var binding: AnswerSignature.Request?
+        var request = request
+        if request.headers[Self.schemeField] == AnswerSignature.schemeV2 {
+            var received = ByteBuffer()
+            do {
+                received = try await request.body.collect(upTo: maximumRequestBytes)
+            } catch let error as HTTPError where error.status == .contentTooLarge {
+                let refusal = APIError(
+                    .contentTooLarge, .bodyTooLarge, "the body exceeds \(maximumRequestBytes) bytes")
+                return try await signed(
+                    try refusal.response(from: request, context: context), to: request, nonce: nonce,
+                    binding: AnswerSigner.binding(body: [UInt8](), authorization: request.headers[.authorization]))
+            }
+            binding = AnswerSigner.binding(
+                body: received.readableBytesView, authorization: request.headers[.authorization])
+            request.body = Hummingbird.RequestBody(buffer: received)
+        }
         if AnswerSignature.isNonce(nonce) {
             do {
                 response = try await next(request, context)
@@ -36,7 +58,17 @@ struct AnswerSigningMiddleware<Context: RequestContext>: RouterMiddleware {
                 "\(AnswerSignature.nonceHeader) must be 16 to 128 characters of A-Z a-z 0-9 - _"
             ).response(from: request, context: context)
         }
-        // Only answers of a known length are signed (every SDK answer); a stream is sent as it is.
+        return try await signed(response, to: request, nonce: nonce, binding: binding)
+    }
+
+    static var schemeField: HTTPField.Name { HTTPField.Name(AnswerSignature.schemeHeader)! }
+
+    /// `response` with its date and signatures; only answers of a known length are signed (every SDK answer), a
+    /// stream is sent as it is.
+    func signed(_ response: Response, to request: Request, nonce: String, binding: AnswerSignature.Request?)
+        async throws -> Response
+    {
+        var response = response
         guard let length = response.body.contentLength, length <= Self.maximumBodyBytes else { return response }
         let collector = BodyCollector(limit: length)
         try await response.body.write(CollectingWriter(collector: collector))
@@ -44,7 +76,7 @@ struct AnswerSigningMiddleware<Context: RequestContext>: RouterMiddleware {
         let date = String(Int64((now().timeIntervalSince1970 * 1_000).rounded(.down)))
         let signatures = try signer.signatures(
             nonce: nonce, method: request.method.rawValue, target: request.uri.description,
-            status: Int(response.status.code), date: date, body: body.readableBytesView)
+            status: Int(response.status.code), date: date, body: body.readableBytesView, request: binding)
         response.body = ResponseBody(byteBuffer: body)
         response.headers[HTTPField.Name(AnswerSignature.dateHeader)!] = date
         response.headers[HTTPField.Name(AnswerSignature.signatureHeader)!] = signatures

@@ -15,7 +15,7 @@ struct IntakeRoutes: APIFeature {
                 try await service.postReceipt(
                     appUserID: try call.required(body.appUserID, "app_user_id"),
                     receipt: try call.required(body.receipt, "receipt"), deviceID: body.deviceID,
-                    bundleID: call.bundleID))
+                    bundleID: call.bundleID, personal: call.isSecret))
         }
         handlers.on(.postTransaction) { call in
             let body = try await call.decode(TransactionPost.self)
@@ -23,7 +23,7 @@ struct IntakeRoutes: APIFeature {
                 try await service.postTransaction(
                     appUserID: try call.required(body.appUserID, "app_user_id"),
                     signedTransaction: try call.required(body.signedTransaction, "signed_transaction"),
-                    bundleID: call.bundleID))
+                    bundleID: call.bundleID, personal: call.isSecret))
         }
         handlers.on(.postNotification) { call in
             let outcome: ApplyOutcome
@@ -51,7 +51,8 @@ struct IntakeRoutes: APIFeature {
             case (nil, let receipt?):
                 return call.json(
                     try await service.postReceipt(
-                        appUserID: user, receipt: receipt, deviceID: nil, bundleID: call.bundleID, cause: .imported))
+                        appUserID: user, receipt: receipt, deviceID: nil, bundleID: call.bundleID, cause: .imported,
+                        personal: call.isSecret))
             default:
                 throw APIError.badRequest(.invalidField, "give exactly one of original_transaction_id and receipt")
             }

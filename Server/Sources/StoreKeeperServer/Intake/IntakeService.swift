@@ -47,8 +47,10 @@ struct IntakeService: Sendable {
     // MARK: - Client evidence
 
     /// `POST /v1/receipts` (and an import by receipt: `cause` `import`).
+    /// - Parameter personal: Whether the answer shows the personal attributes (a secret key's call).
     func postReceipt(
-        appUserID: String, receipt: String, deviceID: String?, bundleID: String, cause: EventCause = .client
+        appUserID: String, receipt: String, deviceID: String?, bundleID: String, cause: EventCause = .client,
+        personal: Bool
     ) async throws -> [UInt8] {
         let appUserID = try CustomerID.normalized(appUserID)
         let deviceID = try deviceID.map { id throws(ServiceError) in try CustomerID.normalized(id, field: "device_id") }
@@ -96,11 +98,14 @@ struct IntakeService: Sendable {
             detail: ["transactions": .integer(Int64(evidence.transactions.count))].merging(
                 deviceID.map { ["device_id": .string($0)] } ?? [:]
             ) { $1 })
-        return try await apply(write, answerFor: appUserID)
+        return try await apply(write, answerFor: appUserID, personal: personal)
     }
 
     /// `POST /v1/transactions`.
-    func postTransaction(appUserID: String, signedTransaction: String, bundleID: String) async throws -> [UInt8] {
+    /// - Parameter personal: Whether the answer shows the personal attributes (a secret key's call).
+    func postTransaction(appUserID: String, signedTransaction: String, bundleID: String, personal: Bool)
+        async throws -> [UInt8]
+    {
         let appUserID = try CustomerID.normalized(appUserID)
         let app = try app(bundleID)
         var evidence = EvidenceSet()
@@ -148,7 +153,7 @@ struct IntakeService: Sendable {
                 "transaction_id": .string(transaction.transactionId), "product_id": .string(transaction.productId),
                 "source": .string(cause),
             ])
-        return try await apply(write, answerFor: appUserID)
+        return try await apply(write, answerFor: appUserID, personal: personal)
     }
 
     /// `POST /v1/imports` by original transaction id: the customer's subscriptions as the App Store Server API
@@ -199,11 +204,12 @@ struct IntakeService: Sendable {
                 "original_transaction_id": .string(originalTransactionID),
                 "transactions": .integer(Int64(evidence.transactions.count)),
             ])
-        return try await apply(write, answerFor: appUserID)
+        return try await apply(write, answerFor: appUserID, personal: true)
     }
 
-    func apply(_ write: EvidenceWrite, answerFor appUserID: String) async throws -> [UInt8] {
+    func apply(_ write: EvidenceWrite, answerFor appUserID: String, personal: Bool) async throws -> [UInt8] {
         _ = try await store.apply(write, policy: policy, now: now())
-        return try await subscribers.subscriberDocument(appUserID: appUserID, project: write.project)
+        return try await subscribers.subscriberDocument(
+            appUserID: appUserID, project: write.project, personal: personal)
     }
 }

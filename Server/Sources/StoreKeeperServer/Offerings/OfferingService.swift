@@ -118,7 +118,8 @@ struct OfferingService: Sendable {
             storefront: request.storefront, locale: LocaleTag.first(ofAcceptLanguage: request.acceptLanguage),
             now: now(),
             subscriber: {
-                let document = try await subscribers.subscriberDocument(appUserID: appUserID, project: project)
+                let document = try await subscribers.subscriberDocument(
+                    appUserID: appUserID, project: project, personal: true)
                 return try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
             })
         let enroller = enroller

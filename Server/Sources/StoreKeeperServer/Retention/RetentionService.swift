@@ -155,7 +155,8 @@ struct RetentionService: Sendable {
             // standing read (a promotional offer always reads them).
             var bytes = standing.documentBytes
             if bytes == nil {
-                bytes = Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project))
+                bytes = Data(
+                    try await subscribers.subscriberDocument(appUserID: appUserID, project: project, personal: true))
             }
             let document = try APICoding.decoder().decode(SubscriberResponse.self, from: bytes ?? Data())
             exchange.announcement = try Self.offerShown(

@@ -41,7 +41,9 @@ struct RetentionStanding: Sendable {
                 || $0.when.monthsSinceLastOfferAtLeast != nil || $0.respond.promotionalOffer != nil
         }
         let documentBytes =
-            needsDocument ? Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project)) : nil
+            needsDocument
+            ? Data(try await subscribers.subscriberDocument(appUserID: appUserID, project: project, personal: true))
+            : nil
         let document = try documentBytes.map { try JSONDecoder().decode(StandingDocument.self, from: $0) }
         let subscription = document?.subscriber.subscriptions.first {
             $0.originalTransactionID == request.originalTransactionId

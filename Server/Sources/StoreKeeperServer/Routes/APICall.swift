@@ -1,7 +1,9 @@
+import AppStoreVerification
 import Foundation
 import Hummingbird
 import StoreKeeperAPI
 import StoreKeeperStorage
+import StoreKeeperWire
 
 /// One authorised call of a `/v1` route, as its feature's handler sees it: the request, the caller's key (`nil`
 /// for Apple's routes) and the ways a handler reads the request and writes its answer. Reading is strict: a body
@@ -23,9 +25,40 @@ struct APICall: Sendable {
     var isSecret: Bool { caller?.kind == .secret }
 
     /// The path's `:id` (an app user id, an endpoint id, a delivery id or a metric's name), percent-decoded.
+    /// - Throws: `invalid_parameter` when its percent-encoding is broken (`%zz`, a lone `%`, bytes that are not
+    ///   UTF-8): kept raw, it would name another id than the one a proxy or log decodes.
     func id() throws -> String {
         let raw = try context.parameters.require("id")
-        return raw.removingPercentEncoding ?? raw
+        guard let decoded = Self.percentDecoded(raw) else {
+            throw APIError.badRequest(
+                .invalidParameter, "the id in the path has broken percent-encoding: \(UntrustedText.quoted(raw))")
+        }
+        return decoded
+    }
+
+    /// `text` with its percent-escapes decoded, or `nil` when one is broken (`%` not followed by two hex digits)
+    /// or the bytes they make are not UTF-8. (Foundation on Linux keeps a broken escape as written.)
+    static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        func hex(_ byte: UInt8?) -> UInt8? {
+            switch byte {
+            case .some(let b) where (0x30...0x39).contains(b): b - 0x30
+            case .some(let b) where (0x41...0x46).contains(b): b - 0x41 + 10
+            case .some(let b) where (0x61...0x66).contains(b): b - 0x61 + 10
+            default: nil
+            }
+        }
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = hex(iterator.next()), let low = hex(iterator.next()) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// A query parameter.
@@ -49,8 +82,18 @@ struct APICall: Sendable {
 
     /// `data` as `Body`, read as strictly as ``decode(_:)`` reads the request's body.
     func decode<Body: RequestBody>(_ type: Body.Type, from data: Data) throws -> Body {
+        // Strict JSON first: a key given twice is refused (a proxy reading the body would take the last, this
+        // decoder the first), and the tree is what nested fields are checked against.
+        let sent: NestedFieldCheck.Tree
+        do { sent = try NestedFieldCheck.Tree.parse(data) } catch let error as VerificationError {
+            throw APIError.badRequest(.invalidJSON, "the body is not JSON: \(error.reason)")
+        }
         do {
-            return try Self.decoder.decode(StrictBody<Body>.self, from: data).body
+            let body = try Self.decoder.decode(StrictBody<Body>.self, from: data).body
+            if let encodable = body as? any Encodable {
+                try NestedFieldCheck.check(sent, decoded: encodable, encoder: Self.encoder)
+            }
+            return body
         } catch let unknown as UnknownField {
             throw APIError.badRequest(
                 .unknownField,
@@ -66,12 +109,39 @@ struct APICall: Sendable {
         }
     }
 
-    /// What a field of the wrong type should have been: `url must be a string`, `event_types must be an array of
-    /// strings`.
+    /// What a field of the wrong type should have been, named by its whole path: `url must be a string`,
+    /// `event_types must be an array of strings`, `rules[0].when.product_id must be a string`.
     static func wrongType(_ type: Any.Type, _ context: DecodingError.Context) -> String {
-        let field = context.codingPath[0].stringValue
-        return context.codingPath.count > 1 || type is [String].Type
-            ? "\(field) must be an array of strings" : "\(field) must be a string"
+        "\(path(context.codingPath)) must be \(expected(type))"
+    }
+
+    /// A coding path as a person writes it: `rules[0].when.product_id`.
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue.prefix(100)
+            }
+        }
+        return text
+    }
+
+    /// The kind of JSON value a Swift type is read from.
+    static func expected(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is [String].Type: "an array of strings"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
+        case is Double.Type, is Float.Type, is Decimal.Type: "a number"
+        case is Date.Type: "a date (2026-01-31T00:00:00Z)"
+        case is [String: String].Type: "an object of strings"
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "an array"
+        default: "a \(String(describing: type).prefix(40))"
+        }
     }
 
     /// `value`, unless it is empty.

@@ -12,7 +12,8 @@ struct SubscriberRoutes: APIFeature {
         handlers.on(.getSubscriber) { call in
             call.json(
                 try await service.subscriberDocument(
-                    appUserID: try call.id(), project: try service.apps.project(call.bundleID)))
+                    appUserID: try call.id(), project: try service.apps.project(call.bundleID),
+                    personal: call.isSecret))
         }
         handlers.on(.getEligibility) { call in
             let products = (call.query("product_ids") ?? "").split(separator: ",").map(String.init)

@@ -38,11 +38,13 @@ struct SubscriberService: Sendable {
     /// subscriptions with explanations, purchases, aliases, server time. One indexed read; the engine runs only
     /// when the stored row changed or the clock crossed a date where the answer can change.
     /// Only `project`'s subscribers are read: another project's user with the same id is not seen.
-    func subscriberDocument(appUserID: String, project: ProjectScope) async throws -> [UInt8] {
+    /// - Parameter personal: Whether the personal attributes are shown (``AttributeRules/personal``): for the
+    ///   owner, not for a public key.
+    func subscriberDocument(appUserID: String, project: ProjectScope, personal: Bool) async throws -> [UInt8] {
         let appUserID = try CustomerID.normalized(appUserID)
         let instant = now()
         let key = project.key(appUserID)
-        let attributes = try await attributes?.attributes(key) ?? [:]
+        let attributes = AttributeRules.visible(try await attributes?.attributes(key) ?? [:], personal: personal)
         if let body = documents.fresh(key, at: instant) {
             return SubscriberDocument.response(subscriber: body, attributes: attributes, at: instant)
         }
@@ -99,7 +101,7 @@ struct SubscriberService: Sendable {
                     + "may merge an anonymous id, $anonymous:<uuid>, or an id with no purchases)")
         }
         try await store.alias(appUserID, to: newAppUserID, in: project, bundleID: bundleID, now: now())
-        return try await subscriberDocument(appUserID: newAppUserID, project: project)
+        return try await subscriberDocument(appUserID: newAppUserID, project: project, personal: secretKey)
     }
 
     /// A subscriber's events, in the caller's project.

@@ -157,17 +157,17 @@ struct WebhookService: Sendable {
         )
     }
 
-    /// A URL deliveries can go to: absolute `http` or `https`, with a host that is not a refused address
-    /// (``WebhookTarget``), at most 2,048 bytes.
+    /// A URL deliveries can go to: read as each delivery reads it (``WebhookURL``: absolute `http` or `https`,
+    /// a host, a port from 1 to 65535), with a host that is not a refused address (``WebhookTarget``), at most
+    /// 2,048 bytes. One rule: a URL accepted here is one a delivery can be made to.
     static func checkedURL(_ raw: String) throws -> String {
-        guard raw.utf8.count <= 2_048, let url = URL(string: raw),
-            ["http", "https"].contains(url.scheme?.lowercased()),
-            let host = url.host, !host.isEmpty, !raw.contains(where: { $0.isWhitespace || $0.isNewline })
+        guard raw.utf8.count <= 2_048, let url = WebhookURL(raw), URL(string: raw) != nil,
+            !raw.contains(where: { $0.isWhitespace || $0.isNewline })
         else {
             throw APIError.badRequest(
-                .invalidURL, "url must be an absolute http or https URL with a host")
+                .invalidURL, "url must be an absolute http or https URL with a host and a port from 1 to 65535")
         }
-        if let refusal = WebhookTarget.refusal(literal: host) {
+        if let refusal = WebhookTarget.refusal(literal: url.host) {
             throw APIError.badRequest(
                 .invalidURL, "url names \(refusal): webhooks are never sent there")
         }

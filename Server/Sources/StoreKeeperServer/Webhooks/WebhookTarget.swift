@@ -13,7 +13,8 @@ import Synchronization
 /// fe80::/10), carrier-grade NAT (100.64.0.0/10: Alibaba Cloud's metadata at 100.100.100.200, some clouds'
 /// internal services), the other documented metadata addresses (Azure's 168.63.129.16, Oracle's 192.0.0.192 in
 /// 192.0.0.0/24, AWS's fd00:ec2::254, Google's fd20:ce::254), unspecified (0.0.0.0, ::), multicast and broadcast.
-/// An IPv6 address that carries an IPv4 one (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64
+/// An IPv6 address that carries an IPv4 one (mapped `::ffff:a.b.c.d`, translated `::ffff:0:a.b.c.d`, compatible
+/// `::a.b.c.d`, NAT64
 /// `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`) is judged by the IPv4 address it reaches. Loopback and
 /// private networks stay allowed: a self-hosted owner's backend usually lives there.
 ///
@@ -49,13 +50,19 @@ enum WebhookTarget {
         return nil
     }
 
-    /// The IPv4 address an IPv6 address carries and reaches: IPv4-mapped and -compatible, NAT64 (well-known
+    /// The IPv4 address an IPv6 address carries and reaches: IPv4-mapped, -translated and -compatible, NAT64 (well-known
     /// 64:ff9b::/96 and local-use 64:ff9b:1::/48, the IPv4 address in the last 32 bits) and 6to4 (2002::/16, in
     /// bits 16–47); `nil` for any other.
     static func embeddedIPv4(_ bytes: [UInt8]) -> [UInt8]? {
         guard bytes.count == 16 else { return nil }
         let zeroPrefix = bytes[0..<10].allSatisfy { $0 == 0 }
         if zeroPrefix && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12..<16]) }
+        // IPv4-translated (SIIT, ::ffff:0:a.b.c.d, RFC 2765).
+        if bytes[0..<8].allSatisfy({ $0 == 0 }) && bytes[8] == 0xFF && bytes[9] == 0xFF && bytes[10] == 0
+            && bytes[11] == 0
+        {
+            return Array(bytes[12..<16])
+        }
         if zeroPrefix && bytes[10] == 0 && bytes[11] == 0 && !bytes[12..<15].allSatisfy({ $0 == 0 }) {
             return Array(bytes[12..<16])  // ::a.b.c.d (not ::1 or ::)
         }

@@ -114,6 +114,63 @@ import Testing
         }
     }
 
+    @Test("a request whose body or key was swapped on the way is answered for what the server read: the SDK refuses it")
+    func requestSwapped() async throws {
+        let (privateKey, publicKey) = try await Self.keyPair()
+        try await Self.withSigningServer(keys: [privateKey]) { server, proxy, through in
+            let olga = Self.launch(
+                server, through: through, customer: "olga", keys: [publicKey], persistence: InMemoryPersistence())
+            try await olga.start()
+            guard case .purchased = try await olga.purchase(productID: "premium.monthly") else {
+                Issue.record("Olga's purchase did not complete")
+                return
+            }
+            let olgaID = try #require(await olga.appUserID)
+
+            // Mallory buys the cheap plan; on the way her evidence is swapped for Olga's, under Mallory's id.
+            let mallory = Self.launch(
+                server, through: through, customer: "mallory", keys: [publicKey], persistence: InMemoryPersistence())
+            try await mallory.start()
+            let malloryID = try #require(await mallory.appUserID)
+            proxy.tamperRequests { request, recorded in
+                guard request.request.hasPrefix("POST /v1/"), !request.request.contains("/subscribers/"),
+                    String(decoding: request.body, as: UTF8.self).contains(malloryID),
+                    let olgas = recorded[request.request]?.last(where: {
+                        String(decoding: $0.body, as: UTF8.self).contains(olgaID)
+                    })
+                else { return }
+                request.body = Data(
+                    String(decoding: olgas.body, as: UTF8.self).replacingOccurrences(of: olgaID, with: malloryID).utf8)
+            }
+            do {
+                if case .purchased(let info) = try await mallory.purchase(productID: "basic.monthly") {
+                    #expect(info.entitlements["pro"]?.isActive != true, "the swapped answer was believed")
+                }
+            } catch let error as StoreKeeperError {
+                #expect(error.code == .answerNotVerified, "\(error)")
+            }
+            #expect(try await mallory.customerInfo().entitlements["pro"]?.isActive != true)
+            // The attack is real: the server read Olga's receipt as Mallory's and answered granting it.
+            let granted = [APIPath.transactions, APIPath.receipts].compactMap { proxy.recorded("POST \($0)") }
+                .contains {
+                    String(decoding: $0.body, as: UTF8.self).contains(malloryID)
+                        && String(decoding: $0.body, as: UTF8.self).contains("premium.monthly")
+                }
+            #expect(granted, "the swapped request did not reach the server as a grant")
+            proxy.tamperRequests(nil)
+
+            // Olga's request sent with another key: the server answers for that key, and Olga's app refuses it.
+            proxy.tamperRequests { request, _ in
+                request.set("Authorization", "Bearer pk_sister_app_public_0123456789abcdefghij")
+            }
+            #expect(try await olga.customerInfo(fetchPolicy: .fetchCurrent).verification == .failed)
+            proxy.tamperRequests(nil)
+            #expect(try await olga.customerInfo(fetchPolicy: .fetchCurrent).verification == .server)
+            await olga.stop()
+            await mallory.stop()
+        }
+    }
+
     @Test("while the key changes the server signs with both: apps with the old key and with the new one verify")
     func rotation() async throws {
         let (oldPrivate, oldPublic) = try await Self.keyPair()

@@ -13,8 +13,11 @@ import Testing
         try await client.call(.POST, "/v1/subscribers/\(user)/attributes", body: Data(body.utf8))
     }
 
-    static func attributes(_ client: E2E.Client, _ user: String) async throws -> [String: String]? {
-        let (status, body) = try await client.call(.GET, "/v1/subscribers/\(user)")
+    /// The customer's attributes as the owner sees them (secret key), or as the app does (`key`: the public key).
+    static func attributes(_ client: E2E.Client, _ user: String, key: String = E2E.secretKey) async throws
+        -> [String: String]?
+    {
+        let (status, body) = try await client.call(.GET, "/v1/subscribers/\(user)", key: key)
         #expect(status == 200)
         return body["attributes"] as? [String: String]
     }
@@ -27,13 +30,16 @@ import Testing
             #expect(try await Self.attributes(client, "ivy") == nil)
             let (status, answer) = try await Self.set(
                 client, "ivy", #"{"attributes": {"$email": "ivy@example.com", "plan_interest": "pro"}}"#)
-            #expect(status == 200 && (answer["attributes"] as? [String: String])?["plan_interest"] == "pro")
+            // The public key is in every copy of the app: it is never answered who a person is.
+            #expect(status == 200 && (answer["attributes"] as? [String: String]) == ["plan_interest": "pro"])
+            #expect(try await Self.attributes(client, "ivy", key: E2E.publicKey) == ["plan_interest": "pro"])
             #expect(try await Self.attributes(client, "ivy") == ["$email": "ivy@example.com", "plan_interest": "pro"])
             // A purchase does not touch them, and the answer after it still shows them.
             try await client.buy(h, "premium.monthly", customer: "ivy")
             #expect(try await Self.attributes(client, "ivy")?["$email"] == "ivy@example.com")
             _ = try await Self.set(client, "ivy", #"{"attributes": {"plan_interest": null, "$displayName": "Ivy"}}"#)
             #expect(try await Self.attributes(client, "ivy") == ["$email": "ivy@example.com", "$displayName": "Ivy"])
+            #expect(try await Self.attributes(client, "ivy", key: E2E.publicKey) == nil)
             let (deleted, _) = try await client.call(.DELETE, "/v1/subscribers/ivy/attributes")
             #expect(deleted == 204)
             #expect(try await Self.attributes(client, "ivy") == nil)
@@ -107,7 +113,14 @@ import Testing
                 (#"{"attributes": {"long": "\#(String(repeating: "x", count: 501))"}}"#, "invalid_attribute", "501"),
                 (#"{"attributes": {"k50": "v"}}"#, "too_many_attributes", "51"),
                 (#"{"attributes": {}}"#, "invalid_attribute", "attributes"),
-                (#"{"attributes": {"k1": 3}}"#, "invalid_field", "attributes"),
+                (#"{"attributes": {"k1": 3}}"#, "invalid_field", "attributes.k1 must be a string"),
+                // Text that reads one way and sorts or compares another: bidi overrides and isolates, zero-width
+                // characters, a line separator.
+                (#"{"attributes": {"$displayName": "evil\u202egnp.exe"}}"#, "invalid_attribute", "bidirectional"),
+                (#"{"attributes": {"$email": "vic\u200b@example.com"}}"#, "invalid_attribute", "$email"),
+                (#"{"attributes": {"campaign_tag": "a\u2066b\u2069"}}"#, "invalid_attribute", "campaign_tag"),
+                (#"{"attributes": {"note": "one\u2028two"}}"#, "invalid_attribute", "note"),
+                (#"{"attributes": {"note": "\ufeffbom"}}"#, "invalid_attribute", "note"),
             ]
             for (body, code, names) in bad {
                 let (status, answer) = try await Self.set(client, "jo", body)

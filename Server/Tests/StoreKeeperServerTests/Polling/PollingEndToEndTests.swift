@@ -70,7 +70,7 @@ import Testing
             bundleID: bundleID, productID: "premium.monthly", customerID: customer)
         let receipt = try await h.simulator.receipt(bundleID: bundleID, customerID: customer)
         _ = try await poller.service.postReceipt(
-            appUserID: customer, receipt: receipt, deviceID: nil, bundleID: bundleID)
+            appUserID: customer, receipt: receipt, deviceID: nil, bundleID: bundleID, personal: true)
         return bought.originalTransactionID
     }
 

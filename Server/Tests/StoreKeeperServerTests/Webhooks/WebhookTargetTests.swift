@@ -18,6 +18,8 @@ import Testing
             // IPv4 metadata reached through IPv6: NAT64 (well-known and local-use), IPv4-compatible, 6to4.
             "64:ff9b::a9fe:a9fe", "64:ff9b::100.100.100.200", "64:ff9b:1::a9fe:a9fe", "::169.254.169.254",
             "2002:a9fe:a9fe::1",
+            // IPv4-translated (SIIT): the same address through ::ffff:0:0/96.
+            "::ffff:0:169.254.169.254", "[::ffff:0:a9fe:a9fe]",
         ])
     func refused(_ host: String) async {
         #expect(WebhookTarget.refusal(literal: host) != nil, "\(host)")

@@ -25,35 +25,46 @@ import Testing
         for _ in 0..<30 where !connected { connected = (try? await database.read("SELECT 1 AS one", [])) != nil }
         try #require(connected, "the test's PostgreSQL never answered")
 
-        let ending = Mutex<String?>(nil)
+        // How far the work got, and how long the statement under test took once sent.
+        let phase = Mutex("leasing")
+        let ending = Mutex<(String, Duration)?>(nil)
         Task {
+            let sent = Mutex(ContinuousClock.now)
             let outcome: String
             do {
                 _ = try await database.withTransaction { tx in
                     let connection = try #require(tx as? PostgresStoreTransaction).connection
+                    phase.withLock { $0 = "reading its pid" }
                     let pid = try await tx.query("SELECT pg_backend_pid()::text AS pid", [])
                     let text = try #require(pid.first?["pid"].flatMap { if case .text(let t) = $0 { t } else { nil } })
+                    phase.withLock { $0 = "terminating it" }
                     _ = try await database.read("SELECT pg_terminate_backend(\(Int(text) ?? 0))::text AS done", [])
-                    let deadline = ContinuousClock.now + .seconds(10)
+                    phase.withLock { $0 = "waiting for the close" }
+                    let deadline = ContinuousClock.now + .seconds(30)
                     while !connection.isClosed, ContinuousClock.now < deadline {
                         try await Task.sleep(for: .milliseconds(10))
                     }
                     try await Task.sleep(for: .milliseconds(200))
                     // Past the check our statements make first, as when the connection closes just after it.
                     // (Unwatched, this statement is never answered: the test then ends with nothing.)
+                    phase.withLock { $0 = "sent on the closed connection" }
+                    sent.withLock { $0 = ContinuousClock.now }
                     try await database.watch.run(on: connection) {
                         for try await _ in try await connection.query("SELECT 1", logger: Logger(label: "test")) {}
                     }
                 }
                 outcome = "answered"
             } catch { outcome = error is DatabaseUnavailable ? "unavailable" : "other: \(error)" }
-            ending.withLock { $0 = outcome }
+            let took = ContinuousClock.now - sent.withLock { $0 }
+            ending.withLock { $0 = (outcome, took) }
         }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(90)
         while ending.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(ending.withLock { $0 } == "unavailable")
+        let ended = ending.withLock { $0 }
+        #expect(ended?.0 == "unavailable", "\(String(describing: ended)), last at: \(phase.withLock { $0 })")
+        #expect((ended?.1 ?? .seconds(90)) < .seconds(5), "the statement took \(String(describing: ended?.1))")
         #expect(database.watch.isIdle, "a statement failed by its connection's close is watched no longer")
     }
 }
