@@ -10,18 +10,36 @@ public protocol AttributeStore: Sendable {
 
     /// Sets (a value) or removes (`nil`) attributes of the customer `appUserKey` names, in one transaction: refused
     /// as a whole, changing nothing, when the customer would then hold more than `maximumCustom` attributes whose
-    /// names do not start with `$`.
+    /// names do not start with `$`, or when `source` is ``AttributeSource/client`` and a name changed is one the
+    /// owner's backend set. Each value set keeps `source`.
     /// - Returns: The customer's attributes after the change.
-    /// - Throws: ``AttributeLimitExceeded`` past the limit.
-    func setAttributes(_ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date)
-        async throws -> [String: String]
+    /// - Throws: ``AttributeLimitExceeded`` past the limit; ``AttributeSetByServer`` naming the protected names.
+    func setAttributes(
+        _ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date, source: AttributeSource
+    ) async throws -> [String: String]
 
     /// Which of `customerKeys` (stored customer keys) hold attribute `name` with exactly `value`.
     func holders(of name: String, value: String, among customerKeys: [String]) async throws -> Set<String>
 
-    /// Removes every attribute of the customer `appUserKey` names.
+    /// Removes the attributes of the customer `appUserKey` names: every one, or only those the app set
+    /// (`keepingServerSet`, for a public key's call).
     /// - Returns: How many were removed.
-    func deleteAttributes(appUserKey: String) async throws -> Int
+    func deleteAttributes(appUserKey: String, keepingServerSet: Bool) async throws -> Int
+}
+
+/// Who set an attribute: the app (a public key: anyone holding a copy of the app) or the owner's backend (a
+/// secret key). What the backend set the app may not change.
+public enum AttributeSource: String, Sendable, Hashable {
+    /// Set with a public key.
+    case client
+    /// Set with a secret key.
+    case server
+}
+
+/// A change by the app to attributes the owner's backend set.
+public struct AttributeSetByServer: Error, Hashable, Sendable {
+    /// The names, sorted.
+    public var names: [String]
 }
 
 /// A change that would leave a customer with more custom attributes than allowed.

@@ -17,9 +17,14 @@ struct AttributeRoutes: APIFeature {
             do {
                 let attributes = try await store.setAttributes(
                     changes, appUserKey: project.key(appUserID), maximumCustom: AttributeRules.maximumCustom,
-                    now: now())
+                    now: now(), source: call.isSecret ? .server : .client)
                 return try call.json(
                     AttributesResponse(attributes: AttributeRules.visible(attributes, personal: call.isSecret)))
+            } catch let protected as AttributeSetByServer {
+                throw APIError(
+                    .forbidden, .secretKeyRequired,
+                    "attribute \"\(protected.names.joined(separator: "\", \""))\" was set with a secret key; "
+                        + "only a secret key may change or remove it")
             } catch let limit as AttributeLimitExceeded {
                 throw APIError.badRequest(
                     .tooManyAttributes,
@@ -29,7 +34,9 @@ struct AttributeRoutes: APIFeature {
         }
         handlers.on(.deleteAttributes) { call in
             let appUserID = try CustomerID.normalized(try call.id())
-            _ = try await store.deleteAttributes(appUserKey: try apps.project(call.bundleID).key(appUserID))
+            // A public key removes what the app set; what the owner's backend set stays.
+            _ = try await store.deleteAttributes(
+                appUserKey: try apps.project(call.bundleID).key(appUserID), keepingServerSet: !call.isSecret)
             return Response(status: .noContent)
         }
     }

@@ -111,7 +111,9 @@ extension IntakeService {
         }
         // The minor's attributes are personal data the app set: they go with the consent (again on a redelivery,
         // which finds none).
-        for owner in owners.keys.sorted() { _ = try await store.deleteAttributes(appUserKey: owner) }
+        for owner in owners.keys.sorted() {
+            _ = try await store.deleteAttributes(appUserKey: owner, keepingServerSet: false)
+        }
         ServerMetrics.notification(type: type, outcome: outcome.status)
         return outcome
     }

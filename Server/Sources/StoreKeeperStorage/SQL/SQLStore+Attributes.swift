@@ -31,16 +31,26 @@ extension SQLStore {
     }
 
     /// Sets or removes attributes in one transaction, within the limit of custom ones.
-    public func setAttributes(_ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date)
-        async throws -> [String: String]
-    {
+    public func setAttributes(
+        _ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date, source: AttributeSource
+    ) async throws -> [String: String] {
         let (customer, result) = try await database.withTransaction { tx in
             let customer = try await Self.customerKey(tx, appUserKey)
+            if source == .client {
+                let protected = try await tx.query(
+                    "SELECT name FROM subscriber_attributes WHERE app_user_id = ? AND source = 'server'",
+                    [.text(customer)]
+                ).compactMap { $0["name"]?.string }.filter { changes.keys.contains($0) }.sorted()
+                if !protected.isEmpty { throw AttributeSetByServer(names: protected) }
+            }
             for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
                 if let value {
                     try await tx.query(
-                        "INSERT INTO subscriber_attributes (app_user_id, name, value, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (app_user_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                        [.text(customer), .text(name), .text(value), .text(Self.timestamp(now))])
+                        "INSERT INTO subscriber_attributes (app_user_id, name, value, updated_at, source) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, source = excluded.source",
+                        [
+                            .text(customer), .text(name), .text(value), .text(Self.timestamp(now)),
+                            .text(source.rawValue),
+                        ])
                 } else {
                     try await tx.query(
                         "DELETE FROM subscriber_attributes WHERE app_user_id = ? AND name = ?",
@@ -67,12 +77,15 @@ extension SQLStore {
             ).compactMap { $0["app_user_id"]?.string })
     }
 
-    /// Removes every attribute of the customer `appUserKey` names.
-    public func deleteAttributes(appUserKey: String) async throws -> Int {
+    /// Removes the attributes of the customer `appUserKey` names (only the app's with `keepingServerSet`).
+    public func deleteAttributes(appUserKey: String, keepingServerSet: Bool) async throws -> Int {
         let (customer, removed) = try await database.withTransaction { tx in
             let customer = try await Self.customerKey(tx, appUserKey)
             let removed = try await tx.query(
-                "DELETE FROM subscriber_attributes WHERE app_user_id = ? RETURNING name", [.text(customer)])
+                keepingServerSet
+                    ? "DELETE FROM subscriber_attributes WHERE app_user_id = ? AND source = 'client' RETURNING name"
+                    : "DELETE FROM subscriber_attributes WHERE app_user_id = ? RETURNING name",
+                [.text(customer)])
             return (customer, removed.count)
         }
         if removed > 0 { changes.publish(.changed(Array(Set([customer, appUserKey])).sorted())) }
@@ -82,7 +95,7 @@ extension SQLStore {
     /// Moves the attributes of `source` to `target` inside a merge (`target`'s own values win).
     static func mergeAttributes(_ tx: any SQLTransaction, into target: String, from source: String) async throws {
         try await tx.query(
-            "INSERT INTO subscriber_attributes (app_user_id, name, value, updated_at) SELECT ?, name, value, updated_at FROM subscriber_attributes WHERE app_user_id = ? ON CONFLICT (app_user_id, name) DO NOTHING",
+            "INSERT INTO subscriber_attributes (app_user_id, name, value, updated_at, source) SELECT ?, name, value, updated_at, source FROM subscriber_attributes WHERE app_user_id = ? ON CONFLICT (app_user_id, name) DO NOTHING",
             [.text(target), .text(source)])
         try await tx.query("DELETE FROM subscriber_attributes WHERE app_user_id = ?", [.text(source)])
     }

@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 18
+    public static let schemaVersion = 19
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -175,6 +175,9 @@ extension SQLStore {
                 // A query without a split reads the rows kept with every dimension collapsed (`*`).
                 "CREATE INDEX metric_rollups_collapsed ON metric_rollups (project, metric, day) WHERE product = '*'",
             ],
+            // 19: Each attribute says who set it: `client` (a public key) or `server` (a secret key). Rows from
+            // before cannot say, so they count as the app's: the backend sets them again to protect them.
+            ["ALTER TABLE subscriber_attributes ADD COLUMN source TEXT NOT NULL DEFAULT 'client'"],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

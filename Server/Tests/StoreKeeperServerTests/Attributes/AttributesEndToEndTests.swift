@@ -101,6 +101,40 @@ import Testing
         }
     }
 
+    @Test(
+        "what the owner's backend set, the app's public key can neither overwrite nor remove; its own it can",
+        arguments: TestDatabases.backends)
+    func serverSetProtected(_ backend: String) async throws {
+        try await E2E.withServers(backend) { _, client, store, _ in
+            let (owner, _) = try await client.call(
+                .POST, "/v1/subscribers/vic/attributes", key: E2E.secretKey,
+                body: Data(#"{"attributes": {"$email": "vic@example.com", "tier": "gold"}}"#.utf8))
+            #expect(owner == 200)
+            #expect(try await Self.set(client, "vic", #"{"attributes": {"plan_interest": "pro"}}"#).0 == 200)
+            let before = try await store.dump()
+            // Played as anyone holding a copy of the app: overwrite the backend's tier, move its email, remove it.
+            for body in [
+                #"{"attributes": {"tier": "platinum"}}"#, #"{"attributes": {"$email": "mallory@example.com"}}"#,
+                #"{"attributes": {"tier": null, "plan_interest": null}}"#,
+            ] {
+                let (status, answer) = try await Self.set(client, "vic", body)
+                let error = answer["error"] as? [String: Any]
+                #expect(status == 403 && error?["code"] as? String == "secret_key_required", "\(body): \(answer)")
+            }
+            #expect(try await store.dump() == before, "a refused change changes nothing")
+            // A public key's DELETE removes what the app set; the backend's values stay.
+            let (deleted, _) = try await client.call(.DELETE, "/v1/subscribers/vic/attributes")
+            #expect(deleted == 204)
+            #expect(try await Self.attributes(client, "vic") == ["$email": "vic@example.com", "tier": "gold"])
+            // The secret key changes and removes anything.
+            let (changed, _) = try await client.call(
+                .POST, "/v1/subscribers/vic/attributes", key: E2E.secretKey,
+                body: Data(#"{"attributes": {"tier": null}}"#.utf8))
+            #expect(changed == 200)
+            #expect(try await Self.attributes(client, "vic") == ["$email": "vic@example.com"])
+        }
+    }
+
     @Test("bad names and values, and a 51st custom attribute, are refused by name and change nothing")
     func refusals() async throws {
         try await E2E.withServers("sqlite") { _, client, store, _ in
