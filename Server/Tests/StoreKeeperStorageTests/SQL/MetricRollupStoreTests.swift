@@ -263,7 +263,14 @@ import Testing
     @Test("a database from before rollups (schema 16) is migrated, then built from its evidence with progress")
     func upgradeBuilds() async throws {
         var random = MetricSnapshotGenerator(state: 13)
-        let histories = (0..<10).map { Self.history($0, random: &random) }
+        // Evidence only: today's merge also moves each attribute's source (schema 19), which a schema-16 database
+        // does not have, and the old database is written by today's code.
+        let histories = (0..<10).map { index in
+            Self.history(index, random: &random).filter { step in
+                if case .alias = step { return false }
+                return true
+            }
+        }
         for backend in TestDatabases.backends {
             let database: any SQLDatabase
             switch backend {
