@@ -63,7 +63,7 @@ final class ConnectionWatch: Sendable {
     /// The connection closed: everything in flight on it fails.
     private func closed(_ key: ObjectIdentifier) {
         let failures = state.withLock { state -> [@Sendable () -> Void] in
-            Array(state.connections.removeValue(forKey: key)?.waiting.values ?? [:].values)
+            state.connections.removeValue(forKey: key).map { Array($0.waiting.values) } ?? []
         }
         for fail in failures { fail() }
     }

@@ -88,12 +88,13 @@ struct RetentionService: Sendable {
         let request: DecodedRealtimeRequestBody
         let app: AppRuntime
         do {
-            guard let routed = route(claimed: jws.payload) else {
+            let claimed = Self.claimedAppAppleID(jws.payload)
+            guard let routed = route(claimed: claimed) else {
                 // Apple's signature is checked before an app is named missing: an unsigned request learns nothing.
                 if let any = apps.byBundleID.values.first { _ = try await any.signedData.verify(jws) }
                 throw ServiceError(
                     .unknownApp, .unknownApp,
-                    "no configured app has appAppleId \(Self.claimedAppAppleID(jws.payload).map(String.init) ?? "absent"); "
+                    "no configured app has appAppleId \(claimed.map(String.init) ?? "absent"); "
                         + "set appAppleID on the app")
             }
             app = routed
@@ -196,8 +197,7 @@ struct RetentionService: Sendable {
     /// The app a request is for: the configured app with its Apple id, else the only app configured (a request
     /// names no bundle id). Routing reads the payload before it is verified; the app's verifier then checks it.
     /// `nil` when no app is configured for the claimed id.
-    func route(claimed payload: [UInt8]) -> AppRuntime? {
-        let appAppleID = Self.claimedAppAppleID(payload)
+    func route(claimed appAppleID: Int64?) -> AppRuntime? {
         let all = apps.byBundleID.values
         if let appAppleID, let app = all.first(where: { $0.configuration.appAppleID == appAppleID }) { return app }
         if all.count == 1, let only = all.first { return only }
