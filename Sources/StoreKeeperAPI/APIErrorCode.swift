@@ -141,6 +141,9 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public static let invalidAttribute: APIErrorCode = "invalid_attribute"
     /// 400: the customer would hold more than 50 custom attributes.
     public static let tooManyAttributes: APIErrorCode = "too_many_attributes"
+    /// 409: the project holds app-set attributes for its maximum of customers without evidence (a public key's
+    /// write for one more such customer; a secret key's, or one for a customer who bought, is taken).
+    public static let tooManyGuests: APIErrorCode = "too_many_guests"
 
     /// 400: an offering that breaks a rule (identifier, packages, description or metadata; named in the message).
     public static let invalidOffering: APIErrorCode = "invalid_offering"

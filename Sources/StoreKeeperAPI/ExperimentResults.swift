@@ -27,8 +27,12 @@ public struct VariantResults: Codable, Sendable, Hashable {
     public var identifier: String
     /// Its offering.
     public var offeringID: String
-    /// Customers enrolled in it.
+    /// Customers enrolled in it whom the server holds evidence for (a purchase, a receipt or an app transaction):
+    /// the customers every other count and rate is of.
     public var enrolled: Int
+    /// Ids enrolled in it (they asked for offerings) whom the server holds no evidence for, counted apart: anyone
+    /// holding the app's public key can make such ids, so they move no result.
+    public var enrolledWithoutEvidence: Int
     /// Of them, those who started a free trial after enrolling.
     public var trials: Int
     /// Of them, those with a paid period that began within 30 days of enrolling.
@@ -55,8 +59,9 @@ public struct VariantResults: Codable, Sendable, Hashable {
         identifier: String, offeringID: String, enrolled: Int, trials: Int, paidConversions: Int,
         conversionRate: Double, revenuePerCustomer: Double, proceedsPerCustomer: Double, refunds: Int,
         conversionVersusBaseline: Comparison?, conversionProbabilityBest: Double, proceedsVersusBaseline: Comparison?,
-        proceedsProbabilityBest: Double
+        proceedsProbabilityBest: Double, enrolledWithoutEvidence: Int = 0
     ) {
+        self.enrolledWithoutEvidence = enrolledWithoutEvidence
         self.identifier = identifier
         self.offeringID = offeringID
         self.enrolled = enrolled
@@ -75,6 +80,7 @@ public struct VariantResults: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case identifier, offeringID = "offering_id", enrolled, trials, paidConversions = "paid_conversions"
+        case enrolledWithoutEvidence = "enrolled_without_evidence"
         case conversionRate = "conversion_rate", revenuePerCustomer = "revenue_per_customer"
         case proceedsPerCustomer = "proceeds_per_customer", refunds
         case conversionVersusBaseline = "conversion_vs_baseline"

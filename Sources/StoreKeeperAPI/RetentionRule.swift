@@ -59,15 +59,20 @@ public struct RetentionConditions: Codable, Sendable, Hashable {
     /// The customer's locale (Apple's `userLocale`) is one of these, matched whole or by language (`pt` matches
     /// `pt-BR`).
     public var locales: [String]?
-    /// The customer's attributes hold these values (each name given, exactly).
+    /// The customer's attributes hold these values (each name given, exactly), each set by the owner's backend
+    /// (a secret key) unless `trust` is `client`.
     public var attributes: [String: String]?
+    /// Whose attributes `attributes` reads: `server` (the default: only those set with a secret key) or `client`
+    /// (also those the app set with its public key, which anyone holding a copy of the app can set for anyone).
+    public var trust: String?
 
     /// Makes conditions (none: everyone).
     public init(
         productIDs: [String]? = nil, states: [String]? = nil, paidMonthsAtLeast: Int? = nil,
         paidMonthsBelow: Int? = nil, monthsSinceLastOfferAtLeast: Int? = nil, storefronts: [String]? = nil,
-        locales: [String]? = nil, attributes: [String: String]? = nil
+        locales: [String]? = nil, attributes: [String: String]? = nil, trust: String? = nil
     ) {
+        self.trust = trust
         self.productIDs = productIDs
         self.states = states
         self.paidMonthsAtLeast = paidMonthsAtLeast
@@ -82,7 +87,7 @@ public struct RetentionConditions: Codable, Sendable, Hashable {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case productIDs = "product_id", states = "state", paidMonthsAtLeast = "paid_months_at_least"
         case paidMonthsBelow = "paid_months_below", monthsSinceLastOfferAtLeast = "months_since_last_offer_at_least"
-        case storefronts = "storefront", locales = "locale", attributes
+        case storefronts = "storefront", locales = "locale", attributes, trust
     }
 }
 

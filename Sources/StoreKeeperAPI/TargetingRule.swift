@@ -44,8 +44,12 @@ public struct TargetingConditions: Codable, Sendable, Hashable {
     public var locales: [String]?
     /// Whole days since the server first saw the customer (0 for one never seen) lie in this range.
     public var firstSeenDays: TargetingDayRange?
-    /// The customer's attributes hold these values (each name given, exactly).
+    /// The customer's attributes hold these values (each name given, exactly), each set by the owner's backend
+    /// (a secret key) unless `trust` is `client`.
     public var attributes: [String: String]?
+    /// Whose attributes `attributes` reads: `server` (the default: only those set with a secret key) or `client`
+    /// (also those the app set with its public key, which anyone holding a copy of the app can set for anyone).
+    public var trust: String?
     /// Where the customer stands: `never_subscribed` (no subscription ever), `active` (an entitlement now) or
     /// `expired` (subscribed once, no entitlement now).
     public var entitlementState: String?
@@ -54,9 +58,10 @@ public struct TargetingConditions: Codable, Sendable, Hashable {
     public init(
         storefronts: [String]? = nil, platforms: [String]? = nil, appVersion: TargetingVersionRange? = nil,
         locales: [String]? = nil, firstSeenDays: TargetingDayRange? = nil, entitlementState: String? = nil,
-        attributes: [String: String]? = nil
+        attributes: [String: String]? = nil, trust: String? = nil
     ) {
         self.attributes = attributes
+        self.trust = trust
         self.storefronts = storefronts
         self.platforms = platforms
         self.appVersion = appVersion
@@ -68,7 +73,7 @@ public struct TargetingConditions: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case storefronts, platforms, appVersion = "app_version", locales, firstSeenDays = "first_seen_days"
-        case entitlementState = "entitlement_state", attributes
+        case entitlementState = "entitlement_state", attributes, trust
     }
 }
 

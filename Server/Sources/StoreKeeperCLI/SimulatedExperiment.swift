@@ -14,10 +14,35 @@ struct SimulatedExperiment {
 
     static let variants: [(identifier: String, weight: Int)] = [("control", 50), ("treatment", 50)]
 
-    /// The variant customer `id` is in.
-    func variant(_ id: String) -> String {
-        ExperimentBucket.variant(
-            projectID: ServerConfiguration.demoBundleID, experiment: identifier, variants: Self.variants, customer: id)
+    /// Each customer's variant, as the server assigns it: every id asks for offerings once (`concurrency` at a
+    /// time), as a paywall would, and is enrolled. The server keys its assignment with a secret of its own, so the
+    /// simulation learns the truth it simulates from the server's answers, as an attacker could not beforehand.
+    /// - Throws: ``JSONCaller/Failure`` when an answer names no variant of the experiment.
+    func assign(_ ids: [String], concurrency: Int) async throws -> [String: String] {
+        let server = server
+        let identifier = identifier
+        return try await withThrowingTaskGroup(of: (String, String).self) { group in
+            var assigned: [String: String] = [:]
+            for (index, id) in ids.enumerated() {
+                if index >= max(1, concurrency), let (done, variant) = try await group.next() {
+                    assigned[done] = variant
+                }
+                group.addTask {
+                    let answer = try await server.call("GET", APIPath.subscriberOfferings(id))
+                    let experiment = answer["experiment"] as? [String: Any]
+                    guard experiment?["identifier"] as? String == identifier,
+                        let variant = experiment?["variant"] as? String
+                    else {
+                        throw JSONCaller.Failure(
+                            call: "GET \(APIPath.subscriberOfferings(id))", status: 200, code: "unexpected_variant",
+                            message: "the answer names no variant of \(identifier)")
+                    }
+                    return (id, variant)
+                }
+            }
+            for try await (done, variant) in group { assigned[done] = variant }
+            return assigned
+        }
     }
 
     /// Makes the offerings (unless they exist) and the experiment, and starts it.

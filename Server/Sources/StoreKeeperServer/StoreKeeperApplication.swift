@@ -186,7 +186,9 @@ public enum StoreKeeperApplication {
                 WebhookRoutes(webhooks: webhooks), MetricRoutes(metrics: metrics),
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
                 OfferingRoutes(offerings: offerings),
-                AttributeRoutes(store: store, apps: directory, now: dependencies.now),
+                AttributeRoutes(
+                    store: store, apps: directory, now: dependencies.now,
+                    guests: GuestBudget(maximum: configuration.maximumAttributeGuests)),
                 ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
             ],
             authenticator: authenticator,

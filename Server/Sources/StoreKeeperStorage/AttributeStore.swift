@@ -4,9 +4,16 @@ public import Foundation
 /// plan of interest), kept with the customer's canonical id (a merge moves them) and published as a change of the
 /// customer, so answers that show them are read again on every replica.
 public protocol AttributeStore: Sendable {
-    /// The attributes of the customer `appUserKey` names (directly or as an alias), with the stored key of the
-    /// customer they belong to.
-    func attributes(appUserKey: String) async throws -> (customerKey: String, attributes: [String: String])
+    /// The attributes of the customer `appUserKey` names (directly or as an alias), with who set each, and the
+    /// stored key of the customer they belong to.
+    func attributes(appUserKey: String) async throws -> (customerKey: String, attributes: HeldAttributes)
+
+    /// Whether a write by the app would make the customer `appUserKey` names a new guest: the server holds no
+    /// evidence for them (no purchase, receipt or app transaction) and no attribute the app set.
+    func isNewGuest(appUserKey: String) async throws -> Bool
+
+    /// How many of `project`'s customers without evidence hold attributes the app set, counted up to `limit`.
+    func guests(in project: ProjectScope, limit: Int) async throws -> Int
 
     /// Sets (a value) or removes (`nil`) attributes of the customer `appUserKey` names, in one transaction: refused
     /// as a whole, changing nothing, when the customer would then hold more than `maximumCustom` attributes whose
@@ -25,6 +32,20 @@ public protocol AttributeStore: Sendable {
     /// (`keepingServerSet`, for a public key's call).
     /// - Returns: How many were removed.
     func deleteAttributes(appUserKey: String, keepingServerSet: Bool) async throws -> Int
+}
+
+/// A customer's attributes and who set them.
+public struct HeldAttributes: Sendable, Hashable {
+    /// Every attribute's value, by name.
+    public var values: [String: String]
+    /// The names the owner's backend set (with a secret key); the others the app set.
+    public var serverSet: Set<String>
+
+    /// Makes a set of attributes.
+    public init(values: [String: String] = [:], serverSet: Set<String> = []) {
+        self.values = values
+        self.serverSet = serverSet
+    }
 }
 
 /// Who set an attribute: the app (a public key: anyone holding a copy of the app) or the owner's backend (a

@@ -108,4 +108,29 @@ import Testing
             }
         }
     }
+
+    @Test(
+        "an attribute the app's public key sets qualifies nobody for an attribute-gated retention rule; the backend's does"
+    )
+    func clientAttributes() async throws {
+        try await E2E.withServer { client in
+            _ = try await client.subscribe("vic")
+            try await E2E.upload(client, E2E.message, approve: true)
+            let (saved, why) = try await E2E.rules(
+                client,
+                #"{"rules":[{"identifier":"gold","when":{"attributes":{"tier":"gold"}},"respond":{"message":{"message_id":"\#(E2E.message)"}}}]}"#
+            )
+            #expect(saved == 200, "\(why)")
+            let body = #"{"attributes":{"tier":"gold"}}"#
+            let (set, _) = try await client.call(
+                .POST, "/v1/subscribers/vic/attributes", key: "pk_demo_storekeeper_public", body: body)
+            #expect(set == 200)
+            #expect(try await E2E.open(client, "vic")["shown"] as? String == "none", "the app's value does not count")
+            let (owned, _) = try await client.call(
+                .POST, "/v1/subscribers/vic/attributes", key: E2E.secretKey, body: body)
+            #expect(owned == 200)
+            let shown = try await E2E.open(client, "vic")
+            #expect(shown["shown"] as? String == "realtime", "\(shown)")
+        }
+    }
 }

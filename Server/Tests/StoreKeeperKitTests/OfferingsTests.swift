@@ -152,14 +152,21 @@ import Testing
         }
     }
 
-    @Test("attributes the app sets reach the server and its targeting")
+    @Test("attributes the app sets reach the server and the targeting rules that trust the client")
     func attributes() async throws {
         try await KitServer.with { server in
             try await Self.edit(
                 server, "POST", APIPath.offerings, Self.offering("pro", [("annual", "premium.annual")], title: "P"))
             try await Self.edit(
                 server, "PUT", APIPath.targeting,
-                ["rules": [["identifier": "pros", "offering_id": "pro", "when": ["attributes": ["plan": "pro"]]]]])
+                [
+                    "rules": [
+                        [
+                            "identifier": "pros", "offering_id": "pro",
+                            "when": ["attributes": ["plan": "pro"], "trust": "client"],
+                        ]
+                    ]
+                ])
             let kit = Self.launch(server, server.store("vic"), InMemoryPersistence())
             try await kit.start()
             #expect(try await kit.setAttributes(["$email": "vic@example.com", "plan": "pro"])["plan"] == "pro")
@@ -205,19 +212,21 @@ import Testing
         try await KitServer.with { server in
             let silent = try SilentReceiver()
             defer { silent.stop() }
-            // Each request may take 8 s; offerings() waits 1 s for the server and the store together.
+            // Each request may take 24 s; offerings() waits 1 s for the server and the store together. The gap
+            // between the two is wide on purpose: beside the whole suite on 2 cores a 1 s wait was once seen to
+            // end after 5.5 s (the cooperative pool is shared), and the check must still tell 1 s from 24 s.
             let kit = Self.launch(
                 server, server.store("rae"), InMemoryPersistence(), url: URL(string: silent.base)!, timeout: 1,
-                requestTimeout: 8)
+                requestTimeout: 24)
             let started = ContinuousClock.now
-            try await kit.start()  // cannot verify after its own 8 s: not an error
+            try await kit.start()  // cannot verify after its own 24 s: not an error
             // Each request is bounded as a whole (FoundationNetworking's own bound is 60 s).
-            #expect(ContinuousClock.now - started < .seconds(16), "start took \(ContinuousClock.now - started)")
+            #expect(ContinuousClock.now - started < .seconds(48), "start took \(ContinuousClock.now - started)")
             let asked = ContinuousClock.now
             await #expect(throws: StoreKeeperError(.timedOut, "")) { try await kit.offerings() }
             let waited = ContinuousClock.now - asked
-            // Bounded by offeringsTimeout, not by a request's 8 s (beside the whole suite it once took 3.1 s).
-            #expect(waited >= .milliseconds(900) && waited < .seconds(5), "waited \(waited)")
+            // Bounded by offeringsTimeout, not by a request's 24 s.
+            #expect(waited >= .milliseconds(900) && waited < .seconds(16), "waited \(waited)")
         }
     }
 }

@@ -85,9 +85,10 @@ import Testing
     /// The engine the e2e servers answer with, which also folds their stores' history.
     static let engine = SubscriptionEngine(configuration: ServerConfiguration.demoEngine)
 
-    /// Runs `body` with a simulator (manual clock) on one port and StoreKeeper on another.
+    /// Runs `body` with a simulator (manual clock) on one port and StoreKeeper on another (its configuration
+    /// the e2e one, as `adjusted` changes it).
     static func withServers(
-        _ backend: String,
+        _ backend: String, adjusted: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (SimulatorHarness, Client, SQLStore, NotificationDeliveryService) async throws -> Void
     ) async throws {
         // As `serve` opens it: superseded history folded out of the rows.
@@ -95,7 +96,9 @@ import Testing
             if TestDatabases.postgresRequired { Issue.record("PostgreSQL required but not configured") }
             return
         }
-        try await withServers(on: [store]) { h, clients, delivery in try await body(h, clients[0], store, delivery) }
+        try await withServers(on: [store], adjusted: adjusted) { h, clients, delivery in
+            try await body(h, clients[0], store, delivery)
+        }
         // Every raw evidence the scenario stored (compacted where it repeats a chain) rebuilds to its digest.
         let check = try await store.checkStoredEvidence()
         #expect(check.mismatched.isEmpty, "stored evidence that does not rebuild: \(check.mismatched)")
@@ -125,7 +128,7 @@ import Testing
     /// The simulator (manual clock) on one port and a StoreKeeper server per store on others; the simulator
     /// sends the e2e app's notifications to the first server.
     static func withServers(
-        on stores: [SQLStore],
+        on stores: [SQLStore], adjusted: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (SimulatorHarness, [Client], NotificationDeliveryService) async throws -> Void
     ) async throws {
         let h = try await SimulatorHarness()
@@ -139,8 +142,9 @@ import Testing
             SimulatorApplication.build(
                 simulator: h.simulator, manualClock: h.clock, port: 0, logger: quietLogger, onServerRunning: $0)
         }) { simulatorBase in
-            try await serve(stores[...], h, simulatorBase: simulatorBase, app: registered, key: key, started: []) {
-                clients in
+            try await serve(
+                stores[...], h, simulatorBase: simulatorBase, app: registered, key: key, adjusted: adjusted, started: []
+            ) { clients in
                 var pointed = registered
                 pointed.notificationURL = clients[0].base + "/v1/notifications/appstore"
                 try await h.simulator.createApp(pointed)
@@ -153,18 +157,19 @@ import Testing
     /// Starts a server for the first of `stores`, then (inside it) the rest, then runs `body` with them all.
     static func serve(
         _ stores: ArraySlice<SQLStore>, _ h: SimulatorHarness, simulatorBase: String, app: SimulatedApp,
-        key: P256.Signing.PrivateKey,
+        key: P256.Signing.PrivateKey, adjusted: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         started: [Client], _ body: @Sendable ([Client]) async throws -> Void
     ) async throws {
         guard let store = stores.first else { return try await body(started) }
-        let router = try await Self.router(store: store, h, simulatorBase: simulatorBase, app: app, key: key)
+        let router = try await Self.router(
+            store: store, h, simulatorBase: simulatorBase, app: app, key: key, adjusted: adjusted)
         try await LiveServer.with({ running in
             Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: quietLogger)
         }) { base in
             try await serve(
-                stores.dropFirst(), h, simulatorBase: simulatorBase, app: app, key: key,
+                stores.dropFirst(), h, simulatorBase: simulatorBase, app: app, key: key, adjusted: adjusted,
                 started: started + [Client(base: base)], body)
         }
     }
@@ -172,12 +177,14 @@ import Testing
     /// StoreKeeper's router on `store`, with the e2e apps and keys, the simulator at `simulatorBase` as Apple.
     static func router(
         store: SQLStore, _ h: SimulatorHarness, simulatorBase: String, app registered: SimulatedApp,
-        key: P256.Signing.PrivateKey
+        key: P256.Signing.PrivateKey, adjusted: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     )
         async throws -> Router<BasicRequestContext>
     {
-        try await SimulatorAsApple.router(
-            configuration(app: registered, key: key), store: store, harness: h, simulatorBase: simulatorBase)
+        var configuration = configuration(app: registered, key: key)
+        adjusted(&configuration)
+        return try await SimulatorAsApple.router(
+            configuration, store: store, harness: h, simulatorBase: simulatorBase)
     }
 
     /// The e2e configuration: the e2e app with the simulator's API key, a Production-only app, keys and the demo

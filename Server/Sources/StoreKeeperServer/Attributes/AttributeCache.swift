@@ -9,7 +9,7 @@ final class AttributeCache: Sendable {
     struct Entry {
         var readAt: UInt64
         var customerKey: String
-        var attributes: [String: String]
+        var attributes: HeldAttributes
     }
 
     struct State {
@@ -38,9 +38,9 @@ final class AttributeCache: Sendable {
         }
     }
 
-    /// The attributes of the customer `key` names.
-    func attributes(_ key: String) async throws -> [String: String] {
-        let (fresh, mark): ([String: String]?, UInt64) = state.withLock { state in
+    /// The attributes of the customer `key` names, with who set each.
+    func attributes(_ key: String) async throws -> HeldAttributes {
+        let (fresh, mark): (HeldAttributes?, UInt64) = state.withLock { state in
             guard let entry = state.entries[key],
                 state.clock.holds(readAt: entry.readAt, keys: [key, entry.customerKey])
             else { return (nil, state.clock.counter) }

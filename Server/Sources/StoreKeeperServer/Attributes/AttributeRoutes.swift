@@ -8,15 +8,23 @@ struct AttributeRoutes: APIFeature {
     let store: any AttributeStore
     let apps: AppDirectory
     let now: @Sendable () -> Date
+    /// The bound on customers without evidence holding app-set attributes.
+    let guests: GuestBudget
 
     func register(_ handlers: inout APIHandlers) {
         handlers.on(.postAttributes) { call in
             let appUserID = try CustomerID.normalized(try call.id())
             let project = try apps.project(call.bundleID)
             let changes = try AttributeRules.checked(try await call.decode(AttributesPost.self).attributes)
+            let key = project.key(appUserID)
+            if !call.isSecret, changes.values.contains(where: { $0 != nil }),
+                try await store.isNewGuest(appUserKey: key)
+            {
+                try await guests.admit(project, store: store)
+            }
             do {
                 let attributes = try await store.setAttributes(
-                    changes, appUserKey: project.key(appUserID), maximumCustom: AttributeRules.maximumCustom,
+                    changes, appUserKey: key, maximumCustom: AttributeRules.maximumCustom,
                     now: now(), source: call.isSecret ? .server : .client)
                 return try call.json(
                     AttributesResponse(attributes: AttributeRules.visible(attributes, personal: call.isSecret)))

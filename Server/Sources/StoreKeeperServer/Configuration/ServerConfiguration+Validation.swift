@@ -17,6 +17,10 @@ extension ServerConfiguration {
             throw ConfigurationError(
                 "rawEvidenceRetentionDays is \(rawEvidenceRetentionDays); it must be from 0 (keep for good) to 36500")
         }
+        guard (1...100_000_000).contains(maximumAttributeGuests) else {
+            throw ConfigurationError(
+                "maximumAttributeGuests is \(maximumAttributeGuests); it must be from 1 to 100000000")
+        }
         guard leaseSeconds >= 2, leaseSeconds <= 3_600 else {
             throw ConfigurationError("leaseSeconds is \(leaseSeconds); it must be from 2 to 3600")
         }

@@ -185,6 +185,11 @@ public struct ServerConfiguration: Sendable, Decodable {
     /// what `PUT /v1/retention/rules` stored for that project. Default none: the API's rules stand.
     public var retentionRules: [String: RetentionRules] = [:]
 
+    /// The most customers without evidence (no purchase, receipt or app transaction) a project holds attributes
+    /// the app set for (with its public key); past it such a write for one more is refused with 409
+    /// `too_many_guests`. Default 100,000.
+    public var maximumAttributeGuests = 100_000
+
     /// The defaults.
     public init() {}
 
@@ -200,7 +205,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             rawEvidenceRetentionDays,
             reportingCurrency, exchangeRates, smallBusinessProgram, storefrontTaxRates, metricRollups,
             answerSigningKeys,
-            retentionRules
+            retentionRules, maximumAttributeGuests
     }
 
     /// Decodes a configuration file; every key is optional.
@@ -261,6 +266,8 @@ public struct ServerConfiguration: Sendable, Decodable {
             try c.decodeIfPresent([String: Double].self, forKey: .storefrontTaxRates) ?? [:]
         answerSigningKeys = try c.decodeIfPresent([String].self, forKey: .answerSigningKeys) ?? []
         retentionRules = try c.decodeIfPresent([String: RetentionRules].self, forKey: .retentionRules) ?? [:]
+        maximumAttributeGuests =
+            try c.decodeIfPresent(Int.self, forKey: .maximumAttributeGuests) ?? maximumAttributeGuests
     }
 
     /// Reads a configuration file (when given) and applies the environment overrides (`DATABASE_URL` over

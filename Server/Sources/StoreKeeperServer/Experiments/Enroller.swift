@@ -2,11 +2,12 @@ import Foundation
 import StoreKeeperAPI
 import StoreKeeperStorage
 
-/// Puts a customer in an experiment's variant, once: the variant comes from a hash of (project, experiment,
-/// customer), so every replica assigns the same one, and the first enrolment recorded is kept. A customer merged
+/// Puts a customer in an experiment's variant, once: the variant comes from a keyed hash of (experiment,
+/// customer) with the project's secret key (``ExperimentBucket``), so every replica assigns the same one, and the first enrolment recorded is kept. A customer merged
 /// from other ids keeps the earliest enrolment of any of them.
 struct Enroller: Sendable {
     let store: any EvidenceStore & ExperimentStore
+    let secrets: ExperimentSecrets
 
     /// The variant `appUserID` is in, enrolling them (with an `experiment_enrolled` event) when they are not yet.
     func variant(of appUserID: String, in experiment: Experiment, project: ProjectScope, now: Date) async throws
@@ -21,7 +22,9 @@ struct Enroller: Sendable {
         ).first(where: { variants.contains($0.variant) }) {
             return earliest.variant
         }
-        let variant = Self.assign(projectID: project.id, experiment: experiment, customer: canonical)
+        let variant = ExperimentBucket.variant(
+            key: try await secrets.key(project), experiment: experiment.identifier,
+            variants: experiment.variants.map { ($0.identifier, $0.weight) }, customer: canonical)
         let recorded = try await store.enrol(
             EnrolmentRecord(
                 projectID: project.id, experiment: experiment.identifier, appUserKey: project.key(canonical),
@@ -31,12 +34,5 @@ struct Enroller: Sendable {
         return try await store.enrolments(
             projectID: project.id, experiment: experiment.identifier, appUserKeys: [project.key(canonical)]
         ).first?.variant ?? variant
-    }
-
-    /// The variant `customer` falls in (``ExperimentBucket``).
-    static func assign(projectID: String, experiment: Experiment, customer: String) -> String {
-        ExperimentBucket.variant(
-            projectID: projectID, experiment: experiment.identifier,
-            variants: experiment.variants.map { ($0.identifier, $0.weight) }, customer: customer)
     }
 }

@@ -117,8 +117,8 @@ struct ExperimentService: Sendable {
         // Each enrolled id's customer (an alias resolves to the account) with their evidence: one read each, a
         // few at a time.
         let store = store
-        let customers = try await withThrowingTaskGroup(of: (Int, String, EvidenceSet).self) { group in
-            var read: [(String, EvidenceSet)?] = Array(repeating: nil, count: enrolments.count)
+        let customers = try await withThrowingTaskGroup(of: (Int, String, EvidenceSet?).self) { group in
+            var read: [(String, EvidenceSet?)?] = Array(repeating: nil, count: enrolments.count)
             for (index, enrolment) in enrolments.enumerated() {
                 if index >= Self.concurrentReads, let (done, customer, evidence) = try await group.next() {
                     read[done] = (customer, evidence)
@@ -126,24 +126,31 @@ struct ExperimentService: Sendable {
                 group.addTask {
                     let id = ProjectScope.value(ofKey: enrolment.appUserKey)
                     let record = try await store.subscriber(id, in: project)
-                    return (index, record?.appUserID ?? id, record?.evidence ?? EvidenceSet())
+                    return (index, record?.appUserID ?? id, record?.evidence)
                 }
             }
             for try await (done, customer, evidence) in group { read[done] = (customer, evidence) }
             return read
         }
-        // Enrolments come oldest first: a merged customer's first one is the one kept.
+        // Enrolments come oldest first: a merged customer's first one is the one kept. An id the server holds no
+        // evidence for is counted apart.
         let instant = now()
         var counted: Set<String> = []
         var outcomes: [String: [ExperimentOutcome]] = [:]
+        var withoutEvidence: [String: Int] = [:]
         for (enrolment, customer) in zip(enrolments, customers) {
             guard let (id, evidence) = customer, counted.insert(id).inserted else { continue }
+            guard let evidence else {
+                withoutEvidence[enrolment.variant, default: 0] += 1
+                continue
+            }
             outcomes[enrolment.variant, default: []].append(
                 ExperimentOutcome.of(
                     SubscriptionTimeline.timelines(evidence), enrolledAt: enrolment.enrolledAt, now: instant,
                     reporting: reporting, rules: proceeds))
         }
-        return Self.results(experiment, outcomes: outcomes, currency: reporting?.code)
+        return Self.results(
+            experiment, outcomes: outcomes, withoutEvidence: withoutEvidence, currency: reporting?.code)
     }
 
     /// How many customers each variant had enrolled by the end of each day since the experiment started (the
@@ -165,9 +172,10 @@ struct ExperimentService: Sendable {
     }
 
     /// The results of `outcomes` by variant.
-    static func results(_ experiment: Experiment, outcomes: [String: [ExperimentOutcome]], currency: String?)
-        -> ExperimentResults
-    {
+    static func results(
+        _ experiment: Experiment, outcomes: [String: [ExperimentOutcome]], withoutEvidence: [String: Int] = [:],
+        currency: String?
+    ) -> ExperimentResults {
         let groups = experiment.variants.map { outcomes[$0.identifier] ?? [] }
         let conversion = ExperimentStatistics.conversion(
             conversions: groups.map { $0.filter(\.converted).count }, enrolled: groups.map(\.count))
@@ -187,7 +195,8 @@ struct ExperimentService: Sendable {
                 refunds: group.reduce(0) { $0 + $1.refunds },
                 conversionVersusBaseline: comparison(conversion[index]),
                 conversionProbabilityBest: conversion[index].probabilityBest,
-                proceedsVersusBaseline: comparison(money[index]), proceedsProbabilityBest: money[index].probabilityBest)
+                proceedsVersusBaseline: comparison(money[index]), proceedsProbabilityBest: money[index].probabilityBest,
+                enrolledWithoutEvidence: withoutEvidence[variant.identifier] ?? 0)
         }
         return ExperimentResults(
             identifier: experiment.identifier, status: experiment.status, currency: currency, variants: variants)

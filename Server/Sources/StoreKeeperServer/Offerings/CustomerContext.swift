@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperAPI
+import StoreKeeperStorage
 
 /// What targeting knows about the customer asking for offerings: what the request says (platform, app version,
 /// storefront, language) and, read only when a rule asks, where the customer stands on the server.
@@ -14,9 +15,10 @@ struct CustomerContext: Sendable {
     var locale: String?
     /// The server's clock.
     var now: Date
-    /// The customer's document on the server, with their attributes (read at most once per request, when a rule
-    /// needs it).
+    /// The customer's document on the server (read at most once per request, when a rule needs it).
     var subscriber: @Sendable () async throws -> SubscriberResponse
+    /// The customer's attributes with who set each (read at most once per request, when a rule needs them).
+    var attributes: @Sendable () async throws -> HeldAttributes
 
     /// Where the customer stands: `never_subscribed`, `active` or `expired`.
     static func entitlementState(_ subscriber: Subscriber) -> String {

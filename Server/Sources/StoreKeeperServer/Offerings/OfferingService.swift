@@ -21,7 +21,7 @@ struct OfferingService: Sendable {
         subscribers: SubscriberService, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
-        enroller = Enroller(store: store)
+        enroller = Enroller(store: store, secrets: ExperimentSecrets(store: store, now: now))
         self.apps = apps
         self.subscribers = subscribers
         self.now = now
@@ -121,7 +121,8 @@ struct OfferingService: Sendable {
                 let document = try await subscribers.subscriberDocument(
                     appUserID: appUserID, project: project, personal: true)
                 return try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
-            })
+            },
+            attributes: { try await subscribers.heldAttributes(appUserID: appUserID, project: project) })
         let enroller = enroller
         let instant = context.now
         return try await books.value(projectID: project.id).answer(for: context) { experiment in

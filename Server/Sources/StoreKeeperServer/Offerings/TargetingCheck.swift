@@ -48,6 +48,7 @@ enum TargetingCheck {
             }
         }
         try checkAttributes(when.attributes, "\(name).attributes", invalid: invalid)
+        try AttributeCondition.check(trust: when.trust, attributes: when.attributes, name, invalid: invalid)
         if let state = when.entitlementState, !entitlementStates.contains(state) {
             throw invalid(
                 "\(name).entitlement_state \"\(state.prefix(40))\": expected \(entitlementStates.sorted().joined(separator: ", "))"

@@ -1,11 +1,13 @@
 import Foundation
 import StoreKeeperAPI
+import StoreKeeperStorage
 
 /// Decides which targeting rule, if any, chooses a customer's offering: the first whose every condition holds.
 /// The customer's document is read once, and only when a condition needs it.
 struct TargetingMatcher {
     let context: CustomerContext
     private var read: SubscriberResponse?
+    private var held: HeldAttributes?
 
     init(_ context: CustomerContext) { self.context = context }
 
@@ -51,8 +53,10 @@ struct TargetingMatcher {
             return false
         }
         if let wanted = when.attributes {
-            let held = try await subscriber().attributes ?? [:]
-            if wanted.contains(where: { held[$0.key] != $0.value }) { return false }
+            let held: HeldAttributes
+            if let known = self.held { held = known } else { held = try await context.attributes() }
+            self.held = held
+            if !AttributeCondition.holds(wanted, in: held, trust: when.trust) { return false }
         }
         return true
     }

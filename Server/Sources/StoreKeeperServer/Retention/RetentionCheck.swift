@@ -35,6 +35,7 @@ enum RetentionCheck {
             if let value, !(0...1_200).contains(value) { throw invalid("\(name).\(field) is \(value); 0 to 1200") }
         }
         try TargetingCheck.checkAttributes(when.attributes, "\(name).attributes", invalid: invalid)
+        try AttributeCondition.check(trust: when.trust, attributes: when.attributes, name, invalid: invalid)
     }
 
     static func check(_ respond: RetentionResponse, _ name: String, catalog: Set<String>) throws {

@@ -20,12 +20,12 @@ struct RetentionStanding: Sendable {
     var storefront: String?
     /// The customer's locale.
     var locale: String?
-    /// The customer's attributes.
-    var attributes: [String: String]
+    /// The customer's attributes with who set each (read only when a rule has an attributes condition).
+    var attributes: HeldAttributes
     /// The instant of the request.
     var now: Date
-    /// The customer's subscriber document as the rules read it, when a rule needed it (a state, storefront or
-    /// attributes condition, the last offer, or a promotional offer).
+    /// The customer's subscriber document as the rules read it, when a rule needed it (a state or storefront
+    /// condition, the last offer, or a promotional offer).
     var document: StandingDocument?
     /// The document's bytes as read (a promotional offer's webhook event decodes them whole, without reading again).
     var documentBytes: Data?
@@ -37,7 +37,7 @@ struct RetentionStanding: Sendable {
         store: any RetentionStore, rules: [RetentionRule], now: Date
     ) async throws -> RetentionStanding {
         let needsDocument = rules.contains {
-            $0.when.states != nil || $0.when.storefronts != nil || $0.when.attributes != nil
+            $0.when.states != nil || $0.when.storefronts != nil
                 || $0.when.monthsSinceLastOfferAtLeast != nil || $0.respond.promotionalOffer != nil
         }
         let documentBytes =
@@ -69,10 +69,13 @@ struct RetentionStanding: Sendable {
             let keys = [project.key(document.subscriber.appUserID)] + document.subscriber.aliases.map(project.key)
             lastOffer = try await store.lastRetentionOffer(appUserKeys: keys)
         }
+        let attributes =
+            rules.contains { $0.when.attributes != nil }
+            ? try await subscribers.heldAttributes(appUserID: appUserID, project: project) : HeldAttributes()
         return RetentionStanding(
             productID: request.productId, states: states, paidDays: paidDays, lastOffer: lastOffer,
             storefront: subscription?.storefront,
-            locale: request.userLocale, attributes: document?.attributes ?? [:], now: now, document: document,
+            locale: request.userLocale, attributes: attributes, now: now, document: document,
             documentBytes: documentBytes)
     }
 
@@ -104,7 +107,9 @@ struct RetentionStanding: Sendable {
         if let locales = when.locales {
             guard let locale, locales.contains(where: { LocaleTag.matches($0, locale) }) else { return false }
         }
-        if let wanted = when.attributes, wanted.contains(where: { attributes[$0.key] != $0.value }) { return false }
+        if let wanted = when.attributes, !AttributeCondition.holds(wanted, in: attributes, trust: when.trust) {
+            return false
+        }
         return true
     }
 

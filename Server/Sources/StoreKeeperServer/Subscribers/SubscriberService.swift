@@ -44,7 +44,8 @@ struct SubscriberService: Sendable {
         let appUserID = try CustomerID.normalized(appUserID)
         let instant = now()
         let key = project.key(appUserID)
-        let attributes = AttributeRules.visible(try await attributes?.attributes(key) ?? [:], personal: personal)
+        let attributes = AttributeRules.visible(
+            try await attributes?.attributes(key).values ?? [:], personal: personal)
         if let body = documents.fresh(key, at: instant) {
             return SubscriberDocument.response(subscriber: body, attributes: attributes, at: instant)
         }
@@ -65,6 +66,12 @@ struct SubscriberService: Sendable {
             body, for: snapshot, key: key, readAt: readAt, from: instant,
             until: engine.nextChange(evidence, after: instant))
         return SubscriberDocument.response(subscriber: body, attributes: attributes, at: instant)
+    }
+
+    /// The attributes of `appUserID` in `project` with who set each, as rules read them (none when the server
+    /// shows no attributes).
+    func heldAttributes(appUserID: String, project: ProjectScope) async throws -> HeldAttributes {
+        try await attributes?.attributes(project.key(try CustomerID.normalized(appUserID))) ?? HeldAttributes()
     }
 
     /// Intro eligibility for products.

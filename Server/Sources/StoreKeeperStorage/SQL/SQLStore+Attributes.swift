@@ -19,15 +19,34 @@ extension SQLStore {
     }
 
     /// The attributes of the customer `appUserKey` names: one statement, the alias resolved inside it.
-    public func attributes(appUserKey: String) async throws -> (customerKey: String, attributes: [String: String]) {
+    public func attributes(appUserKey: String) async throws -> (customerKey: String, attributes: HeldAttributes) {
         let rows = try await database.read(
-            "SELECT c.customer, a.name, a.value FROM (SELECT COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?) AS customer) c LEFT JOIN subscriber_attributes a ON a.app_user_id = c.customer",
+            "SELECT c.customer, a.name, a.value, a.source FROM (SELECT COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?) AS customer) c LEFT JOIN subscriber_attributes a ON a.app_user_id = c.customer",
             [.text(appUserKey), .text(appUserKey)])
-        var attributes: [String: String] = [:]
+        var held = HeldAttributes()
         for row in rows {
-            if let name = row["name"]?.string, let value = row["value"]?.string { attributes[name] = value }
+            guard let name = row["name"]?.string, let value = row["value"]?.string else { continue }
+            held.values[name] = value
+            if row["source"]?.string == AttributeSource.server.rawValue { held.serverSet.insert(name) }
         }
-        return (rows.first?["customer"]?.string ?? appUserKey, attributes)
+        return (rows.first?["customer"]?.string ?? appUserKey, held)
+    }
+
+    /// Whether the customer has neither a subscriber row (evidence) nor an attribute the app set: one statement.
+    public func isNewGuest(appUserKey: String) async throws -> Bool {
+        let rows = try await database.read(
+            "SELECT (SELECT count(*) FROM subscribers WHERE app_user_id = c.customer) + (SELECT count(*) FROM subscriber_attributes WHERE app_user_id = c.customer AND source = 'client') AS n FROM (SELECT COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?) AS customer) c",
+            [.text(appUserKey), .text(appUserKey)])
+        return (rows.first?["n"]?.int ?? 0) == 0
+    }
+
+    /// Customers of `project` holding an app-set attribute and no subscriber row, up to `limit`.
+    public func guests(in project: ProjectScope, limit: Int) async throws -> Int {
+        let filter = ProjectKeyFilter(column: "a.app_user_id", project: project)
+        let rows = try await database.read(
+            "SELECT count(*) AS n FROM (SELECT DISTINCT a.app_user_id FROM subscriber_attributes a WHERE \(filter.sql) AND a.source = 'client' AND NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = a.app_user_id) LIMIT \(max(0, limit))) g",
+            filter.binds)
+        return Int(rows.first?["n"]?.int ?? 0)
     }
 
     /// Sets or removes attributes in one transaction, within the limit of custom ones.

@@ -169,7 +169,9 @@ import Testing
         }
     }
 
-    @Test("a merge moves the attributes to the account (the account's own value wins); targeting reads them")
+    @Test(
+        "a merge moves the attributes to the account (the account's own value wins); a rule trusting the client reads them"
+    )
     func mergeAndTargeting() async throws {
         try await E2E.withServers("sqlite") { _, client, _, _ in
             let anonymous = "$anonymous:" + UUID().uuidString.lowercased()
@@ -188,7 +190,7 @@ import Testing
             _ = try await client.call(
                 .PUT, "/v1/offerings/current", key: E2E.secretKey, body: client.json(["identifier": "default"]))
             let rules =
-                #"{"rules": [{"identifier": "pro", "offering_id": "pro-paywall", "when": {"attributes": {"plan_interest": "pro"}}}]}"#
+                #"{"rules": [{"identifier": "pro", "offering_id": "pro-paywall", "when": {"attributes": {"plan_interest": "pro"}, "trust": "client"}}]}"#
             #expect(try await client.call(.PUT, "/v1/targeting", key: E2E.secretKey, body: Data(rules.utf8)).0 == 200)
             #expect(
                 try await client.call(.GET, "/v1/subscribers/kai/offerings").1["targeting_rule"] as? String == "pro")

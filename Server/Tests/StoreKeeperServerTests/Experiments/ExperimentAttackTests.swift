@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+import NIOHTTP1
+import StoreKeeperServer
+import TestSupport
+import Testing
+
+/// Played as an attacker holding the app's public key, over HTTP: the variant an id falls in cannot be computed
+/// beforehand (the server keys its hash with a secret of its own), and ids made up to ask for offerings move no
+/// result (only customers the server holds evidence for are counted; the rest are reported apart).
+@Suite struct ExperimentAttackTests {
+    typealias E2E = ServerEndToEndTests
+    typealias Experiments = ExperimentsEndToEndTests
+
+    /// The variant the unkeyed hash of (project, experiment, id) picks: what an attacker computes offline.
+    static func predicted(_ id: String) -> String {
+        let digest = SHA256.hash(data: Data("\(E2E.bundleID)\nprice-test\n\(id)".utf8))
+        let bucket = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 10_000
+        return bucket < 5_000 ? "a" : "b"
+    }
+
+    @Test(
+        "ids chosen to land in variant b land by chance; 200 made-up ids leave the counted results as they were",
+        arguments: TestDatabases.backends)
+    func forgedEnrolments(_ backend: String) async throws {
+        try await E2E.withServers(backend) { h, client, _, _ in
+            try await Experiments.setUp(client)
+            // Real customers: ten who bought.
+            let buyers = (0..<10).map { "buyer\($0)" }
+            let assigned = try await Experiments.variants(buyers, [client])
+            for buyer in buyers { _ = try await client.buy(h, "premium.monthly", customer: buyer) }
+            let (_, before) = try await client.call(.GET, "/v1/experiments/price-test/results", key: E2E.secretKey)
+
+            // The attacker picks 200 ids the unkeyed hash puts in b and asks for their offerings.
+            var forged: [String] = []
+            var index = 0
+            while forged.count < 200 {
+                let id = "forged-\(index)"
+                if Self.predicted(id) == "b" { forged.append(id) }
+                index += 1
+            }
+            let landed = try await Experiments.variants(forged, [client])
+            let inB = landed.values.filter { $0 == "b" }.count
+            #expect((60...140).contains(inB), "\(inB) of 200 chosen ids landed in b: the attacker can choose")
+
+            let (_, after) = try await client.call(.GET, "/v1/experiments/price-test/results", key: E2E.secretKey)
+            let counted = { (results: [String: Any]) in
+                (results["variants"] as? [[String: Any]] ?? []).map { variant in
+                    variant.filter { $0.key != "enrolled_without_evidence" } as NSDictionary
+                }
+            }
+            #expect(counted(after) == counted(before), "made-up ids changed the results")
+            let apart = (after["variants"] as? [[String: Any]] ?? []).map {
+                $0["enrolled_without_evidence"] as? Int ?? 0
+            }
+            #expect(apart.reduce(0, +) == 200 && apart == [200 - inB, inB])
+            let enrolled = (after["variants"] as? [[String: Any]] ?? []).map { $0["enrolled"] as? Int ?? 0 }
+            #expect(enrolled == ["a", "b"].map { name in assigned.values.filter { $0 == name }.count })
+        }
+    }
+}
