@@ -364,7 +364,7 @@ import Testing
                 (#"{"rules":[{"identifier":"a","respond":{"message":{"message_id":"hello"}}}]}"#, "not a UUID"),
                 (
                     #"{"rules":[{"identifier":"a","when":{"stat":["active"]},"respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#,
-                    "in rules[0].when; expected"
+                    #"unknown field \"rules[0].when.stat\"; expected"#
                 ),
                 (
                     #"{"rules":[{"identifier":"a","when":{"state":["sleeping"]},"respond":{"message":{"message_id":"\#(Self.message)"}}}]}"#,

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import StoreKeeperAPI
 import StoreKeeperStorage
 import SubscriptionEngine
 
@@ -41,7 +42,7 @@ enum ConfigurationFile {
         }
         for (bundleID, rules) in (object["retentionRules"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let body = try? JSONSerialization.data(withJSONObject: rules) else { continue }
-            do { try RetentionCheck.refuseUnknownFields(body) } catch let error as APIError {
+            do { _ = try APICall.strictlyDecoded(RetentionRules.self, from: body) } catch let error as APIError {
                 throw ConfigurationError("configuration \(path): retentionRules.\(bundleID): \(error.message)")
             }
         }

@@ -13,10 +13,11 @@ extension DashboardRoutes {
                 try await offeringsPage(session, rules: text, error: error, saved: saved)
             },
             save: { data, session in
-                try TargetingCheck.refuseUnknownFields(data)
                 let rules: TargetingRules
                 do {
-                    rules = try APICoding.decoder().decode(TargetingRules.self, from: data)
+                    rules = try APICall.strictlyDecoded(TargetingRules.self, from: data)
+                } catch let error as APIError where error.code == .unknownField {
+                    throw error
                 } catch {
                     throw APIError.badRequest(
                         .invalidTargeting, "the rules are not a JSON object {\"rules\": [...]} of rules")

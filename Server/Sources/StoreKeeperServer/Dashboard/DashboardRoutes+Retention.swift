@@ -14,10 +14,11 @@ extension DashboardRoutes {
                 try await retentionPage(session, text: text, error: error, saved: saved)
             },
             save: { data, session in
-                try RetentionCheck.refuseUnknownFields(data)
                 let rules: RetentionRules
                 do {
-                    rules = try APICoding.decoder().decode(RetentionRules.self, from: data)
+                    rules = try APICall.strictlyDecoded(RetentionRules.self, from: data)
+                } catch let error as APIError where error.code == .unknownField {
+                    throw error
                 } catch {
                     throw APIError.badRequest(
                         .invalidRetentionRule, "the rules are not a JSON object {\"rules\": [...]} of rules")

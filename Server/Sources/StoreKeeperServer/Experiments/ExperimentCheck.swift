@@ -47,19 +47,5 @@ enum ExperimentCheck {
         return Experiment(identifier: post.identifier, variants: post.variants, audience: post.audience)
     }
 
-    /// Refuses a field an experiment does not define inside its variants or audience (a typo that would vanish).
-    static func refuseUnknownFields(_ body: Data) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }
-        let variantFields = Set(ExperimentVariant.CodingKeys.allCases.map(\.stringValue))
-        for (index, variant) in (object["variants"] as? [Any] ?? []).enumerated() {
-            if let fields = variant as? [String: Any] {
-                try TargetingCheck.refuse(fields, allowed: variantFields, "variants[\(index)]")
-            }
-        }
-        if let audience = object["audience"] as? [String: Any] {
-            try TargetingCheck.refuseUnknown(conditions: audience, "audience")
-        }
-    }
-
     static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidExperiment, message) }
 }

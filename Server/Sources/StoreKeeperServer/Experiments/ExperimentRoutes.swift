@@ -7,9 +7,7 @@ struct ExperimentRoutes: APIFeature {
 
     func register(_ handlers: inout APIHandlers) {
         handlers.on(.postExperiment) { call in
-            let data = try await call.body()
-            try ExperimentCheck.refuseUnknownFields(data)
-            let post = try call.decode(ExperimentPost.self, from: data)
+            let post = try await call.decode(ExperimentPost.self)
             return try call.json(try await experiments.create(post, bundleID: call.bundleID), status: .created)
         }
         handlers.on(.getExperiments) { call in try call.json(try await experiments.list(bundleID: call.bundleID)) }

@@ -35,9 +35,7 @@ struct OfferingRoutes: APIFeature {
         }
         handlers.on(.getTargeting) { call in try call.json(try await offerings.targeting(bundleID: call.bundleID)) }
         handlers.on(.putTargeting) { call in
-            let data = try await call.body()
-            try TargetingCheck.refuseUnknownFields(data)
-            let rules = try call.decode(TargetingRules.self, from: data)
+            let rules = try await call.decode(TargetingRules.self)
             return try call.json(try await offerings.replaceTargeting(rules, bundleID: call.bundleID))
         }
     }

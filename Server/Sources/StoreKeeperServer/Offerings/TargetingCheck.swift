@@ -81,38 +81,5 @@ enum TargetingCheck {
         }
     }
 
-    /// Refuses a field the rules do not define, at any depth of `body` (a `PUT /v1/targeting` body).
-    static func refuseUnknownFields(_ body: Data) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let rules = object["rules"] as? [Any]
-        else { return }  // the typed decoding names what is wrong with it
-        let ruleFields = Set(TargetingRule.CodingKeys.allCases.map(\.stringValue))
-        for (index, rule) in rules.enumerated() {
-            guard let rule = rule as? [String: Any] else { continue }
-            try refuse(rule, allowed: ruleFields, "rules[\(index)]")
-            if let when = rule["when"] as? [String: Any] { try refuseUnknown(conditions: when, "rules[\(index)].when") }
-        }
-    }
-
-    /// Refuses a field targeting conditions do not define, in them or in their ranges.
-    static func refuseUnknown(conditions: [String: Any], _ name: String) throws {
-        try refuse(conditions, allowed: Set(TargetingConditions.CodingKeys.allCases.map(\.stringValue)), name)
-        let rangeFields = Set(TargetingVersionRange.CodingKeys.allCases.map(\.stringValue))
-        for field in ["app_version", "first_seen_days"] {
-            if let range = conditions[field] as? [String: Any] {
-                try refuse(range, allowed: rangeFields, "\(name).\(field)")
-            }
-        }
-    }
-
-    static func refuse(_ fields: [String: Any], allowed: Set<String>, _ name: String) throws {
-        if let unknown = fields.keys.filter({ !allowed.contains($0) }).sorted().first {
-            throw APIError.badRequest(
-                .unknownField,
-                "unknown field \"\(unknown.prefix(100))\" in \(name); expected \(allowed.sorted().joined(separator: ", "))"
-            )
-        }
-    }
-
     static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidTargeting, message) }
 }

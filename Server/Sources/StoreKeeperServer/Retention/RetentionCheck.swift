@@ -61,34 +61,5 @@ enum RetentionCheck {
         }
     }
 
-    /// Refuses a field the rules do not define, at any depth of `body` (a `PUT /v1/retention/rules` body).
-    static func refuseUnknownFields(_ body: Data) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let rules = object["rules"] as? [Any]
-        else { return }  // the typed decoding names what is wrong with it
-        for (index, rule) in rules.enumerated() {
-            guard let rule = rule as? [String: Any] else { continue }
-            let name = "rules[\(index)]"
-            try TargetingCheck.refuse(rule, allowed: Set(RetentionRule.CodingKeys.allCases.map(\.stringValue)), name)
-            if let when = rule["when"] as? [String: Any] {
-                try TargetingCheck.refuse(
-                    when, allowed: Set(RetentionConditions.CodingKeys.allCases.map(\.stringValue)), "\(name).when")
-            }
-            guard let respond = rule["respond"] as? [String: Any] else { continue }
-            try TargetingCheck.refuse(
-                respond, allowed: Set(RetentionResponse.CodingKeys.allCases.map(\.stringValue)), "\(name).respond")
-            let kinds: [(String, Set<String>)] = [
-                ("message", Set(RetentionResponse.Message.CodingKeys.allCases.map(\.stringValue))),
-                ("alternate_product", Set(RetentionResponse.AlternateProduct.CodingKeys.allCases.map(\.stringValue))),
-                ("promotional_offer", Set(RetentionResponse.PromotionalOffer.CodingKeys.allCases.map(\.stringValue))),
-            ]
-            for (kind, allowed) in kinds {
-                if let fields = respond[kind] as? [String: Any] {
-                    try TargetingCheck.refuse(fields, allowed: allowed, "\(name).respond.\(kind)")
-                }
-            }
-        }
-    }
-
     static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidRetentionRule, message) }
 }

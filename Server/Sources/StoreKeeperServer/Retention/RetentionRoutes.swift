@@ -13,9 +13,7 @@ struct RetentionRoutes: APIFeature {
         }
         handlers.on(.getRetentionRules) { call in try call.json(try await retention.rules(bundleID: call.bundleID)) }
         handlers.on(.putRetentionRules) { call in
-            let data = try await call.body()
-            try RetentionCheck.refuseUnknownFields(data)
-            let rules = try call.decode(RetentionRules.self, from: data)
+            let rules = try await call.decode(RetentionRules.self)
             return try call.json(try await retention.replaceRules(rules, bundleID: call.bundleID))
         }
     }

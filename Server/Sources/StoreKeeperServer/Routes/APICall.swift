@@ -80,30 +80,33 @@ struct APICall: Sendable {
         try decode(type, from: try await body())
     }
 
-    /// `data` as `Body`, read as strictly as ``decode(_:)`` reads the request's body.
+    /// `data` as `Body`, read as strictly as ``decode(_:)`` reads the request's body: parsed once, by a parser that
+    /// refuses a key given twice, and decoded from that tree, refusing any field at any depth the type does not
+    /// read (``StrictJSONDecoder``).
     func decode<Body: RequestBody>(_ type: Body.Type, from data: Data) throws -> Body {
-        // Strict JSON first: a key given twice is refused (a proxy reading the body would take the last, this
-        // decoder the first), and the tree is what nested fields are checked against.
-        let sent: NestedFieldCheck.Tree
-        do { sent = try NestedFieldCheck.Tree.parse(data) } catch let error as VerificationError {
-            throw APIError.badRequest(.invalidJSON, "the body is not JSON: \(error.reason)")
-        }
+        try Self.strictlyDecoded(type, from: data)
+    }
+
+    /// `data` as `Body`, strictly (``decode(_:from:)``), for a body that did not come through a route (the
+    /// dashboard's forms).
+    static func strictlyDecoded<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
         do {
-            let body = try Self.decoder.decode(StrictBody<Body>.self, from: data).body
-            if let encodable = body as? any Encodable {
-                try NestedFieldCheck.check(sent, decoded: encodable, encoder: Self.encoder)
-            }
-            return body
-        } catch let unknown as UnknownField {
-            throw APIError.badRequest(
-                .unknownField,
-                "unknown field \"\(unknown.name.prefix(100))\"; expected \(unknown.expected.joined(separator: ", "))")
-        } catch DecodingError.keyNotFound(let key, _) {
-            throw APIError.badRequest(.missingField, "\(key.stringValue) is required and must be a non-empty string")
+            return try StrictJSONDecoder().decode(Body.self, from: data)
+        } catch let error as VerificationError {
+            throw APIError.badRequest(.invalidJSON, "the body is not JSON: \(error.reason)")
+        } catch let unknown as StrictJSONDecoder.UnknownField {
+            let expected = unknown.expected.isEmpty ? "" : "; expected \(unknown.expected.joined(separator: ", "))"
+            throw APIError.badRequest(.unknownField, "unknown field \"\(unknown.path.prefix(200))\"\(expected)")
+        } catch DecodingError.keyNotFound(let key, let context) {
+            let path = path(context.codingPath + [key])
+            throw APIError.badRequest(.missingField, "\(path) is required and must be a non-empty string")
         } catch DecodingError.typeMismatch(let type, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest(.invalidField, Self.wrongType(type, context))
+            throw APIError.badRequest(.invalidField, wrongType(type, context))
         } catch DecodingError.valueNotFound(let type, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest(.invalidField, Self.wrongType(type, context))
+            throw APIError.badRequest(.invalidField, wrongType(type, context))
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest(
+                .invalidField, "\(path(context.codingPath)) is not valid: \(context.debugDescription)")
         } catch is DecodingError {
             throw APIError.badRequest(.invalidJSON, "the body is not a JSON object")
         }

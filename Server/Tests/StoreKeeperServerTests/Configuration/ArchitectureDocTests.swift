@@ -2,8 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// docs/architecture.md names every target of both manifests (the server's package in `Server/` and the SDK's at the repository root), so a module
-/// added without a word about its job fails here.
+/// docs/architecture.md is held to the code: it names every target of both manifests (the server's package in
+/// `Server/` and the SDK's at the repository root), every store protocol `Store` is made of and every room (an
+/// `APIFeature`), and every file its how-tos name exists — so a module, a store or a room added without a word
+/// about its job fails here.
 @Suite struct ArchitectureDocTests {
     @Test func everyTargetOfBothManifestsIsNamed() throws {
         let root = Fixtures.repositoryRoot
@@ -18,5 +20,58 @@ import Testing
         #expect(targets.count >= 30, "the manifests' targets were read: \(targets)")
         let unnamed = targets.filter { !page.contains("`\($0)`") }
         #expect(unnamed.isEmpty, "targets docs/architecture.md does not name: \(unnamed)")
+    }
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static let document = (try? read("docs/architecture.md")) ?? ""
+
+    @Test("every protocol of Store is named")
+    func storeProtocols() throws {
+        let source = try Self.read("Server/Sources/StoreKeeperStorage/Store.swift")
+        let declaration = try #require(source.range(of: "public protocol Store:"))
+        let list = source[declaration.upperBound...].prefix { $0 != "{" }
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(names.count >= 10, "\(names)")
+        for name in names { #expect(Self.document.contains("`\(name)`"), "architecture.md names no \(name)") }
+    }
+
+    @Test("every room of the router is named")
+    func rooms() throws {
+        let root = Fixtures.repositoryRoot.appendingPathComponent("Server/Sources/StoreKeeperServer")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        var rooms: [String] = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("struct ") && line.contains(": APIFeature") {
+                rooms.append(String(line.dropFirst("struct ".count).prefix { $0 != ":" }))
+            }
+        }
+        #expect(rooms.count >= 10, "\(rooms)")
+        for room in rooms { #expect(Self.document.contains("`\(room)`"), "architecture.md names no \(room)") }
+    }
+
+    @Test("every file the how-tos name exists")
+    func howToFiles() throws {
+        let section = try #require(Self.document.range(of: "## How to add"))
+        let text = Self.document[section.lowerBound...]
+        var named: [String] = []
+        for piece in text.split(separator: "`").enumerated() where piece.offset % 2 == 1 {
+            let path = String(piece.element)
+            if path.hasSuffix(".swift") || path.hasSuffix(".json") || path.hasSuffix("/") { named.append(path) }
+        }
+        #expect(named.count >= 8, "\(named)")
+        let server = [
+            "Server/Sources/StoreKeeperServer/", "Server/Sources/SubscriptionEngine/",
+            "Server/Sources/SubscriptionMetrics/",
+        ]
+        for path in named where path.contains("/") {
+            let found = ([""] + server).contains { base in
+                FileManager.default.fileExists(atPath: Fixtures.repositoryRoot.appendingPathComponent(base + path).path)
+            }
+            #expect(found, "architecture.md names \(path), which does not exist")
+        }
     }
 }
