@@ -26,12 +26,13 @@ final class GuestBudget: Sendable {
     /// Admits one more guest to `project`, or refuses when the project holds its maximum.
     /// - Throws: ``APIError`` 409 `too_many_guests` naming the bound and what lifts it.
     func admit(_ project: ProjectScope, store: any AttributeStore) async throws {
-        let interval = recountInterval
-        var tally = tallies.withLock { $0[project.id] }
-        if tally == nil || tally!.admitted >= interval {
+        var tally: Tally
+        if let known = tallies.withLock({ $0[project.id] }), known.admitted < recountInterval {
+            tally = known
+        } else {
             tally = Tally(counted: try await store.guests(in: project, limit: maximum), admitted: 0)
         }
-        guard var tally, tally.counted + tally.admitted < maximum else {
+        guard tally.counted + tally.admitted < maximum else {
             throw APIError(
                 .conflict, .tooManyGuests,
                 "project \(project.id) holds app-set attributes for \(maximum) customers the server has no evidence "

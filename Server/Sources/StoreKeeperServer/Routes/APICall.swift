@@ -77,18 +77,13 @@ struct APICall: Sendable {
     /// this server would silently ignore, so it is refused by name, as are a missing field and one of the wrong
     /// type. The JSON is parsed once: the field check and the decoding read the same decoder.
     func decode<Body: RequestBody>(_ type: Body.Type) async throws -> Body {
-        try decode(type, from: try await body())
+        try Self.strictlyDecoded(type, from: try await body())
     }
 
-    /// `data` as `Body`, read as strictly as ``decode(_:)`` reads the request's body: parsed once, by a parser that
-    /// refuses a key given twice, and decoded from that tree, refusing any field at any depth the type does not
-    /// read (``StrictJSONDecoder``).
-    func decode<Body: RequestBody>(_ type: Body.Type, from data: Data) throws -> Body {
-        try Self.strictlyDecoded(type, from: data)
-    }
-
-    /// `data` as `Body`, strictly (``decode(_:from:)``), for a body that did not come through a route (the
-    /// dashboard's forms).
+    /// `data` as `Body`, read as strictly as ``decode(_:)`` reads the request's body — parsed once, by a parser that
+    /// refuses a key given twice, and decoded from that tree, refusing any field at any depth the type does not read
+    /// (``StrictJSONDecoder``) — also for a body that did not come through a route (the dashboard's forms, the
+    /// configuration file's rules).
     static func strictlyDecoded<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
         do {
             return try StrictJSONDecoder().decode(Body.self, from: data)

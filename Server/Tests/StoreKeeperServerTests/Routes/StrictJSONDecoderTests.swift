@@ -27,9 +27,9 @@ import Testing
             (#"{"rules":[{"identifier":"a","offering_id":"o","colour":"red"}]}"#, "rules[0].colour"),
         ]
         for (text, path) in cases {
-            #expect(throws: StrictJSONDecoder.UnknownField.self) { try Self.decode(TargetingRules.self, text) }
             do {
                 _ = try Self.decode(TargetingRules.self, text)
+                Issue.record("\(path) was taken")
             } catch let unknown as StrictJSONDecoder.UnknownField {
                 #expect(unknown.path == path)
                 if path.hasSuffix("platform") { #expect(unknown.expected.contains("platforms")) }
