@@ -21,9 +21,10 @@ struct PopulationDriver {
     let customerIDs: @Sendable (Int) -> String
     /// Where each customer buys (``Population/storefront(_:)``).
     var storefronts: @Sendable (Int) -> String = { _ in "USA" }
-    /// The experiment the run simulates: its identifier and the variant each customer must be shown (they ask
-    /// for offerings, and so are enrolled, before they subscribe). `nil`: none.
-    var experiment: (identifier: String, variant: @Sendable (Int) -> String)?
+    /// The experiment the run simulates: on each customer's first day they ask for offerings, and so are enrolled
+    /// then, before the population decides their trial; they are shown the same variant when they subscribe.
+    /// `nil`: none.
+    var experiment: SimulatedExperiment?
 
     /// What a run did.
     struct Tally {
@@ -42,13 +43,20 @@ struct PopulationDriver {
     func run(_ population: inout Population, progress: ProgressLine) async throws -> Tally {
         var tally = Tally()
         var originals: [Int: String] = [:]
+        var variants: [Int: String] = [:]
         let days = population.parameters.days
         for day in 0..<days {
             if day > 0 { try await advance(seconds: secondsPerDay) }
             try await waitForDeliveries()
+            if let experiment {
+                let starting = population.customers(startingOn: day)
+                let assigned = try await experiment.assign(starting.map(customerIDs), concurrency: concurrency)
+                for index in starting { variants[index] = assigned[customerIDs(index)] }
+                population.experiment?.treatment.formUnion(starting.filter { variants[$0] == "treatment" })
+            }
             let actions = population.actions(onDay: day)
             let byCustomer = Dictionary(grouping: actions, by: \.customer)
-            let outcomes = await perform(byCustomer, originals: originals)
+            let outcomes = await perform(byCustomer, originals: originals, variants: variants)
             for outcome in outcomes {
                 if let original = outcome.original { originals[outcome.customer] = original }
                 for kind in outcome.done { tally.actions[kind, default: 0] += 1 }
@@ -73,7 +81,9 @@ struct PopulationDriver {
     }
 
     /// Each customer's actions in order; customers side by side, `concurrency` at a time.
-    func perform(_ byCustomer: [Int: [PopulationAction]], originals: [Int: String]) async -> [Outcome] {
+    func perform(_ byCustomer: [Int: [PopulationAction]], originals: [Int: String], variants: [Int: String]) async
+        -> [Outcome]
+    {
         let customers = byCustomer.keys.sorted()
         var outcomes: [Outcome] = []
         await withTaskGroup(of: Outcome.self) { group in
@@ -84,7 +94,8 @@ struct PopulationDriver {
                 next += 1
                 let actions = byCustomer[customer] ?? []
                 let original = originals[customer]
-                group.addTask { await act(customer, actions, original: original) }
+                let variant = variants[customer]
+                group.addTask { await act(customer, actions, original: original, variant: variant) }
             }
             for _ in 0..<concurrency { startNext() }
             for await outcome in group {
@@ -95,11 +106,11 @@ struct PopulationDriver {
         return outcomes
     }
 
-    func act(_ customer: Int, _ actions: [PopulationAction], original: String?) async -> Outcome {
+    func act(_ customer: Int, _ actions: [PopulationAction], original: String?, variant: String?) async -> Outcome {
         var outcome = Outcome(customer: customer, original: original)
         for action in actions {
             do {
-                try await perform(action, outcome: &outcome)
+                try await perform(action, outcome: &outcome, variant: variant)
                 outcome.done.append(action.kind)
             } catch {
                 outcome.failures.append("customer \(customer) \(action.kind): \(error)")
@@ -108,9 +119,9 @@ struct PopulationDriver {
         return outcome
     }
 
-    func perform(_ action: PopulationAction, outcome: inout Outcome) async throws {
+    func perform(_ action: PopulationAction, outcome: inout Outcome, variant: String?) async throws {
         if case .subscribe(_, let productID, let trial) = action {
-            return try await subscribe(&outcome, productID: productID, trial: trial)
+            return try await subscribe(&outcome, productID: productID, trial: trial, variant: variant)
         }
         guard let original = outcome.original else {
             throw JSONCaller.Failure(
@@ -139,18 +150,18 @@ struct PopulationDriver {
         }
     }
 
-    /// Buys in the simulator, then posts the signed transaction to the server under the customer's id.
-    func subscribe(_ outcome: inout Outcome, productID: String, trial: Bool) async throws {
+    /// Buys in the simulator, then posts the signed transaction to the server under the customer's id. With an
+    /// experiment, the paywall first: it must show `variant`, the one the customer was enrolled in.
+    func subscribe(_ outcome: inout Outcome, productID: String, trial: Bool, variant: String?) async throws {
         let customerID = customerIDs(outcome.customer)
         if let experiment {
-            // The paywall first: the server enrols the customer and shows their variant's offering.
             let answer = try await server.call("GET", APIPath.subscriberOfferings(customerID))
             let shown = (answer["experiment"] as? [String: Any])?["variant"] as? String
-            let expected = experiment.variant(outcome.customer)
-            guard shown == expected else {
+            guard let expected = variant, shown == expected else {
                 throw JSONCaller.Failure(
                     call: "GET \(APIPath.subscriberOfferings(customerID))", status: 200, code: "unexpected_variant",
-                    message: "shown \(shown ?? "no variant") of \(experiment.identifier), expected \(expected)")
+                    message:
+                        "shown \(shown ?? "no variant") of \(experiment.identifier), expected \(variant ?? "none")")
             }
         }
         var body: [String: Any] = [

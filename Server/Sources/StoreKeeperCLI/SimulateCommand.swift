@@ -130,11 +130,8 @@ struct SimulateCommand: AsyncParsableCommand {
                 identifier: "sim-\(seed)",
                 server: JSONCaller(base: base, client: client, bearer: ServerConfiguration.demoSecretKey))
             try await run.start()
-            let ids = (0..<population.parameters.subscribers).map { population.customerID($0) }
-            let assigned = try await run.assign(ids, concurrency: concurrency)
-            let variant: @Sendable (Int) -> String = { assigned[ids[$0]] ?? "" }
-            population.experiment = ({ variant($0) == "treatment" }, treatmentTrialConversion)
-            driver.experiment = (run.identifier, variant)
+            population.experiment = ([], treatmentTrialConversion)
+            driver.experiment = run
             simulated = run
         }
         let progress = ProgressLine(label: "simulating", unit: "days", total: population.parameters.days)

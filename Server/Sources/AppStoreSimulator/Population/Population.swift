@@ -46,8 +46,9 @@ public struct Population: Sendable {
     /// The parameters.
     public let parameters: PopulationParameters
     /// An experiment the run simulates: which customers are in its treatment, and the trial conversion they have
-    /// instead of ``PopulationParameters/trialConversion``. `nil`: none.
-    public var experiment: (inTreatment: @Sendable (Int) -> Bool, trialConversion: Double)?
+    /// instead of ``PopulationParameters/trialConversion``. `nil`: none. A driver learns a customer's variant (from
+    /// the server, which enrols them) on their first day, before ``actions(onDay:)`` decides their trial.
+    public var experiment: (treatment: Set<Int>, trialConversion: Double)?
     var customers: [Customer]
     var random: SeededRandom
     let daily: (churn: Double, failure: Double, refund: Double, upgrade: Double)
@@ -68,6 +69,13 @@ public struct Population: Sendable {
             perDay(parameters.monthlyChurn), perDay(parameters.billingFailure), perDay(parameters.refund),
             perDay(parameters.upgrade)
         )
+    }
+
+    /// The customers whose first day is `day`: who visit the paywall then (and subscribe).
+    /// - Parameter day: Days since the run began.
+    /// - Returns: Their indices, ascending.
+    public func customers(startingOn day: Int) -> [Int] {
+        customers.indices.filter { customers[$0].startDay == day }
     }
 
     /// The store's id for customer `index` (its App Store account and app user id).
@@ -141,7 +149,7 @@ public struct Population: Sendable {
         actions.append(.subscribe(customer: index, productID: customer.productID, trial: trial))
         if trial {
             let conversion =
-                experiment.map { $0.inTreatment(index) ? $0.trialConversion : parameters.trialConversion }
+                experiment.map { $0.treatment.contains(index) ? $0.trialConversion : parameters.trialConversion }
                 ?? parameters.trialConversion
             let converts = Double.random(in: 0..<1, using: &random) < conversion
             let cancelDay = converts ? nil : day + Int.random(in: 0..<Self.trialDays, using: &random)
