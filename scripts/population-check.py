@@ -72,9 +72,10 @@ def main():
             f"(+- {tolerance * 100:.1f}) {verdict}"
         )
     print(f"population-check: paying subscriber-months measured {paying:.0f}")
-    if summary["subscribers"] == 10000 and summary["months"] == 12:
-        met = "met" if summary["seconds"] < TIME_TARGET_SECONDS else "NOT MET (reported, not gated)"
-        print(f"population-check: simulate took {summary['seconds']:.1f} s; target < {TIME_TARGET_SECONDS} s: {met}")
+    # The target is for 10,000 subscribers over 12 months; a run of another size is held to its share of it.
+    target = TIME_TARGET_SECONDS * summary["subscribers"] / 10000 * summary["months"] / 12
+    met = "met" if summary["seconds"] < target else "NOT MET (reported, not gated)"
+    print(f"population-check: simulate took {summary['seconds']:.1f} s; target < {target:.0f} s: {met}")
     sys.exit(0 if ok else 1)
 
 
