@@ -56,6 +56,9 @@ public protocol EvidenceStore: Sendable {
     func eventFeed(in project: ProjectScope, after cursor: EventFeedCursor?, limit: Int) async throws -> (
         events: [EventRecord], next: EventFeedCursor?
     )
+    /// Where the project's event feed ends now (its last event a reader may pass), `nil` when it has none: a
+    /// reader starting there sees every event committed later.
+    func eventFeedEnd(in project: ProjectScope) async throws -> EventFeedCursor?
 
     /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it; both ids are in
     /// `project`, so an alias never reaches another project's subscriber.

@@ -10,4 +10,28 @@ public protocol ExperimentStore: Sendable {
     /// same key is enrolled in the experiment already (then nothing is written).
     /// - Returns: Whether it was recorded.
     func enrol(_ enrolment: EnrolmentRecord) async throws -> Bool
+
+    /// Records each of `enrolments` not recorded yet, each with its `experiment_enrolled` event, in one
+    /// transaction (imports and benchmarks; a duplicate within `enrolments` is recorded once).
+    /// - Returns: How many were recorded.
+    func enrol(all enrolments: [EnrolmentRecord]) async throws -> Int
+
+    /// An experiment's tally (its results' rollup), `nil` before its first build.
+    func experimentTally(projectID: String, experiment: String) async throws -> ExperimentTally?
+
+    /// Starts a build of an experiment's tally: its rows deleted, a new generation with `mark`, the cursor at
+    /// `cursor`, not ready.
+    func resetExperimentTally(projectID: String, experiment: String, mark: String, cursor: EventFeedCursor?)
+        async throws -> ExperimentTally
+
+    /// In one transaction, when the stored tally still has `expected`'s generation and cursor: writes `rows` (each
+    /// replacing its enrolment's stored row), moves the sums by what they change, and sets `cursor` and `ready`.
+    /// - Returns: The tally now; `nil` when another writer moved it first (then nothing is written).
+    func commitExperimentRows(
+        _ rows: [ExperimentOutcomeRow], projectID: String, experiment: String, expected: ExperimentTally,
+        cursor: EventFeedCursor?, ready: Bool
+    ) async throws -> ExperimentTally?
+
+    /// The customers `keys` name, each once, with every key naming them and whether the server holds their row.
+    func keyGroups(_ keys: [String]) async throws -> [KeyGroup]
 }

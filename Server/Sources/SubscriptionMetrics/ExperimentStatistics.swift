@@ -60,14 +60,47 @@ public enum ExperimentStatistics {
 
     /// Verdicts on a per-customer mean: `values[i]` are variant `i`'s customers' amounts.
     public static func mean(values: [[Double]], draws: Int = 20_000, seed: UInt64 = 1) -> [Verdict] {
-        let means = values.map { $0.isEmpty ? 0 : $0.reduce(0, +) / Double($0.count) }
-        let variances = zip(values, means).map { sample, mean -> Double in
-            guard sample.count > 1 else { return sample.isEmpty ? .infinity : 0 }
-            let squares = sample.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-            return squares / Double(sample.count - 1) / Double(sample.count)
+        mean(
+            samples: values.map { sample in
+                Sample(
+                    count: sample.count, sum: sample.reduce(0, +), squares: sample.reduce(0) { $0 + $1 * $1 })
+            }, draws: draws, seed: seed)
+    }
+
+    /// A variant's amounts as sums: how many, their sum and the sum of their squares (what a rollup keeps).
+    public struct Sample: Sendable, Hashable {
+        /// How many customers.
+        public var count: Int
+        /// Their amounts' sum.
+        public var sum: Double
+        /// Their amounts' squares' sum.
+        public var squares: Double
+
+        /// Makes a sample.
+        public init(count: Int, sum: Double, squares: Double) {
+            self.count = count
+            self.sum = sum
+            self.squares = squares
         }
+
+        /// The mean (0 for no customers).
+        var mean: Double { count == 0 ? 0 : sum / Double(count) }
+
+        /// The mean's variance (the sample variance over the count); infinite for no customers, 0 for one.
+        var varianceOfMean: Double {
+            guard count > 1 else { return count == 0 ? .infinity : 0 }
+            let n = Double(count)
+            // Never below 0, which rounding of nearly equal amounts could give.
+            return max(0, (squares - sum * sum / n) / (n - 1)) / n
+        }
+    }
+
+    /// Verdicts on a per-customer mean, from each variant's ``Sample``.
+    public static func mean(samples: [Sample], draws: Int = 20_000, seed: UInt64 = 1) -> [Verdict] {
+        let means = samples.map(\.mean)
+        let variances = samples.map(\.varianceOfMean)
         var random = SplitMix(seed: seed)
-        let best = probabilitiesBest(count: values.count, draws: draws) { index in
+        let best = probabilitiesBest(count: samples.count, draws: draws) { index in
             guard variances[index].isFinite else { return -.infinity }
             return means[index] + variances[index].squareRoot() * random.normal()
         }

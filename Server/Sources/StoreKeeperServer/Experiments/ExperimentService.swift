@@ -14,9 +14,6 @@ struct ExperimentService: Sendable {
     let proceeds: ProceedsRules
     let now: @Sendable () -> Date
 
-    /// How many customers' rows the results read at once.
-    static let concurrentReads = 8
-
     /// `POST /v1/experiments`: a draft.
     func create(_ post: ExperimentPost, bundleID: String) async throws -> Experiment {
         let project = try offerings.apps.project(bundleID)
@@ -93,12 +90,15 @@ struct ExperimentService: Sendable {
     }
 
     /// `GET /v1/experiments/{identifier}/results`: each enrolled customer (merged ids counted once, at their
-    /// earliest enrolment) with what they did since, by variant, and how each variant compares with the first.
+    /// earliest enrolment) with what they did since, by variant, and how each variant compares with the first —
+    /// from the experiment's tally (``ExperimentTallier``), so the cost does not grow with enrolments.
     func results(_ identifier: String, bundleID: String) async throws -> ExperimentResults {
-        try await report(identifier, bundleID: bundleID).results
+        let experiment = try await experiment(identifier, bundleID: bundleID)
+        let tally = try await tallier.tally(identifier, project: try offerings.apps.project(bundleID))
+        return Self.results(experiment, tallies: tally.variants, currency: reporting?.code)
     }
 
-    /// The results and the enrolment chart (the dashboard's), from one read of the enrolments.
+    /// The results and the enrolment chart (the dashboard's).
     func report(_ identifier: String, bundleID: String) async throws -> (
         results: ExperimentResults, enrolment: MetricResponse
     ) {
@@ -106,51 +106,14 @@ struct ExperimentService: Sendable {
         let project = try offerings.apps.project(bundleID)
         let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
         return (
-            try await results(experiment, project: project, enrolments: enrolments),
+            try await results(identifier, bundleID: bundleID),
             Self.enrolment(experiment, enrolments: enrolments, now: now())
         )
     }
 
-    func results(_ experiment: Experiment, project: ProjectScope, enrolments: [EnrolmentRecord]) async throws
-        -> ExperimentResults
-    {
-        // Each enrolled id's customer (an alias resolves to the account) with their evidence: one read each, a
-        // few at a time.
-        let store = store
-        let customers = try await withThrowingTaskGroup(of: (Int, String, EvidenceSet?).self) { group in
-            var read: [(String, EvidenceSet?)?] = Array(repeating: nil, count: enrolments.count)
-            for (index, enrolment) in enrolments.enumerated() {
-                if index >= Self.concurrentReads, let (done, customer, evidence) = try await group.next() {
-                    read[done] = (customer, evidence)
-                }
-                group.addTask {
-                    let id = ProjectScope.value(ofKey: enrolment.appUserKey)
-                    let record = try await store.subscriber(id, in: project)
-                    return (index, record?.appUserID ?? id, record?.evidence)
-                }
-            }
-            for try await (done, customer, evidence) in group { read[done] = (customer, evidence) }
-            return read
-        }
-        // Enrolments come oldest first: a merged customer's first one is the one kept. An id the server holds no
-        // evidence for is counted apart.
-        let instant = now()
-        var counted: Set<String> = []
-        var outcomes: [String: [ExperimentOutcome]] = [:]
-        var withoutEvidence: [String: Int] = [:]
-        for (enrolment, customer) in zip(enrolments, customers) {
-            guard let (id, evidence) = customer, counted.insert(id).inserted else { continue }
-            guard let evidence else {
-                withoutEvidence[enrolment.variant, default: 0] += 1
-                continue
-            }
-            outcomes[enrolment.variant, default: []].append(
-                ExperimentOutcome.of(
-                    SubscriptionTimeline.timelines(evidence), enrolledAt: enrolment.enrolledAt, now: instant,
-                    reporting: reporting, rules: proceeds))
-        }
-        return Self.results(
-            experiment, outcomes: outcomes, withoutEvidence: withoutEvidence, currency: reporting?.code)
+    /// What reads and keeps the experiments' tallies.
+    var tallier: ExperimentTallier {
+        ExperimentTallier(store: store, reporting: reporting, proceeds: proceeds, now: now)
     }
 
     /// How many customers each variant had enrolled by the end of each day since the experiment started (the
@@ -171,32 +134,35 @@ struct ExperimentService: Sendable {
         return MetricResponse(name: "experiment_enrolment", interval: "day", series: series)
     }
 
-    /// The results of `outcomes` by variant.
-    static func results(
-        _ experiment: Experiment, outcomes: [String: [ExperimentOutcome]], withoutEvidence: [String: Int] = [:],
-        currency: String?
-    ) -> ExperimentResults {
-        let groups = experiment.variants.map { outcomes[$0.identifier] ?? [] }
+    /// The results of each variant's sums (by variant identifier; a variant without any counts as empty).
+    static func results(_ experiment: Experiment, tallies: [String: VariantTally], currency: String?)
+        -> ExperimentResults
+    {
+        let groups = experiment.variants.map { tallies[$0.identifier] ?? VariantTally() }
         let conversion = ExperimentStatistics.conversion(
-            conversions: groups.map { $0.filter(\.converted).count }, enrolled: groups.map(\.count))
-        let money = ExperimentStatistics.mean(values: groups.map { $0.map(\.proceeds) })
+            conversions: groups.map { Int($0.conversions) }, enrolled: groups.map { Int($0.enrolled) })
+        let money = ExperimentStatistics.mean(
+            samples: groups.map {
+                ExperimentStatistics.Sample(
+                    count: Int($0.enrolled), sum: Double($0.proceedsMicros) / 1_000_000, squares: $0.proceedsSquares)
+            })
         func comparison(_ verdict: ExperimentStatistics.Verdict) -> Comparison? {
             verdict.difference.map { Comparison(difference: $0.value, low: $0.low, high: $0.high) }
         }
         let variants = experiment.variants.enumerated().map { index, variant in
             let group = groups[index]
-            let count = Double(max(1, group.count))
+            let count = Double(max(1, group.enrolled))
             return VariantResults(
-                identifier: variant.identifier, offeringID: variant.offeringID, enrolled: group.count,
-                trials: group.filter(\.startedTrial).count, paidConversions: group.filter(\.converted).count,
-                conversionRate: Double(group.filter(\.converted).count) / count,
-                revenuePerCustomer: group.reduce(0) { $0 + $1.revenue } / count,
-                proceedsPerCustomer: group.reduce(0) { $0 + $1.proceeds } / count,
-                refunds: group.reduce(0) { $0 + $1.refunds },
+                identifier: variant.identifier, offeringID: variant.offeringID, enrolled: Int(group.enrolled),
+                trials: Int(group.trials), paidConversions: Int(group.conversions),
+                conversionRate: Double(group.conversions) / count,
+                revenuePerCustomer: Double(group.revenueMicros) / 1_000_000 / count,
+                proceedsPerCustomer: Double(group.proceedsMicros) / 1_000_000 / count,
+                refunds: Int(group.refunds),
                 conversionVersusBaseline: comparison(conversion[index]),
                 conversionProbabilityBest: conversion[index].probabilityBest,
                 proceedsVersusBaseline: comparison(money[index]), proceedsProbabilityBest: money[index].probabilityBest,
-                enrolledWithoutEvidence: withoutEvidence[variant.identifier] ?? 0)
+                enrolledWithoutEvidence: Int(group.withoutEvidence))
         }
         return ExperimentResults(
             identifier: experiment.identifier, status: experiment.status, currency: currency, variants: variants)

@@ -7,16 +7,9 @@ extension SQLStore {
     ) {
         let dialect = database.dialect
         let start = cursor ?? EventFeedCursor(transaction: 0, id: -1)
-        var horizon = ""
         let keys = ProjectKeyFilter(column: "app_user_id", project: project)
-        var binds: [SQLValue] = keys.binds + [dialect.writingTransaction(start.transaction), .integer(start.id)]
-        if let query = dialect.feedHorizonQuery {
-            // Its own statement, before the read (whatever the server's default isolation): every writer below the
-            // horizon had finished by then, so the read's later snapshot holds its events.
-            let found = try await database.read(query, []).first?["horizon"]?.string ?? "0"
-            horizon = " AND tx < \(dialect.writingTransactionParameter)"
-            binds.append(dialect.writingTransaction(UInt64(found) ?? 0))
-        }
+        let (horizon, horizonBinds) = try await feedHorizon()
+        let binds = keys.binds + [dialect.writingTransaction(start.transaction), .integer(start.id)] + horizonBinds
         let rows = try await database.withReadTransaction { [horizon, binds] tx in
             return try await tx.query(
                 """
@@ -33,5 +26,28 @@ extension SQLStore {
         let next = EventFeedCursor(
             transaction: UInt64(last["tx_text"]?.string ?? "") ?? start.transaction, id: last["id"]?.int ?? start.id)
         return (events, next)
+    }
+
+    /// Where a feed read ends now: the project's last event below the horizon, as a cursor (`nil`: none yet). A
+    /// reader that starts there sees every event committed later.
+    public func eventFeedEnd(in project: ProjectScope) async throws -> EventFeedCursor? {
+        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
+        let (horizon, horizonBinds) = try await feedHorizon()
+        let row = try await database.read(
+            "SELECT id, CAST(tx AS TEXT) AS tx_text FROM events WHERE \(keys.sql)\(horizon) ORDER BY tx DESC, id DESC LIMIT 1",
+            keys.binds + horizonBinds
+        ).first
+        guard let row, let id = row["id"]?.int else { return nil }
+        return EventFeedCursor(transaction: UInt64(row["tx_text"]?.string ?? "") ?? 0, id: id)
+    }
+
+    /// The feed's horizon as a condition (` AND tx < ?`) with its bind, or nothing where one writer commits at a
+    /// time. Its own statement, before the read (whatever the server's default isolation): every writer below the
+    /// horizon had finished by then, so the read's later snapshot holds its events.
+    func feedHorizon() async throws -> (sql: String, binds: [SQLValue]) {
+        let dialect = database.dialect
+        guard let query = dialect.feedHorizonQuery else { return ("", []) }
+        let found = try await database.read(query, []).first?["horizon"]?.string ?? "0"
+        return (" AND tx < \(dialect.writingTransactionParameter)", [dialect.writingTransaction(UInt64(found) ?? 0)])
     }
 }

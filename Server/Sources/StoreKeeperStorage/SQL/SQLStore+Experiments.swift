@@ -9,7 +9,7 @@ extension SQLStore {
         guard !appUserKeys.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: appUserKeys.count).joined(separator: ", ")
         return try await database.read(
-            "SELECT app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? AND app_user_id IN (\(marks)) ORDER BY enrolled_at, id",
+            "SELECT id, app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? AND app_user_id IN (\(marks)) ORDER BY enrolled_at, id",
             [.text(projectID), .text(experiment)] + appUserKeys.map(SQLValue.text)
         ).map { Self.enrolment($0, projectID, experiment) }
     }
@@ -17,7 +17,7 @@ extension SQLStore {
     /// Every enrolment in `experiment`, oldest first.
     public func enrolments(projectID: String, experiment: String) async throws -> [EnrolmentRecord] {
         try await database.read(
-            "SELECT app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? ORDER BY enrolled_at, id",
+            "SELECT id, app_user_id, variant, enrolled_at FROM experiment_enrolments WHERE project = ? AND experiment = ? ORDER BY enrolled_at, id",
             [.text(projectID), .text(experiment)]
         ).map { Self.enrolment($0, projectID, experiment) }
     }
@@ -25,24 +25,49 @@ extension SQLStore {
     static func enrolment(_ row: SQLRow, _ projectID: String, _ experiment: String) -> EnrolmentRecord {
         EnrolmentRecord(
             projectID: projectID, experiment: experiment, appUserKey: row["app_user_id"]?.string ?? "",
-            variant: row["variant"]?.string ?? "", enrolledAt: date(row["enrolled_at"]))
+            variant: row["variant"]?.string ?? "", enrolledAt: date(row["enrolled_at"]),
+            sequence: row["id"]?.int ?? 0)
     }
 
     /// Records an enrolment and its event in one transaction, unless the key is enrolled already.
     public func enrol(_ enrolment: EnrolmentRecord) async throws -> Bool {
-        try await database.withTransaction { tx in
-            let inserted = try await tx.query(
-                "INSERT INTO experiment_enrolments (project, experiment, app_user_id, variant, enrolled_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (project, experiment, app_user_id) DO NOTHING RETURNING variant",
-                [
-                    .text(enrolment.projectID), .text(enrolment.experiment), .text(enrolment.appUserKey),
-                    .text(enrolment.variant), .text(Self.timestamp(enrolment.enrolledAt)),
-                ])
-            guard !inserted.isEmpty else { return false }
-            try await Self.insertEvent(
-                tx, enrolment.appUserKey, "experiment_enrolled", .client, nil, nil,
-                ["experiment": .string(enrolment.experiment), "variant": .string(enrolment.variant)],
-                enrolment.enrolledAt)
-            return true
+        try await enrol(all: [enrolment]) == 1
+    }
+
+    /// Records `enrolments` (of one experiment each, any mix) and an event for each one new, in one transaction.
+    public func enrol(all enrolments: [EnrolmentRecord]) async throws -> Int {
+        guard !enrolments.isEmpty else { return 0 }
+        return try await database.withTransaction { tx in
+            var recorded = 0
+            // Five values an enrolment and seven an event: well inside either database's bound on a statement's.
+            for start in stride(from: 0, to: enrolments.count, by: 400) {
+                let chunk = enrolments[start..<min(enrolments.count, start + 400)]
+                let inserted = try await tx.query(
+                    "INSERT INTO experiment_enrolments (project, experiment, app_user_id, variant, enrolled_at) VALUES "
+                        + Array(repeating: "(?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+                        + " ON CONFLICT (project, experiment, app_user_id) DO NOTHING RETURNING project, experiment, app_user_id",
+                    chunk.flatMap { enrolment -> [SQLValue] in
+                        [
+                            .text(enrolment.projectID), .text(enrolment.experiment), .text(enrolment.appUserKey),
+                            .text(enrolment.variant), .text(Self.timestamp(enrolment.enrolledAt)),
+                        ]
+                    })
+                var new = Set(
+                    inserted.map {
+                        [$0["project"]?.string ?? "", $0["experiment"]?.string ?? "", $0["app_user_id"]?.string ?? ""]
+                    })
+                let events = chunk.filter { new.remove([$0.projectID, $0.experiment, $0.appUserKey]) != nil }.map {
+                    enrolment -> EventRow in
+                    (
+                        enrolment.appUserKey, "experiment_enrolled", .client, nil, nil,
+                        ["experiment": .string(enrolment.experiment), "variant": .string(enrolment.variant)],
+                        enrolment.enrolledAt
+                    )
+                }
+                try await Self.insertEvents(tx, events)
+                recorded += events.count
+            }
+            return recorded
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 19
+    public static let schemaVersion = 20
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -178,6 +178,12 @@ extension SQLStore {
             // 19: Each attribute says who set it: `client` (a public key) or `server` (a secret key). Rows from
             // before cannot say, so they count as the app's: the backend sets them again to protect them.
             ["ALTER TABLE subscriber_attributes ADD COLUMN source TEXT NOT NULL DEFAULT 'client'"],
+            // 20: Experiment results as rollups: each experiment's sums by variant (with the mark they were counted
+            // with and how far through the event feed they are current) and each enrolment's outcome row.
+            [
+                "CREATE TABLE experiment_tallies (project TEXT NOT NULL, experiment TEXT NOT NULL, mark TEXT NOT NULL, generation TEXT NOT NULL, cursor_tx TEXT, cursor_id BIGINT, ready INTEGER NOT NULL, variants TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (project, experiment))",
+                "CREATE TABLE experiment_outcomes (project TEXT NOT NULL, experiment TEXT NOT NULL, app_user_id TEXT NOT NULL, variant TEXT NOT NULL, counted INTEGER NOT NULL, evidenced INTEGER NOT NULL, trial INTEGER NOT NULL, converted INTEGER NOT NULL, revenue BIGINT NOT NULL, proceeds BIGINT NOT NULL, refunds BIGINT NOT NULL, PRIMARY KEY (project, experiment, app_user_id))",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(
