@@ -12,7 +12,7 @@ import StoreKeeperStorage
 /// budget, and reads subscribers over loopback HTTP: the first `--hot` twice (the second pass all from the cache),
 /// then every subscriber twice, then the last `--hot` again. Each cached range is read `--repeats` times after the
 /// server has been left alone for `--settle` seconds (the database pool's timers from the uncached passes before
-/// linger up to a minute), and the median pass counts. Reports the server's largest resident memory against
+/// linger up to 10 s: twice that by default), and the median pass counts. Reports the server's largest resident memory against
 /// `--target-megabytes`, and the server CPU of a cached read with `--hot` subscribers seen against with all of
 /// them seen (the same when the cache evicts one entry at a time instead of emptying).
 struct MemoryBenchCommand: AsyncParsableCommand {
@@ -26,7 +26,7 @@ struct MemoryBenchCommand: AsyncParsableCommand {
     @Option(help: "The smaller population cached reads are first measured at.") var hot = 10_000
     @Option(help: "The server's cacheMegabytes.") var cacheMegabytes = 256
     @Option(help: "Cached passes over each --hot range (the median counts).") var repeats = 3
-    @Option(help: "Seconds the server is left alone before each range's cached passes.") var settle = 60
+    @Option(help: "Seconds the server is left alone before each range's cached passes.") var settle = 20
     @Option(help: "Concurrent connections.") var concurrency = 16
     @Option(help: "Data folder of the server it starts.") var data = "memory-bench-data"
     @Option(help: "The most resident memory the server may reach, in MiB.") var targetMegabytes = 600

@@ -33,6 +33,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
     @Option(help: "Times each query and page is asked.") var repeats = 3
     @Option(help: "Fresh servers whose first answers are timed (PostgreSQL; the median counts).") var freshServers = 3
     @Option(help: "The target for every answer after the first, in milliseconds.") var targetMilliseconds = 200.0
+    @Option(help: "Customers enrolled in an experiment whose results are timed too (0: none).") var enrolments = 0
     @Flag(help: "Print the results as JSON.") var json = false
 
     func validate() throws {
@@ -42,6 +43,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
             throw ValidationError("--concurrency is \(concurrency); it must be 1–64")
         }
         guard (2...20).contains(repeats) else { throw ValidationError("--repeats is \(repeats); it must be 2–20") }
+        guard enrolments >= 0 else { throw ValidationError("--enrolments is \(enrolments); it must be at least 0") }
         guard (1...9).contains(freshServers) else {
             throw ValidationError("--fresh-servers is \(freshServers); it must be 1–9")
         }
@@ -72,8 +74,18 @@ struct MetricsBenchCommand: AsyncParsableCommand {
             eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let result: Result<([Timing], Int), any Error>
         var stopped = false
+        var build: Double?
         do {
             try await store(into: pair.assembly)
+            if enrolments > 0 {
+                let project =
+                    try configuration.projectScopes()[ServerConfiguration.demoBundleID]
+                    ?? ProjectScope(ServerConfiguration.demoBundleID)
+                build = try await BenchExperiment(
+                    enrolments: enrolments, subscribers: subscribers,
+                    history: SyntheticHistory(seed: seed, months: months, end: Date())
+                ).prepare(base: pair.base, client: client, store: pair.assembly.store, project: project)
+            }
             if let url = configuration.databaseURL {
                 await pair.stop()
                 stopped = true
@@ -110,7 +122,8 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         if !stopped { await pair.stop() }
         let (timings, resident) = try result.get()
         let met = report(
-            timings, database: configuration.databaseURL == nil ? "sqlite" : "postgres", resident: resident)
+            timings, database: configuration.databaseURL == nil ? "sqlite" : "postgres", resident: resident,
+            build: build)
         if !met { throw ExitCode(1) }
     }
 
@@ -145,6 +158,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
             ("dashboard subscriber", "/dashboard/subscribers?id=\(SyntheticHistory.customerID(1))"),
             ("dashboard notifications", "/dashboard/notifications"), ("dashboard webhooks", "/dashboard/webhooks"),
         ]
+        if enrolments > 0 { requests.append(("GET experiment results", BenchExperiment.resultsPath)) }
         let cookie = try await signIn(base: base, client: client)
         var timings: [Timing] = []
         for (name, path) in requests {
@@ -211,8 +225,9 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         return String(cookie)
     }
 
-    /// Prints the timings; returns whether the target was met.
-    func report(_ timings: [Timing], database: String, resident rss: Int) -> Bool {
+    /// Prints the timings (and `build`, the seconds the experiment's first results read took); returns whether
+    /// the target was met.
+    func report(_ timings: [Timing], database: String, resident rss: Int, build: Double?) -> Bool {
         let slowest = timings.map { ($0.later.max() ?? 0, $0.name) }.max { $0.0 < $1.0 }
         let met = (slowest?.0 ?? 0) * 1_000 < targetMilliseconds
         if json {
@@ -227,7 +242,8 @@ struct MetricsBenchCommand: AsyncParsableCommand {
                     ]
                 },
                 "slowest_later_ms": (slowest?.0 ?? 0) * 1_000, "target_ms": targetMilliseconds, "met": met,
-                "resident_megabytes": rss,
+                "resident_megabytes": rss, "enrolments": enrolments,
+                "experiment_build_seconds": build ?? NSNull(),
             ]
             let text = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             FileHandleOutput.standardOutput(String(decoding: text, as: UTF8.self))
@@ -244,6 +260,11 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         lines.insert(
             "metrics-bench: \(subscribers) subscribers, \(months) months, \(database); answers over loopback HTTP:",
             at: 0)
+        if enrolments > 0 {
+            lines.append(
+                "metrics-bench: \(enrolments) enrolments; the experiment's first results read (building its rollup) "
+                    + (build.map { String(format: "took %.1f s", $0) } ?? "was made in an earlier run"))
+        }
         lines.append(
             String(
                 format: "metrics-bench: slowest later answer %.1f ms (%@); target < %.0f ms: %@; resident %d MiB",
