@@ -68,7 +68,8 @@ struct MemoryBenchCommand: AsyncParsableCommand {
         do {
             _ = try await SyntheticHistory(seed: 42, months: 12, end: Date()).store(
                 subscribers, into: store, project: ProjectScope(bundleID), bundleID: bundleID,
-                policy: configuration.transferPolicy, concurrency: 8, command: "memory-bench")
+                policy: configuration.transferPolicy, concurrency: SyntheticHistory.storingConcurrency,
+                command: "memory-bench")
         } catch {
             try? await store.close()
             throw error

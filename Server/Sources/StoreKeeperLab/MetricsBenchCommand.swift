@@ -29,7 +29,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
     var databaseURL: String?
     @Option(help: "Data folder (SQLite, and the simulator's files).") var data = "metrics-bench-data"
     @Option(help: "The server's cache budget in MiB.") var cacheMegabytes = 1_024
-    @Option(help: "Writes at once while storing the history.") var concurrency = 8
+    @Option(help: "Writes at once while storing the history.") var concurrency = SyntheticHistory.storingConcurrency
     @Option(help: "Times each query and page is asked.") var repeats = 3
     @Option(help: "Fresh servers whose first answers are timed (PostgreSQL; the median counts).") var freshServers = 3
     @Option(help: "The target for every answer after the first, in milliseconds.") var targetMilliseconds = 200.0
