@@ -103,7 +103,7 @@ extension AppStoreClient {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let requestID = object["requestId"] as? String
         else {
-            throw AppStoreClientError(code: "invalid_answer", reason: "Initiate Performance Test named no requestId")
+            throw AppStoreClientError(code: .invalidAnswer, reason: "Initiate Performance Test named no requestId")
         }
         return requestID
     }

@@ -97,7 +97,7 @@ public struct AppStoreClient: Sendable {
                 }
                 guard let decoded = try? JSONDecoder().decode(VerifyReceiptResponse.self, from: data) else {
                     throw AppStoreClientError(
-                        code: "malformed_response", reason: "verifyReceipt answered something that is not its JSON")
+                        code: .malformedResponse, reason: "verifyReceipt answered something that is not its JSON")
                 }
                 return (decoded, VerifyReceiptStatus.isRetryable(decoded.status) || decoded.isRetryable == true)
             }
@@ -107,15 +107,15 @@ public struct AppStoreClient: Sendable {
             case VerifyReceiptStatus.valid, VerifyReceiptStatus.subscriptionExpired: return response
             case let status where status < 0:
                 throw AppStoreClientError(
-                    code: "http_status", status: -status, reason: "verifyReceipt answered HTTP \(-status)")
+                    code: .httpStatus, status: -status, reason: "verifyReceipt answered HTTP \(-status)")
             default:
                 throw AppStoreClientError(
-                    code: "verify_receipt_status", status: response.status,
+                    code: .verifyReceiptStatus, status: response.status,
                     reason: VerifyReceiptStatus.explanation(response.status))
             }
         }
         throw AppStoreClientError(
-            code: "verify_receipt_status", status: 21007, reason: "the receipt bounced between environments")
+            code: .verifyReceiptStatus, status: 21007, reason: "the receipt bounced between environments")
     }
 
     // MARK: - App Store Server API
@@ -181,7 +181,7 @@ public struct AppStoreClient: Sendable {
         let data = try await exchange(verb, path, credentials: credentials, body: body, environment: environment)
         guard let decoded = try? JSONDecoder().decode(Response.self, from: data) else {
             throw AppStoreClientError(
-                code: "malformed_response", reason: "App Store Server API \(path) answered unexpected JSON")
+                code: .malformedResponse, reason: "App Store Server API \(path) answered unexpected JSON")
         }
         return decoded
     }
@@ -251,7 +251,7 @@ public struct AppStoreClient: Sendable {
                     // Apple names when it answers again: wait for it within the deadline, else say so at once.
                     guard ContinuousClock.now + .milliseconds(Int64(wait * 1_000)) < deadline else {
                         throw AppStoreClientError(
-                            code: "rate_limited", status: 429,
+                            code: .rateLimited, status: 429,
                             reason:
                                 "App Store Server API \(path): Apple's rate limit; it answers again in \(Int(wait.rounded(.up))) s",
                             retryAfter: wait)
@@ -263,7 +263,7 @@ public struct AppStoreClient: Sendable {
             guard (200...204).contains(status) else {
                 let apple = try? JSONDecoder().decode(APIErrorResponse.self, from: data)
                 var error = AppStoreClientError(
-                    code: "http_status", status: status,
+                    code: .httpStatus, status: status,
                     reason:
                         "App Store Server API \(path): \(apple?.errorMessage ?? "HTTP \(status)") (\(apple?.errorCode ?? 0))"
                 )
@@ -274,7 +274,7 @@ public struct AppStoreClient: Sendable {
         }
             ?? {
                 throw AppStoreClientError(
-                    code: lastStatus == 429 ? "rate_limited" : "http_status", status: lastStatus,
+                    code: lastStatus == 429 ? .rateLimited : .httpStatus, status: lastStatus,
                     reason: "App Store Server API kept failing (HTTP \(lastStatus.map(String.init) ?? "?"))",
                     retryAfter: retryAfter)
             }()
@@ -312,7 +312,7 @@ public struct AppStoreClient: Sendable {
     }
 
     static func deadlineExceeded(_ total: Duration) -> AppStoreClientError {
-        AppStoreClientError(code: "deadline_exceeded", reason: "no answer within the \(total) deadline")
+        AppStoreClientError(code: .deadlineExceeded, reason: "no answer within the \(total) deadline")
     }
 
     func post(_ url: String, body: Data, headers: [String: String], until deadline: ContinuousClock.Instant)
@@ -344,7 +344,7 @@ public struct AppStoreClient: Sendable {
             } catch {
                 if ContinuousClock.now >= deadline { throw Self.deadlineExceeded(configuration.totalDeadline) }
                 if number == configuration.maximumAttempts {
-                    throw AppStoreClientError(code: "transport", reason: "\(error)")
+                    throw AppStoreClientError(code: .transport, reason: "\(error)")
                 }
             }
             if number < configuration.maximumAttempts {
@@ -356,7 +356,7 @@ public struct AppStoreClient: Sendable {
                 delay *= 2
             }
         }
-        guard let last else { throw AppStoreClientError(code: "transport", reason: "no attempt completed") }
+        guard let last else { throw AppStoreClientError(code: .transport, reason: "no attempt completed") }
         return last.0
     }
 

@@ -1,15 +1,25 @@
 /// Why a call to Apple (or the simulator) failed.
 public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable code: `verify_receipt_status`, `http_status`, `rate_limited` (Apple's 429: ``retryAfter`` says
-    /// when it answers again), `transport`, `deadline_exceeded`, `malformed_response`.
-    public var code: String
+    /// Why, as a stable code (its raw value is the snake_case word logs and answers show).
+    public enum Code: String, Hashable, Sendable, CaseIterable {
+        case deadlineExceeded = "deadline_exceeded"
+        case httpStatus = "http_status"
+        case invalidAnswer = "invalid_answer"
+        case malformedResponse = "malformed_response"
+        case rateLimited = "rate_limited"
+        case transport = "transport"
+        case verifyReceiptStatus = "verify_receipt_status"
+    }
+
+    /// Why: `rateLimited` is Apple's 429 (``retryAfter`` says when it answers again).
+    public var code: Code
     /// verifyReceipt's status or the HTTP status, when there is one.
     public var status: Int?
     /// What happened.
     public var reason: String
 
     /// Makes an error.
-    public init(code: String, status: Int? = nil, reason: String, retryAfter: Double? = nil) {
+    public init(code: Code, status: Int? = nil, reason: String, retryAfter: Double? = nil) {
         self.code = code
         self.status = status
         self.reason = reason
@@ -27,5 +37,5 @@ public struct AppStoreClientError: Error, Hashable, Sendable, CustomStringConver
     public var isUnknownTransaction: Bool { status == 404 && [4_040_010, 4_040_005].contains(appleErrorCode ?? 0) }
 
     /// `code (status): reason`.
-    public var description: String { "\(code)\(status.map { " (\($0))" } ?? ""): \(reason)" }
+    public var description: String { "\(code.rawValue)\(status.map { " (\($0))" } ?? ""): \(reason)" }
 }

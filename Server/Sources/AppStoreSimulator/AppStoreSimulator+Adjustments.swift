@@ -17,7 +17,7 @@ extension AppStoreSimulator {
         }
         guard transaction.revocationDate == nil || transaction.isUpgraded else {
             throw SimulatorError(
-                "already_refunded", "transaction \(transactionID) is already refunded", kind: .conflict)
+                .alreadyRefunded, "transaction \(transactionID) is already refunded", kind: .conflict)
         }
         let now = clock.now()
         transaction.revocationDate = now
@@ -44,7 +44,7 @@ extension AppStoreSimulator {
         guard var transaction = transactions[transactionID], transaction.revocationDate != nil, !transaction.isUpgraded
         else {
             throw SimulatorError(
-                "not_refunded", "transaction \(transactionID) has no refund to reverse", kind: .conflict)
+                .notRefunded, "transaction \(transactionID) has no refund to reverse", kind: .conflict)
         }
         let now = clock.now()
         transaction.revocationDate = nil
@@ -68,7 +68,7 @@ extension AppStoreSimulator {
         advance()
         guard var transaction = transactions[transactionID], transaction.ownership == "FAMILY_SHARED" else {
             throw SimulatorError(
-                "not_family_shared", "transaction \(transactionID) is not family shared", kind: .conflict)
+                .notFamilyShared, "transaction \(transactionID) is not family shared", kind: .conflict)
         }
         let now = clock.now()
         transaction.revocationDate = now
@@ -121,7 +121,7 @@ extension AppStoreSimulator {
         var subscription = try activeSubscription(originalTransactionID)
         guard subscription.priceIncreaseStatus == 0 else {
             throw SimulatorError(
-                "no_price_increase", "subscription \(originalTransactionID) has no pending increase", kind: .conflict)
+                .noPriceIncrease, "subscription \(originalTransactionID) has no pending increase", kind: .conflict)
         }
         if accept {
             subscription.priceIncreaseStatus = 1
@@ -135,10 +135,10 @@ extension AppStoreSimulator {
     @discardableResult
     public func extendRenewalDate(originalTransactionID: String, days: Int, reasonCode: Int = 0) throws -> Date {
         var subscription = try activeSubscription(originalTransactionID)
-        guard (1...90).contains(days) else { throw SimulatorError("invalid_days", "extendByDays \(days) must be 1–90") }
+        guard (1...90).contains(days) else { throw SimulatorError(.invalidDays, "extendByDays \(days) must be 1–90") }
         guard subscription.status == .active else {
             throw SimulatorError(
-                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", kind: .conflict)
+                .notActive, "subscription \(originalTransactionID) is \(subscription.status)", kind: .conflict)
         }
         var latest = transactions[subscription.latestTransactionID]!
         let extended = (latest.expiresDate ?? subscription.periodEnd).addingTimeInterval(

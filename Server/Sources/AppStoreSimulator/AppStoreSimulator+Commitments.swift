@@ -19,15 +19,15 @@ extension AppStoreSimulator {
         case "MONTHLY":
             guard product.kind == .autoRenewable, let prices = product.monthlyCommitmentPrices else {
                 throw SimulatorError(
-                    "invalid_billing_plan", "product \(product.productID) has no monthly commitment plan")
+                    .invalidBillingPlan, "product \(product.productID) has no monthly commitment plan")
             }
             guard offer == nil else {
                 throw SimulatorError(
-                    "invalid_billing_plan", "the simulator does not combine offers with a commitment plan")
+                    .invalidBillingPlan, "the simulator does not combine offers with a commitment plan")
             }
             return prices[storefront] ?? prices.values.first ?? 0
         case let other?:
-            throw SimulatorError("invalid_billing_plan", "billingPlan \"\(other)\" must be BILLED_UPFRONT or MONTHLY")
+            throw SimulatorError(.invalidBillingPlan, "billingPlan \"\(other)\" must be BILLED_UPFRONT or MONTHLY")
         }
     }
 
@@ -91,7 +91,7 @@ extension AppStoreSimulator {
             replaced.subscriptionGroupID != group
         else {
             throw SimulatorError(
-                "invalid_replacement",
+                .invalidReplacement,
                 "replacing \"\(id)\" must name a subscription of customer \(customerID) in \(bundleID) in another group"
             )
         }

@@ -22,7 +22,7 @@ extension AppStoreSimulator {
         guard let app = apps[bundleID] else { throw SimulatorError.notFound("app", bundleID) }
         guard let product = app.product(productID) else { throw SimulatorError.notFound("product", productID) }
         guard !customerID.isEmpty, customerID.utf8.count <= 256 else {
-            throw SimulatorError("invalid_customer", "customerID must be 1–256 bytes")
+            throw SimulatorError(.invalidCustomer, "customerID must be 1–256 bytes")
         }
         let now = clock.now()
         let price = product.prices[options.storefront] ?? product.prices.values.first ?? 0
@@ -41,7 +41,7 @@ extension AppStoreSimulator {
         else {
             guard options.billingPlan == nil, options.replacing == nil else {
                 throw SimulatorError(
-                    "invalid_billing_plan", "billingPlan and replacing apply to auto-renewable subscriptions only")
+                    .invalidBillingPlan, "billingPlan and replacing apply to auto-renewable subscriptions only")
             }
             try Self.applyOneTimeOffer(options.offer, product: product, to: &transaction)
             record(transaction)
@@ -53,7 +53,7 @@ extension AppStoreSimulator {
         }
         if let existing, existing.status != .expired, existing.status != .revoked {
             throw SimulatorError(
-                "already_subscribed",
+                .alreadySubscribed,
                 "customer \(customerID) already has subscription \(existing.originalTransactionID) in group \(group); change plan instead",
                 kind: .conflict)
         }
@@ -69,7 +69,7 @@ extension AppStoreSimulator {
         switch options.offer {
         case .introductory:
             guard let intro = product.introductoryOffer else {
-                throw SimulatorError("no_offer", "product \(productID) has no introductory offer")
+                throw SimulatorError(.noOffer, "product \(productID) has no introductory offer")
             }
             if !introUsed.contains(introKey) {
                 transaction.offerType = 1
@@ -95,7 +95,7 @@ extension AppStoreSimulator {
         case .winBack(let identifier):
             guard let existing, eligibleWinBackOfferIDs(existing).contains(identifier) else {
                 throw SimulatorError(
-                    "not_eligible",
+                    .notEligible,
                     "customer \(customerID) is not eligible for win-back offer \(identifier) of \(productID): it needs an expired subscription in the group",
                     kind: .conflict)
             }
@@ -161,7 +161,7 @@ extension AppStoreSimulator {
         _ offer: SimulatedProduct.Offer?, type: Int, identifier: String, what: String, product: String,
         to transaction: inout SimulatedTransaction, rate: SandboxRate
     ) throws -> TimeInterval {
-        guard let offer else { throw SimulatorError("no_offer", "product \(product) has no \(what) \"\(identifier)\"") }
+        guard let offer else { throw SimulatorError(.noOffer, "product \(product) has no \(what) \"\(identifier)\"") }
         transaction.offerType = type
         transaction.offerIdentifier = identifier
         transaction.offerDiscountType = offer.discountType
@@ -181,7 +181,7 @@ extension AppStoreSimulator {
             offer.discountType == "ONE_TIME"
         else {
             throw SimulatorError(
-                "no_offer", "\(product.productID) takes only one-time offer codes; \(choice) does not apply")
+                .noOffer, "\(product.productID) takes only one-time offer codes; \(choice) does not apply")
         }
         transaction.offerType = 3
         transaction.offerIdentifier = reference
@@ -248,7 +248,7 @@ extension AppStoreSimulator {
         var subscription = try activeSubscription(originalTransactionID)
         guard subscription.status == .billingRetry || subscription.status == .billingGracePeriod else {
             throw SimulatorError(
-                "not_in_billing_retry", "subscription \(originalTransactionID) is \(subscription.status)",
+                .notInBillingRetry, "subscription \(originalTransactionID) is \(subscription.status)",
                 kind: .conflict)
         }
         let transaction = renewalTransaction(&subscription, startingAt: clock.now())
@@ -272,11 +272,11 @@ extension AppStoreSimulator {
         let app = apps[subscription.bundleID]!
         guard let target = app.product(productID), target.subscriptionGroupID == subscription.subscriptionGroupID else {
             throw SimulatorError(
-                "invalid_product", "product \(productID) is not in group \(subscription.subscriptionGroupID)")
+                .invalidProduct, "product \(productID) is not in group \(subscription.subscriptionGroupID)")
         }
         guard subscription.status == .active else {
             throw SimulatorError(
-                "not_active", "subscription \(originalTransactionID) is \(subscription.status)", kind: .conflict)
+                .notActive, "subscription \(originalTransactionID) is \(subscription.status)", kind: .conflict)
         }
         let now = clock.now()
         let current = app.product(subscription.productID)!

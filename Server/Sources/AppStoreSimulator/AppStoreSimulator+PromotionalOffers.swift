@@ -18,14 +18,14 @@ extension AppStoreSimulator {
     ) throws {
         guard let proof else {
             throw SimulatorError(
-                "offer_signature_missing",
+                .offerSignatureMissing,
                 "promotional offer \(offerID) needs a signature from the app's server (offerSignature or offerJWS)")
         }
         guard let pem = app.apiPublicKeyPEM, let key = try? P256.Signing.PublicKey(pemRepresentation: pem) else {
             throw SimulatorError(
-                "offer_key_unknown", "app \(app.bundleID) has no In-App Purchase key to check offer signatures with")
+                .offerKeyUnknown, "app \(app.bundleID) has no In-App Purchase key to check offer signatures with")
         }
-        func invalid(_ why: String) -> SimulatorError { SimulatorError("invalid_offer_signature", why) }
+        func invalid(_ why: String) -> SimulatorError { SimulatorError(.invalidOfferSignature, why) }
         let nonce: String
         let signedAt: Date
         switch proof {
@@ -71,10 +71,10 @@ extension AppStoreSimulator {
         }
         guard fresh else {
             throw SimulatorError(
-                "offer_signature_expired", "the offer was signed at \(signedAt), not within 24 hours of now")
+                .offerSignatureExpired, "the offer was signed at \(signedAt), not within 24 hours of now")
         }
         guard usedOfferNonces.insert(app.bundleID + "\n" + nonce).inserted else {
-            throw SimulatorError("offer_nonce_reused", "nonce \(nonce.prefix(40)) was already used for an offer")
+            throw SimulatorError(.offerNonceReused, "nonce \(nonce.prefix(40)) was already used for an offer")
         }
         revision &+= 1
     }

@@ -17,12 +17,12 @@ extension AppStoreSimulator {
     public func setRateLimit(_ endpoint: String, _ budget: ServerAPIRateLimits.Budget?) throws {
         guard ServerAPIRateLimits.perSecond[endpoint] != nil else {
             throw SimulatorError(
-                "invalid_field",
+                .invalidField,
                 "no published rate limit for endpoint \"\(endpoint.prefix(80))\"; one of "
                     + ServerAPIRateLimits.perSecond.keys.sorted().joined(separator: ", "))
         }
         if let budget, budget.requests < 1 || !(budget.seconds > 0 && budget.seconds <= 86_400) {
-            throw SimulatorError("invalid_field", "requests must be at least 1 and seconds within 0–86400")
+            throw SimulatorError(.invalidField, "requests must be at least 1 and seconds within 0–86400")
         }
         rateLimits.overrides[endpoint] = budget
     }

@@ -142,7 +142,7 @@ extension AppStoreSimulator {
             let latest = ids.reversed().compactMap({ transactions[$0] }).first(where: { $0.expiresDate != nil })
         else {
             throw SimulatorError(
-                "no_subscription", "customer \(customerID) has no subscription of \(bundleID) to view", kind: .conflict)
+                .noSubscription, "customer \(customerID) has no subscription of \(bundleID) to view", kind: .conflict)
         }
         let (payload, productID) = realtimePayload(app, latest, locale: locale ?? "en-US")
         let body = Self.json(["signedPayload": sign(payload)])

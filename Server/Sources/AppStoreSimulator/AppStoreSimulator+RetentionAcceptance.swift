@@ -11,7 +11,7 @@ extension AppStoreSimulator {
     /// - Throws: ``SimulatorError`` when the answer is not one Apple shows, or the subscription cannot take it.
     public func acceptRetentionAnswer(originalTransactionID: String, answer: Data) throws -> [String: String] {
         guard let body = try? JSONDecoder().decode(RealtimeResponseBody.self, from: answer), body.kinds == 1 else {
-            throw SimulatorError("invalid_answer", "the answer is not a RealtimeResponseBody with one message")
+            throw SimulatorError(.invalidAnswer, "the answer is not a RealtimeResponseBody with one message")
         }
         if let alternate = body.alternateProduct {
             let transaction = try changePlan(originalTransactionID: originalTransactionID, to: alternate.productId)
@@ -27,7 +27,7 @@ extension AppStoreSimulator {
         guard apps[subscription.bundleID]?.product(subscription.autoRenewProductID)?.promotionalOffers[offerID] != nil
         else {
             throw SimulatorError(
-                "no_offer", "\(subscription.autoRenewProductID) has no promotional offer \"\(offerID)\"")
+                .noOffer, "\(subscription.autoRenewProductID) has no promotional offer \"\(offerID)\"")
         }
         subscription.pendingPromotionalOfferID = offerID
         subscriptions[originalTransactionID] = subscription

@@ -27,7 +27,7 @@ extension AppStoreSimulator {
     public func restore(_ world: SimulatorWorld) throws {
         guard world.format == SimulatorWorld.currentFormat else {
             throw SimulatorError(
-                "unknown_world_format",
+                .unknownWorldFormat,
                 "the saved world has format \(world.format); this simulator reads format \(SimulatorWorld.currentFormat)",
                 kind: .failed)
         }
@@ -35,7 +35,7 @@ extension AppStoreSimulator {
         for (bundleID, pem) in world.generatedAPIKeys {
             do { keys[bundleID] = try P256.Signing.PrivateKey(pemRepresentation: pem) } catch {
                 throw SimulatorError(
-                    "unreadable_world", "the saved API key of \(bundleID) cannot be read: \(error)", kind: .failed)
+                    .unreadableWorld, "the saved API key of \(bundleID) cannot be read: \(error)", kind: .failed)
             }
         }
         apps = Dictionary(world.apps.map { ($0.bundleID, $0) }, uniquingKeysWith: { _, last in last })

@@ -110,17 +110,17 @@ public actor AppStoreSimulator {
             generatedAPIKeys[app.bundleID] = key
         }
         guard !app.bundleID.isEmpty, app.bundleID.utf8.count <= 255 else {
-            throw SimulatorError("invalid_bundle_id", "bundleID \"\(app.bundleID.prefix(40))\" must be 1–255 bytes")
+            throw SimulatorError(.invalidBundleId, "bundleID \"\(app.bundleID.prefix(40))\" must be 1–255 bytes")
         }
         for product in app.products where product.kind == .autoRenewable {
             guard product.subscriptionGroupID != nil, product.period != nil else {
                 throw SimulatorError(
-                    "invalid_product", "auto-renewable \(product.productID) needs a subscriptionGroupID and a period")
+                    .invalidProduct, "auto-renewable \(product.productID) needs a subscriptionGroupID and a period")
             }
         }
         guard [0, 3, 16, 28].contains(app.gracePeriodDays) else {
             throw SimulatorError(
-                "invalid_grace_period", "gracePeriodDays \(app.gracePeriodDays) must be 0, 3, 16 or 28")
+                .invalidGracePeriod, "gracePeriodDays \(app.gracePeriodDays) must be 0, 3, 16 or 28")
         }
         apps[app.bundleID] = app
         revision &+= 1
@@ -133,10 +133,10 @@ public actor AppStoreSimulator {
     /// - Returns: A bearer token valid for 30 minutes of wall-clock time (token lifetimes are real time).
     public func apiToken(bundleID: String) throws -> String {
         guard let app = apps[bundleID], let key = generatedAPIKeys[bundleID] else {
-            throw SimulatorError("no_generated_key", "the simulator holds no API key for \(bundleID)", kind: .notFound)
+            throw SimulatorError(.noGeneratedKey, "the simulator holds no API key for \(bundleID)", kind: .notFound)
         }
         do { return try ServerAPIAuthenticator.token(for: app, key: key, issuedAt: Date()) } catch {
-            throw SimulatorError("signing_failed", "\(error)", kind: .failed)
+            throw SimulatorError(.signingFailed, "\(error)", kind: .failed)
         }
     }
 

@@ -13,25 +13,68 @@ public struct SimulatorError: Error, Hashable, Sendable, CustomStringConvertible
         case failed
     }
 
-    /// A stable snake_case code.
-    public var code: String
+    /// The simulator's error codes; each is written as its snake_case raw value.
+    public enum Code: String, Hashable, Sendable, CaseIterable {
+        case alreadyRefunded = "already_refunded"
+        case alreadySubscribed = "already_subscribed"
+        case badRequest = "bad_request"
+        case clockNotManual = "clock_not_manual"
+        case invalidAnswer = "invalid_answer"
+        case invalidBillingPlan = "invalid_billing_plan"
+        case invalidBundleId = "invalid_bundle_id"
+        case invalidCustomer = "invalid_customer"
+        case invalidDays = "invalid_days"
+        case invalidDuration = "invalid_duration"
+        case invalidField = "invalid_field"
+        case invalidGracePeriod = "invalid_grace_period"
+        case invalidJson = "invalid_json"
+        case invalidOffer = "invalid_offer"
+        case invalidOfferSignature = "invalid_offer_signature"
+        case invalidParameter = "invalid_parameter"
+        case invalidProduct = "invalid_product"
+        case invalidReplacement = "invalid_replacement"
+        case invalidRequest = "invalid_request"
+        case missingCustomer = "missing_customer"
+        case missingField = "missing_field"
+        case noGeneratedKey = "no_generated_key"
+        case noOffer = "no_offer"
+        case noPriceIncrease = "no_price_increase"
+        case noSubscription = "no_subscription"
+        case notActive = "not_active"
+        case notEligible = "not_eligible"
+        case notFamilyShared = "not_family_shared"
+        case notFound = "not_found"
+        case notInBillingRetry = "not_in_billing_retry"
+        case notRefunded = "not_refunded"
+        case offerKeyUnknown = "offer_key_unknown"
+        case offerNonceReused = "offer_nonce_reused"
+        case offerSignatureExpired = "offer_signature_expired"
+        case offerSignatureMissing = "offer_signature_missing"
+        case signingFailed = "signing_failed"
+        case unknownWorldFormat = "unknown_world_format"
+        case unreadableWorld = "unreadable_world"
+        case unwritableWorld = "unwritable_world"
+    }
+
+    /// A stable code.
+    public var code: Code
     /// What kind of refusal.
     public var kind: Kind
     /// What was wrong, naming the field and value.
     public var reason: String
 
     /// Makes an error.
-    public init(_ code: String, _ reason: String, kind: Kind = .invalid) {
+    public init(_ code: Code, _ reason: String, kind: Kind = .invalid) {
         self.code = code
         self.reason = reason
         self.kind = kind
     }
 
     /// `code: reason`.
-    public var description: String { "\(code): \(reason)" }
+    public var description: String { "\(code.rawValue): \(reason)" }
 
     static func notFound(_ what: String, _ value: String) -> SimulatorError {
-        SimulatorError("not_found", "\(what) \"\(value)\" does not exist", kind: .notFound)
+        SimulatorError(.notFound, "\(what) \"\(value)\" does not exist", kind: .notFound)
     }
 }
 

@@ -20,11 +20,11 @@ public struct SimulatorWorldFile: Sendable {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw SimulatorError(
-                "unreadable_world", "cannot read \(path): \(error.localizedDescription)", kind: .failed)
+                .unreadableWorld, "cannot read \(path): \(error.localizedDescription)", kind: .failed)
         }
         do { return try JSONDecoder().decode(SimulatorWorld.self, from: data) } catch {
             throw SimulatorError(
-                "unreadable_world", "\(path) is not a saved simulator world (move it away to start afresh): \(error)",
+                .unreadableWorld, "\(path) is not a saved simulator world (move it away to start afresh): \(error)",
                 kind: .failed)
         }
     }
@@ -37,7 +37,7 @@ public struct SimulatorWorldFile: Sendable {
             try PrivateFiles.write(try JSONEncoder().encode(world), to: path)
         } catch {
             throw SimulatorError(
-                "unwritable_world", "cannot save the simulator's world to \(path): \(error)", kind: .failed)
+                .unwritableWorld, "cannot save the simulator's world to \(path): \(error)", kind: .failed)
         }
     }
 }

@@ -11,7 +11,7 @@ struct ControlBody: Sendable {
     /// A field that must be present.
     func required<Value>(_ key: String, _ type: Value.Type) throws -> Value {
         guard let value = try optional(key, type) else {
-            throw SimulatorError("missing_field", "\(key) is required (\(Self.name(of: type)))")
+            throw SimulatorError(.missingField, "\(key) is required (\(Self.name(of: type)))")
         }
         return value
     }
@@ -28,7 +28,7 @@ struct ControlBody: Sendable {
             default: nil
             }
         guard let typed = value as? Value else {
-            throw SimulatorError("invalid_field", "\(key) must be \(Self.name(of: type)), not \(Self.describe(raw))")
+            throw SimulatorError(.invalidField, "\(key) must be \(Self.name(of: type)), not \(Self.describe(raw))")
         }
         return typed
     }

@@ -10,7 +10,7 @@ extension ControlRoutes {
         control.get("ledger") { request, _ in
             try await handle {
                 guard let bundleID = request.uri.queryParameters.get("bundleId"), !bundleID.isEmpty else {
-                    throw SimulatorError("invalid_request", "bundleId is required")
+                    throw SimulatorError(.invalidRequest, "bundleId is required")
                 }
                 let entries = await simulator.ledger(of: bundleID).map(Self.ledgerEntry)
                 return JSONResponse.object(["bundleId": bundleID, "transactions": entries])

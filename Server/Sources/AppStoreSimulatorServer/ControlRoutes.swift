@@ -73,7 +73,7 @@ struct ControlRoutes: Sendable {
                 case "winBack": options.offer = .winBack(body.offerID ?? "")
                 case let other?:
                     throw SimulatorError(
-                        "invalid_offer", "offer \"\(other)\" must be introductory, promotional, offerCode or winBack")
+                        .invalidOffer, "offer \"\(other)\" must be introductory, promotional, offerCode or winBack")
                 }
                 if let jws = body.offerJWS {
                     options.offerProof = .jws(jws)
@@ -102,14 +102,14 @@ struct ControlRoutes: Sendable {
             try await handle {
                 guard let manualClock else {
                     throw SimulatorError(
-                        "clock_not_manual", "this simulator runs on the system clock; start it with --clock manual",
+                        .clockNotManual, "this simulator runs on the system clock; start it with --clock manual",
                         kind: .conflict)
                 }
                 let body = try await JSONResponse.decode(AdvanceBody.self, request)
                 let seconds =
                     (body.seconds ?? 0) + (body.months ?? 0) * simulator.configuration.rate.seconds(for: .month)
                 guard seconds.isFinite, seconds >= 0, seconds <= 100 * 365 * 86_400 else {
-                    throw SimulatorError("invalid_duration", "advance by \(seconds) seconds is out of range")
+                    throw SimulatorError(.invalidDuration, "advance by \(seconds) seconds is out of range")
                 }
                 manualClock.advance(by: seconds)
                 await simulator.advance()
@@ -120,7 +120,7 @@ struct ControlRoutes: Sendable {
             try await handle {
                 let id = try context.parameters.require("id")
                 guard let subscription = await simulator.subscription(id) else {
-                    throw SimulatorError("not_found", "subscription \(id) does not exist", kind: .notFound)
+                    throw SimulatorError(.notFound, "subscription \(id) does not exist", kind: .notFound)
                 }
                 return JSONResponse.object(Self.describe(subscription))
             }
@@ -129,7 +129,7 @@ struct ControlRoutes: Sendable {
             try await handle {
                 let id = try context.parameters.require("id")
                 guard let transaction = await simulator.transaction(id) else {
-                    throw SimulatorError("not_found", "transaction \(id) does not exist", kind: .notFound)
+                    throw SimulatorError(.notFound, "transaction \(id) does not exist", kind: .notFound)
                 }
                 return JSONResponse.object(Self.describe(transaction))
             }
@@ -183,7 +183,7 @@ struct ControlRoutes: Sendable {
                 let body = try await Self.object(request)
                 let raw = try body.required("mode", String.self)
                 guard let mode = SimulatedApp.NotificationDelivery(rawValue: raw) else {
-                    throw SimulatorError("invalid_field", "mode is \"\(raw.prefix(40))\"; it must be deliver or drop")
+                    throw SimulatorError(.invalidField, "mode is \"\(raw.prefix(40))\"; it must be deliver or drop")
                 }
                 let bundleID = try context.parameters.require("bundleID")
                 try await simulator.setNotificationDelivery(bundleID: bundleID, mode)
@@ -202,7 +202,7 @@ struct ControlRoutes: Sendable {
         control.get("apps/:bundleID/receipt") { request, context in
             try await handle {
                 guard let customer = request.uri.queryParameters.get("customerID") else {
-                    throw SimulatorError("missing_customer", "query parameter customerID is required")
+                    throw SimulatorError(.missingCustomer, "query parameter customerID is required")
                 }
                 let receipt = try await simulator.receipt(
                     bundleID: try context.parameters.require("bundleID"), customerID: customer)
@@ -213,7 +213,7 @@ struct ControlRoutes: Sendable {
             try await handle {
                 let bundleID = try context.parameters.require("bundleID")
                 guard let app = await simulator.app(bundleID) else {
-                    throw SimulatorError("not_found", "app \(bundleID) does not exist", kind: .notFound)
+                    throw SimulatorError(.notFound, "app \(bundleID) does not exist", kind: .notFound)
                 }
                 let storefront = request.uri.queryParameters.get("storefront") ?? "USA"
                 return JSONResponse.object([
@@ -224,7 +224,7 @@ struct ControlRoutes: Sendable {
         control.get("apps/:bundleID/device-transactions") { request, context in
             try await handle {
                 guard let customer = request.uri.queryParameters.get("customerID") else {
-                    throw SimulatorError("missing_customer", "query parameter customerID is required")
+                    throw SimulatorError(.missingCustomer, "query parameter customerID is required")
                 }
                 let list = try await simulator.deviceTransactions(
                     bundleID: try context.parameters.require("bundleID"), customerID: String(customer))
@@ -276,7 +276,7 @@ struct ControlRoutes: Sendable {
             switch name {
             case "jws-root.der": der = pki.signedDataRootDER
             case "receipt-root.der": der = pki.receiptRootDER
-            default: return JSONResponse.error("not_found", "no certificate \(name)", status: .notFound)
+            default: return JSONResponse.error(.notFound, "no certificate \(name)", status: .notFound)
             }
             return Response(
                 status: .ok, headers: [.contentType: "application/pkix-cert"],
@@ -317,7 +317,7 @@ struct ControlRoutes: Sendable {
         let data = try await JSONResponse.body(request)
         if data.isEmpty { return ControlBody(object: .object([])) }
         guard let object = try? JSONValue.parse(data), case .object = object else {
-            throw SimulatorError("invalid_json", "the body is not a JSON object")
+            throw SimulatorError(.invalidJson, "the body is not a JSON object")
         }
         return ControlBody(object: object)
     }
@@ -328,7 +328,7 @@ struct ControlRoutes: Sendable {
         } catch let error as SimulatorError {
             return JSONResponse.error(error.code, error.reason, status: JSONResponse.status(error))
         } catch let error as HTTPError {
-            return JSONResponse.error("bad_request", error.body ?? "bad request", status: error.status)
+            return JSONResponse.error(.badRequest, error.body ?? "bad request", status: error.status)
         }
     }
 

@@ -27,8 +27,8 @@ enum JSONResponse {
         make(CompactJSON.data(object), status: status)
     }
 
-    static func error(_ code: String, _ message: String, status: HTTPResponse.Status) -> Response {
-        object(["error": ["code": code, "message": message]], status: status)
+    static func error(_ code: SimulatorError.Code, _ message: String, status: HTTPResponse.Status) -> Response {
+        object(["error": ["code": code.rawValue, "message": message]], status: status)
     }
 
     static func body(_ request: Request, limit: Int = 1 << 20) async throws -> Data {
@@ -42,17 +42,17 @@ enum JSONResponse {
             return try JSONDecoder().decode(type, from: data)
         } catch DecodingError.keyNotFound(let key, let context) {
             let path = (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
-            throw SimulatorError("missing_field", "the body has no \(path) (\(Value.self) needs it)")
+            throw SimulatorError(.missingField, "the body has no \(path) (\(Value.self) needs it)")
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw SimulatorError(
-                "invalid_field", "\(path.isEmpty ? "the body" : path) has the wrong type for \(Value.self)")
+                .invalidField, "\(path.isEmpty ? "the body" : path) has the wrong type for \(Value.self)")
         } catch DecodingError.dataCorrupted(let context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw SimulatorError(
-                "invalid_field", path.isEmpty ? "the body is not JSON" : "\(path) is not a valid value")
+                .invalidField, path.isEmpty ? "the body is not JSON" : "\(path) is not a valid value")
         } catch {
-            throw SimulatorError("invalid_json", "the body is not a valid \(Value.self)")
+            throw SimulatorError(.invalidJson, "the body is not a valid \(Value.self)")
         }
     }
 

@@ -113,7 +113,7 @@ import Testing
                         var o = PurchaseOptions(); o.billingPlan = plan; return o
                     }())
             }
-            #expect(refused?.code == "invalid_billing_plan", "\(product) \(plan)")
+            #expect(refused?.code == .invalidBillingPlan, "\(product) \(plan)")
         }
     }
 
@@ -140,7 +140,7 @@ import Testing
                     var o = PurchaseOptions(); o.replacing = "nonesuch"; return o
                 }())
         }
-        #expect(refused?.code == "invalid_replacement")
+        #expect(refused?.code == .invalidReplacement)
         let bundle = try await h.simulator.purchase(
             bundleID: bundleID, productID: "everything.monthly", customerID: "b",
             options: {

@@ -25,7 +25,7 @@ import Testing
                 bundleID: h.bundleID, productID: "coins.100", customerID: "o",
                 options: PurchaseOptions(offer: .introductory))
         }
-        #expect(refused?.code == "no_offer")
+        #expect(refused?.code == .noOffer)
         let plain = try await h.simulator.purchase(bundleID: h.bundleID, productID: "coins.100", customerID: "o")
         #expect(plain.price == 990 && plain.offerType == nil)
     }

@@ -48,7 +48,7 @@ import Testing
         do {
             _ = try await body()
             return nil
-        } catch let error as SimulatorError { return error.code } catch { return "\(error)" }
+        } catch let error as SimulatorError { return error.code.rawValue } catch { return "\(error)" }
     }
 
     @Test("a signed offer applies (legacy fields and JWS); the same nonce again is refused")

@@ -24,7 +24,7 @@ import Testing
                 bundleID: h.bundleID, productID: "premium.monthly", customerID: "w",
                 options: PurchaseOptions(offer: .winBack("comeback")))
         }
-        #expect(early?.code == "already_subscribed" || early?.code == "not_eligible")
+        #expect(early?.code == .alreadySubscribed || early?.code == .notEligible)
 
         try await h.simulator.setAutoRenew(originalTransactionID: original, enabled: false)
         await h.advance(months: 1.2)
@@ -36,7 +36,7 @@ import Testing
                 bundleID: h.bundleID, productID: "premium.monthly", customerID: "w",
                 options: PurchaseOptions(offer: .winBack("nonesuch")))
         }
-        #expect(unknown?.code == "not_eligible")
+        #expect(unknown?.code == .notEligible)
         let back = try await h.simulator.purchase(
             bundleID: h.bundleID, productID: "premium.monthly", customerID: "w",
             options: PurchaseOptions(offer: .winBack("comeback")))

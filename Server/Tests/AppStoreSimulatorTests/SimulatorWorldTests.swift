@@ -75,6 +75,6 @@ import Testing
         let file = SimulatorWorldFile(directory: directory.path)
         try Data("{\"format\": 1}".utf8).write(to: URL(fileURLWithPath: file.path))
         let error = try #require(throws: SimulatorError.self) { try file.load() }
-        #expect(error.code == "unreadable_world" && error.reason.contains(file.path))
+        #expect(error.code == .unreadableWorld && error.reason.contains(file.path))
     }
 }

@@ -37,10 +37,10 @@ public struct PopulationParameters: Sendable, Hashable {
     /// - Throws: ``SimulatorError`` (`invalid_parameter`) naming the field and its value.
     public func validate() throws {
         guard (1...1_000_000).contains(subscribers) else {
-            throw SimulatorError("invalid_parameter", "subscribers is \(subscribers); it must be from 1 to 1000000")
+            throw SimulatorError(.invalidParameter, "subscribers is \(subscribers); it must be from 1 to 1000000")
         }
         guard (1...120).contains(months) else {
-            throw SimulatorError("invalid_parameter", "months is \(months); it must be from 1 to 120")
+            throw SimulatorError(.invalidParameter, "months is \(months); it must be from 1 to 120")
         }
         let shares: [(String, Double)] = [
             ("trial-share", trialShare), ("trial-conversion", trialConversion), ("monthly-churn", monthlyChurn),
@@ -48,12 +48,12 @@ public struct PopulationParameters: Sendable, Hashable {
             ("upgrade", upgrade), ("vat-share", vatShare),
         ]
         for (name, value) in shares where !(value >= 0 && value <= 1) {
-            throw SimulatorError("invalid_parameter", "\(name) is \(value); it must be from 0 to 1")
+            throw SimulatorError(.invalidParameter, "\(name) is \(value); it must be from 0 to 1")
         }
         let monthly = monthlyChurn + billingFailure + refund
         guard monthly < 1 else {
             throw SimulatorError(
-                "invalid_parameter",
+                .invalidParameter,
                 "monthly-churn + billing-failure + refund is \(monthly); together they must stay below 1")
         }
     }

@@ -55,7 +55,7 @@ struct ServiceError: Error, Hashable, Sendable {
     /// Apple (or whatever stands in for it) did not answer in time, or at all; after Apple's rate limit, the
     /// caller may retry when Apple said it answers again (its `Retry-After`).
     static func apple(_ error: AppStoreClientError, call: String) -> ServiceError {
-        if error.code == "deadline_exceeded" {
+        if error.code == .deadlineExceeded {
             return ServiceError(.appleTimeout, .appleTimeout, "\(call): \(error.reason)", retryAfter: 30)
         }
         if error.status == 429, let wait = error.retryAfter {

@@ -105,12 +105,12 @@ import Testing
     func validation() {
         var parameters = PopulationParameters()
         parameters.monthlyChurn = 1.5
-        #expect(throws: SimulatorError("invalid_parameter", "monthly-churn is 1.5; it must be from 0 to 1")) {
+        #expect(throws: SimulatorError(.invalidParameter, "monthly-churn is 1.5; it must be from 0 to 1")) {
             try parameters.validate()
         }
         parameters = PopulationParameters()
         parameters.subscribers = 0
-        #expect(throws: SimulatorError("invalid_parameter", "subscribers is 0; it must be from 1 to 1000000")) {
+        #expect(throws: SimulatorError(.invalidParameter, "subscribers is 0; it must be from 1 to 1000000")) {
             try parameters.validate()
         }
         parameters = PopulationParameters()

@@ -37,7 +37,7 @@ import Testing
                 try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt(
                     "AAAA", sharedSecret: nil)
             }
-            #expect(error?.code == "deadline_exceeded")
+            #expect(error?.code == .deadlineExceeded)
             #expect(ContinuousClock.now - started < .seconds(8))
             try await httpClient.shutdown()
         }
@@ -55,7 +55,7 @@ import Testing
             try await AppStoreClient(configuration: configuration, httpClient: httpClient).verifyReceipt(
                 "AAAA", sharedSecret: nil)
         }
-        #expect(error?.code == "transport")
+        #expect(error?.code == .transport)
         // Far below the deadline (the bound leaves room for a machine running the whole suite on two cores).
         #expect(ContinuousClock.now - started < .seconds(60))
         try await httpClient.shutdown()

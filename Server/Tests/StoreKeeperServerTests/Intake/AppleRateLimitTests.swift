@@ -38,7 +38,7 @@ import Testing
                 _ = try await short.transactionInfo(transactionID: bought.transactionID, credentials: credentials)
                 Issue.record("a third request within the budget's hour was answered")
             } catch let error as AppStoreClientError {
-                #expect(error.code == "rate_limited" && error.status == 429, "\(error)")
+                #expect(error.code == .rateLimited && error.status == 429, "\(error)")
                 let wait = try #require(error.retryAfter)
                 #expect(wait > 0 && wait <= 3_600, "until the hour's window ends: \(wait)")
                 #expect(Date().timeIntervalSince(started) < 30, "said at once, not waited out")
