@@ -104,9 +104,10 @@ struct ExperimentService: Sendable {
     ) {
         let experiment = try await experiment(identifier, bundleID: bundleID)
         let project = try offerings.apps.project(bundleID)
+        let tally = try await tallier.tally(identifier, project: project)
         let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
         return (
-            try await results(identifier, bundleID: bundleID),
+            Self.results(experiment, tallies: tally.variants, currency: reporting?.code),
             Self.enrolment(experiment, enrolments: enrolments, now: now())
         )
     }

@@ -71,9 +71,8 @@ struct ExperimentTallier: Sendable {
         let end = try await store.eventFeedEnd(in: project)
         var tally = try await store.resetExperimentTally(
             projectID: project.id, experiment: experiment, mark: mark, cursor: end)
-        var seen: Set<String> = []
+        // One enrolment per key and experiment (the table's key).
         let keys = try await store.enrolments(projectID: project.id, experiment: experiment).map(\.appUserKey)
-            .filter { seen.insert($0).inserted }
         var start = 0
         repeat {
             let chunk = Array(keys[start..<min(keys.count, start + Self.buildChunk)])
