@@ -6,6 +6,10 @@ public protocol ExperimentStore: Sendable {
     /// Every enrolment in `experiment`, oldest first.
     func enrolments(projectID: String, experiment: String) async throws -> [EnrolmentRecord]
 
+    /// How many were enrolled in each variant of `experiment` on each UTC day, counted in the database (no
+    /// enrolment is read).
+    func enrolmentDays(projectID: String, experiment: String) async throws -> [EnrolmentDay]
+
     /// Records an enrolment, with its `experiment_enrolled` event on the customer, in one transaction — unless the
     /// same key is enrolled in the experiment already (then nothing is written).
     /// - Returns: Whether it was recorded.

@@ -105,10 +105,10 @@ struct ExperimentService: Sendable {
         let experiment = try await experiment(identifier, bundleID: bundleID)
         let project = try offerings.apps.project(bundleID)
         let tally = try await tallier.tally(identifier, project: project)
-        let enrolments = try await store.enrolments(projectID: project.id, experiment: identifier)
+        let days = try await store.enrolmentDays(projectID: project.id, experiment: identifier)
         return (
             Self.results(experiment, tallies: tally.variants, currency: reporting?.code),
-            Self.enrolment(experiment, enrolments: enrolments, now: now())
+            Self.enrolment(experiment, days: days, now: now())
         )
     }
 
@@ -118,17 +118,23 @@ struct ExperimentService: Sendable {
     }
 
     /// How many customers each variant had enrolled by the end of each day since the experiment started (the
-    /// dashboard's chart).
-    static func enrolment(_ experiment: Experiment, enrolments: [EnrolmentRecord], now: Date) -> MetricResponse {
-        let first = MetricInterval.day.start(of: experiment.startedAt ?? enrolments.first?.enrolledAt ?? now)
+    /// dashboard's chart), from the database's counts per day.
+    static func enrolment(_ experiment: Experiment, days counts: [EnrolmentDay], now: Date) -> MetricResponse {
+        let earliest = counts.map(\.day).min().map { Date(timeIntervalSince1970: Double($0) * 86_400) }
+        let first = MetricInterval.day.start(of: experiment.startedAt ?? earliest ?? now)
         let last = max(first, experiment.stoppedAt ?? now)
         let days = MetricInterval.day.buckets(from: first, to: last.addingTimeInterval(1))
         let series = experiment.variants.map { variant in
-            let dates = enrolments.filter { $0.variant == variant.identifier }.map(\.enrolledAt).sorted()
+            let theirs = counts.filter { $0.variant == variant.identifier }.sorted { $0.day < $1.day }
             var index = 0
+            var enrolled = 0
             let points = days.map { day -> MetricPoint in
-                while index < dates.count, dates[index] < day.end { index += 1 }
-                return MetricPoint(start: day.start, value: Double(index))
+                // A day's enrolments are all before the end of that day and of every later one.
+                while index < theirs.count, Double(theirs[index].day) * 86_400 < day.end.timeIntervalSince1970 {
+                    enrolled += theirs[index].count
+                    index += 1
+                }
+                return MetricPoint(start: day.start, value: Double(enrolled))
             }
             return MetricSeriesBody(key: variant.identifier, points: points)
         }

@@ -22,6 +22,20 @@ extension SQLStore {
         ).map { Self.enrolment($0, projectID, experiment) }
     }
 
+    /// See ``ExperimentStore/enrolmentDays(projectID:experiment:)``. `enrolled_at` is written with three decimals
+    /// (``timestamp(_:)``), so its whole seconds are all but its last four characters: the same text functions and
+    /// integer division on both databases.
+    public func enrolmentDays(projectID: String, experiment: String) async throws -> [EnrolmentDay] {
+        try await database.read(
+            "SELECT variant, CAST(substr(enrolled_at, 1, length(enrolled_at) - 4) AS BIGINT) / 86400 AS day, COUNT(*) AS enrolled FROM experiment_enrolments WHERE project = ? AND experiment = ? GROUP BY variant, day ORDER BY day, variant",
+            [.text(projectID), .text(experiment)]
+        ).map {
+            EnrolmentDay(
+                variant: $0["variant"]?.string ?? "", day: Int($0["day"]?.int ?? 0),
+                count: Int($0["enrolled"]?.int ?? 0))
+        }
+    }
+
     static func enrolment(_ row: SQLRow, _ projectID: String, _ experiment: String) -> EnrolmentRecord {
         EnrolmentRecord(
             projectID: projectID, experiment: experiment, appUserKey: row["app_user_id"]?.string ?? "",

@@ -29,6 +29,20 @@ import Testing
             let feed = try await EventFeedTests.drain(store, Self.project, from: nil, limit: 500)
             #expect(feed.ids.count == 901, "\(executor)")
             #expect(try await store.eventFeedEnd(in: Self.project) == feed.cursor)
+            // Counted by UTC day in the database: a millisecond before midnight is the day before.
+            var before = Self.enrolment("before", "a")
+            before.enrolledAt = Self.now.addingTimeInterval(-0.001)
+            var later = Self.enrolment("later", "b")
+            later.enrolledAt = Self.now.addingTimeInterval(1.5 * 86_400)
+            #expect(try await store.enrol(all: [before, later]) == 2)
+            let today = Int(Self.now.timeIntervalSince1970 / 86_400)
+            #expect(
+                try await store.enrolmentDays(projectID: Self.project.id, experiment: "x") == [
+                    EnrolmentDay(variant: "a", day: today - 1, count: 1),
+                    EnrolmentDay(variant: "a", day: today, count: 451),
+                    EnrolmentDay(variant: "b", day: today, count: 450),
+                    EnrolmentDay(variant: "b", day: today + 1, count: 1),
+                ], "\(executor)")
             try await store.close()
         }
     }
