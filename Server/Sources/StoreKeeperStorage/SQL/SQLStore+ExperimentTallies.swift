@@ -47,8 +47,7 @@ extension SQLStore {
                 stored.generation == expected.generation, stored.cursor == expected.cursor
             else { return nil }
             var tally = stored
-            for start in stride(from: 0, to: unique.count, by: Self.keysPerStatement) {
-                let chunk = Array(unique[start..<min(unique.count, start + Self.keysPerStatement)])
+            for chunk in Self.chunks(unique) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                 let old = try await tx.query(
                     "SELECT app_user_id, variant, counted, evidenced, trial, converted, revenue, proceeds, refunds FROM experiment_outcomes WHERE project = ? AND experiment = ? AND app_user_id IN (\(marks))",
@@ -120,9 +119,10 @@ extension SQLStore {
         return accounts.compactMap { groups[$0] }
     }
 
-    static func chunks(_ keys: [String]) -> [[String]] {
-        stride(from: 0, to: keys.count, by: keysPerStatement).map {
-            Array(keys[$0..<min(keys.count, $0 + keysPerStatement)])
+    /// `items` in runs of at most ``keysPerStatement``, one statement's worth each.
+    static func chunks<Item>(_ items: [Item]) -> [[Item]] {
+        stride(from: 0, to: items.count, by: keysPerStatement).map {
+            Array(items[$0..<min(items.count, $0 + keysPerStatement)])
         }
     }
 

@@ -54,8 +54,7 @@ extension SQLStore {
         return try await database.withTransaction { tx in
             var recorded = 0
             // Five values an enrolment and seven an event: well inside either database's bound on a statement's.
-            for start in stride(from: 0, to: enrolments.count, by: 400) {
-                let chunk = enrolments[start..<min(enrolments.count, start + 400)]
+            for chunk in Self.chunks(enrolments) {
                 let inserted = try await tx.query(
                     "INSERT INTO experiment_enrolments (project, experiment, app_user_id, variant, enrolled_at) VALUES "
                         + Array(repeating: "(?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
