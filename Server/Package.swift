@@ -171,7 +171,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/openapi.json"), .copy("Resources/storefront-tax-rates.json")],
+            resources: [.copy("Resources/openapi-components.json"), .copy("Resources/storefront-tax-rates.json")],
             swiftSettings: sharedSwiftSettings
         ),
         .target(

@@ -1,12 +1,107 @@
 import Foundation
+import StoreKeeperAPI
 
-/// The OpenAPI 3.1 document of the `/v1` API, kept in the repository at
-/// `Sources/StoreKeeperServer/Resources/openapi.json` and served at `/openapi.json`.
-enum OpenAPIDocument {
-    static let bytes: [UInt8] = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
-            let data = try? Data(contentsOf: url)
-        else { return Array(#"{"openapi":"3.1.0","info":{"title":"StoreKeeper","version":"1"},"paths":{}}"#.utf8) }
-        return Array(data)
+/// The OpenAPI 3.1 document of the `/v1` API, served at `/openapi.json`. Its `paths` are generated from the route
+/// catalog (``APIRoute/all`` and each route's ``APIOperation``); its `components` (the API types' schemas, the
+/// error answer and the key schemes) are read from `Sources/StoreKeeperServer/Resources/openapi-components.json`.
+public enum OpenAPIDocument {
+    /// The document as served: JSON with sorted keys.
+    public static let bytes: [UInt8] = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(document(components: components()))) ?? Data())
     }()
+
+    /// The whole document over `components`.
+    static func document(components: JSONValue) -> JSONValue {
+        .object([
+            "openapi": .string("3.1.0"),
+            "info": .object([
+                "title": .string("StoreKeeper"), "version": .string("1.0.0"),
+                "description": .string(
+                    "Self-hosted App Store subscription backend. Every error is {\"error\": {\"code\", \"message\"}}. "
+                        + "Every API key belongs to one project (an app, or apps the configuration groups); a key "
+                        + "reaches only its project's subscribers, and the same app_user_id in two projects is two "
+                        + "customers."),
+            ]),
+            "servers": .array([.object(["url": .string("http://127.0.0.1:8080")])]),
+            "paths": paths(APIRoute.all),
+            "components": components,
+        ])
+    }
+
+    /// The `paths` object of `routes`: each route's document path, with one operation per method.
+    static func paths(_ routes: [APIRoute]) -> JSONValue {
+        var paths: [String: [String: JSONValue]] = [:]
+        for route in routes {
+            paths[documentPath(route), default: [:]][route.method.rawValue.lowercased()] = operation(route)
+        }
+        return .object(paths.mapValues(JSONValue.object))
+    }
+
+    /// `route`'s path as the document writes it: `/v1/subscribers/{app_user_id}` for `v1/subscribers/:id`.
+    public static func documentPath(_ route: APIRoute) -> String {
+        let name = route.operation.parameters.first { $0.location == .path }?.name ?? "id"
+        return "/" + route.path.replacingOccurrences(of: ":id", with: "{" + name + "}")
+    }
+
+    /// One operation object.
+    static func operation(_ route: APIRoute) -> JSONValue {
+        let operation = route.operation
+        var success: [String: JSONValue] = ["description": .string(operation.statusDescription)]
+        if !operation.answer.isEmpty {
+            success["content"] = content(operation.answer)
+        }
+        var responses: [String: JSONValue] = [String(operation.status): .object(success)]
+        for status in operation.errors {
+            responses[status] = .object(["$ref": .string("#/components/responses/Error")])
+        }
+        var fields: [String: JSONValue] = [
+            "summary": .string(operation.summary), "responses": .object(responses),
+            "security": security(route.access),
+        ]
+        if !operation.parameters.isEmpty {
+            fields["parameters"] = .array(operation.parameters.map(parameter))
+        }
+        if let body = operation.body {
+            fields["requestBody"] = .object([
+                "content": content([("application/json", body)]), "required": .boolean(true),
+            ])
+        }
+        return .object(fields)
+    }
+
+    /// A `content` object: each media type with its schema.
+    static func content(_ answer: [(mediaType: String, schema: APISchema)]) -> JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: answer.map { ($0.mediaType, .object(["schema": $0.schema.json])) }))
+    }
+
+    /// One parameter object.
+    static func parameter(_ parameter: APIParameter) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "in": .string(parameter.location.rawValue), "name": .string(parameter.name),
+            "required": .boolean(parameter.required), "schema": parameter.schema.json,
+        ]
+        if let description = parameter.description { fields["description"] = .string(description) }
+        return .object(fields)
+    }
+
+    /// Who may call: Apple's routes take no key; a public-key route takes either key.
+    static func security(_ access: APIRoute.Access) -> JSONValue {
+        switch access {
+        case .apple: .array([])
+        case .publicKey: .array([.object(["publicKey": .array([])]), .object(["secretKey": .array([])])])
+        case .secretKey: .array([.object(["secretKey": .array([])])])
+        }
+    }
+
+    /// The components, from the package's resource (an empty object if it cannot be read: a packaging mistake the
+    /// contract tests catch).
+    static func components() -> JSONValue {
+        guard let url = Bundle.module.url(forResource: "openapi-components", withExtension: "json"),
+            let data = try? Data(contentsOf: url),
+            let components = try? JSONDecoder().decode(JSONValue.self, from: data)
+        else { return .object([:]) }
+        return components
+    }
 }

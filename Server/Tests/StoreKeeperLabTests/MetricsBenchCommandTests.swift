@@ -30,12 +30,12 @@ import Testing
         #expect(first.standardError.contains("storing: 300/300 subscribers (100 %)"))
         let report = try Self.object(first.standardOutput)
         let timings = try #require(report["timings"] as? [[String: Any]])
-        // Every metric the API offers (as its OpenAPI document lists them) and the five dashboard pages.
-        let document = try JSONSerialization.jsonObject(
+        // Every metric the API offers (as its OpenAPI document's components list them) and the five dashboard pages.
+        let components = try JSONSerialization.jsonObject(
             with: Data(
                 contentsOf: Fixtures.packageRoot.appendingPathComponent(
-                    "Sources/StoreKeeperServer/Resources/openapi.json")))
-        let schemas = ((document as? [String: Any])?["components"] as? [String: Any])?["schemas"] as? [String: Any]
+                    "Sources/StoreKeeperServer/Resources/openapi-components.json")))
+        let schemas = (components as? [String: Any])?["schemas"] as? [String: Any]
         let name = ((schemas?["MetricResponse"] as? [String: Any])?["properties"] as? [String: Any])?["name"]
         let offered = try #require((name as? [String: Any])?["enum"] as? [String]).count
         let metrics = timings.filter { ($0["name"] as? String)?.hasPrefix("GET /v1/metrics/") == true }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperServer
 import SubscriptionMetrics
 import TestSupport
 import Testing
@@ -8,9 +9,7 @@ import Testing
 /// definition row for each.
 @Suite struct MetricCatalogTests {
     @Test func theOpenAPIDocumentAndTheDocsNameEveryMetric() throws {
-        let text = try String(
-            contentsOf: Fixtures.packageRoot.appendingPathComponent("Sources/StoreKeeperServer/Resources/openapi.json"),
-            encoding: .utf8)
+        let text = String(decoding: OpenAPIDocument.bytes, as: UTF8.self)
         let names = MetricName.allCases.map(\.rawValue)
         var lists: [[String]] = []
         func walk(_ value: Any) {

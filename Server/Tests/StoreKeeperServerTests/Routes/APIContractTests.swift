@@ -7,8 +7,8 @@ import TestSupport
 import Testing
 
 /// `/openapi.json` and the `StoreKeeperAPI` types describe one contract: every schema is a type of the same
-/// name with exactly the same properties, every API type has its schema, and the documented paths are the
-/// router's catalog.
+/// name with exactly the same properties, every API type has its schema, and the documented paths, generated
+/// from the router's catalog, are that catalog with each route's parameters and access.
 @Suite struct APIContractTests {
     /// Each API type's wire names, by type name.
     static let types: [String: [String]] = [
@@ -71,8 +71,7 @@ import Testing
     ]
 
     static func document() throws -> [String: Any] {
-        let url = Fixtures.packageRoot.appendingPathComponent("Sources/StoreKeeperServer/Resources/openapi.json")
-        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
     }
 
     @Test("every schema is the API type of its name, property for property, and every type is documented")
@@ -93,10 +92,62 @@ import Testing
         let documented = Set(
             paths.flatMap { path, operations in
                 operations.keys.map {
-                    "\($0.uppercased()) \(path.replacingOccurrences(of: "{app_user_id}", with: ":id").replacingOccurrences(of: "{id}", with: ":id").replacingOccurrences(of: "{name}", with: ":id"))"
+                    "\($0.uppercased()) \(path.replacing(/\{[a-z_]+\}/, with: ":id"))"
                 }
             })
         #expect(documented == Set(APIRoute.all.map(\.description)))
+    }
+
+    @Test("a route's path parameter is declared exactly when its pattern has one, and names the document's segment")
+    func pathParameters() {
+        for route in APIRoute.all {
+            let declared = route.operation.parameters.filter { $0.location == .path }
+            #expect(declared.count == (route.path.contains(":id") ? 1 : 0), "\(route)")
+            #expect(declared.allSatisfy { $0.required }, "\(route)")
+            let documented = OpenAPIDocument.documentPath(route)
+            #expect(!documented.contains(":"), "\(route): \(documented)")
+            if let name = declared.first?.name { #expect(documented.contains("{\(name)}"), "\(route)") }
+        }
+    }
+
+    @Test("every reference in the document names a component it has")
+    func referencesResolve() throws {
+        let document = try Self.document()
+        let components = try #require(document["components"] as? [String: [String: Any]])
+        var references: [String] = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let reference = object["$ref"] as? String { references.append(reference) }
+                object.values.forEach(walk)
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        walk(document)
+        #expect(references.count > APIRoute.all.count)
+        for reference in Set(references) {
+            let parts = reference.split(separator: "/").map(String.init)
+            #expect(parts.count == 4 && parts[0] == "#" && parts[1] == "components", "\(reference)")
+            guard parts.count == 4 else { continue }
+            #expect(components[parts[2]]?[parts[3]] != nil, "\(reference) names no component")
+        }
+    }
+
+    @Test("the document states each route's access: none for Apple's, either key for public, the secret key else")
+    func securityFollowsAccess() throws {
+        let paths = try #require(try Self.document()["paths"] as? [String: [String: [String: Any]]])
+        for route in APIRoute.all {
+            let operation = try #require(
+                paths[OpenAPIDocument.documentPath(route)]?[route.method.rawValue.lowercased()], "\(route)")
+            let schemes = (operation["security"] as? [[String: Any]] ?? []).flatMap(\.keys).sorted()
+            let expected: [String] =
+                switch route.access {
+                case .apple: []
+                case .publicKey: ["publicKey", "secretKey"]
+                case .secretKey: ["secretKey"]
+                }
+            #expect(schemes == expected, "\(route)")
+        }
     }
 
     @Test("APIPath builds the paths the router serves, one segment per id")

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperAPI
+import StoreKeeperServer
 import TestSupport
 import Testing
 
@@ -36,9 +37,7 @@ import Testing
 
     @Test func theOpenAPIDocumentListsExactlyTheDeclaredCodes() throws {
         let document = try #require(
-            try JSONSerialization.jsonObject(
-                with: Data(try Self.source("Server/Sources/StoreKeeperServer/Resources/openapi.json").utf8))
-                as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
         let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
         let detail = schemas?["ErrorDetail"] as? [String: Any]
         let code = (detail?["properties"] as? [String: Any])?["code"] as? [String: Any]

@@ -1,0 +1,141 @@
+public import StoreKeeperAPI
+
+/// What the OpenAPI document says about one route: its summary, parameters, body, answer and the error statuses it
+/// may give. Each ``APIRoute`` carries its operation, so the document's `paths` are generated from the route
+/// catalog (``OpenAPIDocument``): a route added to the catalog is served and documented by the same edit.
+public struct APIOperation: Sendable {
+    /// One line saying what the route does.
+    public let summary: String
+    /// Its path and query parameters, in the document's order (path parameters name the pattern's `:id`).
+    public let parameters: [APIParameter]
+    /// The request body's schema (always JSON, always required), if it takes one.
+    public let body: APISchema?
+    /// The success status (`200`, `201`, `202`, `204`).
+    public let status: Int
+    /// The success answer's media types and schemas (empty: no body).
+    public let answer: [(mediaType: String, schema: APISchema)]
+    /// The error statuses it documents, each answered with an `ErrorBody` (`"5XX"` for the server's own).
+    public let errors: [String]
+
+    /// Makes an operation's description.
+    public init(
+        _ summary: String, parameters: [APIParameter] = [], body: APISchema? = nil, status: Int = 200,
+        answer: [(mediaType: String, schema: APISchema)], errors: [String]
+    ) {
+        self.summary = summary
+        self.parameters = parameters
+        self.body = body
+        self.status = status
+        self.answer = answer
+        self.errors = errors
+    }
+
+    /// The usual answer: one JSON body of `schema`.
+    public static func json(_ schema: APISchema) -> [(mediaType: String, schema: APISchema)] {
+        [("application/json", schema)]
+    }
+
+    /// The words the document gives each success status.
+    var statusDescription: String {
+        switch status {
+        case 201: "Created"
+        case 202: "Queued"
+        case 204: "Removed"
+        default: "OK"
+        }
+    }
+}
+
+/// A schema in the OpenAPI document: a named one in `components/schemas`, or one written inline.
+public struct APISchema: Sendable {
+    /// The schema as JSON.
+    public let json: JSONValue
+
+    /// A reference to the component schema `name` (an API type of that name).
+    public static func named(_ name: String) -> APISchema {
+        APISchema(json: .object(["$ref": .string("#/components/schemas/" + name)]))
+    }
+
+    /// A string of at most `maxLength` characters (and at least `minLength`, when given).
+    public static func string(maxLength: Int? = nil, minLength: Int? = nil) -> APISchema {
+        var fields: [String: JSONValue] = ["type": .string("string")]
+        if let maxLength { fields["maxLength"] = .integer(Int64(maxLength)) }
+        if let minLength { fields["minLength"] = .integer(Int64(minLength)) }
+        return APISchema(json: .object(fields))
+    }
+
+    /// An integer from `minimum` to `maximum`.
+    public static func integer(_ minimum: Int, _ maximum: Int) -> APISchema {
+        APISchema(
+            json: .object([
+                "type": .string("integer"), "minimum": .integer(Int64(minimum)), "maximum": .integer(Int64(maximum)),
+            ]))
+    }
+
+    /// One of `values`, in this order.
+    public static func oneOf(_ values: [String]) -> APISchema {
+        APISchema(json: .object(["type": .string("string"), "enum": .array(values.map(JSONValue.string))]))
+    }
+
+    /// A calendar day, `2026-12-04`.
+    public static let date = APISchema(json: .object(["type": .string("string"), "format": .string("date")]))
+    /// Any text (a CSV or NDJSON answer).
+    public static let text = APISchema(json: .object(["type": .string("string")]))
+    /// Any JSON object (a body the route reads itself, such as Apple's).
+    public static let object = APISchema(json: .object(["type": .string("object")]))
+
+    /// An object with these properties (each optional), described when `description` is given.
+    public static func properties(_ properties: [String: APISchema], description: String? = nil) -> APISchema {
+        var fields: [String: JSONValue] = [
+            "type": .string("object"), "properties": .object(properties.mapValues(\.json)),
+        ]
+        if let description { fields["description"] = .string(description) }
+        return APISchema(json: .object(fields))
+    }
+}
+
+/// One path or query parameter of a route.
+public struct APIParameter: Sendable {
+    /// Where the parameter goes.
+    public enum Location: String, Sendable {
+        /// A segment of the path (always required).
+        case path
+        /// A query item.
+        case query
+    }
+
+    /// Its name on the wire.
+    public let name: String
+    /// Path or query.
+    public let location: Location
+    /// Whether a call must give it.
+    public let required: Bool
+    /// What it means, if the name does not say.
+    public let description: String?
+    /// Its values.
+    public let schema: APISchema
+
+    /// A path segment.
+    public static func path(_ name: String, _ schema: APISchema, _ description: String? = nil) -> APIParameter {
+        APIParameter(name: name, location: .path, required: true, description: description, schema: schema)
+    }
+
+    /// A query item (optional unless `required`).
+    public static func query(
+        _ name: String, _ schema: APISchema, _ description: String? = nil, required: Bool = false
+    ) -> APIParameter {
+        APIParameter(name: name, location: .query, required: required, description: description, schema: schema)
+    }
+
+    /// The app user id in a subscriber's path.
+    public static let appUserID = path("app_user_id", .string(maxLength: 256, minLength: 1))
+    /// A webhook endpoint's or a delivery's id.
+    public static let resourceID = path("id", .string(maxLength: 256, minLength: 1))
+    /// An offering's identifier.
+    public static let offeringID = path("id", .string(maxLength: 100, minLength: 1), "The offering's identifier")
+    /// An experiment's identifier.
+    public static let experimentID = path(
+        "id", .string(maxLength: 100, minLength: 1), "The experiment's identifier")
+    /// A delivery log's filter by status.
+    public static let deliveryStatus = query("status", .oneOf(["pending", "delivered", "failed"]))
+}

@@ -1,0 +1,59 @@
+/// The routes about one customer or the project's list of them.
+extension APIRoute {
+    /// `GET /v1/subscribers/{id}`: entitlements and subscriptions.
+    public static let getSubscriber = APIRoute(
+        method: .get, path: "v1/subscribers/:id", access: .publicKey,
+        APIOperation(
+            "A subscriber's entitlements, subscriptions and purchases", parameters: [.appUserID],
+            answer: APIOperation.json(.named("SubscriberResponse")), errors: ["400", "401", "403", "404", "5XX"]))
+    /// `GET /v1/subscribers/{id}/eligibility`: introductory offer eligibility.
+    public static let getEligibility = APIRoute(
+        method: .get, path: "v1/subscribers/:id/eligibility", access: .publicKey,
+        APIOperation(
+            "Intro-offer eligibility per product",
+            parameters: [.appUserID, .query("product_ids", .string(minLength: 1), required: true)],
+            answer: APIOperation.json(.named("EligibilityResponse")), errors: ["400", "401", "403", "5XX"]))
+    /// `POST /v1/subscribers/{id}/alias`: merge identities.
+    public static let postAlias = APIRoute(
+        method: .post, path: "v1/subscribers/:id/alias", access: .publicKey,
+        APIOperation(
+            "Merge another app user id into this one", parameters: [.appUserID], body: .named("AliasPost"),
+            answer: APIOperation.json(.named("SubscriberResponse")), errors: ["400", "401", "403", "413", "5XX"]))
+    /// `GET /v1/subscribers/{id}/events`: a subscriber's history.
+    public static let getEvents = APIRoute(
+        method: .get, path: "v1/subscribers/:id/events", access: .secretKey,
+        APIOperation(
+            "A subscriber's history with causes", parameters: [.appUserID],
+            answer: APIOperation.json(.named("EventsResponse")), errors: ["400", "401", "403", "5XX"]))
+    /// `GET /v1/subscribers`: a page of the project's customers, filtered by where they stand.
+    public static let getSubscribers = APIRoute(
+        method: .get, path: "v1/subscribers", access: .secretKey,
+        APIOperation(
+            "A page of the project's customers, filtered by where they stand now",
+            parameters: [
+                .query("status", .oneOf(["active", "trial", "grace", "billing_retry", "expired", "revoked", "none"])),
+                .query("product_id", .string(maxLength: 256)), .query("entitlement", .string(maxLength: 256)),
+                .query("storefront", .string(maxLength: 16)),
+                .query("environment", .oneOf(["Production", "Sandbox", "Xcode"])),
+                .query("cursor", .string(maxLength: 256, minLength: 1)), .query("limit", .integer(1, 1000)),
+                .query("format", .oneOf(["json", "csv"])),
+                .query(
+                    "attribute", .string(maxLength: 600),
+                    "name:value \u{2014} customers holding this attribute with exactly this value"),
+            ],
+            answer: [("application/json", .named("SubscriberListResponse")), ("text/csv", .text)],
+            errors: ["400", "401", "403", "5XX"]))
+    /// `POST /v1/subscribers/{id}/attributes`: set or remove a customer's attributes.
+    public static let postAttributes = APIRoute(
+        method: .post, path: "v1/subscribers/:id/attributes", access: .publicKey,
+        APIOperation(
+            "Set (a string) or remove (null) a customer's attributes", parameters: [.appUserID],
+            body: .named("AttributesPost"), answer: APIOperation.json(.named("AttributesResponse")),
+            errors: ["400", "401", "403", "409", "413", "5XX"]))
+    /// `DELETE /v1/subscribers/{id}/attributes`: remove every attribute of a customer (personal data).
+    public static let deleteAttributes = APIRoute(
+        method: .delete, path: "v1/subscribers/:id/attributes", access: .publicKey,
+        APIOperation(
+            "Remove every attribute of a customer (personal data)", parameters: [.appUserID], status: 204,
+            answer: [], errors: ["400", "401", "403", "5XX"]))
+}
