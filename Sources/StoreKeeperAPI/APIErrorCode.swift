@@ -1,16 +1,11 @@
 /// An error code of the `/v1` API. Open: a code this client does not know decodes as itself, so a newer
-/// server's codes never fail a client.
-public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+/// server's codes never fail a client. Not a string literal: the server answers only the codes declared here.
+public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
     /// The code.
     public var rawValue: String
 
     /// Wraps a code.
     public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// Wraps a code literal.
-    public init(stringLiteral value: String) { rawValue = value }
 
     /// Decodes the code string.
     public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
@@ -25,187 +20,187 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expre
     public var description: String { rawValue }
 
     /// 400: the body is not a JSON object.
-    public static let invalidJSON: APIErrorCode = "invalid_json"
+    public static let invalidJSON = APIErrorCode(rawValue: "invalid_json")
     /// 400: a field the endpoint does not define (named in the message).
-    public static let unknownField: APIErrorCode = "unknown_field"
+    public static let unknownField = APIErrorCode(rawValue: "unknown_field")
     /// 400: a required field is missing or empty.
-    public static let missingField: APIErrorCode = "missing_field"
+    public static let missingField = APIErrorCode(rawValue: "missing_field")
     /// 400: a field has the wrong type.
-    public static let invalidField: APIErrorCode = "invalid_field"
+    public static let invalidField = APIErrorCode(rawValue: "invalid_field")
     /// 400: the request is not valid HTTP/1.1.
-    public static let malformedRequest: APIErrorCode = "malformed_request"
+    public static let malformedRequest = APIErrorCode(rawValue: "malformed_request")
     /// 401: no key, or not a valid one.
-    public static let invalidAPIKey: APIErrorCode = "invalid_api_key"
+    public static let invalidAPIKey = APIErrorCode(rawValue: "invalid_api_key")
     /// 401: no `Authorization: Bearer` header.
-    public static let missingAPIKey: APIErrorCode = "missing_api_key"
+    public static let missingAPIKey = APIErrorCode(rawValue: "missing_api_key")
     /// 403: this endpoint needs a secret key.
-    public static let secretKeyRequired: APIErrorCode = "secret_key_required"
+    public static let secretKeyRequired = APIErrorCode(rawValue: "secret_key_required")
     /// 413: the body is too large.
-    public static let bodyTooLarge: APIErrorCode = "body_too_large"
+    public static let bodyTooLarge = APIErrorCode(rawValue: "body_too_large")
     /// 422: the evidence's signature does not verify.
-    public static let invalidSignature: APIErrorCode = "invalid_signature"
+    public static let invalidSignature = APIErrorCode(rawValue: "invalid_signature")
     /// 422: the evidence is for another app.
-    public static let unexpectedBundleID: APIErrorCode = "unexpected_bundle_id"
+    public static let unexpectedBundleID = APIErrorCode(rawValue: "unexpected_bundle_id")
     /// 502: Apple could not be reached (see `retry_after`).
-    public static let appleUnavailable: APIErrorCode = "apple_unavailable"
+    public static let appleUnavailable = APIErrorCode(rawValue: "apple_unavailable")
     /// 503: Apple's rate limit turned the request away; the same request is answered after `retry_after` seconds
     /// (Apple's `Retry-After`).
-    public static let appleRateLimited: APIErrorCode = "apple_rate_limited"
+    public static let appleRateLimited = APIErrorCode(rawValue: "apple_rate_limited")
     /// 504: Apple did not answer in time (see `retry_after`).
-    public static let appleTimeout: APIErrorCode = "apple_timeout"
+    public static let appleTimeout = APIErrorCode(rawValue: "apple_timeout")
     /// 503: the server's database does not answer (stopped, restarting); try again after `retry_after` seconds.
-    public static let databaseUnavailable: APIErrorCode = "database_unavailable"
+    public static let databaseUnavailable = APIErrorCode(rawValue: "database_unavailable")
     /// 503: the server has its maximum of connections open.
-    public static let tooManyConnections: APIErrorCode = "too_many_connections"
+    public static let tooManyConnections = APIErrorCode(rawValue: "too_many_connections")
     /// 400: a webhook URL that is not an absolute `http(s)` URL with a host.
-    public static let invalidURL: APIErrorCode = "invalid_url"
+    public static let invalidURL = APIErrorCode(rawValue: "invalid_url")
     /// 400: an event type StoreKeeper does not send.
-    public static let invalidEventType: APIErrorCode = "invalid_event_type"
+    public static let invalidEventType = APIErrorCode(rawValue: "invalid_event_type")
     /// 400: a delivery status filter other than `pending`, `delivered` or `failed`.
-    public static let invalidStatus: APIErrorCode = "invalid_status"
+    public static let invalidStatus = APIErrorCode(rawValue: "invalid_status")
     /// 404: no webhook endpoint of that id in the caller's project.
-    public static let webhookNotFound: APIErrorCode = "webhook_not_found"
+    public static let webhookNotFound = APIErrorCode(rawValue: "webhook_not_found")
     /// 409: the webhook endpoint is kept in the configuration file (remove it there).
-    public static let webhookConfigured: APIErrorCode = "webhook_configured"
+    public static let webhookConfigured = APIErrorCode(rawValue: "webhook_configured")
     /// 429: too many requests of this kind (test events to one webhook endpoint); see `retry_after`.
-    public static let rateLimited: APIErrorCode = "rate_limited"
+    public static let rateLimited = APIErrorCode(rawValue: "rate_limited")
     /// 404: no webhook delivery of that id in the caller's project.
-    public static let deliveryNotFound: APIErrorCode = "delivery_not_found"
+    public static let deliveryNotFound = APIErrorCode(rawValue: "delivery_not_found")
 
     // Requests the server cannot read or route.
 
     /// 400: the request could not be decoded.
-    public static let invalidRequest: APIErrorCode = "invalid_request"
+    public static let invalidRequest = APIErrorCode(rawValue: "invalid_request")
     /// 400: a query parameter is missing, unknown or out of range (named in the message).
-    public static let invalidParameter: APIErrorCode = "invalid_parameter"
+    public static let invalidParameter = APIErrorCode(rawValue: "invalid_parameter")
     /// 404: no such route.
-    public static let notFound: APIErrorCode = "not_found"
+    public static let notFound = APIErrorCode(rawValue: "not_found")
     /// 405: the route exists, not with this method.
-    public static let methodNotAllowed: APIErrorCode = "method_not_allowed"
+    public static let methodNotAllowed = APIErrorCode(rawValue: "method_not_allowed")
     /// 408: a request header not complete in time.
-    public static let headerTimeout: APIErrorCode = "header_timeout"
+    public static let headerTimeout = APIErrorCode(rawValue: "header_timeout")
     /// 500: an unexpected failure (details only in the server's log).
-    public static let internalError: APIErrorCode = "internal_error"
+    public static let internalError = APIErrorCode(rawValue: "internal_error")
     /// 401: `GET /metrics` without the configured `metricsToken`.
-    public static let invalidMetricsToken: APIErrorCode = "invalid_metrics_token"
+    public static let invalidMetricsToken = APIErrorCode(rawValue: "invalid_metrics_token")
 
     // Customers, evidence and notifications.
 
     /// 403: the key's app is not configured on this server.
-    public static let unknownApp: APIErrorCode = "unknown_app"
+    public static let unknownApp = APIErrorCode(rawValue: "unknown_app")
     /// 400: `app_user_id` is empty, too long or has control or format characters.
-    public static let invalidAppUserID: APIErrorCode = "invalid_app_user_id"
+    public static let invalidAppUserID = APIErrorCode(rawValue: "invalid_app_user_id")
     /// 400: `device_id` is empty, too long or has control or format characters.
-    public static let invalidDeviceID: APIErrorCode = "invalid_device_id"
+    public static let invalidDeviceID = APIErrorCode(rawValue: "invalid_device_id")
     /// 400: `receipt` is not base64.
-    public static let invalidReceipt: APIErrorCode = "invalid_receipt"
+    public static let invalidReceipt = APIErrorCode(rawValue: "invalid_receipt")
     /// 400: `original_transaction_id` is not one.
-    public static let invalidOriginalTransactionID: APIErrorCode = "invalid_original_transaction_id"
+    public static let invalidOriginalTransactionID = APIErrorCode(rawValue: "invalid_original_transaction_id")
     /// 400: `product_ids` is not a list of product ids.
-    public static let invalidProductIDs: APIErrorCode = "invalid_product_ids"
+    public static let invalidProductIDs = APIErrorCode(rawValue: "invalid_product_ids")
     /// 400 or 422: the evidence or notification is not in the shape it claims (a compact JWS, a V1 body).
-    public static let malformed: APIErrorCode = "malformed"
+    public static let malformed = APIErrorCode(rawValue: "malformed")
     /// 422: Apple's verifyReceipt refused the receipt (its status in the message).
-    public static let receiptRejected: APIErrorCode = "receipt_rejected"
+    public static let receiptRejected = APIErrorCode(rawValue: "receipt_rejected")
     /// 422: verifyReceipt knows no account for the receipt (status 21010).
-    public static let accountNotFound: APIErrorCode = "account_not_found"
+    public static let accountNotFound = APIErrorCode(rawValue: "account_not_found")
     /// 422: the receipt holds no subscription to import.
-    public static let noSubscriptions: APIErrorCode = "no_subscriptions"
+    public static let noSubscriptions = APIErrorCode(rawValue: "no_subscriptions")
     /// 422: Apple knows no transaction of that id.
-    public static let transactionNotFound: APIErrorCode = "transaction_not_found"
+    public static let transactionNotFound = APIErrorCode(rawValue: "transaction_not_found")
     /// 409: the app has no App Store Server API credentials, which this request needs.
-    public static let apiCredentialsMissing: APIErrorCode = "api_credentials_missing"
+    public static let apiCredentialsMissing = APIErrorCode(rawValue: "api_credentials_missing")
     /// 401 or 502: the shared secret does not match (a V1 notification's, or Apple's answer to ours).
-    public static let sharedSecretMismatch: APIErrorCode = "shared_secret_mismatch"
+    public static let sharedSecretMismatch = APIErrorCode(rawValue: "shared_secret_mismatch")
     /// 422: a notification type StoreKeeper does not know.
-    public static let unknownNotificationType: APIErrorCode = "unknown_notification_type"
+    public static let unknownNotificationType = APIErrorCode(rawValue: "unknown_notification_type")
     /// 400: a body that is neither a V2 `signedPayload` nor a V1 notification.
-    public static let unrecognizedNotification: APIErrorCode = "unrecognized_notification"
+    public static let unrecognizedNotification = APIErrorCode(rawValue: "unrecognized_notification")
 
     // Offers, metrics, webhooks.
 
     /// 400: an offer request without `product_id` and `offer_id`.
-    public static let invalidOffer: APIErrorCode = "invalid_offer"
+    public static let invalidOffer = APIErrorCode(rawValue: "invalid_offer")
     /// 400: `app_account_token` is not a UUID.
-    public static let invalidAppAccountToken: APIErrorCode = "invalid_app_account_token"
+    public static let invalidAppAccountToken = APIErrorCode(rawValue: "invalid_app_account_token")
     /// 409: the app has no subscription offer key to sign with.
-    public static let offerKeyMissing: APIErrorCode = "offer_key_missing"
+    public static let offerKeyMissing = APIErrorCode(rawValue: "offer_key_missing")
     /// 404: no metric of that name.
-    public static let unknownMetric: APIErrorCode = "unknown_metric"
+    public static let unknownMetric = APIErrorCode(rawValue: "unknown_metric")
     /// 409: the project has its maximum of webhook endpoints.
-    public static let tooManyWebhooks: APIErrorCode = "too_many_webhooks"
+    public static let tooManyWebhooks = APIErrorCode(rawValue: "too_many_webhooks")
 
     // Offerings and attributes.
 
     /// 400: an attribute name or value that breaks a rule (named in the message).
-    public static let invalidAttribute: APIErrorCode = "invalid_attribute"
+    public static let invalidAttribute = APIErrorCode(rawValue: "invalid_attribute")
     /// 400: the customer would hold more than 50 custom attributes.
-    public static let tooManyAttributes: APIErrorCode = "too_many_attributes"
+    public static let tooManyAttributes = APIErrorCode(rawValue: "too_many_attributes")
     /// 409: the project holds app-set attributes for its maximum of customers without evidence (a public key's
     /// write for one more such customer; a secret key's, or one for a customer who bought, is taken).
-    public static let tooManyGuests: APIErrorCode = "too_many_guests"
+    public static let tooManyGuests = APIErrorCode(rawValue: "too_many_guests")
 
     /// 400: an offering that breaks a rule (identifier, packages, description or metadata; named in the message).
-    public static let invalidOffering: APIErrorCode = "invalid_offering"
+    public static let invalidOffering = APIErrorCode(rawValue: "invalid_offering")
     /// 400: a package's product is not in the app's catalog (named in the message).
-    public static let unknownProduct: APIErrorCode = "unknown_product"
+    public static let unknownProduct = APIErrorCode(rawValue: "unknown_product")
     /// 404: no offering of that identifier in the caller's project.
-    public static let offeringNotFound: APIErrorCode = "offering_not_found"
+    public static let offeringNotFound = APIErrorCode(rawValue: "offering_not_found")
     /// 409: an offering of that identifier exists already (change it with `PUT`).
-    public static let offeringExists: APIErrorCode = "offering_exists"
+    public static let offeringExists = APIErrorCode(rawValue: "offering_exists")
     /// 409: the offering is the project's current one (make another current first).
-    public static let offeringIsCurrent: APIErrorCode = "offering_is_current"
+    public static let offeringIsCurrent = APIErrorCode(rawValue: "offering_is_current")
     /// 409: a targeting rule shows the offering (change the rules first).
-    public static let offeringInUse: APIErrorCode = "offering_in_use"
+    public static let offeringInUse = APIErrorCode(rawValue: "offering_in_use")
     /// 400: a targeting rule that breaks a rule (named in the message).
-    public static let invalidTargeting: APIErrorCode = "invalid_targeting"
+    public static let invalidTargeting = APIErrorCode(rawValue: "invalid_targeting")
     /// A retention rule is not well formed (the message names the rule, the field and the value).
-    public static let invalidRetentionRule: APIErrorCode = "invalid_retention_rule"
+    public static let invalidRetentionRule = APIErrorCode(rawValue: "invalid_retention_rule")
     /// No retention rule answered a real-time request: Apple shows the product's default message.
-    public static let noRetentionMessage: APIErrorCode = "no_retention_message"
+    public static let noRetentionMessage = APIErrorCode(rawValue: "no_retention_message")
     /// 400: an experiment that breaks a rule (named in the message).
-    public static let invalidExperiment: APIErrorCode = "invalid_experiment"
+    public static let invalidExperiment = APIErrorCode(rawValue: "invalid_experiment")
     /// 404: no experiment of that identifier in the caller's project.
-    public static let experimentNotFound: APIErrorCode = "experiment_not_found"
+    public static let experimentNotFound = APIErrorCode(rawValue: "experiment_not_found")
     /// 409: an experiment of that identifier exists already.
-    public static let experimentExists: APIErrorCode = "experiment_exists"
+    public static let experimentExists = APIErrorCode(rawValue: "experiment_exists")
     /// 409: the experiment cannot move that way (a stopped one does not start again; one runs at a time).
-    public static let experimentState: APIErrorCode = "experiment_state"
+    public static let experimentState = APIErrorCode(rawValue: "experiment_state")
     /// 409: the project has its maximum of experiments.
-    public static let tooManyExperiments: APIErrorCode = "too_many_experiments"
+    public static let tooManyExperiments = APIErrorCode(rawValue: "too_many_experiments")
     /// 409: the project has its maximum of offerings.
-    public static let tooManyOfferings: APIErrorCode = "too_many_offerings"
+    public static let tooManyOfferings = APIErrorCode(rawValue: "too_many_offerings")
 
     // Evidence that does not verify (AppStoreVerification's codes, one each).
 
     /// 422: the JWS header's `alg` is missing or not ES256.
-    public static let algorithmNotAllowed: APIErrorCode = "algorithm_not_allowed"
+    public static let algorithmNotAllowed = APIErrorCode(rawValue: "algorithm_not_allowed")
     /// 422: the chain does not end at a pinned root (look-alike or self-made chains).
-    public static let untrustedRoot: APIErrorCode = "untrusted_root"
+    public static let untrustedRoot = APIErrorCode(rawValue: "untrusted_root")
     /// 422: the chain's own signatures or structure do not hold (e.g. a foreign leaf under Apple's intermediate).
-    public static let invalidChain: APIErrorCode = "invalid_chain"
+    public static let invalidChain = APIErrorCode(rawValue: "invalid_chain")
     /// 422: the `x5c` header does not hold exactly the expected number of certificates.
-    public static let wrongChainLength: APIErrorCode = "wrong_chain_length"
+    public static let wrongChainLength = APIErrorCode(rawValue: "wrong_chain_length")
     /// 422: an intermediate or leaf lacks Apple's marker OID.
-    public static let missingAppleExtension: APIErrorCode = "missing_apple_extension"
+    public static let missingAppleExtension = APIErrorCode(rawValue: "missing_apple_extension")
     /// 422: a certificate is not valid at the validation time.
-    public static let certificateExpired: APIErrorCode = "certificate_not_valid_at_time"
+    public static let certificateExpired = APIErrorCode(rawValue: "certificate_not_valid_at_time")
     /// 422: a certificate could not be parsed.
-    public static let malformedCertificate: APIErrorCode = "malformed_certificate"
+    public static let malformedCertificate = APIErrorCode(rawValue: "malformed_certificate")
     /// 422: the signature is valid but the payload is not the expected JSON.
-    public static let malformedPayload: APIErrorCode = "malformed_payload"
+    public static let malformedPayload = APIErrorCode(rawValue: "malformed_payload")
     /// 422: Xcode-signed data reached a verifier that does not accept it.
-    public static let xcodeNotAllowed: APIErrorCode = "xcode_not_allowed"
+    public static let xcodeNotAllowed = APIErrorCode(rawValue: "xcode_not_allowed")
     /// 422: the environment differs from the expected one.
-    public static let unexpectedEnvironment: APIErrorCode = "unexpected_environment"
+    public static let unexpectedEnvironment = APIErrorCode(rawValue: "unexpected_environment")
     /// 422: the app Apple id differs from the expected one.
-    public static let unexpectedAppAppleID: APIErrorCode = "unexpected_app_apple_id"
+    public static let unexpectedAppAppleID = APIErrorCode(rawValue: "unexpected_app_apple_id")
     /// 422: the app version differs from the expected one.
-    public static let unexpectedAppVersion: APIErrorCode = "unexpected_app_version"
+    public static let unexpectedAppVersion = APIErrorCode(rawValue: "unexpected_app_version")
     /// 422: the receipt's SHA-1 device hash does not match the device.
-    public static let deviceHashMismatch: APIErrorCode = "device_hash_mismatch"
+    public static let deviceHashMismatch = APIErrorCode(rawValue: "device_hash_mismatch")
     /// 422: the PKCS#7 content or signature algorithm is one we do not accept.
-    public static let unsupportedAlgorithm: APIErrorCode = "unsupported_algorithm"
+    public static let unsupportedAlgorithm = APIErrorCode(rawValue: "unsupported_algorithm")
     /// 422: the input is too large to be evidence.
-    public static let inputTooLarge: APIErrorCode = "input_too_large"
+    public static let inputTooLarge = APIErrorCode(rawValue: "input_too_large")
 }

@@ -1,61 +1,61 @@
 import Foundation
 
-/// The `/v1` paths, built the one way the server routes them (an app user id is percent-encoded as one path
-/// segment).
+/// The `/v1` paths, each built from its route's ``APIEndpoint`` pattern, the one the server's router registers (an
+/// id is percent-encoded as one path segment).
 public enum APIPath {
     /// `POST`: an app receipt.
-    public static let receipts = "/v1/receipts"
+    public static let receipts = APIEndpoint.postReceipt.path
     /// `POST`: a StoreKit 2 signed transaction.
-    public static let transactions = "/v1/transactions"
+    public static let transactions = APIEndpoint.postTransaction.path
     /// `POST`: App Store Server Notifications (Apple's).
-    public static let notifications = "/v1/notifications/appstore"
+    public static let notifications = APIEndpoint.postNotification.path
     /// `POST`: a promotional offer signature.
-    public static let offerSignature = "/v1/offers/sign"
+    public static let offerSignature = APIEndpoint.postOfferSignature.path
     /// `POST`: bring in an existing customer (secret key).
-    public static let imports = "/v1/imports"
+    public static let imports = APIEndpoint.postImport.path
 
     /// `GET`: a subscriber.
-    public static func subscriber(_ appUserID: String) -> String { "/v1/subscribers/" + segment(appUserID) }
+    public static func subscriber(_ appUserID: String) -> String { APIEndpoint.getSubscriber.path(appUserID) }
 
     /// `GET`: intro-offer eligibility for products.
     public static func eligibility(_ appUserID: String, productIDs: [String]) -> String {
         let products = productIDs.map(segment).joined(separator: ",")
-        return subscriber(appUserID) + "/eligibility?product_ids=" + products
+        return APIEndpoint.getEligibility.path(appUserID) + "?product_ids=" + products
     }
 
     /// `POST`: make another id a name for this subscriber.
-    public static func alias(_ appUserID: String) -> String { subscriber(appUserID) + "/alias" }
+    public static func alias(_ appUserID: String) -> String { APIEndpoint.postAlias.path(appUserID) }
 
     /// `GET`: a subscriber's history (secret key).
-    public static func events(_ appUserID: String) -> String { subscriber(appUserID) + "/events" }
+    public static func events(_ appUserID: String) -> String { APIEndpoint.getEvents.path(appUserID) }
 
     /// `GET`: the webhook deliveries of the events about a subscriber (secret key).
     public static func subscriberDeliveries(_ appUserID: String) -> String {
-        subscriber(appUserID) + "/webhook_deliveries"
+        APIEndpoint.getSubscriberDeliveries.path(appUserID)
     }
 
     /// `POST` a new webhook endpoint, `GET` the project's endpoints (secret key).
-    public static let webhooks = "/v1/webhooks"
+    public static let webhooks = APIEndpoint.postWebhook.path
 
     /// `DELETE`: a webhook endpoint (secret key).
-    public static func webhook(_ id: String) -> String { webhooks + "/" + segment(id) }
+    public static func webhook(_ id: String) -> String { APIEndpoint.deleteWebhook.path(id) }
 
     /// `GET`: an endpoint's delivery log, optionally of one status (secret key).
     public static func deliveries(_ endpointID: String, status: String? = nil) -> String {
-        webhook(endpointID) + "/deliveries" + (status.map { "?status=" + segment($0) } ?? "")
+        APIEndpoint.getWebhookDeliveries.path(endpointID) + (status.map { "?status=" + segment($0) } ?? "")
     }
 
     /// `GET`: a business metric (secret key): `name` is `active_subscriptions`, `mrr`…; `query` holds `from`, `to`,
     /// `interval`, `split`, `environment` and `format` as wanted.
     public static func metric(_ name: String, query: [(String, String)] = []) -> String {
-        "/v1/metrics/" + segment(name)
+        APIEndpoint.getMetric.path(name)
             + (query.isEmpty ? "" : "?" + query.map { segment($0.0) + "=" + segment($0.1) }.joined(separator: "&"))
     }
 
     /// `GET`: a page of the project's customers (secret key); `query` holds `status`, `product_id`, `entitlement`,
     /// `storefront`, `environment`, `cursor`, `limit` and `format` as wanted.
     public static func subscribers(query: [(String, String)] = []) -> String {
-        "/v1/subscribers"
+        APIEndpoint.getSubscribers.path
             + (query.isEmpty ? "" : "?" + query.map { segment($0.0) + "=" + segment($0.1) }.joined(separator: "&"))
     }
 
@@ -65,38 +65,42 @@ public enum APIPath {
         let query = [("after", cursor), ("limit", limit.map(String.init)), ("format", format)].compactMap { pair in
             pair.1.map { segment(pair.0) + "=" + segment($0) }
         }
-        return "/v1/events" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        return APIEndpoint.getEventFeed.path + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
     /// `POST` a new offering, `GET` the project's offerings (secret key).
-    public static let offerings = "/v1/offerings"
+    public static let offerings = APIEndpoint.postOffering.path
 
     /// `GET`, `PUT`, `DELETE`: one offering (secret key).
-    public static func offering(_ identifier: String) -> String { offerings + "/" + segment(identifier) }
+    public static func offering(_ identifier: String) -> String { APIEndpoint.getOffering.path(identifier) }
 
     /// `PUT`: which offering is current (secret key).
-    public static let currentOffering = "/v1/offerings/current"
+    public static let currentOffering = APIEndpoint.putCurrentOffering.path
 
     /// `POST` a new experiment, `GET` the project's experiments (secret key).
-    public static let experiments = "/v1/experiments"
+    public static let experiments = APIEndpoint.postExperiment.path
 
     /// `GET`: one experiment (secret key); add `/start`, `/stop` (`POST`) or `/results` (`GET`).
-    public static func experiment(_ identifier: String) -> String { experiments + "/" + segment(identifier) }
+    public static func experiment(_ identifier: String) -> String { APIEndpoint.getExperiment.path(identifier) }
 
     /// `GET` or `PUT`: the project's targeting rules (secret key).
-    public static let targeting = "/v1/targeting"
+    public static let targeting = APIEndpoint.getTargeting.path
 
     /// `POST` attributes to set or remove, `DELETE` them all (public key).
-    public static func attributes(_ appUserID: String) -> String { subscriber(appUserID) + "/attributes" }
+    public static func attributes(_ appUserID: String) -> String { APIEndpoint.postAttributes.path(appUserID) }
 
     /// `GET`: the offerings to show a customer (public key).
-    public static func subscriberOfferings(_ appUserID: String) -> String { subscriber(appUserID) + "/offerings" }
+    public static func subscriberOfferings(_ appUserID: String) -> String {
+        APIEndpoint.getSubscriberOfferings.path(appUserID)
+    }
 
     /// `POST`: a `test` event to one endpoint (secret key).
-    public static func webhookTest(_ endpointID: String) -> String { webhook(endpointID) + "/test" }
+    public static func webhookTest(_ endpointID: String) -> String { APIEndpoint.postWebhookTest.path(endpointID) }
 
     /// `POST`: deliver an event again (secret key).
-    public static func redeliver(_ deliveryID: Int64) -> String { webhooks + "/deliveries/\(deliveryID)/redeliver" }
+    public static func redeliver(_ deliveryID: Int64) -> String {
+        APIEndpoint.postRedeliver.path(String(deliveryID))
+    }
 
     /// `value` as one path segment or query value: everything but unreserved characters percent-encoded.
     public static func segment(_ value: String) -> String {

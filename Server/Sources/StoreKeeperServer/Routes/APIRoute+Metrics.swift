@@ -4,7 +4,7 @@ internal import SubscriptionMetrics
 extension APIRoute {
     /// `GET /v1/metrics/{name}`: a business metric over a date range (the path's `:id` is the metric's name).
     public static let getMetric = APIRoute(
-        method: .get, path: "v1/metrics/:id", access: .secretKey,
+        .getMetric,
         APIOperation(
             "A business metric over a date range, from stored evidence (docs/metrics.md)",
             parameters: [
@@ -23,7 +23,7 @@ extension APIRoute {
             errors: ["400", "401", "403", "404", "5XX"]))
     /// `GET /v1/events`: the project's event feed, in commit order, resumable by cursor.
     public static let getEventFeed = APIRoute(
-        method: .get, path: "v1/events", access: .secretKey,
+        .getEventFeed,
         APIOperation(
             "The project's event feed: every subscriber event in commit order, resumable by cursor",
             parameters: [

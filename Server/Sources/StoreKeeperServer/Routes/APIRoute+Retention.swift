@@ -2,7 +2,7 @@
 extension APIRoute {
     /// `POST /v1/retention/appstore`: Apple's real-time Retention Messaging request (Apple signs it).
     public static let postRetentionRequest = APIRoute(
-        method: .post, path: "v1/retention/appstore", access: .apple,
+        .postRetentionRequest,
         APIOperation(
             "Apple's Get Retention Message request (RealtimeRequestBody, signed by Apple): answered with a RealtimeResponseBody, or 404 no_retention_message so Apple shows the default message",
             body: .object,
@@ -20,13 +20,13 @@ extension APIRoute {
             errors: ["400", "401", "403", "404", "413", "422", "5XX"]))
     /// `GET /v1/retention/rules`: the project's retention rules.
     public static let getRetentionRules = APIRoute(
-        method: .get, path: "v1/retention/rules", access: .secretKey,
+        .getRetentionRules,
         APIOperation(
             "The project's Retention Messaging rules, in the order they are tried",
             answer: APIOperation.json(.named("RetentionRules")), errors: ["401", "403", "5XX"]))
     /// `PUT /v1/retention/rules`: replace the project's retention rules.
     public static let putRetentionRules = APIRoute(
-        method: .put, path: "v1/retention/rules", access: .secretKey,
+        .putRetentionRules,
         APIOperation(
             "Replace the project's Retention Messaging rules: the first rule that matches the customer and may answer chooses what Apple shows",
             body: .named("RetentionRules"), answer: APIOperation.json(.named("RetentionRules")),

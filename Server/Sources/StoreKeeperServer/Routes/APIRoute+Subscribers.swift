@@ -2,32 +2,32 @@
 extension APIRoute {
     /// `GET /v1/subscribers/{id}`: entitlements and subscriptions.
     public static let getSubscriber = APIRoute(
-        method: .get, path: "v1/subscribers/:id", access: .publicKey,
+        .getSubscriber,
         APIOperation(
             "A subscriber's entitlements, subscriptions and purchases", parameters: [.appUserID],
             answer: APIOperation.json(.named("SubscriberResponse")), errors: ["400", "401", "403", "404", "5XX"]))
     /// `GET /v1/subscribers/{id}/eligibility`: introductory offer eligibility.
     public static let getEligibility = APIRoute(
-        method: .get, path: "v1/subscribers/:id/eligibility", access: .publicKey,
+        .getEligibility,
         APIOperation(
             "Intro-offer eligibility per product",
             parameters: [.appUserID, .query("product_ids", .string(minLength: 1), required: true)],
             answer: APIOperation.json(.named("EligibilityResponse")), errors: ["400", "401", "403", "5XX"]))
     /// `POST /v1/subscribers/{id}/alias`: merge identities.
     public static let postAlias = APIRoute(
-        method: .post, path: "v1/subscribers/:id/alias", access: .publicKey,
+        .postAlias,
         APIOperation(
             "Merge another app user id into this one", parameters: [.appUserID], body: .named("AliasPost"),
             answer: APIOperation.json(.named("SubscriberResponse")), errors: ["400", "401", "403", "413", "5XX"]))
     /// `GET /v1/subscribers/{id}/events`: a subscriber's history.
     public static let getEvents = APIRoute(
-        method: .get, path: "v1/subscribers/:id/events", access: .secretKey,
+        .getEvents,
         APIOperation(
             "A subscriber's history with causes", parameters: [.appUserID],
             answer: APIOperation.json(.named("EventsResponse")), errors: ["400", "401", "403", "5XX"]))
     /// `GET /v1/subscribers`: a page of the project's customers, filtered by where they stand.
     public static let getSubscribers = APIRoute(
-        method: .get, path: "v1/subscribers", access: .secretKey,
+        .getSubscribers,
         APIOperation(
             "A page of the project's customers, filtered by where they stand now",
             parameters: [
@@ -45,14 +45,14 @@ extension APIRoute {
             errors: ["400", "401", "403", "5XX"]))
     /// `POST /v1/subscribers/{id}/attributes`: set or remove a customer's attributes.
     public static let postAttributes = APIRoute(
-        method: .post, path: "v1/subscribers/:id/attributes", access: .publicKey,
+        .postAttributes,
         APIOperation(
             "Set (a string) or remove (null) a customer's attributes", parameters: [.appUserID],
             body: .named("AttributesPost"), answer: APIOperation.json(.named("AttributesResponse")),
             errors: ["400", "401", "403", "409", "413", "5XX"]))
     /// `DELETE /v1/subscribers/{id}/attributes`: remove every attribute of a customer (personal data).
     public static let deleteAttributes = APIRoute(
-        method: .delete, path: "v1/subscribers/:id/attributes", access: .publicKey,
+        .deleteAttributes,
         APIOperation(
             "Remove every attribute of a customer (personal data)", parameters: [.appUserID], status: 204,
             answer: [], errors: ["400", "401", "403", "5XX"]))

@@ -1,4 +1,5 @@
 public import HTTPTypes
+public import StoreKeeperAPI
 
 /// One `/v1` route: its method, path pattern, who may call it and what the OpenAPI document says about it.
 /// ``APIRoute/all`` is the whole API: the router registers exactly these routes (and nothing else under `/v1`), and
@@ -6,42 +7,38 @@ public import HTTPTypes
 /// declaration. The routes are declared by feature, in `APIRoute+<Feature>.swift`.
 public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// Who may call a route.
-    public enum Access: String, Sendable, Hashable {
-        /// Apple (App Store Server Notifications): no key; the payload's signature or shared secret authenticates.
-        case apple
-        /// A public (SDK) or secret key of the app's project.
-        case publicKey
-        /// A secret key of the app's project.
-        case secretKey
-    }
+    public typealias Access = APIEndpoint.Access
 
-    /// The HTTP method.
-    public let method: HTTPRequest.Method
-    /// The path pattern below the server's root, with `:id` for an app user id, an endpoint id, a delivery id or an offering's identifier (e.g. `v1/subscribers/:id`).
-    public let path: String
-    /// Who may call it.
-    public let access: Access
+    /// The route as clients call it (method, pattern, access): the SDK's ``APIPath`` builds paths from the same.
+    public let endpoint: APIEndpoint
     /// What the OpenAPI document says about it.
     public let operation: APIOperation
+    /// The HTTP method.
+    public let method: HTTPRequest.Method
 
-    /// Declares a route.
-    init(method: HTTPRequest.Method, path: String, access: Access, _ operation: APIOperation) {
-        self.method = method
-        self.path = path
-        self.access = access
+    /// The path pattern below the server's root, with `:id` for its one path parameter (e.g. `v1/subscribers/:id`).
+    public var path: String { endpoint.pattern }
+    /// Who may call it.
+    public var access: Access { endpoint.access }
+
+    /// Declares the route of `endpoint`, documented by `operation`.
+    init(_ endpoint: APIEndpoint, _ operation: APIOperation) {
+        self.endpoint = endpoint
         self.operation = operation
+        self.method =
+            switch endpoint.method {
+            case .get: .get
+            case .post: .post
+            case .put: .put
+            case .delete: .delete
+            }
     }
 
-    /// Routes are the same when their method and path are (a path is served once per method).
-    public static func == (left: APIRoute, right: APIRoute) -> Bool {
-        left.method == right.method && left.path == right.path
-    }
+    /// Routes are the same when their endpoints are (a path is served once per method).
+    public static func == (left: APIRoute, right: APIRoute) -> Bool { left.endpoint == right.endpoint }
 
-    /// Hashes the method and the path.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(method)
-        hasher.combine(path)
-    }
+    /// Hashes the endpoint.
+    public func hash(into hasher: inout Hasher) { hasher.combine(endpoint) }
 
     /// Every `/v1` route.
     public static let all: [APIRoute] = [
@@ -55,5 +52,5 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// `METHOD /path`.
-    public var description: String { "\(method.rawValue) /\(path)" }
+    public var description: String { endpoint.description }
 }

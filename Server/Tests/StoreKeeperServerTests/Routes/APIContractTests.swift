@@ -98,6 +98,13 @@ import Testing
         #expect(documented == Set(APIRoute.all.map(\.description)))
     }
 
+    @Test("the server's routes are the SDK's endpoints, each once: a client builds its paths from the patterns served")
+    func routesAreEndpoints() {
+        #expect(APIRoute.all.count == APIEndpoint.all.count)
+        #expect(Set(APIRoute.all.map(\.endpoint)) == Set(APIEndpoint.all))
+        #expect(Set(APIRoute.all).count == APIRoute.all.count, "a route declared twice")
+    }
+
     @Test("a route's path parameter is declared exactly when its pattern has one, and names the document's segment")
     func pathParameters() {
         for route in APIRoute.all {

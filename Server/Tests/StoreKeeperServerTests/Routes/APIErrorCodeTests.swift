@@ -17,7 +17,14 @@ import Testing
     static func declared() throws -> Set<String> {
         let text = try source("Sources/StoreKeeperAPI/APIErrorCode.swift")
         return Set(
-            text.matches(of: /public static let \w+: APIErrorCode = "([a-z0-9_]+)"/).map { String($0.output.1) })
+            text.matches(of: /public static let \w+ = APIErrorCode\(rawValue: "([a-z0-9_]+)"\)/).map {
+                String($0.output.1)
+            })
+    }
+
+    @Test func aCodeIsNotMadeFromALiteral() throws {
+        #expect(!(APIErrorCode.self is any ExpressibleByStringLiteral.Type))
+        #expect(try Self.declared().count > 50)
     }
 
     @Test func theServerSpellsNoErrorCodeItself() throws {

@@ -29,7 +29,7 @@ import Testing
         #expect {
             _ = try CustomerID.normalized(id, field: "device_id")
         } throws: { error in
-            (error as? ServiceError)?.code == "invalid_device_id"
+            (error as? ServiceError)?.code == .invalidDeviceID
                 && (error as? ServiceError)?.message.contains("device_id") == true
         }
     }
@@ -41,7 +41,7 @@ import Testing
         #expect {
             _ = try CustomerID.normalized(id)
         } throws: { error in
-            (error as? ServiceError)?.code == "invalid_app_user_id"
+            (error as? ServiceError)?.code == .invalidAppUserID
                 && (error as? ServiceError)?.message.contains("fuse") == true
         }
     }
