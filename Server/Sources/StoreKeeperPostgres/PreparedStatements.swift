@@ -25,12 +25,21 @@ enum PreparedStatements {
     /// Every slot's SQL, in slot order, and each statement's slot by its key (SQL and value types).
     static let slots = Mutex<(sql: [String], byKey: [String: Int])>(([], [:]))
 
-    /// Whether a statement is worth a slot: queries and data changes (not DDL, BEGIN or COMMIT), except the
-    /// advisory locks, whose text changes with the number of keys and which PostgreSQL parses in no time.
+    /// Whether a statement is worth a slot: queries and data changes (not DDL, BEGIN or COMMIT), except those whose
+    /// text changes with the number of values — the advisory locks, and `IN (?, …)` lists or multi-row
+    /// `VALUES (…), (…)` of more than ``listedPlaceholders`` values — each count of which would take a slot of its
+    /// own: the batches of an experiment's tally took every slot in one build, after which every statement first
+    /// seen ran unprepared. Short lists (a project's few bundle ids, a customer's aliases) stay prepared.
     static func isPreparable(_ sql: String) -> Bool {
-        ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains { sql.utf8.starts(with: $0.utf8) }
-            && !sql.utf8.starts(with: "SELECT pg_advisory_xact_lock".utf8)
+        guard ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains(where: { sql.utf8.starts(with: $0.utf8) }),
+            !sql.utf8.starts(with: "SELECT pg_advisory_xact_lock".utf8)
+        else { return false }
+        let listed = sql.contains("IN (?") || sql.contains("), (?")
+        return !listed || sql.utf8.lazy.filter { $0 == UInt8(ascii: "?") }.count <= listedPlaceholders
     }
+
+    /// The most placeholders a statement with a list of values may have and still be prepared.
+    static let listedPlaceholders = 4
 
     /// `?` placeholders numbered `$1`, `$2`, … (our statements never contain `?` inside literals); with
     /// `binds`, each placeholder also carries its value's type (`::text`, `::int8`; a NULL's is inferred), so

@@ -17,7 +17,7 @@ import Testing
         #expect(PreparedStatements.numbered("UPDATE t SET a = ? WHERE b = ?") == "UPDATE t SET a = $1 WHERE b = $2")
     }
 
-    @Test("queries and data changes are prepared; DDL, transaction control and advisory locks are not")
+    @Test("queries and data changes are prepared; DDL, transaction control, advisory locks and long lists are not")
     func preparable() {
         for sql in [
             "SELECT 1", "INSERT INTO t VALUES (1)", "UPDATE t SET a = 1", "DELETE FROM t",
@@ -25,7 +25,12 @@ import Testing
         ] {
             #expect(PreparedStatements.isPreparable(sql), "\(sql)")
         }
-        for sql in ["CREATE TABLE t (a int)", "BEGIN", "COMMIT", "SELECT pg_advisory_xact_lock(hashtext(?))"] {
+        #expect(PreparedStatements.isPreparable("INSERT INTO t (a, b) VALUES (?, ?)"))
+        #expect(PreparedStatements.isPreparable("SELECT a FROM t WHERE c = ? AND b IN (?, ?)"), "a short list")
+        for sql in [
+            "CREATE TABLE t (a int)", "BEGIN", "COMMIT", "SELECT pg_advisory_xact_lock(hashtext(?))",
+            "SELECT a FROM t WHERE b IN (?, ?, ?, ?, ?)", "INSERT INTO t (a, b, c) VALUES (?, ?, ?), (?, ?, ?)",
+        ] {
             #expect(!PreparedStatements.isPreparable(sql), "\(sql)")
         }
     }
