@@ -1,4 +1,4 @@
-internal import SubscriptionMetrics
+import SubscriptionMetrics
 
 /// The routes that read the project as a whole: its metrics and its event feed.
 extension APIRoute {
