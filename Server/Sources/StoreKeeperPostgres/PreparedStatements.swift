@@ -67,7 +67,8 @@ enum PreparedStatements {
         return numbered
     }
 
-    /// The slot of `sql` with values of these types, given one if it has none and one is free.
+    /// The slot of `sql` with values of these types, given one if it has none, it is preparable
+    /// (``isPreparable(_:)``) and one is free.
     static func slot(_ sql: String, _ binds: [SQLValue]) -> Int? {
         let types = binds.map { value -> Character in
             switch value {
@@ -79,6 +80,9 @@ enum PreparedStatements {
             }
         }
         let key = sql + "\u{0}" + String(types)
+        if let slot = slots.withLock({ $0.byKey[key] }) { return slot }
+        // Only a statement not slotted yet is looked at: a slotted one was preparable (the rule is pure).
+        guard isPreparable(sql) else { return nil }
         return slots.withLock { slots in
             if let slot = slots.byKey[key] { return slot }
             guard slots.sql.count < capacity else { return nil }
@@ -93,7 +97,7 @@ enum PreparedStatements {
     static func run(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection, logger: Logger)
         async throws -> [PostgresRow]?
     {
-        guard isPreparable(sql), let slot = slot(sql, binds) else { return nil }
+        guard let slot = slot(sql, binds) else { return nil }
         let bindings = try bindings(binds)
         // The slot's digits as values (an element read straight from the array is not opened as a generic argument).
         let high = digits[slot / digits.count]
