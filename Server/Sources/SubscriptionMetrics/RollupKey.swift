@@ -48,11 +48,17 @@ public struct RollupKey: Sendable, Hashable, Comparable {
 
     /// Orders keys by every field (statements write rows in one order, so concurrent writers cannot deadlock).
     public static func < (lhs: RollupKey, rhs: RollupKey) -> Bool {
-        let left = (lhs.metric.rawValue, lhs.day, lhs.product, lhs.storefront)
-        let right = (rhs.metric.rawValue, rhs.day, rhs.product, rhs.storefront)
-        if left != right { return left < right }
-        return (lhs.environment, lhs.offerType, lhs.series, lhs.column.rawValue)
-            < (rhs.environment, rhs.offerType, rhs.series, rhs.column.rawValue)
+        // Field by field, each compared for order only where it differs (an equality check is a byte compare;
+        // every write sorts its keys, and most neighbours share their first fields): the order of the tuple
+        // (metric, day, product, storefront, environment, offer type, series, column).
+        if lhs.metric != rhs.metric { return lhs.metric.rawValue < rhs.metric.rawValue }
+        if lhs.day != rhs.day { return lhs.day < rhs.day }
+        if lhs.product != rhs.product { return lhs.product < rhs.product }
+        if lhs.storefront != rhs.storefront { return lhs.storefront < rhs.storefront }
+        if lhs.environment != rhs.environment { return lhs.environment < rhs.environment }
+        if lhs.offerType != rhs.offerType { return lhs.offerType < rhs.offerType }
+        if lhs.series != rhs.series { return lhs.series < rhs.series }
+        return lhs.column.rawValue < rhs.column.rawValue
     }
 }
 
