@@ -54,7 +54,7 @@ public struct EvidenceInspector: Sendable {
     public func inspect(_ input: [UInt8]) async -> InspectionReport {
         let trimmed = Self.trimmed(input)
         guard let first = trimmed.first else {
-            return .failure(.unknown, code: "unrecognized_input", message: "the input is empty")
+            return .failure(.unknown, code: .unrecognizedInput, message: "the input is empty")
         }
         if first == UInt8(ascii: "{") { return await inspectJSON(Array(trimmed)) }
         if first == 0x30 { return await inspectReceipt(der: Array(trimmed)) }
@@ -62,7 +62,7 @@ public struct EvidenceInspector: Sendable {
         if text.utf8.filter({ $0 == UInt8(ascii: ".") }).count == 2 { return await inspectJWS(text, kind: nil) }
         guard let der = Base64.decode(text, ignoringWhitespace: true), !der.isEmpty else {
             return .failure(
-                .unknown, code: "unrecognized_input",
+                .unknown, code: .unrecognizedInput,
                 message: "the input is not JSON, a compact JWS, base64 or DER")
         }
         return await inspectReceipt(der: der)
@@ -72,7 +72,7 @@ public struct EvidenceInspector: Sendable {
 
     func inspectJSON(_ bytes: [UInt8]) async -> InspectionReport {
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            return .failure(.unknown, code: "malformed", message: "the input starts with '{' but is not a JSON object")
+            return .failure(.unknown, code: .malformed, message: "the input starts with '{' but is not a JSON object")
         }
         if let signedPayload = object["signedPayload"] as? String {
             return await inspectJWS(signedPayload, kind: .notificationV2)
@@ -80,13 +80,13 @@ public struct EvidenceInspector: Sendable {
         if object["notification_type"] != nil { return await inspectNotificationV1(bytes, object) }
         if let receiptData = object["receipt-data"] as? String {
             guard let der = Base64.decode(receiptData, ignoringWhitespace: true), !der.isEmpty else {
-                return .failure(.receipt, code: "malformed", message: "receipt-data is not base64")
+                return .failure(.receipt, code: .malformed, message: "receipt-data is not base64")
             }
             return await inspectReceipt(der: der)
         }
         if object["status"] != nil { return inspectVerifyReceiptResponse(bytes, object) }
         return .failure(
-            .unknown, code: "unrecognized_input",
+            .unknown, code: .unrecognizedInput,
             message: "JSON object with none of signedPayload, notification_type, receipt-data, status")
     }
 
@@ -95,7 +95,7 @@ public struct EvidenceInspector: Sendable {
         if redacted["password"] != nil { redacted["password"] = "<redacted>" }
         let body: NotificationV1Body
         do { body = try JSONDecoder().decode(NotificationV1Body.self, from: Data(bytes)) } catch {
-            return .failure(.notificationV1, code: "malformed_payload", message: Self.describe(error))
+            return .failure(.notificationV1, code: .malformedPayload, message: Self.describe(error))
         }
         var report = InspectionReport(
             kind: .notificationV1, valid: true, environment: body.environment?.rawValue, payload: JSONObject(redacted))
@@ -115,10 +115,10 @@ public struct EvidenceInspector: Sendable {
             } catch let error as VerificationError {
                 report.valid = false
                 report.error = .init(
-                    code: error.code.rawValue, message: "unified_receipt.latest_receipt: \(error.reason)")
+                    code: .verification(error.code), message: "unified_receipt.latest_receipt: \(error.reason)")
             } catch {
                 report.valid = false
-                report.error = .init(code: "malformed", message: "\(error)")
+                report.error = .init(code: .malformed, message: "\(error)")
             }
         }
         return report
@@ -127,7 +127,7 @@ public struct EvidenceInspector: Sendable {
     func inspectVerifyReceiptResponse(_ bytes: [UInt8], _ object: [String: Any]) -> InspectionReport {
         let response: VerifyReceiptResponse
         do { response = try JSONDecoder().decode(VerifyReceiptResponse.self, from: Data(bytes)) } catch {
-            return .failure(.verifyReceiptResponse, code: "malformed_payload", message: Self.describe(error))
+            return .failure(.verifyReceiptResponse, code: .malformedPayload, message: Self.describe(error))
         }
         let accepted = [VerifyReceiptStatus.valid, VerifyReceiptStatus.subscriptionExpired].contains(response.status)
         var report = InspectionReport(
@@ -136,7 +136,7 @@ public struct EvidenceInspector: Sendable {
         report.evidence = .verifyReceiptResponse(response)
         if !accepted {
             report.error = .init(
-                code: "status_\(response.status)",
+                code: .appleStatus(response.status),
                 message: "verifyReceipt status \(response.status): \(VerifyReceiptStatus.explanation(response.status))")
         }
         let transactions = response.receipt?.inApp?.count ?? (response.legacyReceipt == nil ? 0 : 1)
@@ -173,9 +173,9 @@ public struct EvidenceInspector: Sendable {
             ]
             return report
         } catch let error as VerificationError {
-            return .failure(.receipt, code: error.code.rawValue, message: error.reason)
+            return .failure(.receipt, code: .verification(error.code), message: error.reason)
         } catch {
-            return .failure(.receipt, code: "malformed", message: "\(error)")
+            return .failure(.receipt, code: .malformed, message: "\(error)")
         }
     }
 
@@ -246,11 +246,11 @@ public struct EvidenceInspector: Sendable {
             report.evidence = evidence
             return report
         } catch let error as VerificationError {
-            var report = InspectionReport.failure(kind, code: error.code.rawValue, message: error.reason)
+            var report = InspectionReport.failure(kind, code: .verification(error.code), message: error.reason)
             if error.code == .xcodeNotAllowed { report.error?.message += " (pass --allow-xcode to accept it)" }
             return report
         } catch {
-            return .failure(kind, code: "malformed_payload", message: Self.describe(error))
+            return .failure(kind, code: .malformedPayload, message: Self.describe(error))
         }
     }
 
@@ -301,7 +301,8 @@ public struct EvidenceInspector: Sendable {
 }
 
 extension InspectionReport {
-    static func failure(_ kind: EvidenceKind, code: String, message: String) -> InspectionReport {
+    static func failure(_ kind: EvidenceKind, code: InspectionReport.Failure.Code, message: String) -> InspectionReport
+    {
         InspectionReport(
             kind: kind, valid: false, environment: nil, payload: nil, error: .init(code: code, message: message))
     }

@@ -1,3 +1,4 @@
+public import AppStoreVerification
 import Foundation
 
 /// The verdict on one piece of input: what it is, whether it verified, and what it says.
@@ -21,9 +22,30 @@ public struct InspectionReport: Sendable {
     /// A failure code and message.
     public struct Failure: Sendable, Hashable {
         /// A stable snake_case code (a `VerificationError` code or an inspection code).
-        public var code: String
+        public var code: Code
         /// What failed, naming the field and value.
         public var message: String
+
+        /// Why an input did not verify: a verification code, or one of the inspection's own (each a constant
+        /// here; none is spelled where it is reported).
+        public struct Code: Sendable, Hashable, CustomStringConvertible {
+            /// The snake_case text (the `--json` report's `error.code`).
+            public let rawValue: String
+            private init(_ rawValue: String) { self.rawValue = rawValue }
+            /// The snake_case text.
+            public var description: String { rawValue }
+
+            /// Verification's own code.
+            public static func verification(_ code: VerificationError.Code) -> Code { Code(code.rawValue) }
+            /// A `verifyReceipt` answer whose `status` is not 0 (`status_21007`).
+            public static func appleStatus(_ status: Int) -> Code { Code("status_\(status)") }
+            /// The input is none of the kinds the inspector reads.
+            public static let unrecognizedInput = Code("unrecognized_input")
+            /// The input is of a known kind but cannot be read (not base64, not a JSON object, bad ASN.1).
+            public static let malformed = Code("malformed")
+            /// The input's JSON payload does not have the shape Apple gives it.
+            public static let malformedPayload = Code("malformed_payload")
+        }
     }
 
     /// The `--json` object: `{"kind", "valid", "environment", "payload", "error": {"code", "message"}}`.
@@ -33,7 +55,7 @@ public struct InspectionReport: Sendable {
             "valid": valid,
             "environment": environment ?? NSNull(),
             "payload": payload?.value ?? NSNull(),
-            "error": error.map { ["code": $0.code, "message": $0.message] as [String: Any] } ?? NSNull(),
+            "error": error.map { ["code": $0.code.rawValue, "message": $0.message] as [String: Any] } ?? NSNull(),
         ]
     }
 

@@ -125,7 +125,7 @@ struct PopulationDriver {
         }
         guard let original = outcome.original else {
             throw JSONCaller.Failure(
-                call: action.kind, status: 0, code: "not_subscribed", message: "the customer never subscribed")
+                call: action.kind, status: 0, code: .notSubscribed, message: "the customer never subscribed")
         }
         let subscription = "/simulator/v1/subscriptions/" + APIPath.segment(original)
         switch action {
@@ -141,7 +141,7 @@ struct PopulationDriver {
             let state = try await simulator.call("GET", subscription)
             guard let latest = state["latestTransactionId"] as? String else {
                 throw JSONCaller.Failure(
-                    call: "GET \(subscription)", status: 200, code: "no_latest_transaction",
+                    call: "GET \(subscription)", status: 200, code: .noLatestTransaction,
                     message: "the subscription names no latest transaction")
             }
             try await simulator.call("POST", "/simulator/v1/transactions/\(APIPath.segment(latest))/refund", [:])
@@ -159,7 +159,7 @@ struct PopulationDriver {
             let shown = (answer["experiment"] as? [String: Any])?["variant"] as? String
             guard let expected = variant, shown == expected else {
                 throw JSONCaller.Failure(
-                    call: "GET \(APIPath.subscriberOfferings(customerID))", status: 200, code: "unexpected_variant",
+                    call: "GET \(APIPath.subscriberOfferings(customerID))", status: 200, code: .unexpectedVariant,
                     message:
                         "shown \(shown ?? "no variant") of \(experiment.identifier), expected \(variant ?? "none")")
             }
@@ -174,7 +174,7 @@ struct PopulationDriver {
             let signed = bought["signedTransaction"] as? String
         else {
             throw JSONCaller.Failure(
-                call: "POST /simulator/v1/purchases", status: 201, code: "unexpected_answer",
+                call: "POST /simulator/v1/purchases", status: 201, code: .unexpectedAnswer,
                 message: "no originalTransactionId and signedTransaction")
         }
         outcome.original = original

@@ -34,7 +34,7 @@ struct SimulatedExperiment {
                         let variant = experiment?["variant"] as? String
                     else {
                         throw JSONCaller.Failure(
-                            call: "GET \(APIPath.subscriberOfferings(id))", status: 200, code: "unexpected_variant",
+                            call: "GET \(APIPath.subscriberOfferings(id))", status: 200, code: .unexpectedVariant,
                             message: "the answer names no variant of \(identifier)")
                     }
                     return (id, variant)
@@ -58,7 +58,7 @@ struct SimulatedExperiment {
                             ["identifier": "basic", "product_id": "basic.monthly"],
                         ],
                     ])
-            } catch let failure as JSONCaller.Failure where failure.code == "offering_exists" {}
+            } catch let failure as JSONCaller.Failure where failure.code == .answered(.offeringExists) {}
         }
         try await server.call(
             "POST", APIPath.experiments,

@@ -23,7 +23,9 @@ struct BenchExperiment: Sendable {
 
     /// Makes the experiment and its enrolments unless they are there (a rerun on the same database); returns the
     /// seconds the first results read took (the rollup's build), `nil` when it was built before.
-    func prepare(base: String, client: HTTPClient, store: any Store, project: ProjectScope) async throws -> Double? {
+    func prepare(base: String, client: HTTPClient, store: any ExperimentStore, project: ProjectScope) async throws
+        -> Double?
+    {
         if try await call(client, .GET, base + "/v1/experiments/\(Self.identifier)").0 == 200 {
             FileHandleOutput.standardError("metrics-bench: experiment \(Self.identifier) already enrolled")
             return nil

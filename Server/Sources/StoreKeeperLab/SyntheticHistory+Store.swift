@@ -13,7 +13,7 @@ extension SyntheticHistory {
     /// standard error; skipped when the last customer is already stored (a rerun on the same database).
     /// - Returns: Whether it stored them (`false`: they were there).
     func store(
-        _ count: Int, into store: any Store, project: ProjectScope, bundleID: String, policy: TransferPolicy,
+        _ count: Int, into store: any EvidenceStore, project: ProjectScope, bundleID: String, policy: TransferPolicy,
         concurrency: Int, command: String
     ) async throws -> Bool {
         if try await store.snapshot(Self.customerID(count - 1), in: project) != nil {

@@ -47,7 +47,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .unverifiable: .unprocessableContent
             case .unauthenticated: .unauthorized
             case .forbidden: .forbidden
-            case .missingConfiguration: .conflict
+            case .missingConfiguration, .conflict: .conflict
+            case .notFound: .notFound
+            case .rateLimited: .tooManyRequests
             case .appleRefused, .appleUnavailable: .badGateway
             case .appleTimeout: .gatewayTimeout
             case .appleRateLimited: .serviceUnavailable

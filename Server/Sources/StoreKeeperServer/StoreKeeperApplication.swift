@@ -78,7 +78,7 @@ public enum StoreKeeperApplication {
         try await dependencies.store.replaceAPIKeys(
             Dictionary(
                 configuration.apiKeys.map {
-                    (Authenticator.hash($0.key), APIKeyRecord(kind: $0.kind, bundleID: $0.bundleID))
+                    (Authenticator.hash($0.key), $0.record)
                 },
                 uniquingKeysWith: { _, last in last }))
         try await dependencies.store.configureWebhookEndpoints(
@@ -150,8 +150,8 @@ public enum StoreKeeperApplication {
                     let sent = Array((request.headers[.authorization] ?? "").utf8)
                     guard ConstantTime.equal(sent, token)
                     else {
-                        throw APIError(
-                            .unauthorized, .invalidMetricsToken, "send Authorization: Bearer <metricsToken>")
+                        throw ServiceError(
+                            .unauthenticated, .invalidMetricsToken, "send Authorization: Bearer <metricsToken>")
                     }
                 }
                 var usage = store.cacheUsage

@@ -32,7 +32,7 @@ import Testing
             #expect(good.valid, "\(good.error?.message ?? "")")
             let refused = await strict.inspect(Array(evidence.utf8))
             #expect(!refused.valid)
-            #expect(refused.error?.code == "untrusted_root")
+            #expect(refused.error?.code == .verification(.untrustedRoot))
         }
         let decoded = await trusting.inspect(Array(receipt.utf8))
         #expect((decoded.payload?.value as? [String: Any])?["bundle_id"] as? String == h.bundleID)

@@ -104,7 +104,7 @@ import Testing
         // Without the root configured, the same evidence is refused.
         let strict = await (try EvidenceInspector()).inspect(Array(notification.utf8))
         #expect(!strict.valid)
-        #expect(strict.error?.code == "untrusted_root")
+        #expect(strict.error?.code == .verification(.untrustedRoot))
     }
 
     @Test(

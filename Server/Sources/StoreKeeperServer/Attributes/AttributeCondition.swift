@@ -21,7 +21,7 @@ enum AttributeCondition {
 
     /// Refuses a `trust` other than `server` or `client`, and one beside no attributes condition (it would say
     /// nothing, and a reader would think it did).
-    static func check(trust: String?, attributes: [String: String]?, _ name: String, invalid: (String) -> APIError)
+    static func check(trust: String?, attributes: [String: String]?, _ name: String, invalid: (String) -> ServiceError)
         throws
     {
         guard let trust else { return }

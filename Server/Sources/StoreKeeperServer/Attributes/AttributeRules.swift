@@ -39,20 +39,20 @@ enum AttributeRules {
     /// `changes` checked, name by name.
     static func checked(_ changes: [String: String?]) throws -> [String: String?] {
         guard !changes.isEmpty, changes.count <= maximumChanges else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidAttribute, "attributes has \(changes.count) entries; a request changes 1–\(maximumChanges)")
         }
         for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
             if name.hasPrefix("$") {
                 guard reserved.contains(name) else {
-                    throw APIError.badRequest(
+                    throw ServiceError.invalid(
                         .invalidAttribute,
                         "attribute \"\(name.prefix(50))\" is not a reserved name (\(reserved.sorted().joined(separator: ", ")))"
                     )
                 }
             } else {
                 guard OfferingRules.isName(name, extra: "", maximum: maximumNameLength) else {
-                    throw APIError.badRequest(
+                    throw ServiceError.invalid(
                         .invalidAttribute,
                         "attribute name \"\(name.prefix(50))\" must be 1–\(maximumNameLength) characters from A–Z a–z 0–9 _ . -"
                     )
@@ -60,7 +60,7 @@ enum AttributeRules {
             }
             if let value {
                 guard value.utf8.count <= maximumValueBytes, !hasHiddenScalars(value) else {
-                    throw APIError.badRequest(
+                    throw ServiceError.invalid(
                         .invalidAttribute,
                         "attribute \"\(name)\" has a value of \(value.utf8.count) bytes or with control, format or "
                             + "bidirectional characters; at most \(maximumValueBytes) bytes of visible text")

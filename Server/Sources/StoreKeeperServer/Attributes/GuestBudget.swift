@@ -24,7 +24,7 @@ final class GuestBudget: Sendable {
     init(maximum: Int) { self.maximum = maximum }
 
     /// Admits one more guest to `project`, or refuses when the project holds its maximum.
-    /// - Throws: ``APIError`` 409 `too_many_guests` naming the bound and what lifts it.
+    /// - Throws: ``ServiceError`` 409 `too_many_guests` naming the bound and what lifts it.
     func admit(_ project: ProjectScope, store: any AttributeStore) async throws {
         var tally: Tally
         if let known = tallies.withLock({ $0[project.id] }), known.admitted < recountInterval {
@@ -33,7 +33,7 @@ final class GuestBudget: Sendable {
             tally = Tally(counted: try await store.guests(in: project, limit: maximum), admitted: 0)
         }
         guard tally.counted + tally.admitted < maximum else {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .tooManyGuests,
                 "project \(project.id) holds app-set attributes for \(maximum) customers the server has no evidence "
                     + "for (maximumAttributeGuests); this customer's are taken once they have a purchase, a receipt "

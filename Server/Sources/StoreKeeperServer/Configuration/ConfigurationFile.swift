@@ -42,7 +42,7 @@ enum ConfigurationFile {
         }
         for (bundleID, rules) in (object["retentionRules"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let body = try? JSONSerialization.data(withJSONObject: rules) else { continue }
-            do { _ = try APICall.strictlyDecoded(RetentionRules.self, from: body) } catch let error as APIError {
+            do { _ = try APICall.strictlyDecoded(RetentionRules.self, from: body) } catch let error as ServiceError {
                 throw ConfigurationError("configuration \(path): retentionRules.\(bundleID): \(error.message)")
             }
         }

@@ -16,9 +16,10 @@ extension DashboardRoutes {
                     asked = try MetricRequest(
                         name: name, parameter: { key in request.uri.queryParameters.get(key).map { String($0) } },
                         now: subscribers.now())
-                } catch let error as APIError {
+                } catch let error as ServiceError {
                     return Self.page(
-                        DashboardPages.message(title: "No such chart", text: error.message), status: error.status)
+                        DashboardPages.message(title: "No such chart", text: error.message),
+                        status: APIError(error).status)
                 }
                 let answer = try await metrics.metric(asked.query, bundleID: session.bundleID)
                 var headers = Self.securityHeaders

@@ -8,7 +8,7 @@ import StoreKeeperAPI
 extension DashboardRoutes {
     func addOfferingRoutes(to router: Router<BasicRequestContext>) {
         addRulesEditor(
-            to: router, path: "dashboard/offerings", formPath: "dashboard/targeting",
+            to: router, path: "dashboard/offerings", formPath: "dashboard/targeting", endpoint: .putTargeting,
             page: { session, text, error, saved in
                 try await offeringsPage(session, rules: text, error: error, saved: saved)
             },
@@ -16,10 +16,10 @@ extension DashboardRoutes {
                 let rules: TargetingRules
                 do {
                     rules = try APICall.strictlyDecoded(TargetingRules.self, from: data)
-                } catch let error as APIError where error.code == .unknownField {
+                } catch let error as ServiceError where error.code == .unknownField {
                     throw error
                 } catch {
-                    throw APIError.badRequest(
+                    throw ServiceError.invalid(
                         .invalidTargeting, "the rules are not a JSON object {\"rules\": [...]} of rules")
                 }
                 _ = try await offerings.replaceTargeting(rules, bundleID: session.bundleID)
@@ -42,6 +42,7 @@ extension DashboardRoutes {
         return DashboardPages.layout(
             title: "Offerings", session: session,
             body: DashboardPages.offerings(
-                book, experiments: shown, rules: text, csrf: session.csrf, error: error, saved: saved))
+                book, experiments: shown, rules: text, csrf: session.formToken(for: .putTargeting), error: error,
+                saved: saved))
     }
 }

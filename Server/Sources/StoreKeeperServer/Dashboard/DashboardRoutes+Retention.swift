@@ -9,7 +9,7 @@ import SubscriptionMetrics
 extension DashboardRoutes {
     func addRetentionRoutes(to router: Router<BasicRequestContext>) {
         addRulesEditor(
-            to: router, path: "dashboard/retention", formPath: "dashboard/retention",
+            to: router, path: "dashboard/retention", formPath: "dashboard/retention", endpoint: .putRetentionRules,
             page: { session, text, error, saved in
                 try await retentionPage(session, text: text, error: error, saved: saved)
             },
@@ -17,10 +17,10 @@ extension DashboardRoutes {
                 let rules: RetentionRules
                 do {
                     rules = try APICall.strictlyDecoded(RetentionRules.self, from: data)
-                } catch let error as APIError where error.code == .unknownField {
+                } catch let error as ServiceError where error.code == .unknownField {
                     throw error
                 } catch {
-                    throw APIError.badRequest(
+                    throw ServiceError.invalid(
                         .invalidRetentionRule, "the rules are not a JSON object {\"rules\": [...]} of rules")
                 }
                 _ = try await retention.replaceRules(rules, bundleID: session.bundleID)
@@ -39,7 +39,8 @@ extension DashboardRoutes {
             title: "Retention", session: session,
             body: DashboardPages.retentionOutcomes(
                 outcomes.requests, outcomes.saves, environment: outcomes.environment, now: subscribers.now())
-                + DashboardPages.retention(rules, text: shown, csrf: session.csrf, error: error, saved: saved))
+                + DashboardPages.retention(
+                    rules, text: shown, csrf: session.formToken(for: .putRetentionRules), error: error, saved: saved))
     }
 
     /// The last 13 weeks of `retention_requests` and `retention_saves` by rule, in Production — or in the Sandbox

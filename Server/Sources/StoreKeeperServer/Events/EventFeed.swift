@@ -17,12 +17,12 @@ struct EventFeed: Sendable {
     ///   - after: A cursor a page handed out, or `nil` from the first event.
     ///   - limit: How many events at most (1–1000, default 100).
     ///   - bundleID: The caller's app (its project is read).
-    /// - Throws: ``APIError`` `invalid_parameter` naming a cursor or limit that is not one.
+    /// - Throws: ``ServiceError`` `invalid_parameter` naming a cursor or limit that is not one.
     func page(after: String?, limit: String?, bundleID: String) async throws -> EventFeedResponse {
         let project = try apps.project(bundleID)
-        let cursor = try after.map { text throws(APIError) in
+        let cursor = try after.map { text throws(ServiceError) in
             guard let cursor = EventFeedCursor(text) else {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .invalidParameter, "after=\"\(text.prefix(64))\": expected a next_cursor this feed handed out")
             }
             return cursor

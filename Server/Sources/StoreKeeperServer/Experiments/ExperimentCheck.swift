@@ -40,12 +40,12 @@ enum ExperimentCheck {
         if let audience = post.audience {
             do {
                 try TargetingCheck.check(audience, "audience")
-            } catch let error as APIError {
+            } catch let error as ServiceError {
                 throw invalid(error.message)
             }
         }
         return Experiment(identifier: post.identifier, variants: post.variants, audience: post.audience)
     }
 
-    static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidExperiment, message) }
+    static func invalid(_ message: String) -> ServiceError { ServiceError.invalid(.invalidExperiment, message) }
 }

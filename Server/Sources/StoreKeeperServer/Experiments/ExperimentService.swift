@@ -8,7 +8,7 @@ import SubscriptionMetrics
 /// results; enrolment itself happens where offerings are answered (``Enroller``). Every call acts inside the
 /// caller's project.
 struct ExperimentService: Sendable {
-    let store: any Store
+    let store: any ExperimentStore & SettingStore & EvidenceStore
     let offerings: OfferingService
     let reporting: ReportingCurrency?
     let proceeds: ProceedsRules
@@ -20,12 +20,12 @@ struct ExperimentService: Sendable {
         let book = try await offerings.book(bundleID: bundleID)
         let experiment = try ExperimentCheck.checked(post, offerings: Set(book.offerings.map(\.identifier)))
         guard book.experiments.count < ExperimentCheck.maximumExperiments else {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .tooManyExperiments,
                 "a project has at most \(ExperimentCheck.maximumExperiments) experiments")
         }
         guard try await save(experiment, project, mode: .create) else {
-            throw APIError(.conflict, .experimentExists, "experiment \"\(experiment.identifier)\" exists")
+            throw ServiceError(.conflict, .experimentExists, "experiment \"\(experiment.identifier)\" exists")
         }
         return experiment
     }
@@ -42,7 +42,7 @@ struct ExperimentService: Sendable {
                 $0.identifier == identifier
             })
         else {
-            throw APIError(
+            throw ServiceError(
                 .notFound, .experimentNotFound, "no experiment \"\(identifier.prefix(100))\" in this project")
         }
         return experiment
@@ -52,12 +52,12 @@ struct ExperimentService: Sendable {
     func start(_ identifier: String, bundleID: String) async throws -> Experiment {
         var experiment = try await experiment(identifier, bundleID: bundleID)
         guard experiment.status == "draft" else {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .experimentState, "experiment \"\(identifier)\" is \(experiment.status); only a draft starts"
             )
         }
         if let running = try await offerings.book(bundleID: bundleID).running {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .experimentState,
                 "experiment \"\(running.identifier)\" is running; one experiment runs at a time (stop it first)")
         }
@@ -71,7 +71,7 @@ struct ExperimentService: Sendable {
     func stop(_ identifier: String, bundleID: String) async throws -> Experiment {
         var experiment = try await experiment(identifier, bundleID: bundleID)
         guard experiment.status == "running" else {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .experimentState,
                 "experiment \"\(identifier)\" is \(experiment.status); only a running one stops")
         }

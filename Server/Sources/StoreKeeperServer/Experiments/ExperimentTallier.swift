@@ -9,7 +9,7 @@ import SubscriptionMetrics
 /// project's event feed — every customer an event names since is counted again from their evidence. A read costs
 /// what changed since the last one, never the number of enrolments.
 struct ExperimentTallier: Sendable {
-    let store: any Store
+    let store: any ExperimentStore & EvidenceStore
     let reporting: ReportingCurrency?
     let proceeds: ProceedsRules
     let now: @Sendable () -> Date
@@ -59,7 +59,7 @@ struct ExperimentTallier: Sendable {
             }
             return current
         }
-        throw APIError(
+        throw ServiceError(
             .conflict, .experimentState,
             "the results of \"\(experiment)\" were being counted by other requests at the same time; ask again")
     }

@@ -13,12 +13,19 @@ struct ServiceError: Error, Hashable, Sendable {
         case unknownApp
         /// The evidence does not verify, or Apple says it is not valid.
         case unverifiable
-        /// A V1 notification's shared secret does not match.
+        /// The caller did not prove who it is (a V1 notification's shared secret, the metrics token).
         case unauthenticated
         /// The caller's key may not do this (a public key merging a customer who has purchases).
         case forbidden
         /// The request needs configuration the app lacks (an offer key).
         case missingConfiguration
+        /// What the request names does not exist in the caller's project (an experiment, a webhook delivery).
+        case notFound
+        /// The request is well formed but the project's state refuses it now (a limit reached, a name taken, an
+        /// experiment that is not in the state the request needs).
+        case conflict
+        /// The caller asked too often; the same request succeeds after `retryAfter`.
+        case rateLimited
         /// Apple refused our credentials (a shared secret that does not match).
         case appleRefused
         /// Apple could not be reached or kept failing.

@@ -23,18 +23,18 @@ struct MetricRequest {
     ///   - name: The path's metric name.
     ///   - parameter: The query string's value of a parameter.
     ///   - now: The server's clock.
-    /// - Throws: ``APIError`` 404 `unknown_metric` or 400 `invalid_parameter`.
-    init(name: String, parameter: (String) -> String?, now: Date) throws(APIError) {
+    /// - Throws: ``ServiceError`` 404 `unknown_metric` or 400 `invalid_parameter`.
+    init(name: String, parameter: (String) -> String?, now: Date) throws(ServiceError) {
         guard let metric = MetricName(rawValue: name) else {
-            throw APIError(
+            throw ServiceError(
                 .notFound, .unknownMetric,
                 "no metric \"\(name.prefix(64))\"; one of \(MetricName.allCases.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        func invalid(_ key: String, _ value: String, _ expected: String) -> APIError {
-            APIError.badRequest(.invalidParameter, "\(key)=\"\(value.prefix(64))\": expected \(expected)")
+        func invalid(_ key: String, _ value: String, _ expected: String) -> ServiceError {
+            ServiceError.invalid(.invalidParameter, "\(key)=\"\(value.prefix(64))\": expected \(expected)")
         }
-        func date(_ key: String) throws(APIError) -> Date? {
+        func date(_ key: String) throws(ServiceError) -> Date? {
             guard let text = parameter(key) else { return nil }
             if let instant = AppleDateFormat.parse(text) { return instant }
             if let day = AppleDateFormat.parse(text + "T00:00:00Z") { return day }
@@ -43,7 +43,7 @@ struct MetricRequest {
         let to = try date("to") ?? now
         let from = try date("from") ?? to.addingTimeInterval(-30 * 86_400)
         guard from < to else {
-            throw APIError.badRequest(.invalidParameter, "from must be before to")
+            throw ServiceError.invalid(.invalidParameter, "from must be before to")
         }
         let interval: MetricInterval
         if let text = parameter("interval") {
@@ -91,7 +91,7 @@ struct MetricRequest {
             to.timeIntervalSince(from) / 86_400 / shortest > Double(Self.maximumBuckets) + 2
             ? Self.maximumBuckets + 1 : interval.buckets(from: from, to: to).count
         guard buckets <= Self.maximumBuckets else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidParameter, "from…to holds more than \(Self.maximumBuckets) \(interval.rawValue)s")
         }
         query = MetricQuery(

@@ -7,7 +7,7 @@ import StoreKeeperStorage
 /// changed, a time without them) once the server listens, logging its progress; metric queries read the
 /// timelines until a project's are built. Then it is done: every write keeps them.
 struct MetricRollupBuilder: Service {
-    let store: any Store
+    let store: any RollupStore
     let projects: [ProjectScope]
     let logger: Logger
 

@@ -9,7 +9,7 @@ import StoreKeeperStorage
 /// (`storekeeper_rollup_audit_customers_total{result="differ"}`, `storekeeper_rollup_audit_rows_total`) and logged
 /// as an error naming the project (and the customers) and the repair (`storekeeper metrics rebuild`).
 struct RollupAuditor: Service {
-    let store: any Store
+    let store: any RollupStore
     let projects: [ProjectScope]
     let interval: Duration
     let sample: Int
@@ -17,7 +17,7 @@ struct RollupAuditor: Service {
 
     /// An auditor; `interval` defaults to six hours, `sample` customers per project and round.
     init(
-        store: any Store, projects: [ProjectScope], interval: Duration = .seconds(6 * 3_600), sample: Int = 200,
+        store: any RollupStore, projects: [ProjectScope], interval: Duration = .seconds(6 * 3_600), sample: Int = 200,
         logger: Logger
     ) {
         self.store = store

@@ -6,13 +6,13 @@ import StoreKeeperStorage
 /// every `interval`: a renewal moves the rows saying where a subscription ends to a later day, and without this the
 /// rows it leaves at 0 would grow the database with every renewal while answering nothing.
 struct RollupSweep: Service {
-    let store: any Store
+    let store: any RollupStore
     let interval: Duration
     let batch: Int
     let logger: Logger
 
     /// A sweeper; `interval` defaults to an hour, `batch` rows per transaction.
-    init(store: any Store, interval: Duration = .seconds(3_600), batch: Int = 1_000, logger: Logger) {
+    init(store: any RollupStore, interval: Duration = .seconds(3_600), batch: Int = 1_000, logger: Logger) {
         self.store = store
         self.interval = interval
         self.batch = max(1, batch)

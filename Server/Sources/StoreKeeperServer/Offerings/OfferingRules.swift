@@ -24,7 +24,7 @@ struct OfferingRules: Sendable {
     /// `identifier` checked as an offering's.
     static func checkedIdentifier(_ identifier: String) throws -> String {
         guard isName(identifier, extra: ""), identifier != reserved else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidOffering,
                 "identifier \"\(identifier.prefix(100))\" must be 1–\(maximumIdentifier) characters from A–Z a–z 0–9 . _ -"
                     + " and not \"\(reserved)\"")
@@ -36,42 +36,42 @@ struct OfferingRules: Sendable {
     func checked(_ offering: Offering) throws -> Offering {
         _ = try Self.checkedIdentifier(offering.identifier)
         guard offering.description.unicodeScalars.count <= Self.maximumDescription else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidOffering,
                 "description is \(offering.description.unicodeScalars.count) characters; at most \(Self.maximumDescription)"
             )
         }
         guard (1...Self.maximumPackages).contains(offering.packages.count) else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidOffering,
                 "packages has \(offering.packages.count) entries; an offering sells 1–\(Self.maximumPackages)")
         }
         var seen: Set<String> = []
         for (index, package) in offering.packages.enumerated() {
             guard Self.isName(package.identifier, extra: "$") else {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .invalidOffering,
                     "packages[\(index)].identifier \"\(package.identifier.prefix(100))\" must be 1–\(Self.maximumIdentifier)"
                         + " characters from A–Z a–z 0–9 . _ - $")
             }
             guard seen.insert(package.identifier).inserted else {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .invalidOffering, "packages[\(index)].identifier \"\(package.identifier)\" is used twice")
             }
             guard Self.isName(package.productID, extra: "") else {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .invalidOffering,
                     "packages[\(index)].product_id \"\(package.productID.prefix(100))\" is not a product id")
             }
             guard catalog.isEmpty || catalog.contains(package.productID) else {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .unknownProduct,
                     "packages[\(index)].product_id \"\(package.productID)\" is not in the app's catalog")
             }
         }
         let metadataBytes = try APICoding.encoder().encode(offering.metadata).count
         guard metadataBytes <= Self.maximumMetadataBytes else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidOffering, "metadata is \(metadataBytes) bytes of JSON; at most \(Self.maximumMetadataBytes)")
         }
         return offering

@@ -39,14 +39,14 @@ struct OfferingService: Sendable {
         let project = try apps.project(bundleID)
         let offering = try rules.checked(offering)
         guard try await book(bundleID: bundleID).offerings.count < OfferingRules.maximumOfferings else {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .tooManyOfferings, "a project has at most \(OfferingRules.maximumOfferings) offerings")
         }
         guard
             try await store.saveProjectSetting(
                 try OfferingBook.setting(offering, projectID: project.id, at: now()), mode: .create)
         else {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .offeringExists,
                 "offering \"\(offering.identifier)\" exists; change it with PUT /v1/offerings/\(offering.identifier)")
         }
@@ -82,12 +82,12 @@ struct OfferingService: Sendable {
         let project = try apps.project(bundleID)
         let book = try await book(bundleID: bundleID)
         if book.currentID == identifier {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .offeringIsCurrent,
                 "offering \"\(identifier)\" is the current one; make another current first (PUT /v1/offerings/current)")
         }
         if let use = book.use(of: identifier) {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .offeringInUse, "offering \"\(identifier)\" is shown by \(use); change or stop that first")
         }
         guard
@@ -148,7 +148,7 @@ struct OfferingService: Sendable {
         return rules
     }
 
-    static func notFound(_ identifier: String) -> APIError {
-        APIError(.notFound, .offeringNotFound, "no offering \"\(identifier.prefix(100))\" in this project")
+    static func notFound(_ identifier: String) -> ServiceError {
+        ServiceError(.notFound, .offeringNotFound, "no offering \"\(identifier.prefix(100))\" in this project")
     }
 }

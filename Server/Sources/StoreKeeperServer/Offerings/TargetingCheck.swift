@@ -58,7 +58,7 @@ enum TargetingCheck {
 
     /// An attributes condition (targeting's, retention's): 1–20 names, each a valid attribute with a valid value.
     static func checkAttributes(
-        _ attributes: [String: String]?, _ name: String, invalid: (String) -> APIError
+        _ attributes: [String: String]?, _ name: String, invalid: (String) -> ServiceError
     ) throws {
         guard let attributes else { return }
         guard (1...20).contains(attributes.count) else {
@@ -66,7 +66,7 @@ enum TargetingCheck {
         }
         do {
             _ = try AttributeRules.checked(attributes.mapValues { Optional($0) })
-        } catch let error as APIError {
+        } catch let error as ServiceError {
             throw invalid("\(name): \(error.message)")
         }
     }
@@ -81,5 +81,5 @@ enum TargetingCheck {
         }
     }
 
-    static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidTargeting, message) }
+    static func invalid(_ message: String) -> ServiceError { ServiceError.invalid(.invalidTargeting, message) }
 }

@@ -7,7 +7,7 @@ public import StoreKeeperStorage
 /// more than `days` days ago, a batch at a time, receipts excepted (``Store/purgeRawEvidence(receivedBefore:limit:)``).
 /// What was decided from the evidence — subscribers' state, history, events — stays.
 public struct RawEvidenceRetention: Service {
-    let store: any Store
+    let store: any EvidenceStore
     let days: Int
     let interval: Duration
     let batch: Int
@@ -23,7 +23,7 @@ public struct RawEvidenceRetention: Service {
     ///   - now: The server's clock.
     ///   - logger: Where a failed round is reported (the next round tries again).
     public init(
-        store: any Store, days: Int, interval: Duration = .seconds(3_600), batch: Int = 1_000,
+        store: any EvidenceStore, days: Int, interval: Duration = .seconds(3_600), batch: Int = 1_000,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.store = store

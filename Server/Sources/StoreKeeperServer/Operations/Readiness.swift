@@ -5,7 +5,7 @@ import StoreKeeperStorage
 /// `GET /ready`: whether this process should receive traffic — the database answers, its schema is the one
 /// this build needs, and the background workers run. 200 `{"status":"ready"}`, or 503 with the reasons.
 struct Readiness: Sendable {
-    let store: any Store
+    let store: any SchemaStore
     let gate: StartupGate?
 
     /// The reasons the server is not ready (empty: ready).

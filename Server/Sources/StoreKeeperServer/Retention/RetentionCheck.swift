@@ -61,5 +61,5 @@ enum RetentionCheck {
         }
     }
 
-    static func invalid(_ message: String) -> APIError { APIError.badRequest(.invalidRetentionRule, message) }
+    static func invalid(_ message: String) -> ServiceError { ServiceError.invalid(.invalidRetentionRule, message) }
 }

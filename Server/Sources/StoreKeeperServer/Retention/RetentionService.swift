@@ -107,11 +107,11 @@ struct RetentionService: Sendable {
         do {
             try replays.admit(request.requestIdentifier, signedDate: request.signedDate, now: instant)
         } catch .stale {
-            throw APIError(
+            throw ServiceError(
                 .notFound, .noRetentionMessage,
                 "the request was signed more than \(Int(RetentionReplayGuard.window)) s from the server's clock")
         } catch .replayed {
-            throw APIError(.notFound, .noRetentionMessage, "the request was answered before; each is answered once")
+            throw ServiceError(.notFound, .noRetentionMessage, "the request was answered before; each is answered once")
         }
         let project = app.project
         let bundleIDs = apps.bundleIDs(in: project)
@@ -119,7 +119,7 @@ struct RetentionService: Sendable {
             let key = try await store.owner(
                 originalTransactionKey: project.key(request.originalTransactionId), bundleIDs: bundleIDs)
         else {
-            throw APIError(
+            throw ServiceError(
                 .notFound, .noRetentionMessage,
                 "no customer of this project owns original transaction \(request.originalTransactionId.prefix(40))")
         }
@@ -165,7 +165,7 @@ struct RetentionService: Sendable {
         }
         try await recorder.record(exchange)
         guard let (_, answer) = chosen else {
-            throw APIError(.notFound, .noRetentionMessage, "no retention rule answers this customer")
+            throw ServiceError(.notFound, .noRetentionMessage, "no retention rule answers this customer")
         }
         return answer
     }

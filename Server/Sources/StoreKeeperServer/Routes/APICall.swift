@@ -30,7 +30,7 @@ struct APICall: Sendable {
     func id() throws -> String {
         let raw = try context.parameters.require("id")
         guard let decoded = Self.percentDecoded(raw) else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidParameter, "the id in the path has broken percent-encoding: \(UntrustedText.quoted(raw))")
         }
         return decoded
@@ -88,22 +88,22 @@ struct APICall: Sendable {
         do {
             return try StrictJSONDecoder().decode(Body.self, from: data)
         } catch let error as VerificationError {
-            throw APIError.badRequest(.invalidJSON, "the body is not JSON: \(error.reason)")
+            throw ServiceError.invalid(.invalidJSON, "the body is not JSON: \(error.reason)")
         } catch let unknown as StrictJSONDecoder.UnknownField {
             let expected = unknown.expected.isEmpty ? "" : "; expected \(unknown.expected.joined(separator: ", "))"
-            throw APIError.badRequest(.unknownField, "unknown field \"\(unknown.path.prefix(200))\"\(expected)")
+            throw ServiceError.invalid(.unknownField, "unknown field \"\(unknown.path.prefix(200))\"\(expected)")
         } catch DecodingError.keyNotFound(let key, let context) {
             let path = path(context.codingPath + [key])
-            throw APIError.badRequest(.missingField, "\(path) is required and must be a non-empty string")
+            throw ServiceError.invalid(.missingField, "\(path) is required and must be a non-empty string")
         } catch DecodingError.typeMismatch(let type, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest(.invalidField, wrongType(type, context))
+            throw ServiceError.invalid(.invalidField, wrongType(type, context))
         } catch DecodingError.valueNotFound(let type, let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest(.invalidField, wrongType(type, context))
+            throw ServiceError.invalid(.invalidField, wrongType(type, context))
         } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidField, "\(path(context.codingPath)) is not valid: \(context.debugDescription)")
         } catch is DecodingError {
-            throw APIError.badRequest(.invalidJSON, "the body is not a JSON object")
+            throw ServiceError.invalid(.invalidJSON, "the body is not a JSON object")
         }
     }
 
@@ -145,7 +145,7 @@ struct APICall: Sendable {
     /// `value`, unless it is empty.
     func required(_ value: String, _ name: String) throws -> String {
         guard !value.isEmpty else {
-            throw APIError.badRequest(.missingField, "\(name) is required and must be a non-empty string")
+            throw ServiceError.invalid(.missingField, "\(name) is required and must be a non-empty string")
         }
         return value
     }

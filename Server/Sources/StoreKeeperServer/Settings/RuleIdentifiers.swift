@@ -8,7 +8,7 @@ enum RuleIdentifiers {
     ///   - identifiers: The names.
     ///   - maximum: The most rules a project may have.
     ///   - invalid: The feature's refusal for a message.
-    static func check(_ identifiers: [String], maximum: Int, invalid: (String) -> APIError) throws {
+    static func check(_ identifiers: [String], maximum: Int, invalid: (String) -> ServiceError) throws {
         guard identifiers.count <= maximum else {
             throw invalid("rules has \(identifiers.count) entries; a project has at most \(maximum)")
         }

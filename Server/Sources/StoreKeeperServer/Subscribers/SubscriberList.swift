@@ -34,24 +34,24 @@ struct SubscriberList: Sendable {
         var attribute: (name: String, value: String)?
 
         /// The filters of a request.
-        /// - Throws: ``APIError`` `invalid_parameter` naming a status or environment that is not one.
-        init(_ query: (String) -> String?) throws(APIError) {
+        /// - Throws: ``ServiceError`` `invalid_parameter` naming a status or environment that is not one.
+        init(_ query: (String) -> String?) throws(ServiceError) {
             status = query("status")
             if let status, !(SubscriberList.statuses + ["none"]).contains(status) {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .invalidParameter,
                     "status=\"\(status.prefix(64))\": expected \((SubscriberList.statuses + ["none"]).joined(separator: ", "))"
                 )
             }
             environment = query("environment")
             if let environment, !["Production", "Sandbox", "Xcode"].contains(environment) {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .invalidParameter,
                     "environment=\"\(environment.prefix(64))\": expected Production, Sandbox or Xcode")
             }
             if let text = query("attribute") {
                 guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-                    throw APIError.badRequest(
+                    throw ServiceError.invalid(
                         .invalidParameter, "attribute=\"\(text.prefix(64))\": expected name:value (plan_interest:pro)")
                 }
                 attribute = (String(text[..<colon]), String(text[text.index(after: colon)...]))
@@ -109,11 +109,11 @@ struct SubscriberList: Sendable {
     }
 
     /// A page of customers matching `filter`, after `cursor` (an id a page handed out), at most `count`.
-    /// - Throws: ``APIError`` `invalid_parameter` naming a cursor that is not one.
+    /// - Throws: ``ServiceError`` `invalid_parameter` naming a cursor that is not one.
     func page(filter: Filter, cursor: String?, count: Int, bundleID: String) async throws -> SubscriberListResponse {
         let project = try apps.project(bundleID)
         if let cursor, cursor.isEmpty || cursor.utf8.count > 256 {
-            throw APIError.badRequest(.invalidParameter, "cursor: expected a next_cursor a page handed out")
+            throw ServiceError.invalid(.invalidParameter, "cursor: expected a next_cursor a page handed out")
         }
         let instant = now()
         let budget = count * Self.readFactor

@@ -8,7 +8,7 @@ import SubscriptionEngine
 /// The webhook API apart from HTTP: endpoints of the caller's project, their delivery logs, redelivery and test
 /// events. Every call acts inside the caller's project only.
 struct WebhookService: Sendable {
-    let store: any Store
+    let store: any WebhookStore & EvidenceStore
     let apps: AppDirectory
     let now: @Sendable () -> Date
     /// The most `test` events one endpoint may be sent in a minute.
@@ -25,7 +25,7 @@ struct WebhookService: Sendable {
         let url = try Self.checkedURL(body.url)
         let types = try Self.checkedTypes(body.eventTypes ?? [])
         guard try await store.webhookEndpoints(projectID: project.id).count < Self.maximumEndpoints else {
-            throw APIError(.conflict, .tooManyWebhooks, "a project has at most \(Self.maximumEndpoints) endpoints")
+            throw ServiceError(.conflict, .tooManyWebhooks, "a project has at most \(Self.maximumEndpoints) endpoints")
         }
         let record = WebhookEndpointRecord(
             id: "wh_" + Self.randomHex(12), projectID: project.id, url: url, eventTypes: types,
@@ -52,7 +52,7 @@ struct WebhookService: Sendable {
                 $0.id == id
             })
         {
-            throw APIError(
+            throw ServiceError(
                 .conflict, .webhookConfigured,
                 "webhook endpoint \(id) is kept in the configuration file; remove it there and restart")
         }
@@ -86,7 +86,7 @@ struct WebhookService: Sendable {
         var filter: DeliveryStatus?
         if let status {
             guard let known = DeliveryStatus(rawValue: status) else {
-                throw APIError.badRequest(
+                throw ServiceError.invalid(
                     .invalidStatus,
                     "status is \"\(status.prefix(40))\"; it must be pending, delivered or failed")
             }
@@ -111,7 +111,7 @@ struct WebhookService: Sendable {
         guard let id = Int64(raw), id > 0,
             try await store.redeliver(deliveryID: id, projectID: project.id, now: now())
         else {
-            throw APIError(
+            throw ServiceError(
                 .notFound, .deliveryNotFound,
                 "no webhook delivery \"\(raw.prefix(40))\" in this project")
         }
@@ -127,8 +127,8 @@ struct WebhookService: Sendable {
         }
         let instant = now()
         guard try await store.testEventCount(endpointID: endpointID, since: instant - 60) < testsPerMinute else {
-            var error = APIError(
-                .tooManyRequests, .rateLimited,
+            var error = ServiceError(
+                .rateLimited, .rateLimited,
                 "webhook endpoint \(endpointID) was sent \(testsPerMinute) test events in the last minute; try again later"
             )
             error.retryAfter = 60
@@ -151,8 +151,8 @@ struct WebhookService: Sendable {
         return event
     }
 
-    static func endpointNotFound(_ id: String) -> APIError {
-        APIError(
+    static func endpointNotFound(_ id: String) -> ServiceError {
+        ServiceError(
             .notFound, .webhookNotFound, "no webhook endpoint \"\(id.prefix(40))\" in this project"
         )
     }
@@ -164,11 +164,11 @@ struct WebhookService: Sendable {
         guard raw.utf8.count <= 2_048, let url = WebhookURL(raw), URL(string: raw) != nil,
             !raw.contains(where: { $0.isWhitespace || $0.isNewline })
         else {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidURL, "url must be an absolute http or https URL with a host and a port from 1 to 65535")
         }
         if let refusal = WebhookTarget.refusal(literal: url.host) {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidURL, "url names \(refusal): webhooks are never sent there")
         }
         return raw
@@ -177,7 +177,7 @@ struct WebhookService: Sendable {
     /// Known event types, each once.
     static func checkedTypes(_ types: [String]) throws -> [String] {
         for type in types where ChangeKind(rawValue: type) == nil {
-            throw APIError.badRequest(
+            throw ServiceError.invalid(
                 .invalidEventType,
                 "event_types has \"\(type.prefix(40))\"; known types: "
                     + ChangeKind.allCases.map(\.rawValue).joined(separator: ", "))

@@ -3,7 +3,7 @@ public import SubscriptionMetrics
 
 /// Where metric queries read rollups (``MetricRollup``): whether a project's are whole, its rows for a query, and
 /// building them.
-public protocol RollupStore {
+public protocol RollupStore: Sendable {
     /// Whether this store keeps rollups with every write.
     var keepsRollups: Bool { get }
 

@@ -27,19 +27,35 @@ import Testing
         #expect(try Self.declared().count > 50)
     }
 
-    @Test func theServerSpellsNoErrorCodeItself() throws {
-        let root = Fixtures.packageRoot.appendingPathComponent("Sources/StoreKeeperServer")
-        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+    /// Every module of the server's package and of the SDK: the server, the simulator, the App Store client, the
+    /// inspector and the commands name each error code through a constant, never as a literal where it is thrown.
+    @Test func noModuleSpellsAnErrorCodeWhereItIsThrown() throws {
         var spelled: [String] = []
-        for case let file as URL in files where file.pathExtension == "swift" {
-            let text = try String(contentsOf: file, encoding: .utf8)
-            let literal =
-                /(?:APIError(?:\.\w+)?\(|ServiceError(?:\.\w+)?\(|\.invalid\(|\.unverifiable\(|code: )\s*(?:\.\w+,\s*)?"([a-z][a-z0-9]*(?:_[a-z0-9]+)*)"/
-            for match in text.matches(of: literal) {
-                spelled.append("\(file.lastPathComponent): \"\(match.output.1)\"")
+        var read = 0
+        for folder in ["Server/Sources", "Sources"] {
+            let root = Fixtures.repositoryRoot.appendingPathComponent(folder)
+            let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+            for case let file as URL in files where file.pathExtension == "swift" {
+                read += 1
+                try Self.literalCodes(in: file, into: &spelled)
             }
         }
-        #expect(spelled.isEmpty, "error codes spelled outside APIErrorCode: \(spelled)")
+        #expect(read > 300, "the sources were read")
+        #expect(spelled.isEmpty, "error codes spelled where they are thrown: \(spelled)")
+    }
+
+    /// Finds the error codes `file` spells as literals where it throws or reports them.
+    static func literalCodes(in file: URL, into spelled: inout [String]) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let literal =
+            /(?:APIError(?:\.\w+)?\(|ServiceError(?:\.\w+)?\(|\.invalid\(|\.unverifiable\(|code: )\s*(?:\.\w+,\s*)?"([a-z][a-z0-9]*(?:_[a-z0-9]+)*)"/
+        for match in text.matches(of: literal) {
+            spelled.append("\(file.lastPathComponent): \"\(match.output.1)\"")
+        }
+        // A code compared as text (`failure.code == "offering_exists"`).
+        for match in text.matches(of: /\.code [=!]= "([a-z][a-z0-9_]*)"/) {
+            spelled.append("\(file.lastPathComponent): compared with \"\(match.output.1)\"")
+        }
     }
 
     @Test func theOpenAPIDocumentListsExactlyTheDeclaredCodes() throws {
