@@ -15,13 +15,38 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Who may call a route.
-    public enum Access: String, Sendable, Hashable {
+    public enum Access: Sendable, Hashable {
         /// Apple (App Store Server Notifications): no key; the payload's signature or shared secret authenticates.
         case apple
-        /// A public (SDK) or secret key of the app's project.
+        /// A public (SDK) or secret key of the app's project (a secret key of any scope).
         case publicKey
-        /// A secret key of the app's project.
-        case secretKey
+        /// A secret key of the app's project whose scope includes this one.
+        case secretKey(Scope)
+    }
+
+    /// What a secret key may do, each scope including the ones before it: `read` < `support` < `admin`.
+    public enum Scope: String, Sendable, Hashable, CaseIterable, Comparable {
+        /// Metrics, lists, events, search and exports of the project's data.
+        case read
+        /// `read`, plus what support does for one customer: grants, extensions, app account tokens, erasure.
+        case support
+        /// Everything: offerings, targeting, experiments, rules, policies and webhooks too (a key configured
+        /// without a scope).
+        case admin
+
+        /// The order of the scopes.
+        public static func < (lhs: Scope, rhs: Scope) -> Bool { lhs.rank < rhs.rank }
+
+        var rank: Int {
+            switch self {
+            case .read: 0
+            case .support: 1
+            case .admin: 2
+            }
+        }
+
+        /// Whether a key of this scope may call a route that needs `needed`.
+        public func includes(_ needed: Scope) -> Bool { self >= needed }
     }
 
     /// The HTTP method.
@@ -31,6 +56,12 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
     /// Who may call it.
     public let access: Access
+
+    /// The secret key's scope the route needs; `nil` when a public key (or Apple) may call it.
+    public var scope: Scope? {
+        guard case .secretKey(let scope) = access else { return nil }
+        return scope
+    }
 
     /// The path of a route without a parameter: `/v1/receipts`.
     public var path: String { "/" + pattern }
@@ -53,9 +84,10 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
     public static let postNotification = APIEndpoint(
         method: .post, pattern: "v1/notifications/appstore", access: .apple)
     /// `POST /v1/imports`: bring in an existing customer by original transaction id or receipt.
-    public static let postImport = APIEndpoint(method: .post, pattern: "v1/imports", access: .secretKey)
+    public static let postImport = APIEndpoint(method: .post, pattern: "v1/imports", access: .secretKey(.admin))
     /// `POST /v1/offers/sign`: a promotional offer signature.
-    public static let postOfferSignature = APIEndpoint(method: .post, pattern: "v1/offers/sign", access: .secretKey)
+    public static let postOfferSignature = APIEndpoint(
+        method: .post, pattern: "v1/offers/sign", access: .secretKey(.admin))
 
     // MARK: One customer, and the project's list of them.
 
@@ -67,9 +99,10 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// `POST /v1/subscribers/{id}/alias`: merge identities.
     public static let postAlias = APIEndpoint(method: .post, pattern: "v1/subscribers/:id/alias", access: .publicKey)
     /// `GET /v1/subscribers/{id}/events`: a subscriber's history.
-    public static let getEvents = APIEndpoint(method: .get, pattern: "v1/subscribers/:id/events", access: .secretKey)
+    public static let getEvents = APIEndpoint(
+        method: .get, pattern: "v1/subscribers/:id/events", access: .secretKey(.read))
     /// `GET /v1/subscribers`: a page of the project's customers, filtered by where they stand.
-    public static let getSubscribers = APIEndpoint(method: .get, pattern: "v1/subscribers", access: .secretKey)
+    public static let getSubscribers = APIEndpoint(method: .get, pattern: "v1/subscribers", access: .secretKey(.read))
     /// `POST /v1/subscribers/{id}/attributes`: set or remove a customer's attributes.
     public static let postAttributes = APIEndpoint(
         method: .post, pattern: "v1/subscribers/:id/attributes", access: .publicKey)
@@ -81,62 +114,66 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// `GET /v1/subscribers/{id}/webhook_deliveries`: the deliveries of the events about a subscriber.
     public static let getSubscriberDeliveries = APIEndpoint(
-        method: .get, pattern: "v1/subscribers/:id/webhook_deliveries", access: .secretKey)
+        method: .get, pattern: "v1/subscribers/:id/webhook_deliveries", access: .secretKey(.read))
     /// `POST /v1/webhooks`: a new webhook endpoint (its secret is in this answer only).
-    public static let postWebhook = APIEndpoint(method: .post, pattern: "v1/webhooks", access: .secretKey)
+    public static let postWebhook = APIEndpoint(method: .post, pattern: "v1/webhooks", access: .secretKey(.admin))
     /// `GET /v1/webhooks`: the project's webhook endpoints.
-    public static let getWebhooks = APIEndpoint(method: .get, pattern: "v1/webhooks", access: .secretKey)
+    public static let getWebhooks = APIEndpoint(method: .get, pattern: "v1/webhooks", access: .secretKey(.read))
     /// `DELETE /v1/webhooks/{id}`: remove an endpoint.
-    public static let deleteWebhook = APIEndpoint(method: .delete, pattern: "v1/webhooks/:id", access: .secretKey)
+    public static let deleteWebhook = APIEndpoint(
+        method: .delete, pattern: "v1/webhooks/:id", access: .secretKey(.admin))
     /// `GET /v1/webhooks/{id}/deliveries`: an endpoint's delivery log.
     public static let getWebhookDeliveries = APIEndpoint(
-        method: .get, pattern: "v1/webhooks/:id/deliveries", access: .secretKey)
+        method: .get, pattern: "v1/webhooks/:id/deliveries", access: .secretKey(.read))
     /// `POST /v1/webhooks/{id}/test`: send a `test` event to one endpoint.
-    public static let postWebhookTest = APIEndpoint(method: .post, pattern: "v1/webhooks/:id/test", access: .secretKey)
+    public static let postWebhookTest = APIEndpoint(
+        method: .post, pattern: "v1/webhooks/:id/test", access: .secretKey(.admin))
     /// `POST /v1/webhooks/deliveries/{id}/redeliver`: deliver an event again.
     public static let postRedeliver = APIEndpoint(
-        method: .post, pattern: "v1/webhooks/deliveries/:id/redeliver", access: .secretKey)
+        method: .post, pattern: "v1/webhooks/deliveries/:id/redeliver", access: .secretKey(.admin))
 
     // MARK: Offerings and the targeting rules that choose among them.
 
     /// `POST /v1/offerings`: a new offering.
-    public static let postOffering = APIEndpoint(method: .post, pattern: "v1/offerings", access: .secretKey)
+    public static let postOffering = APIEndpoint(method: .post, pattern: "v1/offerings", access: .secretKey(.admin))
     /// `GET /v1/offerings`: the project's offerings and its current one.
-    public static let getOfferings = APIEndpoint(method: .get, pattern: "v1/offerings", access: .secretKey)
+    public static let getOfferings = APIEndpoint(method: .get, pattern: "v1/offerings", access: .secretKey(.read))
     /// `PUT /v1/offerings/current`: which offering is current.
     public static let putCurrentOffering = APIEndpoint(
-        method: .put, pattern: "v1/offerings/current", access: .secretKey)
+        method: .put, pattern: "v1/offerings/current", access: .secretKey(.admin))
     /// `GET /v1/offerings/{identifier}`: one offering.
-    public static let getOffering = APIEndpoint(method: .get, pattern: "v1/offerings/:id", access: .secretKey)
+    public static let getOffering = APIEndpoint(method: .get, pattern: "v1/offerings/:id", access: .secretKey(.read))
     /// `PUT /v1/offerings/{identifier}`: an offering's new content.
-    public static let putOffering = APIEndpoint(method: .put, pattern: "v1/offerings/:id", access: .secretKey)
+    public static let putOffering = APIEndpoint(method: .put, pattern: "v1/offerings/:id", access: .secretKey(.admin))
     /// `DELETE /v1/offerings/{identifier}`: remove an offering (not the current one).
-    public static let deleteOffering = APIEndpoint(method: .delete, pattern: "v1/offerings/:id", access: .secretKey)
+    public static let deleteOffering = APIEndpoint(
+        method: .delete, pattern: "v1/offerings/:id", access: .secretKey(.admin))
     /// `GET /v1/subscribers/{id}/offerings`: the offerings to show a customer.
     public static let getSubscriberOfferings = APIEndpoint(
         method: .get, pattern: "v1/subscribers/:id/offerings", access: .publicKey)
     /// `GET /v1/targeting`: the project's targeting rules.
-    public static let getTargeting = APIEndpoint(method: .get, pattern: "v1/targeting", access: .secretKey)
+    public static let getTargeting = APIEndpoint(method: .get, pattern: "v1/targeting", access: .secretKey(.read))
     /// `PUT /v1/targeting`: replace the project's targeting rules.
-    public static let putTargeting = APIEndpoint(method: .put, pattern: "v1/targeting", access: .secretKey)
+    public static let putTargeting = APIEndpoint(method: .put, pattern: "v1/targeting", access: .secretKey(.admin))
 
     // MARK: Experiments on offerings.
 
     /// `POST /v1/experiments`: a new experiment (a draft).
-    public static let postExperiment = APIEndpoint(method: .post, pattern: "v1/experiments", access: .secretKey)
+    public static let postExperiment = APIEndpoint(method: .post, pattern: "v1/experiments", access: .secretKey(.admin))
     /// `GET /v1/experiments`: the project's experiments.
-    public static let getExperiments = APIEndpoint(method: .get, pattern: "v1/experiments", access: .secretKey)
+    public static let getExperiments = APIEndpoint(method: .get, pattern: "v1/experiments", access: .secretKey(.read))
     /// `GET /v1/experiments/{identifier}`: one experiment.
-    public static let getExperiment = APIEndpoint(method: .get, pattern: "v1/experiments/:id", access: .secretKey)
+    public static let getExperiment = APIEndpoint(
+        method: .get, pattern: "v1/experiments/:id", access: .secretKey(.read))
     /// `POST /v1/experiments/{identifier}/start`: start enrolling.
     public static let startExperiment = APIEndpoint(
-        method: .post, pattern: "v1/experiments/:id/start", access: .secretKey)
+        method: .post, pattern: "v1/experiments/:id/start", access: .secretKey(.admin))
     /// `POST /v1/experiments/{identifier}/stop`: stop enrolling (results stay).
     public static let stopExperiment = APIEndpoint(
-        method: .post, pattern: "v1/experiments/:id/stop", access: .secretKey)
+        method: .post, pattern: "v1/experiments/:id/stop", access: .secretKey(.admin))
     /// `GET /v1/experiments/{identifier}/results`: what each variant's customers did.
     public static let getExperimentResults = APIEndpoint(
-        method: .get, pattern: "v1/experiments/:id/results", access: .secretKey)
+        method: .get, pattern: "v1/experiments/:id/results", access: .secretKey(.read))
 
     // MARK: Retention Messaging: Apple's real-time request and the project's rules.
 
@@ -144,16 +181,18 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
     public static let postRetentionRequest = APIEndpoint(
         method: .post, pattern: "v1/retention/appstore", access: .apple)
     /// `GET /v1/retention/rules`: the project's retention rules.
-    public static let getRetentionRules = APIEndpoint(method: .get, pattern: "v1/retention/rules", access: .secretKey)
+    public static let getRetentionRules = APIEndpoint(
+        method: .get, pattern: "v1/retention/rules", access: .secretKey(.read))
     /// `PUT /v1/retention/rules`: replace the project's retention rules.
-    public static let putRetentionRules = APIEndpoint(method: .put, pattern: "v1/retention/rules", access: .secretKey)
+    public static let putRetentionRules = APIEndpoint(
+        method: .put, pattern: "v1/retention/rules", access: .secretKey(.admin))
 
     // MARK: The project as a whole: its metrics and its event feed.
 
     /// `GET /v1/metrics/{name}`: a business metric over a date range (the path's `:id` is the metric's name).
-    public static let getMetric = APIEndpoint(method: .get, pattern: "v1/metrics/:id", access: .secretKey)
+    public static let getMetric = APIEndpoint(method: .get, pattern: "v1/metrics/:id", access: .secretKey(.read))
     /// `GET /v1/events`: the project's event feed, in commit order, resumable by cursor.
-    public static let getEventFeed = APIEndpoint(method: .get, pattern: "v1/events", access: .secretKey)
+    public static let getEventFeed = APIEndpoint(method: .get, pattern: "v1/events", access: .secretKey(.read))
 
     /// Every `/v1` route.
     public static let all: [APIEndpoint] = [

@@ -35,6 +35,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Custo
     public static let missingAPIKey = APIErrorCode(rawValue: "missing_api_key")
     /// 403: this endpoint needs a secret key.
     public static let secretKeyRequired = APIErrorCode(rawValue: "secret_key_required")
+    /// 403: the secret key's scope does not include this endpoint's (the message names the scope needed).
+    public static let insufficientScope = APIErrorCode(rawValue: "insufficient_scope")
     /// 413: the body is too large.
     public static let bodyTooLarge = APIErrorCode(rawValue: "body_too_large")
     /// 422: the evidence's signature does not verify.

@@ -60,6 +60,10 @@ public enum OpenAPIDocument {
             "summary": .string(operation.summary), "responses": .object(responses),
             "security": security(route.access),
         ]
+        if case .secretKey(let scope) = route.access {
+            // The secret key's scope the route needs (`read` < `support` < `admin`).
+            fields["x-storekeeper-scope"] = .string(scope.rawValue)
+        }
         if !operation.parameters.isEmpty {
             fields["parameters"] = .array(operation.parameters.map(parameter))
         }

@@ -29,7 +29,7 @@ extension ServerConfiguration {
             guard apps.contains(where: { $0.bundleID == bundleID }) || (usesSimulator && apps.isEmpty) else {
                 throw ConfigurationError("retentionRules: \"\(bundleID.prefix(100))\" is not an app under apps")
             }
-            do { _ = try RetentionCheck.checked(rules, catalog: engine.productIDs) } catch let error as APIError {
+            do { _ = try RetentionCheck.checked(rules, catalog: engine.productIDs) } catch let error as ServiceError {
                 throw ConfigurationError("retentionRules.\(bundleID): \(error.message)")
             }
         }
@@ -47,6 +47,11 @@ extension ServerConfiguration {
             guard apps.contains(where: { $0.bundleID == key.bundleID }) else {
                 throw ConfigurationError(
                     "apiKeys: a \(key.kind.rawValue) key is for app \"\(key.bundleID)\", which is not under apps")
+            }
+            if key.kind == .public, let scope = key.scope {
+                throw ConfigurationError(
+                    "apiKeys: the public key for \(key.bundleID) has scope \"\(scope.rawValue)\"; only a secret key has a "
+                        + "scope (a public key calls the SDK's routes alone)")
             }
             let isDemoKey = key.key == Self.demoPublicKey || key.key == Self.demoSecretKey
             guard key.key.count >= Self.minimumKeyLength || (demoMode && isDemoKey) else {

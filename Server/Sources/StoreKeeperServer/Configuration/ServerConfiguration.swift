@@ -73,16 +73,22 @@ public struct ServerConfiguration: Sendable, Decodable {
         public var kind: APIKeyRecord.Kind
         /// The app it is for.
         public var bundleID: String
+        /// A secret key's scope: `read`, `support` or `admin` (the default: everything). A public key has none.
+        public var scope: APIKeyRecord.Scope?
 
         /// Makes a key entry.
-        public init(key: String, kind: APIKeyRecord.Kind, bundleID: String) {
+        public init(key: String, kind: APIKeyRecord.Kind, bundleID: String, scope: APIKeyRecord.Scope? = nil) {
             self.key = key
             self.kind = kind
             self.bundleID = bundleID
+            self.scope = scope
         }
 
+        /// The stored record of this key.
+        var record: APIKeyRecord { APIKeyRecord(kind: kind, bundleID: bundleID, scope: scope) }
+
         /// The keys of an API key entry.
-        enum CodingKeys: String, CodingKey, CaseIterable { case key, kind, bundleID }
+        enum CodingKeys: String, CodingKey, CaseIterable { case key, kind, bundleID, scope }
     }
 
     /// Apps that share subscribers: one project, one set of customers and entitlements (an iOS and a Mac app).
@@ -324,7 +330,7 @@ public struct ServerConfiguration: Sendable, Decodable {
             do {
                 url = try WebhookService.checkedURL(webhook.url)
                 types = try WebhookService.checkedTypes(webhook.eventTypes ?? [])
-            } catch let error as APIError {
+            } catch let error as ServiceError {
                 throw ConfigurationError("\(place): \(error.message)")
             }
             guard webhook.secret.count >= Self.minimumKeyLength else {

@@ -7,7 +7,7 @@ extension DashboardPages {
     /// The page.
     static func offerings(
         _ book: OfferingBook, experiments: [(results: ExperimentResults, enrolment: MetricResponse)],
-        rules: String, csrf: String, error: String?, saved: Bool
+        rules: String, csrf: String?, error: String?, saved: Bool
     ) -> String {
         var html = "<h2>Offerings</h2>"
         if book.offerings.isEmpty {
@@ -31,10 +31,7 @@ extension DashboardPages {
             + "entitlement_state, attributes).</p>"
         if let error { html += "<p class=\"error\" role=\"alert\">\(HTMLText.escape(error))</p>" }
         if saved { html += "<p role=\"status\">Saved.</p>" }
-        html +=
-            "<form method=\"post\" action=\"/dashboard/targeting\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
-            + "<textarea name=\"rules\" rows=\"12\" cols=\"100\" spellcheck=\"false\">\(HTMLText.escape(rules))</textarea>"
-            + "<br><button type=\"submit\">Save rules</button></form>"
+        html += rulesForm(action: "/dashboard/targeting", text: rules, csrf: csrf)
         html += "<h2>Experiments</h2>"
         if experiments.isEmpty { html += "<p class=\"muted\">No experiments yet: POST /v1/experiments.</p>" }
         for (results, enrolment) in experiments {

@@ -44,7 +44,7 @@ extension DashboardPages {
     }
 
     /// The page.
-    static func retention(_ rules: RetentionRules, text: String, csrf: String, error: String?, saved: Bool) -> String {
+    static func retention(_ rules: RetentionRules, text: String, csrf: String?, error: String?, saved: Bool) -> String {
         var html =
             "<h2>Rules</h2><p class=\"muted\">Apple asks which retention message to show a customer about to cancel; "
             + "the first rule that matches and may answer chooses (docs/retention.md).</p>"
@@ -65,10 +65,7 @@ extension DashboardPages {
         }
         if let error { html += "<p class=\"error\" role=\"alert\">\(HTMLText.escape(error))</p>" }
         if saved { html += "<p role=\"status\">Saved.</p>" }
-        html +=
-            "<form method=\"post\" action=\"/dashboard/retention\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
-            + "<textarea name=\"rules\" rows=\"12\" cols=\"100\" spellcheck=\"false\">\(HTMLText.escape(text))</textarea>"
-            + "<br><button type=\"submit\">Save rules</button></form>"
+        html += rulesForm(action: "/dashboard/retention", text: text, csrf: csrf)
         return html
     }
 }

@@ -187,7 +187,7 @@ struct DashboardRoutes: Sendable {
             let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
             let page = try await list.page(filter: filter, cursor: cursor, count: 100, bundleID: bundleID)
             html += DashboardPages.customerTable(page, filters: values)
-        } catch let error as APIError {
+        } catch let error as ServiceError {
             html += "<p class=\"error\">\(HTMLText.escape(error.message))</p>"
         }
         return html
@@ -236,11 +236,13 @@ struct DashboardRoutes: Sendable {
         let token = DashboardCookies.value(DashboardCookies.session, in: request)
         guard let token, let session = sessions.session(token) else { return Self.redirect("/dashboard/login") }
         // A session lives no longer than the key that made it: a rotated-out key signs its sessions out.
-        guard try await authenticator.record(forHash: session.keyHash)?.kind == .secret else {
+        guard let record = try await authenticator.record(forHash: session.keyHash), record.kind == .secret else {
             sessions.remove(token)
             return Self.redirect("/dashboard/login")
         }
-        return try await body(token, session)
+        var current = session
+        current.scope = Authenticator.scope(of: record)
+        return try await body(token, current)
     }
 
     static func formBody(_ request: Request) async throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKeeperAPI
 import Synchronization
 
 /// Signed-in dashboard sessions, in memory: a random token (the cookie) names the project's app and the session's
@@ -15,6 +16,16 @@ final class DashboardSessions: Sendable {
         var csrf: String
         /// When it ends.
         var expiresAt: Date
+        /// The scope of the key that signed in, as the store has it now (set on every request: a key whose scope
+        /// changed at a restart shows its new one at once).
+        var scope: APIEndpoint.Scope = .read
+
+        /// The CSRF token for a form that does what `endpoint` does, or `nil` when this session's key may not
+        /// (the page then shows what it would edit, without the form).
+        func formToken(for endpoint: APIEndpoint) -> String? {
+            guard let needed = endpoint.scope, !scope.includes(needed) else { return csrf }
+            return nil
+        }
     }
 
     /// How long a session lasts.

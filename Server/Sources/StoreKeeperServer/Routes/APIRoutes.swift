@@ -36,8 +36,8 @@ struct APIRoutes: Sendable {
                 let caller: APIKeyRecord? =
                     switch route.access {
                     case .apple: nil
-                    case .publicKey: try await authenticator.authorize(request, secretRequired: false)
-                    case .secretKey: try await authenticator.authorize(request, secretRequired: true)
+                    case .publicKey: try await authenticator.authorize(request, needs: nil)
+                    case .secretKey(let scope): try await authenticator.authorize(request, needs: scope)
                     }
                 return try await handler(
                     APICall(request: request, context: context, caller: caller, maximumBodyBytes: maximumBodyBytes))

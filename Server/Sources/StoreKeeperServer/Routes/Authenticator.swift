@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StoreKeeperAPI
 import StoreKeeperStorage
 import Synchronization
 
@@ -29,20 +30,39 @@ final class Authenticator: Sendable {
     /// The caller, if the key is valid and allowed.
     /// - Parameters:
     ///   - request: The request.
-    ///   - secretRequired: Whether only secret keys may call.
+    ///   - scope: The secret key's scope the route needs; `nil` when a public key may call it too.
     /// - Returns: The key's record.
-    /// - Throws: 401 for a missing or unknown key, 403 for a public key on a secret endpoint.
-    func authorize(_ request: Request, secretRequired: Bool) async throws -> APIKeyRecord {
+    /// - Throws: 401 for a missing or unknown key; 403 for a public key on a secret endpoint, or a secret key whose
+    ///   scope does not include the route's (`insufficient_scope`, naming both).
+    func authorize(_ request: Request, needs scope: APIEndpoint.Scope?) async throws -> APIKeyRecord {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count < 512 else {
             throw APIError(.unauthorized, .missingAPIKey, "send Authorization: Bearer <api key>")
         }
         guard let record = try await record(forKey: String(header.dropFirst(7))) else {
             throw APIError(.unauthorized, .invalidAPIKey, "the API key is not valid")
         }
-        if secretRequired, record.kind != .secret {
+        guard let scope else { return record }
+        guard record.kind == .secret else {
             throw APIError(.forbidden, .secretKeyRequired, "this endpoint needs a secret key")
         }
+        let held = Self.scope(of: record)
+        guard held.includes(scope) else {
+            throw APIError(
+                .forbidden, .insufficientScope,
+                "this endpoint needs a secret key of scope \(scope.rawValue) or wider; this key's scope is \(held.rawValue)"
+            )
+        }
         return record
+    }
+
+    /// A stored key's scope in the API's terms (a public key's: `read`).
+    static func scope(of record: APIKeyRecord) -> APIEndpoint.Scope {
+        guard record.kind == .secret else { return .read }
+        return switch record.scope {
+        case .read: .read
+        case .support: .support
+        case .admin: .admin
+        }
     }
 
     /// The record of a key given in clear (a bearer token, the dashboard's sign-in form), if the key is valid.

@@ -45,14 +45,27 @@ public struct APIKeyRecord: Sendable, Hashable {
         case secret
     }
 
+    /// What a secret key may do (the API's scopes: `read` < `support` < `admin`). A public key's is `read`.
+    public enum Scope: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Reads of the project's data.
+        case read
+        /// Reads, and what support does for one customer.
+        case support
+        /// Everything.
+        case admin
+    }
+
     /// Which kind.
     public var kind: Kind
     /// The app it belongs to.
     public var bundleID: String
+    /// What it may do (a secret key configured without a scope: `admin`).
+    public var scope: Scope
 
     /// Makes a record.
-    public init(kind: Kind, bundleID: String) {
+    public init(kind: Kind, bundleID: String, scope: Scope? = nil) {
         self.kind = kind
         self.bundleID = bundleID
+        self.scope = scope ?? (kind == .secret ? .admin : .read)
     }
 }

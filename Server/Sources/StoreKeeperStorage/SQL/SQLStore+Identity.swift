@@ -65,8 +65,8 @@ extension SQLStore {
             }
             for (hash, record) in keys.sorted(by: { $0.key < $1.key }) {
                 try await tx.query(
-                    "INSERT INTO api_keys (key_hash, kind, bundle_id) VALUES (?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET kind = excluded.kind, bundle_id = excluded.bundle_id",
-                    [.text(hash), .text(record.kind.rawValue), .text(record.bundleID)])
+                    "INSERT INTO api_keys (key_hash, kind, bundle_id, scope) VALUES (?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET kind = excluded.kind, bundle_id = excluded.bundle_id, scope = excluded.scope",
+                    [.text(hash), .text(record.kind.rawValue), .text(record.bundleID), .text(record.scope.rawValue)])
             }
         }
     }
@@ -75,11 +75,14 @@ extension SQLStore {
     public func apiKey(hash: String) async throws -> APIKeyRecord? {
         try await database.withReadTransaction { tx in
             guard
-                let row = try await tx.query("SELECT kind, bundle_id FROM api_keys WHERE key_hash = ?", [.text(hash)])
-                    .first,
+                let row = try await tx.query(
+                    "SELECT kind, bundle_id, scope FROM api_keys WHERE key_hash = ?", [.text(hash)]
+                ).first,
                 let kind = APIKeyRecord.Kind(rawValue: row["kind"]?.string ?? "")
             else { return nil }
-            return APIKeyRecord(kind: kind, bundleID: row["bundle_id"]?.string ?? "")
+            // A scope this build does not know (written by a newer one) allows the least.
+            let scope = APIKeyRecord.Scope(rawValue: row["scope"]?.string ?? "") ?? .read
+            return APIKeyRecord(kind: kind, bundleID: row["bundle_id"]?.string ?? "", scope: scope)
         }
     }
 }

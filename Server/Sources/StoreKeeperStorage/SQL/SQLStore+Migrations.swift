@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 20
+    public static let schemaVersion = 21
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -184,6 +184,9 @@ extension SQLStore {
                 "CREATE TABLE experiment_tallies (project TEXT NOT NULL, experiment TEXT NOT NULL, mark TEXT NOT NULL, generation TEXT NOT NULL, cursor_tx TEXT, cursor_id BIGINT, ready INTEGER NOT NULL, variants TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (project, experiment))",
                 "CREATE TABLE experiment_outcomes (project TEXT NOT NULL, experiment TEXT NOT NULL, app_user_id TEXT NOT NULL, variant TEXT NOT NULL, counted INTEGER NOT NULL, evidenced INTEGER NOT NULL, trial INTEGER NOT NULL, converted INTEGER NOT NULL, revenue BIGINT NOT NULL, proceeds BIGINT NOT NULL, refunds BIGINT NOT NULL, PRIMARY KEY (project, experiment, app_user_id))",
             ],
+            // 21: Each key's scope (`read`, `support`, `admin`); keys stored before were allowed everything, and the
+            // next start writes every configured key's scope again.
+            ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

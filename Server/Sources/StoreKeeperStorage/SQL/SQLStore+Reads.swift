@@ -89,7 +89,7 @@ extension SQLStore {
                     "notification_id"
                 ),
                 ("events", "id, app_user_id, type, cause, cause_id, evidence_id, detail_json", "id"),
-                ("api_keys", "key_hash, kind, bundle_id", "key_hash"),
+                ("api_keys", "key_hash, kind, bundle_id, scope", "key_hash"),
                 ("announced", "app_user_id, state_json, due_at, poll_at", "app_user_id"),
                 ("evidence_history", "app_user_id, evidence_json", "app_user_id, digest"),
                 ("webhook_events", "project, app_user_id, type", "app_user_id, created_at, type"),

@@ -19,6 +19,9 @@ struct TenantServers: Sendable {
     static let publicB = "pk_tenant_b_public_0123456789abcdefghij"
     static let secretB = "sk_tenant_b_secret_0123456789abcdefghij"
     /// A's secret key before a rotation: stored by an earlier start, no longer configured.
+    /// A's secret keys of narrower scopes (``secretA`` has none in the configuration: `admin`).
+    static let readA = "sk_tenant_a_read_00000123456789abcdefghij"
+    static let supportA = "sk_tenant_a_support_0123456789abcdefghij"
     static let retiredSecretA = "sk_tenant_a_retired_0123456789abcdefghi"
     static let projectA = try! ProjectScope(appA)
     static let projectB = try! ProjectScope(appB)
@@ -76,6 +79,8 @@ struct TenantServers: Sendable {
             configuration.apiKeys = [
                 .init(key: publicA, kind: .public, bundleID: appA), .init(key: secretA, kind: .secret, bundleID: appA),
                 .init(key: publicB, kind: .public, bundleID: appB), .init(key: secretB, kind: .secret, bundleID: appB),
+                .init(key: readA, kind: .secret, bundleID: appA, scope: .read),
+                .init(key: supportA, kind: .secret, bundleID: appA, scope: .support),
             ]
             configuration.engine = ServerConfiguration.demoEngine
             configuration.projects = projects
