@@ -111,6 +111,15 @@ with sync_playwright() as playwright:
     text = page.inner_text("main")
     assert "revoked" in text and "REFUND" in text, "the refunded subscriber's story is missing"
 
+    # The header's search box, on any page: a prefix finds the customer, its link opens their page.
+    page.fill("header form[role=search] input[name=q]", "browser-ref")
+    page.click("header form[role=search] button")
+    page.wait_for_load_state()
+    assert "/dashboard/search?q=browser-ref" in page.url, f"the search box went to {page.url}"
+    page.click("main table a:text('browser-refunded')")
+    page.wait_for_load_state()
+    assert "revoked" in page.inner_text("main"), "the search result's link opens the customer"
+
     page.goto(base + "/dashboard/subscribers?status=revoked")
     page.screenshot(path=f"{shots}/customers.png", full_page=True)
     rows = page.query_selector_all("table.customers tr")
@@ -176,7 +185,7 @@ with sync_playwright() as playwright:
 
     refused = page.request.post(base + "/dashboard/logout", form={"csrf": "forged"})
     assert refused.status == 403, f"a form without the CSRF token: {refused.status}"
-    page.click("header button[type=submit]")
+    page.click("header form[action=\"/dashboard/logout\"] button")
     assert page.url.endswith("/dashboard/login"), f"sign-out: {page.url}"
     browser.close()
 

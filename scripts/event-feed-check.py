@@ -5,6 +5,7 @@ event lists. Usage: event-feed-check.py <server base URL> <docs/metrics.md> <Duc
 import json
 import re
 import sys
+import time
 import urllib.request
 from importlib.metadata import version
 
@@ -29,6 +30,16 @@ def buy(base: str, customer: str) -> None:
     call(base, "POST", "/v1/receipts", PUBLIC_KEY, {"app_user_id": customer, "receipt": receipt})
 
 
+def settle(base: str) -> None:
+    """Waits until the simulator has delivered every notification it sent (the server acknowledges one only
+    after committing its events): a purchase's notification arrives on its own, after the receipt's answer, and a
+    feed read before it lands would find its event only on the next load."""
+    deadline = time.monotonic() + 60
+    while (pending := call(base, "GET", "/simulator/v1/deliveries")["pending"]) > 0:
+        assert time.monotonic() < deadline, f"the simulator still has {pending} notifications to deliver after 60 s"
+        time.sleep(0.05)
+
+
 def main() -> None:
     base, docs, database = sys.argv[1], sys.argv[2], sys.argv[3]
     text = open(docs, encoding="utf-8").read()
@@ -41,9 +52,11 @@ def main() -> None:
     customers = [f"feed-{n}" for n in range(6)]
     for customer in customers[:4]:
         buy(base, customer)
+    settle(base)
     first = load_feed(base, SECRET_KEY, database)
     for customer in customers[4:]:
         buy(base, customer)
+    settle(base)
     second = load_feed(base, SECRET_KEY, database)
     again = load_feed(base, SECRET_KEY, database)
 

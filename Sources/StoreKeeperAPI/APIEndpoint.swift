@@ -51,8 +51,9 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// The HTTP method.
     public let method: Method
-    /// The path pattern below the server's root, with `:id` for its one path parameter (an app user id, an
-    /// endpoint or delivery id, an offering's or experiment's identifier, a metric's name): `v1/subscribers/:id`.
+    /// The path pattern below the server's root, with `:id` for its first path parameter (an app user id, an
+    /// endpoint or delivery id, an offering's or experiment's identifier, a metric's name) and `:name` for any
+    /// other: `v1/subscribers/:id`, `v1/subscribers/:id/entitlements/:entitlement/grants`.
     public let pattern: String
     /// Who may call it.
     public let access: Access
@@ -66,9 +67,22 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The path of a route without a parameter: `/v1/receipts`.
     public var path: String { "/" + pattern }
 
-    /// The path with `id` as the `:id` segment, percent-encoded as one segment: `/v1/subscribers/a%2Fb`.
-    public func path(_ id: String) -> String {
-        "/" + pattern.replacingOccurrences(of: ":id", with: APIPath.segment(id))
+    /// The names of the pattern's parameters, in order: `["id", "entitlement"]`.
+    public var parameters: [String] {
+        pattern.split(separator: "/").filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
+    }
+
+    /// The path with `values` as the pattern's parameters in order, each percent-encoded as one segment:
+    /// `/v1/subscribers/a%2Fb`. A parameter without a value is left as written.
+    public func path(_ values: String...) -> String { path(values) }
+
+    /// The path with `values` as the pattern's parameters in order (see ``path(_:)-(String...)``).
+    public func path(_ values: [String]) -> String {
+        var values = values.makeIterator()
+        let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.hasPrefix(":") ? values.next().map(APIPath.segment) ?? String(segment) : String(segment)
+        }
+        return "/" + segments.joined(separator: "/")
     }
 
     /// `METHOD /pattern`.
@@ -194,6 +208,31 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// `GET /v1/events`: the project's event feed, in commit order, resumable by cursor.
     public static let getEventFeed = APIEndpoint(method: .get, pattern: "v1/events", access: .secretKey(.read))
 
+    // MARK: The support desk.
+
+    /// `GET /v1/search?q=`: the customers a piece of text names (an id, an alias, an order id, an email).
+    public static let getSearch = APIEndpoint(method: .get, pattern: "v1/search", access: .secretKey(.read))
+
+    /// `POST /v1/subscribers/{id}/entitlements/{entitlement}/grants`: give a customer an entitlement without a
+    /// purchase.
+    public static let postGrant = APIEndpoint(
+        method: .post, pattern: "v1/subscribers/:id/entitlements/:entitlement/grants", access: .secretKey(.support))
+
+    /// `DELETE /v1/subscribers/{id}/entitlements/{entitlement}/grants`: revoke the customer's grants of it in force.
+    public static let deleteGrant = APIEndpoint(
+        method: .delete, pattern: "v1/subscribers/:id/entitlements/:entitlement/grants", access: .secretKey(.support))
+
+    /// `GET /v1/subscribers/{id}/export`: everything the project holds about a customer (a data access request).
+    public static let getExport = APIEndpoint(
+        method: .get, pattern: "v1/subscribers/:id/export", access: .secretKey(.support))
+
+    /// `DELETE /v1/subscribers/{id}`: erase a customer (a request to be forgotten).
+    public static let deleteSubscriber = APIEndpoint(
+        method: .delete, pattern: "v1/subscribers/:id", access: .secretKey(.support))
+
+    /// `GET /v1/audit?after=&limit=`: a page of the project's audit log.
+    public static let getAudit = APIEndpoint(method: .get, pattern: "v1/audit", access: .secretKey(.admin))
+
     /// Every `/v1` route.
     public static let all: [APIEndpoint] = [
         postReceipt, postTransaction, postNotification, postImport, postOfferSignature, getSubscriber, getEligibility,
@@ -202,5 +241,6 @@ public struct APIEndpoint: Sendable, Hashable, CustomStringConvertible {
         putCurrentOffering, getOffering, putOffering, deleteOffering, getSubscriberOfferings, getTargeting,
         putTargeting, postExperiment, getExperiments, getExperiment, startExperiment, stopExperiment,
         getExperimentResults, postRetentionRequest, getRetentionRules, putRetentionRules, getMetric, getEventFeed,
+        getSearch, postGrant, deleteGrant, getExport, deleteSubscriber, getAudit,
     ]
 }

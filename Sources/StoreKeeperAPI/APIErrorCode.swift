@@ -172,6 +172,15 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Custo
     public static let tooManyExperiments = APIErrorCode(rawValue: "too_many_experiments")
     /// 409: the project has its maximum of offerings.
     public static let tooManyOfferings = APIErrorCode(rawValue: "too_many_offerings")
+    /// 400: the path names an entitlement the project's catalog does not define.
+    public static let unknownEntitlement = APIErrorCode(rawValue: "unknown_entitlement")
+    /// 400: a grant's duration, end or reason is not one the API takes.
+    public static let invalidGrant = APIErrorCode(rawValue: "invalid_grant")
+    /// 404: the customer holds no grant of the entitlement in force.
+    public static let grantNotFound = APIErrorCode(rawValue: "grant_not_found")
+    /// 404: the project holds nothing about the customer (no purchase, event or attribute): nothing to export or
+    /// erase.
+    public static let customerNotFound = APIErrorCode(rawValue: "customer_not_found")
 
     // Evidence that does not verify (AppStoreVerification's codes, one each).
 

@@ -18,12 +18,15 @@ public struct Subscriber: Codable, Sendable, Hashable {
     public var nonSubscriptions: [Purchase]
     /// Intro-offer eligibility by product id: `eligible`, `ineligible` or `unknown`.
     public var introEligibility: [String: String]
+    /// The entitlements support granted, in force or not, oldest first (an answer from a server before grants
+    /// decodes with none).
+    public var grants: [Grant]
 
     /// Makes a subscriber.
     public init(
         appUserID: String, aliases: [String], firstSeen: Date?, entitlements: [Entitlement],
         subscriptions: [Subscription],
-        nonSubscriptions: [Purchase], introEligibility: [String: String]
+        nonSubscriptions: [Purchase], introEligibility: [String: String], grants: [Grant] = []
     ) {
         self.appUserID = appUserID
         self.aliases = aliases
@@ -32,12 +35,26 @@ public struct Subscriber: Codable, Sendable, Hashable {
         self.subscriptions = subscriptions
         self.nonSubscriptions = nonSubscriptions
         self.introEligibility = introEligibility
+        self.grants = grants
     }
 
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case appUserID = "app_user_id", aliases, firstSeen = "first_seen", entitlements, subscriptions
-        case nonSubscriptions = "non_subscriptions", introEligibility = "intro_eligibility"
+        case nonSubscriptions = "non_subscriptions", introEligibility = "intro_eligibility", grants
+    }
+
+    /// Decodes a subscriber; `grants` may be missing (an answer from a server before grants, an SDK's cache).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        appUserID = try c.decode(String.self, forKey: .appUserID)
+        aliases = try c.decode([String].self, forKey: .aliases)
+        firstSeen = try c.decodeIfPresent(Date.self, forKey: .firstSeen)
+        entitlements = try c.decode([Entitlement].self, forKey: .entitlements)
+        subscriptions = try c.decode([Subscription].self, forKey: .subscriptions)
+        nonSubscriptions = try c.decode([Purchase].self, forKey: .nonSubscriptions)
+        introEligibility = try c.decode([String: String].self, forKey: .introEligibility)
+        grants = try c.decodeIfPresent([Grant].self, forKey: .grants) ?? []
     }
 
     /// Encodes every key, `null` included.
@@ -50,6 +67,7 @@ public struct Subscriber: Codable, Sendable, Hashable {
         try c.encode(subscriptions, forKey: .subscriptions)
         try c.encode(nonSubscriptions, forKey: .nonSubscriptions)
         try c.encode(introEligibility, forKey: .introEligibility)
+        try c.encode(grants, forKey: .grants)
     }
 }
 
@@ -67,6 +85,7 @@ extension Subscriber: JSONWritable {
         case .subscriptions: writer.value(subscriptions)
         case .nonSubscriptions: writer.value(nonSubscriptions)
         case .introEligibility: writer.value(introEligibility)
+        case .grants: writer.value(grants)
         }
     }
 }

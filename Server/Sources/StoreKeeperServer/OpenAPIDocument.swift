@@ -39,10 +39,14 @@ public enum OpenAPIDocument {
         return .object(paths.mapValues(JSONValue.object))
     }
 
-    /// `route`'s path as the document writes it: `/v1/subscribers/{app_user_id}` for `v1/subscribers/:id`.
+    /// `route`'s path as the document writes it: `/v1/subscribers/{app_user_id}` for `v1/subscribers/:id`, each
+    /// of the pattern's parameters named by the operation's path parameter in the same place.
     public static func documentPath(_ route: APIRoute) -> String {
-        let name = route.operation.parameters.first { $0.location == .path }?.name ?? "id"
-        return "/" + route.path.replacingOccurrences(of: ":id", with: "{" + name + "}")
+        var names = route.operation.parameters.filter { $0.location == .path }.map(\.name).makeIterator()
+        let segments = route.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.hasPrefix(":") ? "{" + (names.next() ?? String(segment.dropFirst())) + "}" : String(segment)
+        }
+        return "/" + segments.joined(separator: "/")
     }
 
     /// One operation object.

@@ -132,6 +132,11 @@ public enum StoreKeeperApplication {
         let experiments = ExperimentService(
             store: store, offerings: offerings, reporting: configuration.metrics.reporting,
             proceeds: configuration.metrics.proceeds, now: dependencies.now)
+        let search = CustomerSearch(store: store, apps: directory, client: service.client)
+        let audit = AuditLog(store: store, apps: directory)
+        let grants = SupportGrants(
+            store: store, apps: directory, engine: subscribers.engine, policy: configuration.transferPolicy,
+            now: dependencies.now)
         let router = Router()
         // Outermost, so it signs the bytes every other middleware settled on, error bodies included.
         router.add(
@@ -190,14 +195,19 @@ public enum StoreKeeperApplication {
                     store: store, apps: directory, now: dependencies.now,
                     guests: GuestBudget(maximum: configuration.maximumAttributeGuests)),
                 ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
+                SupportRoutes(
+                    search: search, grants: grants,
+                    data: CustomerData(
+                        store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)),
+                AuditRoutes(log: audit),
             ],
             authenticator: authenticator,
-            maximumBodyBytes: configuration.maximumBodyBytes
+            maximumBodyBytes: configuration.maximumBodyBytes, apps: directory, now: dependencies.now
         ).addRoutes(to: router)
         DashboardRoutes(
             subscribers: subscribers, list: customerList, metrics: metrics, refusals: service.refusals,
             webhooks: webhooks, offerings: offerings, experiments: experiments, retention: retention,
-            authenticator: authenticator,
+            search: search, audit: audit, authenticator: authenticator,
             sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)

@@ -68,10 +68,11 @@ public struct SubscriptionEngine: Sendable {
                 rescissions, began: began, to: &subscriptions, purchases: &purchases, at: now)
         }
         purchases.sort { $0.transactionID < $1.transactionID }
+        let grants = grantStates(evidence, at: now, knownAt: knownAt)
         return CustomerState(
             evaluatedAt: now, subscriptions: subscriptions, purchases: purchases,
-            entitlements: entitlements(subscriptions: subscriptions, purchases: purchases),
-            introEligibility: introEligibility(merged))
+            entitlements: entitlements(subscriptions: subscriptions, purchases: purchases, grants: grants),
+            grants: grants, introEligibility: introEligibility(merged))
     }
 
     /// The first instant after `now` at which ``evaluate(_:at:)`` may answer differently: every comparison
@@ -102,6 +103,8 @@ public struct SubscriptionEngine: Sendable {
             for date in [renewal.observedAt, renewal.gracePeriodExpiresAt, renewal.renewalDate] { consider(date) }
         }
         for rescission in evidence.consentRescissions ?? [] { consider(rescission.rescindedAt) }
+        for grant in evidence.grants ?? [] { [grant.grantedAt, grant.expiresAt].forEach(consider) }
+        for revocation in evidence.grantRevocations ?? [] { consider(revocation.revokedAt) }
         return next
     }
 
@@ -156,7 +159,39 @@ public struct SubscriptionEngine: Sendable {
             explanation: explanation)
     }
 
-    func entitlements(subscriptions: [SubscriptionState], purchases: [PurchaseState]) -> [Entitlement] {
+    /// The grants given by `now` (and known by `knownAt`), each in force or not, with why (rule
+    /// ``SubscriptionRule/supportGrant``).
+    func grantStates(_ evidence: EvidenceSet, at now: Date, knownAt: Date?) -> [GrantState] {
+        typealias F = ExplanationFormat
+        func seen(_ date: Date) -> Bool { date <= now && knownAt.map { date <= $0 } ?? true }
+        let revoked = Dictionary(
+            (evidence.grantRevocations ?? []).filter { seen($0.revokedAt) }.map { ($0.grantID, $0.revokedAt) },
+            uniquingKeysWith: min)
+        return (evidence.grants ?? []).filter { seen($0.grantedAt) }.map { grant in
+            let revokedAt = revoked[grant.id]
+            let ended = grant.expiresAt.map { $0 <= now } ?? false
+            let until = grant.expiresAt.map { "until \(F.date($0))" } ?? "for good"
+            var explanation = [
+                F.tagged(
+                    .supportGrant,
+                    "\(grant.entitlement) granted by support \(F.date(grant.grantedAt)) \(until): "
+                        + (grant.reason ?? "no reason given") + " (grant \(grant.id))")
+            ]
+            if let revokedAt {
+                explanation.append(F.tagged(.supportGrant, "revoked by support \(F.date(revokedAt))"))
+            } else if ended {
+                explanation.append(F.tagged(.supportGrant, "ended \(F.date(grant.expiresAt))"))
+            }
+            return GrantState(
+                id: grant.id, entitlement: grant.entitlement, grantedAt: grant.grantedAt, expiresAt: grant.expiresAt,
+                revokedAt: revokedAt, reason: grant.reason, isActive: revokedAt == nil && !ended,
+                explanation: explanation)
+        }.sorted { ($0.grantedAt, $0.id) < ($1.grantedAt, $1.id) }
+    }
+
+    func entitlements(subscriptions: [SubscriptionState], purchases: [PurchaseState], grants: [GrantState])
+        -> [Entitlement]
+    {
         var best: [String: Entitlement] = [:]
         func offer(_ candidate: Entitlement) {
             guard let current = best[candidate.identifier] else {
@@ -186,6 +221,12 @@ public struct SubscriptionEngine: Sendable {
                         identifier: identifier, productID: purchase.productID, expiresAt: purchase.expiresAt,
                         grantedBy: purchase.transactionID))
             }
+        }
+        for grant in grants where grant.isActive {
+            offer(
+                Entitlement(
+                    identifier: grant.entitlement, productID: GrantState.productID, expiresAt: grant.expiresAt,
+                    grantedBy: grant.id))
         }
         return best.values.sorted { $0.identifier < $1.identifier }
     }

@@ -55,6 +55,8 @@ enum DashboardPages {
                 + "<a href=\"/dashboard/offerings\">Offerings</a>"
                 + "<a href=\"/dashboard/retention\">Retention</a><a href=\"/dashboard/notifications\">Notifications</a>"
                 + "<a href=\"/dashboard/webhooks\">Webhooks</a>"
+                + (session.scope.includes(.admin) ? "<a href=\"/dashboard/audit\">Audit</a>" : "")
+                + customerSearchForm(nil)
                 + "<span class=\"muted\">\(HTMLText.escape(session.bundleID))</span>"
                 + "<form method=\"post\" action=\"/dashboard/logout\"><input type=\"hidden\" name=\"csrf\" "
                 + "value=\"\(session.csrf)\"><button type=\"submit\">Sign out</button></form></header>"

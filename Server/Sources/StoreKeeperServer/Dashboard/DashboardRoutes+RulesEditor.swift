@@ -35,7 +35,10 @@ extension DashboardRoutes {
                 }
                 let text = fields["rules"] ?? ""
                 do {
-                    try await save(Data(text.utf8), session)
+                    let body = Data(text.utf8)
+                    try await audited(endpoint, session: session, request: request, body: body) {
+                        try await save(body, session)
+                    }
                     return Self.redirect("/\(path)?saved=1")
                 } catch let error as ServiceError {
                     return Self.page(try await page(session, text, error.message, false), status: .badRequest)

@@ -23,6 +23,10 @@ struct DashboardRoutes: Sendable {
     let experiments: ExperimentService
     /// The retention room (the Retention page and its rules editor).
     let retention: RetentionService
+    /// The support desk's search (the header's box).
+    let search: CustomerSearch
+    /// The audit log (the Audit page; every save here is logged).
+    let audit: AuditLog
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
@@ -30,6 +34,8 @@ struct DashboardRoutes: Sendable {
         addOfferingRoutes(to: router)
         addRetentionRoutes(to: router)
         addCSVRoutes(to: router)
+        addSearchRoutes(to: router)
+        addAuditRoutes(to: router)
         router.get("dashboard/login") { request, _ in Self.signInForm(request, error: nil) }
         router.post("dashboard/login") { request, _ in try await signIn(request) }
         router.post("dashboard/logout") { request, _ in

@@ -126,7 +126,9 @@ final class RequestPhaseGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(var head):
+            // The peer's address, as only this handler may state it (the audit log's `address`).
+            head.headerFields[AuditNote.peerAddress] = context.remoteAddress?.ipAddress
             state.cancelDeadline()
             state.phase = .readingBody
             state.deadline = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(
@@ -135,6 +137,8 @@ final class RequestPhaseGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 guard state.phase == .readingBody else { return }
                 context.close(promise: nil)
             }
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
         case .body:
             break
         case .end:

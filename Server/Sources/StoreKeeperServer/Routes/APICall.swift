@@ -27,11 +27,16 @@ struct APICall: Sendable {
     /// The path's `:id` (an app user id, an endpoint id, a delivery id or a metric's name), percent-decoded.
     /// - Throws: `invalid_parameter` when its percent-encoding is broken (`%zz`, a lone `%`, bytes that are not
     ///   UTF-8): kept raw, it would name another id than the one a proxy or log decodes.
-    func id() throws -> String {
-        let raw = try context.parameters.require("id")
+    func id() throws -> String { try parameter("id") }
+
+    /// The path's parameter `name` (`:name` in the route's pattern), percent-decoded.
+    /// - Throws: `invalid_parameter` when its percent-encoding is broken.
+    func parameter(_ name: String) throws -> String {
+        let raw = try context.parameters.require(name)
         guard let decoded = Self.percentDecoded(raw) else {
             throw ServiceError.invalid(
-                .invalidParameter, "the id in the path has broken percent-encoding: \(UntrustedText.quoted(raw))")
+                .invalidParameter,
+                "the \(name) in the path has broken percent-encoding: \(UntrustedText.quoted(raw))")
         }
         return decoded
     }
@@ -67,7 +72,9 @@ struct APICall: Sendable {
     /// The body's bytes, up to ``maximumBodyBytes``.
     func body() async throws -> Data {
         do {
-            return Data(try await request.body.collect(upTo: maximumBodyBytes).readableBytesView)
+            let data = Data(try await request.body.collect(upTo: maximumBodyBytes).readableBytesView)
+            AuditTrail.current?.describe(AuditNote.summary(of: data))
+            return data
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError(.contentTooLarge, .bodyTooLarge, "the body exceeds \(maximumBodyBytes) bytes")
         }

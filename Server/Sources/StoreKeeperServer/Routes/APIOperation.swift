@@ -129,6 +129,8 @@ public struct APIParameter: Sendable {
 
     /// The app user id in a subscriber's path.
     public static let appUserID = path("app_user_id", .string(maxLength: 256, minLength: 1))
+    /// An entitlement's identifier in the product catalog (`pro`).
+    public static let entitlement = path("entitlement", .string(maxLength: 256, minLength: 1))
     /// A webhook endpoint's or a delivery's id.
     public static let resourceID = path("id", .string(maxLength: 256, minLength: 1))
     /// An offering's identifier.

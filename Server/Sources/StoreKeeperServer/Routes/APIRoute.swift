@@ -48,7 +48,8 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         getSubscribers, postOffering, getOfferings, putCurrentOffering, getOffering, putOffering, deleteOffering,
         getSubscriberOfferings, getTargeting, putTargeting, postExperiment, getExperiments, getExperiment,
         startExperiment, stopExperiment, getExperimentResults, postAttributes, deleteAttributes,
-        postRetentionRequest, getRetentionRules, putRetentionRules,
+        postRetentionRequest, getRetentionRules, putRetentionRules, getSearch, postGrant, deleteGrant, getExport,
+        deleteSubscriber, getAudit,
     ]
 
     /// `METHOD /path`.

@@ -17,3 +17,4 @@ extension TargetingRules: RequestBody {}
 extension ExperimentPost: RequestBody {}
 extension AttributesPost: RequestBody {}
 extension RetentionRules: RequestBody {}
+extension GrantPost: RequestBody {}

@@ -22,7 +22,16 @@ extension Subscriber {
             },
             subscriptions: state.subscriptions.map(Subscription.init),
             nonSubscriptions: state.purchases.map(Purchase.init),
-            introEligibility: state.introEligibility.mapValues(\.rawValue))
+            introEligibility: state.introEligibility.mapValues(\.rawValue), grants: state.grants.map(Grant.init))
+    }
+}
+
+extension Grant {
+    /// A grant from the engine's state of it.
+    public init(_ state: GrantState) {
+        self.init(
+            id: state.id, entitlement: state.entitlement, grantedAt: state.grantedAt, expiresAt: state.expiresAt,
+            revokedAt: state.revokedAt, reason: state.reason, active: state.isActive, explanation: state.explanation)
     }
 }
 

@@ -70,7 +70,8 @@ public struct WebhookAnnouncer: ChangeAnnouncer {
             environment: subscription?.environment?.rawValue, app: change.bundleID, appUserID: change.appUserID,
             aliases: change.aliases, originalTransactionID: found.originalTransactionID,
             transactionID: found.transactionID, productID: found.productID,
-            entitlements: engine.configuration.entitlements[found.productID] ?? [],
+            entitlements: state.grants.first { $0.id == found.transactionID && found.originalTransactionID == nil }
+                .map { [$0.entitlement] } ?? engine.configuration.entitlements[found.productID] ?? [],
             periodType: subscription.map { Self.periodType($0.offer) },
             purchasedAt: subscription?.purchasedAt ?? purchase?.purchaseDate,
             expiresAt: subscription?.expiresAt ?? purchase?.expiresAt, price: subscription?.price,

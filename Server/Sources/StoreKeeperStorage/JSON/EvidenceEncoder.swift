@@ -34,8 +34,8 @@ public final class EvidenceEncoder: Sendable {
     /// - Returns: What `JSONEncoder` with `.sortedKeys` writes for it.
     /// - Throws: `EncodingError` (a date or number JSON cannot hold).
     public func encode(_ evidence: EvidenceSet) throws -> String {
-        // Rare evidence (a rescinded consent) has a third key: the generic encoder writes it.
-        if evidence.consentRescissions != nil {
+        // Rare evidence (a rescinded consent, a grant) has keys of its own: the generic encoder writes it.
+        if evidence.hasCustomerEvidence {
             return String(decoding: try Self.elementEncoder.encode(evidence), as: UTF8.self)
         }
         // Keys sorted: "renewals" before "transactions".
@@ -63,10 +63,15 @@ public final class EvidenceEncoder: Sendable {
         let renewals = Array(added.renewals.filter { !base.renewals.contains($0) })
         let transactions = Array(added.transactions.filter { !base.transactions.contains($0) })
         let rescissions = (added.consentRescissions ?? []).subtracting(base.consentRescissions ?? [])
-        guard !renewals.isEmpty || !transactions.isEmpty || !rescissions.isEmpty else { return (json, base) }
+        let grants = (added.grants ?? []).subtracting(base.grants ?? [])
+        let revocations = (added.grantRevocations ?? []).subtracting(base.grantRevocations ?? [])
+        guard
+            !renewals.isEmpty || !transactions.isEmpty || !rescissions.isEmpty || !grants.isEmpty
+                || !revocations.isEmpty
+        else { return (json, base) }
         var union = base
         union.formUnion(added)
-        if union.consentRescissions != nil { return (try encode(union), union) }
+        if union.hasCustomerEvidence { return (try encode(union), union) }
         let bytes = Array(json.utf8)
         let head = Array(#"{"renewals":["#.utf8), middle = Array(#"],"transactions":["#.utf8), tail = Array("]}".utf8)
         guard bytes.starts(with: head), bytes.count >= head.count + middle.count + tail.count,

@@ -17,6 +17,8 @@ public enum EventCause: String, Sendable, Hashable, Codable {
     case reconciliation
     /// An existing customer brought in (`POST /v1/imports`, `storekeeper import`).
     case imported = "import"
+    /// The app's support, with a secret key or the dashboard (a grant, a revocation).
+    case support
 }
 
 /// Verified evidence to store for a subscriber, with everything needed to apply it atomically.

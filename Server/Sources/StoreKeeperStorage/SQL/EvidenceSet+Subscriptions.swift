@@ -26,6 +26,7 @@ extension EvidenceSet {
                 kept.insert(rescission)
             }
         }
+        kept.formCustomerUnion(self)
         self = kept
         return removed
     }

@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 21
+    public static let schemaVersion = 23
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -187,6 +187,14 @@ extension SQLStore {
             // 21: Each key's scope (`read`, `support`, `admin`); keys stored before were allowed everything, and the
             // next start writes every configured key's scope again.
             ["ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'"],
+            // 22: Support's search finds a customer by an attribute's value (`$email`) without reading them all.
+            ["CREATE INDEX subscriber_attributes_value ON subscriber_attributes (name, value)"],
+            // 23: The audit log: who changed what with a secret key or through the dashboard, appended in the change's
+            // own transaction and read by project in id order.
+            [
+                "CREATE TABLE audit_log (id \(autoIncrement), project TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL, address TEXT, route TEXT NOT NULL, target TEXT, summary TEXT NOT NULL)",
+                "CREATE INDEX audit_log_project ON audit_log (project, id)",
+            ],
         ]
         _ = try await database.withTransaction { tx in
             try await tx.query(

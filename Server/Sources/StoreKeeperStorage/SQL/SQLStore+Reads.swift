@@ -229,7 +229,14 @@ extension SQLStore {
         let consents = try (evidence.consentRescissions ?? []).map {
             String(decoding: try encoder.encode($0), as: UTF8.self)
         }.sorted()
+        let grants = try (evidence.grants ?? []).map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+            .sorted()
+        let revocations = try (evidence.grantRevocations ?? []).map {
+            String(decoding: try encoder.encode($0), as: UTF8.self)
+        }.sorted()
         return "renewals=[\(renewals.joined(separator: ","))] transactions=[\(transactions.joined(separator: ","))]"
             + (consents.isEmpty ? "" : " consents=[\(consents.joined(separator: ","))]")
+            + (grants.isEmpty ? "" : " grants=[\(grants.joined(separator: ","))]")
+            + (revocations.isEmpty ? "" : " grant_revocations=[\(revocations.joined(separator: ","))]")
     }
 }

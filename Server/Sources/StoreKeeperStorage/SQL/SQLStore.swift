@@ -77,7 +77,7 @@ public struct SQLStore: Store {
         self.smallestGroup = smallestGroup
         self.folding = folding
         self.announcer = announcer
-        self.database = database
+        self.database = AuditedDatabase(base: database)
         self.evidenceCache = evidenceCache
         self.evidenceEncoder = evidenceEncoder
         self.changes = changes

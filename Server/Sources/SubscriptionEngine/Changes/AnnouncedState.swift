@@ -9,13 +9,17 @@ public struct AnnouncedState: Sendable, Hashable, Codable {
     public var subscriptions: [String: AnnouncedSubscription]
     /// Purchases that are not auto-renewable subscriptions, as announced, by transaction id.
     public var purchases: [String: AnnouncedPurchase]
+    /// Support's grants as announced, by id: whether each was in force; `nil` (not stored) when none.
+    public var grants: [String: Bool]?
 
     /// An announced state (empty: nothing announced yet).
     public init(
-        subscriptions: [String: AnnouncedSubscription] = [:], purchases: [String: AnnouncedPurchase] = [:]
+        subscriptions: [String: AnnouncedSubscription] = [:], purchases: [String: AnnouncedPurchase] = [:],
+        grants: [String: Bool]? = nil
     ) {
         self.subscriptions = subscriptions
         self.purchases = purchases
+        self.grants = grants
     }
 
     /// The engine's answer as it is remembered once announced.
@@ -27,6 +31,9 @@ public struct AnnouncedState: Sendable, Hashable, Codable {
         for purchase in state.purchases {
             purchases[purchase.transactionID] = AnnouncedPurchase(revoked: purchase.revokedAt != nil)
         }
+        if !state.grants.isEmpty {
+            grants = Dictionary(state.grants.map { ($0.id, $0.isActive) }, uniquingKeysWith: { $1 })
+        }
     }
 
     /// Both customers' announcements, as when two ids are merged: where both announced the same subscription or
@@ -34,7 +41,8 @@ public struct AnnouncedState: Sendable, Hashable, Codable {
     public func merging(_ other: AnnouncedState) -> AnnouncedState {
         AnnouncedState(
             subscriptions: subscriptions.merging(other.subscriptions) { mine, _ in mine },
-            purchases: purchases.merging(other.purchases) { mine, _ in mine })
+            purchases: purchases.merging(other.purchases) { mine, _ in mine },
+            grants: other.grants.map { (grants ?? [:]).merging($0) { mine, _ in mine } } ?? grants)
     }
 }
 

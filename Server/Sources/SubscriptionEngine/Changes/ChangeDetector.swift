@@ -17,6 +17,9 @@ import Foundation
 ///
 /// Per purchase that is not an auto-renewable subscription: first seen, `non_renewing_purchase`; revoked,
 /// `refund`; no longer revoked, `refund_reversed`.
+///
+/// Per grant of support: first seen in force, `entitlement_granted`; in force before and revoked now,
+/// `entitlement_revoked` (a grant reaching its end is not announced: its end was known when it was granted).
 public enum ChangeDetector {
     /// The changes from `announced` to `state`, and what is announced afterwards.
     /// - Parameters:
@@ -45,6 +48,18 @@ public enum ChangeDetector {
             case nil: changes.append(change(.nonRenewingPurchase, at: purchase.purchaseDate))
             case false? where revoked: changes.append(change(.refund, at: purchase.revokedAt))
             case true? where !revoked: changes.append(change(.refundReversed, at: nil))
+            default: break
+            }
+        }
+        for grant in state.grants {
+            func change(_ kind: ChangeKind, at date: Date?) -> StateChange {
+                StateChange(
+                    kind: kind, originalTransactionID: nil, transactionID: grant.id, productID: GrantState.productID,
+                    storeTimestamp: date)
+            }
+            switch before.grants?[grant.id] {
+            case nil where grant.isActive: changes.append(change(.entitlementGranted, at: grant.grantedAt))
+            case true? where grant.revokedAt != nil: changes.append(change(.entitlementRevoked, at: grant.revokedAt))
             default: break
             }
         }

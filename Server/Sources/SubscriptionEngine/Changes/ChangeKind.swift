@@ -37,4 +37,8 @@ public enum ChangeKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// offer (Retention Messaging). Not a change of state: the engine never finds it; the retention room
     /// announces it.
     case retentionOfferShown = "retention_offer_shown"
+    /// Support granted an entitlement without a purchase (``EntitlementGrant``).
+    case entitlementGranted = "entitlement_granted"
+    /// Support revoked a grant before its end.
+    case entitlementRevoked = "entitlement_revoked"
 }

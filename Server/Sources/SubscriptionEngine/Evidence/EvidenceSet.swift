@@ -17,12 +17,23 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
     public private(set) var renewals: Set<RenewalState> = []
     /// Consent rescinded by a parent or guardian, per subscription or purchase; `nil` (not stored) when none.
     public private(set) var consentRescissions: Set<ConsentRescission>? = nil
+    /// Entitlements support gave without a purchase; `nil` (not stored) when none.
+    public private(set) var grants: Set<EntitlementGrant>? = nil
+    /// Grants support took back; `nil` (not stored) when none.
+    public private(set) var grantRevocations: Set<GrantRevocation>? = nil
 
     /// An empty set.
     public init() {}
 
     /// Whether it holds no observation at all.
-    public var isEmpty: Bool { transactions.isEmpty && renewals.isEmpty && (consentRescissions ?? []).isEmpty }
+    public var isEmpty: Bool {
+        transactions.isEmpty && renewals.isEmpty && (consentRescissions ?? []).isEmpty && (grants ?? []).isEmpty
+            && (grantRevocations ?? []).isEmpty
+    }
+
+    /// Whether it holds evidence beside transactions and renewals (a rescinded consent, a grant): rare, and
+    /// stored under keys of their own.
+    public var hasCustomerEvidence: Bool { consentRescissions != nil || grants != nil || grantRevocations != nil }
 
     /// Adds one transaction observation.
     /// - Parameter transaction: The observation.
@@ -38,6 +49,25 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
         consentRescissions = (consentRescissions ?? []).union([rescission])
     }
 
+    /// Adds one grant.
+    /// - Parameter grant: The grant.
+    public mutating func insert(_ grant: EntitlementGrant) { grants = (grants ?? []).union([grant]) }
+
+    /// Adds one grant's revocation.
+    /// - Parameter revocation: The revocation.
+    public mutating func insert(_ revocation: GrantRevocation) {
+        grantRevocations = (grantRevocations ?? []).union([revocation])
+    }
+
+    /// Adds the evidence about the customer rather than one subscription (grants and their revocations) of
+    /// `other`: what stays with the customer when subscriptions move away.
+    public mutating func formCustomerUnion(_ other: EvidenceSet) {
+        if let grants = other.grants { self.grants = (self.grants ?? []).union(grants) }
+        if let revocations = other.grantRevocations {
+            grantRevocations = (grantRevocations ?? []).union(revocations)
+        }
+    }
+
     /// Adds everything in another set.
     /// - Parameter other: More evidence.
     public mutating func formUnion(_ other: EvidenceSet) {
@@ -46,6 +76,7 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
         if let rescissions = other.consentRescissions {
             consentRescissions = (consentRescissions ?? []).union(rescissions)
         }
+        formCustomerUnion(other)
     }
 
     /// Adds a verifyReceipt response (modern or iOS 6-style): `in_app`, `latest_receipt_info` and

@@ -62,6 +62,7 @@ extension SubscriptionEngine {
             }
         }
         for rescission in evidence.consentRescissions ?? [] { kept.insert(rescission) }
+        kept.formCustomerUnion(evidence)
         return FoldedEvidence(kept: kept, folded: folded)
     }
 

@@ -10,6 +10,8 @@ public struct CustomerState: Sendable, Hashable {
     public var purchases: [PurchaseState]
     /// Entitlements in force, by identifier.
     public var entitlements: [Entitlement]
+    /// Grants support gave, in force or not, by id (given by the instant and, as known then, known by then).
+    public var grants: [GrantState] = []
     /// Intro-offer eligibility per product id.
     public var introEligibility: [String: IntroEligibility]
 }

@@ -44,4 +44,7 @@ public enum SubscriptionRule: String, Sendable, CaseIterable {
     /// Past periods and renewal info that later observations superseded change no answer from then on: a store may
     /// keep them apart from what it evaluates (``SubscriptionEngine/fold(_:at:)``).
     case supersededHistoryFolds = "superseded-history-folds"
+    /// An entitlement support granted is in force from the grant until its end or its revocation, beside whatever
+    /// purchases give the same entitlement: the latest end of all its sources is the entitlement's.
+    case supportGrant = "support-grant"
 }

@@ -69,6 +69,10 @@ import Testing
             for path in [
                 "/dashboard/notifications", "/dashboard/subscribers", "/dashboard/subscribers?id=victim",
                 "/dashboard/subscribers?id=\(Self.encoded(Self.quotePayload))", "/dashboard/webhooks",
+                // The search echoes its text and lists the ids it finds.
+                "/dashboard/search?q=\(Self.encoded(Self.quotePayload))",
+                "/dashboard/search?q=\(Self.encoded("p\u{D4E}<meta"))",
+                "/dashboard/search?q=\(Self.encoded(Self.refresh))",
             ] {
                 let page = try await browser.go(.GET, path)
                 #expect(page.status == 200, "\(path)")
@@ -76,6 +80,11 @@ import Testing
             }
             let victim = try await browser.go(.GET, "/dashboard/subscribers?id=victim")
             #expect(victim.body.contains("p\u{D4E}&lt;meta http-equiv=&quot;refresh&quot;"), "the alias, escaped")
+            let found = try await browser.go(.GET, "/dashboard/search?q=\(Self.encoded(Self.quotePayload))")
+            #expect(
+                found.body.contains(
+                    "q&quot;\u{301} autofocus onfocus=alert(1) x=&quot;\u{301}</a></td><td>app user id"),
+                "the hostile id found, as text")
 
             let (_, headers, csv) = try await browser.go(
                 .GET, "/v1/subscribers?format=csv", headers: [("Authorization", "Bearer \(E2E.secretKey)")])

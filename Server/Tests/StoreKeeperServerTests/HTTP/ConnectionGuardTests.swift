@@ -22,7 +22,7 @@ import Testing
             let before = try await servers.store.dump()
             for route in APIRoute.all where route.method == .post {
                 let connection = try RawConnection(port: servers.port)
-                let path = "/" + route.path.replacingOccurrences(of: ":id", with: "someone")
+                let path = route.endpoint.path(route.endpoint.parameters.map { _ in "someone" })
                 connection.send(
                     "POST \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TenantServers.secretA)\r\n"
                         + "Transfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n")

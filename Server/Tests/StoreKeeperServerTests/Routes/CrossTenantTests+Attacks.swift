@@ -75,6 +75,66 @@ extension CrossTenantTests {
                 Attack(name: "the project's customers", user: "", query: "?limit=1000", check: noSubscriptions),
                 Attack(name: "B's user by cursor", user: "", query: "?cursor=victi&limit=5", check: noSubscriptions),
             ]
+        case .getSearch:
+            // A's project may hold a customer named like B's (an alias attack may have made one): that one is A's.
+            // B's subscription and B's email find nothing for A.
+            let nothingFound: @Sendable (Int, [String: Any]) -> Bool = { status, body in
+                status == 403 || (status == 200 && (body["results"] as? [Any])?.isEmpty == true)
+            }
+            return [
+                Attack(name: "B's user id", user: "", query: "?q=victim", check: noSubscriptions),
+                Attack(name: "B's user id by prefix", user: "", query: "?q=vic", check: noSubscriptions),
+                Attack(name: "B's original transaction", user: "", query: "?q=\(victimOriginal)", check: nothingFound),
+                Attack(name: "B's customer's email", user: "", query: "?q=\(victimCopy)", check: nothingFound),
+            ]
+        case .postGrant:
+            // A's key may grant A's own customer of B's customer's name: never B's customer.
+            return [
+                Attack(
+                    name: "a grant to B's user id", user: "victim", segments: ["pro"], body: ["duration": "P1W"],
+                    check: { status, body in status == 403 || (status == 201 && noSubscriptions(status, body)) }),
+                Attack(
+                    name: "a grant to B's alias", user: "victim-device", segments: ["pro"],
+                    body: ["duration": "lifetime"],
+                    check: { status, body in status == 403 || (status == 201 && noSubscriptions(status, body)) }),
+            ]
+        case .deleteGrant:
+            return [
+                Attack(
+                    name: "B's user's grants revoked", user: "victim", segments: ["pro"],
+                    check: { status, body in [403, 404].contains(status) || noSubscriptions(status, body) })
+            ]
+        case .getExport:
+            // What A's key reads of a name B also uses is A's own customer of that name, or nothing.
+            return ["victim", "victim-device"].map { user in
+                Attack(
+                    name: "B's customer's data exported as \(user)", user: user,
+                    check: { status, body in [403, 404].contains(status) || noSubscriptions(status, body) })
+            }
+        case .deleteSubscriber:
+            // A's key may erase A's own customer of B's customer's name: B's rows and answer stay (the matrix checks).
+            return ["victim", "victim-device"].map { user in
+                Attack(
+                    name: "B's customer erased as \(user)", user: user,
+                    check: { status, body in [403, 404].contains(status) || noSubscriptions(status, body) })
+            }
+        case .getAudit:
+            // B's changes (its webhook, offering, rules, grant) are in B's log; A's log holds only A's.
+            return [
+                Attack(
+                    name: "A's audit log", user: "", query: "?limit=1000",
+                    check: { status, body in
+                        let text = String(
+                            decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
+                        let mine = Set(
+                            [Servers.secretA, Servers.supportA, Servers.readA].map {
+                                "key:" + HexDigest.sha256($0).prefix(16)
+                            })
+                        let actors = (body["entries"] as? [[String: Any]] ?? []).map { $0["actor"] as? String ?? "" }
+                        return status == 403
+                            || (status == 200 && !text.contains(victimCopy) && actors.allSatisfy(mine.contains))
+                    })
+            ]
         case .getEventFeed:
             return [
                 Attack(name: "the project's event feed", user: "", query: "?limit=1000", check: noSubscriptions)

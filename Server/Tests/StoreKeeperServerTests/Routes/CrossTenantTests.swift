@@ -16,6 +16,8 @@ import Testing
     struct Attack: Sendable {
         var name: String
         var user: String
+        /// The path's parameters after `:id`, in order.
+        var segments: [String] = []
         var body: [String: String]?
         var query = ""
         /// A body that is not flat strings (sent instead of `body`).
@@ -84,6 +86,10 @@ import Testing
             .POST, "/v1/subscribers/victim/attributes", key: Servers.publicB,
             body: Data(#"{"attributes":{"$email":"\#(victimCopy)"}}"#.utf8))
         #expect(attributed == 200)
+        let (granted, _) = try await servers.client.call(
+            .POST, "/v1/subscribers/victim/entitlements/pro/grants", key: Servers.secretB,
+            body: servers.client.json(["duration": "P1M", "reason": victimCopy]))
+        #expect(granted == 201)
         let (retained, _) = try await servers.client.call(
             .PUT, "/v1/retention/rules", key: Servers.secretB,
             body: Data(
@@ -127,7 +133,11 @@ import Testing
                 #expect(!attacks.isEmpty, "\(route) has no cross-tenant attack: add it to the matrix")
                 for attack in attacks {
                     for key in [Servers.publicA, Servers.secretA, Servers.retiredSecretA] {
-                        let path = "/" + route.path.replacingOccurrences(of: ":id", with: attack.user) + attack.query
+                        var path = "/" + route.path.replacingOccurrences(of: ":id", with: attack.user)
+                        for (name, value) in zip(route.endpoint.parameters.dropFirst(), attack.segments) {
+                            path = path.replacingOccurrences(of: ":" + name, with: value)
+                        }
+                        path += attack.query
                         let method = NIOHTTP1.HTTPMethod(rawValue: route.method.rawValue)
                         let (status, answer) = try await servers.client.call(
                             method, path, key: key,

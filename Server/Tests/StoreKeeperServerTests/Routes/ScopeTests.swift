@@ -15,7 +15,7 @@ import Testing
 
     /// The route's path with a placeholder id, and a body for the routes that take one.
     static func request(_ route: APIRoute) -> (path: String, body: Data?) {
-        let path = route.path.contains(":id") ? route.endpoint.path("scope-probe") : route.endpoint.path
+        let path = route.endpoint.path(route.endpoint.parameters.map { _ in "scope-probe" })
         let method = route.endpoint.method
         return (path, method == .get || method == .delete ? nil : Data("{}".utf8))
     }

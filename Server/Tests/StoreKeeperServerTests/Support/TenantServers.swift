@@ -18,10 +18,10 @@ struct TenantServers: Sendable {
     static let secretA = "sk_tenant_a_secret_0123456789abcdefghij"
     static let publicB = "pk_tenant_b_public_0123456789abcdefghij"
     static let secretB = "sk_tenant_b_secret_0123456789abcdefghij"
-    /// A's secret key before a rotation: stored by an earlier start, no longer configured.
     /// A's secret keys of narrower scopes (``secretA`` has none in the configuration: `admin`).
     static let readA = "sk_tenant_a_read_00000123456789abcdefghij"
     static let supportA = "sk_tenant_a_support_0123456789abcdefghij"
+    /// A's secret key before a rotation: stored by an earlier start, no longer configured.
     static let retiredSecretA = "sk_tenant_a_retired_0123456789abcdefghi"
     static let projectA = try! ProjectScope(appA)
     static let projectB = try! ProjectScope(appB)

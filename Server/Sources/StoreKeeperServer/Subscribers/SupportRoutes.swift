@@ -1,0 +1,33 @@
+import StoreKeeperAPI
+
+/// The support desk's room: finding a customer (`GET /v1/search`, any secret key), giving or taking back access
+/// without a purchase (grants, a `support` key), and a customer's data exported or erased (a `support` key).
+struct SupportRoutes: APIFeature {
+    let search: CustomerSearch
+    let grants: SupportGrants
+    let data: CustomerData
+
+    func register(_ handlers: inout APIHandlers) {
+        handlers.on(.getSearch) { call in
+            try call.json(try await search.search(call.query("q"), bundleID: call.bundleID))
+        }
+        handlers.on(.postGrant) { call in
+            let body = try await call.decode(GrantPost.self)
+            let grant = try await grants.grant(
+                body, appUserID: try call.id(), entitlement: try call.parameter("entitlement"),
+                bundleID: call.bundleID)
+            return try call.json(grant, status: .created)
+        }
+        handlers.on(.deleteGrant) { call in
+            try call.json(
+                try await grants.revoke(
+                    appUserID: try call.id(), entitlement: try call.parameter("entitlement"), bundleID: call.bundleID))
+        }
+        handlers.on(.getExport) { call in
+            try call.json(try await data.export(appUserID: try call.id(), bundleID: call.bundleID))
+        }
+        handlers.on(.deleteSubscriber) { call in
+            try call.json(try await data.erase(appUserID: try call.id(), bundleID: call.bundleID))
+        }
+    }
+}
