@@ -62,6 +62,20 @@ public protocol EvidenceStore: Sendable {
 
     /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it; both ids are in
     /// `project`, so an alias never reaches another project's subscriber.
-    func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date)
+    /// - Parameter authority: Who asks: the customer `alias` resolves to (read inside the merge's transaction)
+    ///   must be one it ``MergeAuthority/permits(merging:isItsOwnCustomer:evidence:)``.
+    /// - Throws: ``MergeRefused`` (nothing written) when it is not.
+    func alias(
+        _ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date,
+        authority: MergeAuthority
+    ) async throws
+}
+
+extension EvidenceStore {
+    /// Merges as the owner's backend may (``MergeAuthority/owner``): any customer.
+    public func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date)
         async throws
+    {
+        try await self.alias(alias, to: appUserID, in: project, bundleID: bundleID, now: now, authority: .owner)
+    }
 }

@@ -24,6 +24,13 @@ struct APICall: Sendable {
     /// Whether the caller holds a secret key.
     var isSecret: Bool { caller?.kind == .secret }
 
+    /// Whether the caller writes as the owner's backend on a route a public key may also call: a secret key with
+    /// the `support` or `admin` scope. A `read` key writes there no more than the app's public key does.
+    var writesAsOwner: Bool { isSecret && caller?.scope != .read }
+
+    /// Who asks for a merge: the owner's backend (``writesAsOwner``) or the app.
+    var mergeAuthority: MergeAuthority { writesAsOwner ? .owner : .app }
+
     /// The path's `:id` (an app user id, an endpoint id, a delivery id or a metric's name), percent-decoded.
     /// - Throws: `invalid_parameter` when its percent-encoding is broken (`%zz`, a lone `%`, bytes that are not
     ///   UTF-8): kept raw, it would name another id than the one a proxy or log decodes.

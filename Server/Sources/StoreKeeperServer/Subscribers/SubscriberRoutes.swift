@@ -29,7 +29,7 @@ struct SubscriberRoutes: APIFeature {
             return call.json(
                 try await service.alias(
                     appUserID: try call.id(), newAppUserID: try call.required(body.newAppUserID, "new_app_user_id"),
-                    bundleID: call.bundleID, secretKey: call.isSecret))
+                    bundleID: call.bundleID, authority: call.mergeAuthority))
         }
         handlers.on(.getSubscribers) { call in
             let filter = try SubscriberList.Filter(call.query)

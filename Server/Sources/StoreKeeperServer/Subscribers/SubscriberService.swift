@@ -1,6 +1,7 @@
 import Foundation
 import StoreKeeperAPI
 import StoreKeeperStorage
+import StoreKeeperWire
 import SubscriptionEngine
 
 /// The subscribers room's logic, apart from HTTP: a subscriber's document at the server's clock (kept encoded
@@ -25,14 +26,6 @@ struct SubscriberService: Sendable {
         self.now = now
         documents = SubscriberDocumentCache(changes: store.changes, budget: answerCacheBudget)
     }
-
-    /// Whether `id` is an anonymous id in the SDK's form, `$anonymous:` and a random UUID: an id nobody can guess.
-    static func isAnonymousID(_ id: String) -> Bool {
-        id.hasPrefix(Self.anonymousPrefix) && UUID(uuidString: String(id.dropFirst(Self.anonymousPrefix.count))) != nil
-    }
-
-    /// What the SDK's anonymous ids start with.
-    static let anonymousPrefix = "$anonymous:"
 
     /// The subscriber document (`{request_date, request_date_ms, subscriber}`) as JSON: entitlements,
     /// subscriptions with explanations, purchases, aliases, server time. One indexed read; the engine runs only
@@ -90,25 +83,30 @@ struct SubscriberService: Sendable {
 
     /// Merges identities: `appUserID` (and its purchases) becomes an alias of `newAppUserID`.
     ///
-    /// With a public key (which ships inside the app, so anyone has it) only an id nobody can guess may be merged
-    /// into another: an anonymous id in the SDK's form, or an id with no evidence of its own. Merging a customer
-    /// who has purchases needs the secret key, else anyone could move anyone's entitlement to themselves.
-    /// - Parameter secretKey: Whether the caller used a secret key.
-    func alias(appUserID: String, newAppUserID: String, bundleID: String, secretKey: Bool) async throws -> [UInt8] {
+    /// Who may merge whom is ``MergeAuthority``'s rule, applied by the store inside the merge's transaction to the
+    /// customer `appUserID` resolves to: the app (a public key, which ships inside the app, so anyone has it) may
+    /// merge a customer without evidence, or its own anonymous id; moving a customer's purchases or grants needs
+    /// the owner's backend.
+    /// - Parameter authority: Who asks.
+    func alias(appUserID: String, newAppUserID: String, bundleID: String, authority: MergeAuthority) async throws
+        -> [UInt8]
+    {
         let appUserID = try CustomerID.normalized(appUserID)
         let newAppUserID = try CustomerID.normalized(newAppUserID, field: "new_app_user_id")
         let project = try apps.project(bundleID)
-        if !secretKey, !Self.isAnonymousID(appUserID),
-            let merged = try await store.subscriber(appUserID, in: project),
-            !merged.evidence.transactions.isEmpty || !merged.evidence.renewals.isEmpty
-        {
+        do {
+            try await store.alias(
+                appUserID, to: newAppUserID, in: project, bundleID: bundleID, now: now(), authority: authority)
+        } catch let refused as MergeRefused {
+            let whose = refused.isAlias ? "is an alias of a customer who has" : "has"
             throw ServiceError(
                 .forbidden, .secretKeyRequired,
-                "app_user_id has purchases of its own; merging it into another id needs a secret key (a public key "
-                    + "may merge an anonymous id, $anonymous:<uuid>, or an id with no purchases)")
+                "app_user_id \(UntrustedText.quoted(refused.appUserID)) \(whose) purchases or grants; merging it into "
+                    + "another id needs a secret key with the support or admin scope (a public key may merge an id "
+                    + "without evidence, or its own anonymous id, $anonymous:<uuid>)")
         }
-        try await store.alias(appUserID, to: newAppUserID, in: project, bundleID: bundleID, now: now())
-        return try await subscriberDocument(appUserID: newAppUserID, project: project, personal: secretKey)
+        return try await subscriberDocument(
+            appUserID: newAppUserID, project: project, personal: authority == .owner)
     }
 
     /// A subscriber's events, in the caller's project.

@@ -3,18 +3,46 @@ import SubscriptionEngine
 
 /// Identities: aliases and API keys.
 extension SQLStore {
-    /// Merges `alias` into `appUserID`, both in `project`.
-    public func alias(_ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date)
-        async throws
-    {
+    /// Merges `alias` into `appUserID`, both in `project`, if `authority` may merge the customer `alias` resolves
+    /// to. Each id is resolved again once both customers are locked: a merge committed meanwhile that moved either
+    /// id starts the transaction over (at most three times), so two concurrent merges cannot both pass the rule on
+    /// what the ids named before.
+    public func alias(
+        _ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date,
+        authority: MergeAuthority
+    ) async throws {
+        for attempt in 1...3 {
+            do {
+                return try await merge(
+                    alias, to: appUserID, in: project, bundleID: bundleID, now: now, authority: authority)
+            } catch is IdentityMoved where attempt < 3 {
+                continue
+            }
+        }
+    }
+
+    /// A merge committed between resolving an id and locking its customer: the transaction starts over.
+    struct IdentityMoved: Error {}
+
+    func merge(
+        _ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date,
+        authority: MergeAuthority
+    ) async throws {
         let cache = evidenceCache
         let changed = try await database.withTransaction { tx -> [String] in
             let target = try await Self.canonical(tx, project.key(appUserID))
             let source = try await Self.canonical(tx, project.key(alias))
             try await Self.lock(tx, ["user:\(target)", "user:\(source)"])
+            guard try await Self.canonical(tx, project.key(appUserID)) == target,
+                try await Self.canonical(tx, project.key(alias)) == source
+            else { throw IdentityMoved() }
             guard source != target else { return [] }
             let stored = try await Self.loadEvidence(tx, target, cache)
             let merged = try await Self.loadEvidence(tx, source, cache)?.evidence ?? EvidenceSet()
+            let isItsOwnCustomer = source == project.key(alias)
+            guard authority.permits(merging: alias, isItsOwnCustomer: isItsOwnCustomer, evidence: merged) else {
+                throw MergeRefused(appUserID: alias, isAlias: !isItsOwnCustomer)
+            }
             // The merged subscriber was first seen when either of the two was.
             let firstSeen = try await tx.query(
                 "SELECT created_at FROM subscribers WHERE app_user_id IN (?, ?)", [.text(target), .text(source)]
