@@ -17,7 +17,7 @@ struct AttributeRoutes: APIFeature {
             let project = try apps.project(call.bundleID)
             let changes = try AttributeRules.checked(try await call.decode(AttributesPost.self).attributes)
             let key = project.key(appUserID)
-            if !call.isSecret, changes.values.contains(where: { $0 != nil }),
+            if !call.writesAsOwner, changes.values.contains(where: { $0 != nil }),
                 try await store.isNewGuest(appUserKey: key)
             {
                 try await guests.admit(project, store: store)
@@ -25,14 +25,14 @@ struct AttributeRoutes: APIFeature {
             do {
                 let attributes = try await store.setAttributes(
                     changes, appUserKey: key, maximumCustom: AttributeRules.maximumCustom,
-                    now: now(), source: call.isSecret ? .server : .client)
+                    now: now(), source: call.writesAsOwner ? .server : .client)
                 return try call.json(
                     AttributesResponse(attributes: AttributeRules.visible(attributes, personal: call.isSecret)))
             } catch let protected as AttributeSetByServer {
                 throw APIError(
                     .forbidden, .secretKeyRequired,
                     "attribute \"\(protected.names.joined(separator: "\", \""))\" was set with a secret key; "
-                        + "only a secret key may change or remove it")
+                        + "only a secret key with the support or admin scope may change or remove it")
             } catch let limit as AttributeLimitExceeded {
                 throw APIError.badRequest(
                     .tooManyAttributes,
@@ -42,9 +42,9 @@ struct AttributeRoutes: APIFeature {
         }
         handlers.on(.deleteAttributes) { call in
             let appUserID = try CustomerID.normalized(try call.id())
-            // A public key removes what the app set; what the owner's backend set stays.
+            // The app (a public key, or a read key) removes what the app set; what the owner's backend set stays.
             _ = try await store.deleteAttributes(
-                appUserKey: try apps.project(call.bundleID).key(appUserID), keepingServerSet: !call.isSecret)
+                appUserKey: try apps.project(call.bundleID).key(appUserID), keepingServerSet: !call.writesAsOwner)
             return Response(status: .noContent)
         }
     }
