@@ -85,8 +85,8 @@ struct SubscriberService: Sendable {
     ///
     /// Who may merge whom is ``MergeAuthority``'s rule, applied by the store inside the merge's transaction to the
     /// customer `appUserID` resolves to: the app (a public key, which ships inside the app, so anyone has it) may
-    /// merge a customer without evidence, or its own anonymous id; moving a customer's purchases or grants needs
-    /// the owner's backend.
+    /// merge a customer without evidence or backend-set attributes, or its own anonymous id; moving a customer's
+    /// purchases, grants or the backend's attributes needs the owner's backend.
     /// - Parameter authority: Who asks.
     func alias(appUserID: String, newAppUserID: String, bundleID: String, authority: MergeAuthority) async throws
         -> [UInt8]
@@ -101,9 +101,9 @@ struct SubscriberService: Sendable {
             let whose = refused.isAlias ? "is an alias of a customer who has" : "has"
             throw ServiceError(
                 .forbidden, .secretKeyRequired,
-                "app_user_id \(UntrustedText.quoted(refused.appUserID)) \(whose) purchases or grants; merging it into "
-                    + "another id needs a secret key with the support or admin scope (a public key may merge an id "
-                    + "without evidence, or its own anonymous id, $anonymous:<uuid>)")
+                "app_user_id \(UntrustedText.quoted(refused.appUserID)) \(whose) purchases, grants or attributes "
+                    + "your backend set; merging it into another id needs a secret key with the support or admin "
+                    + "scope (a public key may merge an id without them, or its own anonymous id, $anonymous:<uuid>)")
         }
         return try await subscriberDocument(
             appUserID: newAppUserID, project: project, personal: authority == .owner)

@@ -1,5 +1,5 @@
 /// A merge the caller's ``MergeAuthority`` does not allow: the id resolves to a customer with evidence (purchases
-/// or grants) that only the owner's backend may move. Nothing was written.
+/// or grants) or attributes the owner's backend set, which only the backend may move. Nothing was written.
 public struct MergeRefused: Error, Hashable, Sendable {
     /// The id the request asked to merge, as it named it.
     public var appUserID: String

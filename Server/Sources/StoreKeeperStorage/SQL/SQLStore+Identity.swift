@@ -40,7 +40,17 @@ extension SQLStore {
             let stored = try await Self.loadEvidence(tx, target, cache)
             let merged = try await Self.loadEvidence(tx, source, cache)?.evidence ?? EvidenceSet()
             let isItsOwnCustomer = source == project.key(alias)
-            guard authority.permits(merging: alias, isItsOwnCustomer: isItsOwnCustomer, evidence: merged) else {
+            let serverSet =
+                authority.readsAttributes
+                ? try await !tx.query(
+                    "SELECT name FROM subscriber_attributes WHERE app_user_id = ? AND source = 'server' LIMIT 1",
+                    [.text(source)]
+                ).isEmpty : false
+            guard
+                authority.permits(
+                    merging: alias, isItsOwnCustomer: isItsOwnCustomer, evidence: merged,
+                    holdsServerSetAttributes: serverSet)
+            else {
                 throw MergeRefused(appUserID: alias, isAlias: !isItsOwnCustomer)
             }
             // The merged subscriber was first seen when either of the two was.

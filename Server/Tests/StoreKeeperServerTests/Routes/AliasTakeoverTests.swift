@@ -94,4 +94,33 @@ import Testing
             }
         }
     }
+
+    @Test(
+        "item 3: a customer the backend marked (tier, $email) cannot be merged into another id with the public key",
+        arguments: TestDatabases.backends)
+    func serverSetAttributesStay(_ backend: String) async throws {
+        try await Servers.with(backend) { servers in
+            let (marked, _) = try await servers.client.call(
+                .POST, "/v1/subscribers/vip/attributes", key: Servers.secretA,
+                body: Data(#"{"attributes": {"tier": "gold", "$email": "vip@example.com"}}"#.utf8))
+            #expect(marked == 200)
+            let before = try await servers.store.dump()
+            for key in [Servers.publicA, Servers.readA] {
+                let (stolen, answer) = try await Self.alias(servers, "vip", into: "mallory", key: key)
+                #expect(stolen == 403, "\(answer)")
+                #expect(try await servers.store.dump() == before, "a refused merge changes nothing")
+            }
+            // Through an anonymous id aliased into it first: the same customer, the same answer.
+            let anonymous = "$anonymous:" + UUID().uuidString.lowercased()
+            #expect(try await Self.alias(servers, anonymous, into: "vip", key: Servers.publicA).0 == 200)
+            #expect(try await Self.alias(servers, anonymous, into: "mallory", key: Servers.publicA).0 == 403)
+            // What the app itself set does not hold a customer back; the backend may move a marked one.
+            let (appSet, _) = try await servers.client.call(
+                .POST, "/v1/subscribers/guest/attributes", key: Servers.publicA,
+                body: Data(#"{"attributes": {"theme": "dark"}}"#.utf8))
+            #expect(appSet == 200)
+            #expect(try await Self.alias(servers, "guest", into: "mallory", key: Servers.publicA).0 == 200)
+            #expect(try await Self.alias(servers, "vip", into: "vip-2", key: Servers.secretA).0 == 200)
+        }
+    }
 }
