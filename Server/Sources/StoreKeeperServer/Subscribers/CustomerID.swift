@@ -19,7 +19,7 @@ enum CustomerID {
     ///   - field: The field it came in, for the error.
     /// - Returns: The NFC form of the id.
     /// - Throws: `invalid_app_user_id` (or `invalid_<field>`), naming the field, for an empty, too long or
-    ///   control-character id.
+    ///   control-character id, and for a look-alike (``lookAlikeReason(_:)``), naming the character.
     static func normalized(_ raw: String, field: String = "app_user_id") throws(ServiceError) -> String {
         let id = raw.precomposedStringWithCanonicalMapping
         guard !id.isEmpty, id.utf8.count <= maximumBytes,
@@ -41,6 +41,34 @@ enum CustomerID {
                 "\(field) must not start with a combining or joining mark nor end with a prepended character "
                     + "(it would fuse with the text beside it)")
         }
+        // Look-alikes: an id that shows as blank, or as another id with a space before or after it, or with an
+        // invisible character inside (a Hangul filler, a Braille blank, a line separator) is a second customer a
+        // person cannot tell from the first in the dashboard or a CSV.
+        if let reason = lookAlikeReason(id) {
+            throw .invalid(
+                field == "device_id" ? .invalidDeviceID : .invalidAppUserID, "\(field) must not \(reason)")
+        }
         return id
+    }
+
+    /// Why `id` would pass for another id or for nothing when shown, or `nil`: it starts or ends with white space
+    /// (so a blank id too), holds white space other than the plain space U+0020, a line or paragraph separator, a
+    /// default-ignorable code point (U+115F, U+3164, U+FFA0, variation selectors…) or the blank Braille pattern.
+    static func lookAlikeReason(_ id: String) -> String? {
+        let scalars = id.unicodeScalars
+        if let first = scalars.first, first.properties.isWhitespace { return "start with white space" }
+        if let last = scalars.last, last.properties.isWhitespace { return "end with white space" }
+        for scalar in scalars {
+            let code = String(format: "U+%04X", scalar.value)
+            switch scalar.properties.generalCategory {
+            case .lineSeparator, .paragraphSeparator: return "hold a line or paragraph separator (\(code))"
+            default: break
+            }
+            if scalar.properties.isWhitespace, scalar != " " { return "hold white space other than U+0020 (\(code))" }
+            if scalar.properties.isDefaultIgnorableCodePoint || scalar == "\u{2800}" {
+                return "hold an invisible character (\(code))"
+            }
+        }
+        return nil
     }
 }
