@@ -11,8 +11,14 @@ public protocol RetentionStore: Sendable {
 
     /// Records each exchange — Apple's request and the answer given as `retention_request` and
     /// `retention_response` events on the customer, its answer row and its announcement (with its deliveries) —
-    /// all in one transaction.
-    func recordRetention(_ exchanges: [RetentionExchange]) async throws
+    /// all in one transaction, unless its request was admitted before.
+    ///
+    /// Admission is in the database, so every replica sees it: an exchange whose `requestID` was recorded since
+    /// `forgetBefore` (by any replica, or earlier in the same batch) is a replay and writes nothing; identifiers
+    /// admitted before `forgetBefore` are forgotten in the same transaction.
+    /// - Returns: The positions in `exchanges` of those refused as replays.
+    @discardableResult
+    func recordRetention(_ exchanges: [RetentionExchange], forgetBefore: Date) async throws -> Set<Int>
 
     /// When the customer (any of `appUserKeys`: their key and their aliases') was last answered a promotional
     /// offer, if ever.

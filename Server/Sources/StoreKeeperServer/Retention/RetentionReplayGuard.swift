@@ -6,7 +6,9 @@ import Synchronization
 /// captured genuine request replayed later therefore neither records an exchange nor earns a freshly signed offer.
 ///
 /// Identifiers are remembered for twice the window (any older request is refused by its date anyway), at most
-/// ``capacity`` of them; past that, the oldest are forgotten first. Shared by every copy of the service.
+/// ``capacity`` of them; past that, the oldest are forgotten first. Shared by every copy of the service. This
+/// process's memory is the quick first refusal; the database is where every replica's admissions meet
+/// (``RetentionRecorder``: a request another replica admitted is refused when its exchange would be recorded).
 final class RetentionReplayGuard: Sendable {
     /// Why a request is refused.
     enum Refusal: Error, Equatable {

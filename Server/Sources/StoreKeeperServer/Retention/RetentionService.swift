@@ -42,7 +42,7 @@ struct RetentionService: Sendable {
         self.subscribers = subscribers
         self.signer = signer
         self.now = now
-        recorder = RetentionRecorder(store: store)
+        recorder = RetentionRecorder(store: store, now: now)
         books = ProjectSettingsCache(store: store) { settings in
             guard let body = settings.first(where: { $0.kind == Self.rulesKind })?.body else {
                 return RetentionRules(rules: [])
@@ -163,7 +163,12 @@ struct RetentionService: Sendable {
             exchange.announcement = try Self.offerShown(
                 offer, document: document, request: request, bundleID: app.configuration.bundleID, at: instant)
         }
-        try await recorder.record(exchange)
+        do {
+            try await recorder.record(exchange)
+        } catch is RetentionRecorder.Replayed {
+            // Admitted before by another replica (the database remembers for every replica): nothing recorded.
+            throw ServiceError(.notFound, .noRetentionMessage, "the request was answered before; each is answered once")
+        }
         guard let (_, answer) = chosen else {
             throw ServiceError(.notFound, .noRetentionMessage, "no retention rule answers this customer")
         }

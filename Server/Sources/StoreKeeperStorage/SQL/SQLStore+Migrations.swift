@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 23
+    public static let schemaVersion = 24
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -194,6 +194,12 @@ extension SQLStore {
             [
                 "CREATE TABLE audit_log (id \(autoIncrement), project TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL, address TEXT, route TEXT NOT NULL, target TEXT, summary TEXT NOT NULL)",
                 "CREATE INDEX audit_log_project ON audit_log (project, id)",
+            ],
+            // 24: Apple's real-time retention requests admitted, by requestIdentifier, so every replica refuses a
+            // replay (kept for twice the five-minute window their signedDate must fall in, then forgotten).
+            [
+                "CREATE TABLE retention_requests (request_id TEXT PRIMARY KEY, admitted_at TEXT NOT NULL)",
+                "CREATE INDEX retention_requests_time ON retention_requests (admitted_at)",
             ],
         ]
         _ = try await database.withTransaction { tx in

@@ -15,10 +15,14 @@ extension SQLStore {
 
     /// Records each exchange's request and answer as two events and an answer row, with its announcement, all in
     /// one transaction: many concurrent exchanges share one commit (``RetentionRecorder``). Rows go in multi-row
-    /// statements, a chunk of exchanges at a time.
-    public func recordRetention(_ exchanges: [RetentionExchange]) async throws {
-        guard !exchanges.isEmpty else { return }
-        try await database.withTransaction { tx in
+    /// statements, a chunk of exchanges at a time. Each request id is admitted first, in the same transaction
+    /// (``admitRetentionRequests(_:_:forgetBefore:)``); a replay's exchange writes nothing.
+    @discardableResult
+    public func recordRetention(_ exchanges: [RetentionExchange], forgetBefore: Date) async throws -> Set<Int> {
+        guard !exchanges.isEmpty else { return [] }
+        return try await database.withTransaction { tx in
+            let admitted = try await Self.admitRetentionRequests(tx, exchanges, forgetBefore: forgetBefore)
+            let exchanges = admitted.exchanges
             for start in stride(from: 0, to: exchanges.count, by: Self.retentionChunk) {
                 let chunk = exchanges[start..<min(exchanges.count, start + Self.retentionChunk)]
                 try await Self.insertEvents(
@@ -53,7 +57,40 @@ extension SQLStore {
                 try await Self.insertOutboxEvent(
                     tx, event, appUserKey: exchange.appUserKey, time: Self.timestamp(exchange.at))
             }
+            return admitted.replayed
         }
+    }
+
+    /// Admits each exchange's request id once across every replica: forgets ids admitted before `forgetBefore`,
+    /// then inserts the batch's ids; an id already stored, or met earlier in the batch, is a replay.
+    /// - Returns: The exchanges admitted, in order, and the positions of those refused.
+    static func admitRetentionRequests(
+        _ tx: any SQLTransaction, _ exchanges: [RetentionExchange], forgetBefore: Date
+    ) async throws -> (exchanges: [RetentionExchange], replayed: Set<Int>) {
+        try await tx.query(
+            "DELETE FROM retention_requests WHERE admitted_at < ?", [.text(Self.timestamp(forgetBefore))])
+        var seen = Set<String>()
+        let firsts = exchanges.filter { seen.insert($0.requestID).inserted }
+        var inserted = Set<String>()
+        for start in stride(from: 0, to: firsts.count, by: Self.retentionChunk) {
+            let chunk = firsts[start..<min(firsts.count, start + Self.retentionChunk)]
+            let rows = try await tx.query(
+                "INSERT INTO retention_requests (request_id, admitted_at) VALUES "
+                    + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
+                    + " ON CONFLICT (request_id) DO NOTHING RETURNING request_id",
+                chunk.flatMap { [SQLValue.text($0.requestID), .text(Self.timestamp($0.at))] })
+            inserted.formUnion(rows.compactMap { $0["request_id"]?.string })
+        }
+        var admitted: [RetentionExchange] = []
+        var replayed = Set<Int>()
+        for (position, exchange) in exchanges.enumerated() {
+            if inserted.remove(exchange.requestID) != nil {
+                admitted.append(exchange)
+            } else {
+                replayed.insert(position)
+            }
+        }
+        return (admitted, replayed)
     }
 
     /// How many exchanges one multi-row statement writes (14 bound values each for events, 7 for answers).
