@@ -45,7 +45,7 @@ import Testing
         #expect(
             PreparedStatements.slots.withLock { $0.sql[number] }
                 == PreparedStatements.numbered(sql, binds: [.integer(1)]))
-        #expect(PreparedStatements.capacity == 256)
+        #expect(PreparedStatements.capacity == 1_024)
     }
 
     @Test("on PostgreSQL: prepared on the connection under its slot's name, and every value type round-trips")
