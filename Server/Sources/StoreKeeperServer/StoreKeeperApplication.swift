@@ -126,9 +126,11 @@ public enum StoreKeeperApplication {
             store: store, apps: directory, reporting: configuration.metrics.reporting, now: dependencies.now)
         metricService.proceeds = configuration.metrics.proceeds
         let metrics = metricService
+        // One bound on guests (customers without evidence) for app-set attributes and experiment enrolments.
+        let guests = GuestBudget(maximum: configuration.maximumAttributeGuests)
         let offerings = OfferingService(
             store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
-            now: dependencies.now)
+            guests: guests, now: dependencies.now)
         let experiments = ExperimentService(
             store: store, offerings: offerings, reporting: configuration.metrics.reporting,
             proceeds: configuration.metrics.proceeds, now: dependencies.now)
@@ -193,7 +195,7 @@ public enum StoreKeeperApplication {
                 OfferingRoutes(offerings: offerings),
                 AttributeRoutes(
                     store: store, apps: directory, now: dependencies.now,
-                    guests: GuestBudget(maximum: configuration.maximumAttributeGuests)),
+                    guests: guests),
                 ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
                 SupportRoutes(
                     search: search, grants: grants,

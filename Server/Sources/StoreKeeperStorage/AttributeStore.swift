@@ -12,7 +12,8 @@ public protocol AttributeStore: Sendable {
     /// evidence for them (no purchase, receipt or app transaction) and no attribute the app set.
     func isNewGuest(appUserKey: String) async throws -> Bool
 
-    /// How many of `project`'s customers without evidence hold attributes the app set, counted up to `limit`.
+    /// How many of `project`'s customers without evidence hold attributes the app set or an experiment enrolment,
+    /// counted up to `limit`.
     func guests(in project: ProjectScope, limit: Int) async throws -> Int
 
     /// Sets (a value) or removes (`nil`) attributes of the customer `appUserKey` names, in one transaction: refused

@@ -2,8 +2,9 @@ import StoreKeeperStorage
 import Synchronization
 
 /// How many customers without evidence (no purchase, receipt or app transaction) a project holds app-set
-/// attributes for: at most `maximum`, so a public key — in every copy of the app, naming no customer — cannot fill
-/// the database with attributes for ids nobody bought with.
+/// attributes or experiment enrolments for: at most `maximum`, so a public key — in every copy of the app, naming
+/// no customer — cannot fill the database with rows for ids nobody bought with. A customer an alias made (a row
+/// without evidence) is a guest like one without a row.
 ///
 /// The count is read from the database (up to `maximum`) once per project and again after every
 /// ``recountInterval`` customers this process admitted, so its cost does not grow with each write and customers
@@ -35,7 +36,8 @@ final class GuestBudget: Sendable {
         guard tally.counted + tally.admitted < maximum else {
             throw ServiceError(
                 .conflict, .tooManyGuests,
-                "project \(project.id) holds app-set attributes for \(maximum) customers the server has no evidence "
+                "project \(project.id) holds app-set attributes or enrolments for \(maximum) customers the server has "
+                    + "no evidence "
                     + "for (maximumAttributeGuests); this customer's are taken once they have a purchase, a receipt "
                     + "or an app transaction, or when set with a secret key")
         }

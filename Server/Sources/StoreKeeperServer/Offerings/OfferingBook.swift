@@ -98,12 +98,15 @@ struct OfferingBook: Sendable {
     func offering(_ identifier: String) -> Offering? { offerings.first { $0.identifier == identifier } }
 
     /// The answer for a customer: the variant's of the running experiment when they are in its audience
-    /// (`enrol` puts them in one), else the first matching targeting rule's, else the project's.
-    func answer(for context: CustomerContext, enrol: (Experiment) async throws -> String) async throws -> [UInt8] {
+    /// (`enrol` puts them in one, or answers `nil`: not enrolled), else the first matching targeting rule's, else
+    /// the project's.
+    func answer(for context: CustomerContext, enrol: (Experiment) async throws -> String?) async throws -> [UInt8] {
         guard running != nil || !rules.isEmpty else { return answer }
         var matcher = TargetingMatcher(context)
-        if let running, try await matcher.matches(running.audience ?? TargetingConditions()) {
-            return variantAnswers[try await enrol(running)] ?? answer
+        if let running, try await matcher.matches(running.audience ?? TargetingConditions()),
+            let variant = try await enrol(running)
+        {
+            return variantAnswers[variant] ?? answer
         }
         guard let rule = try await matcher.first(of: rules) else { return answer }
         return ruleAnswers[rule.identifier] ?? answer

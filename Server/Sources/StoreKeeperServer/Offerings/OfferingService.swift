@@ -17,11 +17,11 @@ struct OfferingService: Sendable {
 
     /// Offerings over `store`, checked against `catalog` (empty: any product).
     init(
-        store: any SettingStore & EvidenceStore & ExperimentStore, apps: AppDirectory, catalog: Set<String>,
-        subscribers: SubscriberService, now: @escaping @Sendable () -> Date
+        store: any SettingStore & EvidenceStore & ExperimentStore & AttributeStore, apps: AppDirectory,
+        catalog: Set<String>, subscribers: SubscriberService, guests: GuestBudget, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
-        enroller = Enroller(store: store, secrets: ExperimentSecrets(store: store, now: now))
+        enroller = Enroller(store: store, secrets: ExperimentSecrets(store: store, now: now), guests: guests)
         self.apps = apps
         self.subscribers = subscribers
         self.now = now

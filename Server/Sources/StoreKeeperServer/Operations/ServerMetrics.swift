@@ -16,6 +16,12 @@ enum ServerMetrics {
         Counter(label: "storekeeper_verification_failures_total", dimensions: [("code", code)]).increment()
     }
 
+    /// A guest (a customer without evidence) asking for offerings while an experiment runs: `enrolled`, or
+    /// `refused` when the project holds its maximum of guests (``GuestBudget``) and no enrolment is written.
+    static func guestEnrolment(outcome: String) {
+        Counter(label: "storekeeper_guest_enrolments_total", dimensions: [("outcome", outcome)]).increment()
+    }
+
     /// A webhook delivery attempt: `delivered`, `retry` or `failed`.
     static func webhookAttempt(result: String) {
         Counter(label: "storekeeper_webhook_attempts_total", dimensions: [("result", result)]).increment()

@@ -32,20 +32,26 @@ extension SQLStore {
         return (rows.first?["customer"]?.string ?? appUserKey, held)
     }
 
-    /// Whether the customer has neither a subscriber row (evidence) nor an attribute the app set: one statement.
+    /// What a subscriber row holds when it holds no evidence (a row an alias of two ids without evidence made):
+    /// such a customer is a guest like one without a row.
+    public static let emptyEvidenceJSON = #"{"renewals":[],"transactions":[]}"#
+
+    /// Whether the customer has neither evidence (a subscriber row holding some) nor an attribute the app set: one
+    /// statement.
     public func isNewGuest(appUserKey: String) async throws -> Bool {
         let rows = try await database.read(
-            "SELECT (SELECT count(*) FROM subscribers WHERE app_user_id = c.customer) + (SELECT count(*) FROM subscriber_attributes WHERE app_user_id = c.customer AND source = 'client') AS n FROM (SELECT COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?) AS customer) c",
-            [.text(appUserKey), .text(appUserKey)])
+            "SELECT (SELECT count(*) FROM subscribers WHERE app_user_id = c.customer AND evidence_json <> ?) + (SELECT count(*) FROM subscriber_attributes WHERE app_user_id = c.customer AND source = 'client') AS n FROM (SELECT COALESCE((SELECT app_user_id FROM aliases WHERE alias = ?), ?) AS customer) c",
+            [.text(Self.emptyEvidenceJSON), .text(appUserKey), .text(appUserKey)])
         return (rows.first?["n"]?.int ?? 0) == 0
     }
 
-    /// Customers of `project` holding an app-set attribute and no subscriber row, up to `limit`.
+    /// Customers of `project` holding an app-set attribute or an experiment enrolment and no evidence (no
+    /// subscriber row, or one without evidence), up to `limit`.
     public func guests(in project: ProjectScope, limit: Int) async throws -> Int {
         let filter = ProjectKeyFilter(column: "a.app_user_id", project: project)
         let rows = try await database.read(
-            "SELECT count(*) AS n FROM (SELECT DISTINCT a.app_user_id FROM subscriber_attributes a WHERE \(filter.sql) AND a.source = 'client' AND NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = a.app_user_id) LIMIT \(max(0, limit))) g",
-            filter.binds)
+            "SELECT count(*) AS n FROM (SELECT g.customer FROM (SELECT a.app_user_id AS customer FROM subscriber_attributes a WHERE \(filter.sql) AND a.source = 'client' UNION SELECT e.app_user_id AS customer FROM experiment_enrolments e WHERE e.project = ?) g WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.app_user_id = g.customer AND s.evidence_json <> ?) LIMIT \(max(0, limit))) x",
+            filter.binds + [.text(project.id), .text(Self.emptyEvidenceJSON)])
         return Int(rows.first?["n"]?.int ?? 0)
     }
 

@@ -124,4 +124,30 @@ import Testing
             #expect(try await Self.set(client, "g7", #"{"attributes": {"campaign": "x"}}"#).0 == 409)
         }
     }
+
+    @Test(
+        "trust round three, item 5: an id made by an alias is a guest like any other, its attributes bounded",
+        arguments: TestDatabases.backends)
+    func guestsMadeByAliases(_ backend: String) async throws {
+        try await E2E.withServers(backend, adjusted: { $0.maximumAttributeGuests = 5 }) { _, client, _, _ in
+            for number in 1...5 {
+                #expect(try await Self.set(client, "g\(number)", #"{"attributes": {"campaign": "x"}}"#).0 == 200)
+            }
+            let big = String(repeating: "v", count: 400)
+            for round in 0..<10 {
+                let (aliased, answer) = try await client.call(
+                    .POST, "/v1/subscribers/ghost-src-\(round)/alias",
+                    body: client.json(["new_app_user_id": "ghost-\(round)"]))
+                #expect(aliased == 200, "\(answer)")
+                let attributes = (0..<50).map { "\"a\($0)\": \"\(big)\"" }.joined(separator: ", ")
+                let (status, refusal) = try await Self.set(
+                    client, "ghost-\(round)", "{\"attributes\": {\(attributes)}}")
+                #expect(
+                    status == 409 && (refusal["error"] as? [String: Any])?["code"] as? String == "too_many_guests",
+                    "round \(round): \(status)")
+                let (_, ghost) = try await client.call(.GET, "/v1/subscribers/ghost-\(round)", key: Self.secret)
+                #expect(ghost["attributes"] == nil, "nothing stored: \(ghost)")
+            }
+        }
+    }
 }

@@ -58,4 +58,35 @@ import Testing
             #expect(enrolled == ["a", "b"].map { name in assigned.values.filter { $0 == name }.count })
         }
     }
+
+    @Test(
+        "trust round three, item 5: made-up ids are enrolled only within the guest bound; past it nothing is written",
+        arguments: TestDatabases.backends)
+    func guestEnrolmentsBounded(_ backend: String) async throws {
+        try await E2E.withServers(backend, adjusted: { $0.maximumAttributeGuests = 5 }) { h, client, _, _ in
+            try await Experiments.setUp(client)
+            // A customer who bought is never bounded.
+            _ = try await client.buy(h, "premium.monthly", customer: "payer")
+            #expect(try await Experiments.variant(client, "payer") != nil)
+            let ghosts = (0..<30).map { "ghost-\($0)" }
+            var enrolled: [String] = []
+            for ghost in ghosts where try await Experiments.variant(client, ghost) != nil { enrolled.append(ghost) }
+            #expect(enrolled.count == 5, "\(enrolled)")
+            // The refused are answered as if no experiment ran, and asking again changes nothing.
+            for ghost in ghosts.suffix(3) { #expect(try await Experiments.variant(client, ghost) == nil) }
+            for ghost in enrolled { #expect(try await Experiments.variant(client, ghost) != nil) }
+            let (_, results) = try await client.call(
+                .GET, "/v1/experiments/price-test/results", key: E2E.secretKey)
+            let apart = (results["variants"] as? [[String: Any]] ?? []).map {
+                $0["enrolled_without_evidence"] as? Int ?? 0
+            }
+            #expect(apart.reduce(0, +) == 5, "\(results)")
+            let (_, events) = try await client.call(.GET, "/v1/subscribers/ghost-29/events", key: E2E.secretKey)
+            #expect((events["events"] as? [Any])?.isEmpty == true, "a refused guest has no experiment_enrolled event")
+            // The bound is one for attributes and enrolments: a sixth guest's attributes are refused too.
+            let (attributes, _) = try await client.call(
+                .POST, "/v1/subscribers/ghost-29/attributes", body: Data(#"{"attributes": {"campaign": "x"}}"#.utf8))
+            #expect(attributes == 409)
+        }
+    }
 }

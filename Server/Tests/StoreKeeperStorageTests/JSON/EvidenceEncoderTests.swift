@@ -95,4 +95,9 @@ import Testing
         let whole = try Self.reference(rewritten.evidence)
         #expect(rewritten.evidence == evidence && rewritten.json == whole)
     }
+
+    @Test("no evidence is written as SQLStore.emptyEvidenceJSON, which the guest bound reads as none")
+    func emptyEvidence() throws {
+        #expect(try EvidenceEncoder().encode(EvidenceSet()) == SQLStore.emptyEvidenceJSON)
+    }
 }
