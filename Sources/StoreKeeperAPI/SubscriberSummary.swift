@@ -18,12 +18,16 @@ public struct SubscriberSummary: Codable, Sendable, Hashable {
     public var storefront: String?
     /// That subscription's environment (`Production`, `Sandbox`, `Xcode`), when known.
     public var environment: String?
+    /// With an `attribute=` filter, who set the matching attribute: `server` (the owner's backend) or `client`
+    /// (the app); `nil` without one.
+    public var attributeSource: String?
 
     /// Makes a summary.
     public init(
         appUserID: String, status: String, productID: String?, entitlements: [String], expiresAt: Date?,
-        storefront: String?, environment: String?
+        storefront: String?, environment: String?, attributeSource: String? = nil
     ) {
+        self.attributeSource = attributeSource
         self.appUserID = appUserID
         self.status = status
         self.productID = productID
@@ -36,7 +40,7 @@ public struct SubscriberSummary: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case appUserID = "app_user_id", status, productID = "product_id", entitlements, expiresAt = "expires_at"
-        case storefront, environment
+        case storefront, environment, attributeSource = "attribute_source"
     }
 
     /// Encodes every key, `null` included.
@@ -49,5 +53,6 @@ public struct SubscriberSummary: Codable, Sendable, Hashable {
         try c.encode(expiresAt, forKey: .expiresAt)
         try c.encode(storefront, forKey: .storefront)
         try c.encode(environment, forKey: .environment)
+        try c.encode(attributeSource, forKey: .attributeSource)
     }
 }

@@ -26,8 +26,10 @@ public protocol AttributeStore: Sendable {
         _ changes: [String: String?], appUserKey: String, maximumCustom: Int, now: Date, source: AttributeSource
     ) async throws -> [String: String]
 
-    /// Which of `customerKeys` (stored customer keys) hold attribute `name` with exactly `value`.
-    func holders(of name: String, value: String, among customerKeys: [String]) async throws -> Set<String>
+    /// Which of `customerKeys` (stored customer keys) hold attribute `name` with exactly `value`, set by `source`
+    /// (`nil`: by either), and who set it for each.
+    func holders(of name: String, value: String, among customerKeys: [String], source: AttributeSource?)
+        async throws -> [String: AttributeSource]
 
     /// Removes the attributes of the customer `appUserKey` names: every one, or only those the app set
     /// (`keepingServerSet`, for a public key's call).

@@ -40,6 +40,9 @@ extension APIRoute {
                 .query(
                     "attribute", .string(maxLength: 600),
                     "name:value \u{2014} customers holding this attribute with exactly this value"),
+                .query(
+                    "attribute_source", .oneOf(["server", "client", "any"]),
+                    "who set the attribute: the backend (server, the default), the app (client) or either (any)"),
             ],
             answer: [("application/json", .named("SubscriberListResponse")), ("text/csv", .text)],
             errors: ["400", "401", "403", "5XX"]))

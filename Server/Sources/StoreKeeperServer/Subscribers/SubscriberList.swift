@@ -32,6 +32,9 @@ struct SubscriberList: Sendable {
         var environment: String?
         /// `attribute=name:value`: the customer holds this attribute with exactly this value.
         var attribute: (name: String, value: String)?
+        /// `attribute_source=server|client|any`: who must have set it — the owner's backend by default (what the
+        /// app sets anyone with its public key can set), `nil` for either.
+        var attributeSource: AttributeSource? = .server
 
         /// The filters of a request.
         /// - Throws: ``ServiceError`` `invalid_parameter` naming a status or environment that is not one.
@@ -56,6 +59,14 @@ struct SubscriberList: Sendable {
                 }
                 attribute = (String(text[..<colon]), String(text[text.index(after: colon)...]))
             }
+            switch query("attribute_source") {
+            case nil, "server": attributeSource = .server
+            case "client": attributeSource = .client
+            case "any": attributeSource = nil
+            case let other?:
+                throw ServiceError.invalid(
+                    .invalidParameter, "attribute_source=\"\(other.prefix(64))\": expected server, client or any")
+            }
             productID = query("product_id")
             entitlement = query("entitlement")
             storefront = query("storefront")
@@ -75,7 +86,8 @@ struct SubscriberList: Sendable {
     }
 
     /// The CSV header and one line per customer (`format=csv`).
-    static let csvHeader = "app_user_id,status,product_id,entitlements,expires_at,storefront,environment\n"
+    static let csvHeader =
+        "app_user_id,status,product_id,entitlements,expires_at,storefront,environment,attribute_source\n"
 
     /// A customer as a CSV line (entitlements joined by spaces; an absent value empty).
     static func csvLine(_ summary: SubscriberSummary) -> String {
@@ -83,7 +95,7 @@ struct SubscriberList: Sendable {
             CSVField.quoted(summary.appUserID), summary.status, summary.productID.map(CSVField.quoted) ?? "",
             CSVField.quoted(summary.entitlements.joined(separator: " ")),
             summary.expiresAt.map { AppleDateFormat.rfc3339($0) } ?? "", summary.storefront.map(CSVField.quoted) ?? "",
-            summary.environment ?? "",
+            summary.environment ?? "", summary.attributeSource ?? "",
         ].joined(separator: ",") + "\n"
     }
 
@@ -126,16 +138,18 @@ struct SubscriberList: Sendable {
             let page = try await store.evidencePage(in: project, after: after, limit: asked)
             var consumed = 0
             // With an attribute asked for, who of this page holds it: one read for the page.
-            var holders: Set<String>?
+            var holders: [String: AttributeSource]?
             if let attribute = filter.attribute {
-                holders = try await store.holders(of: attribute.name, value: attribute.value, among: page.map(\.0))
+                holders = try await store.holders(
+                    of: attribute.name, value: attribute.value, among: page.map(\.0), source: filter.attributeSource)
             }
             for (key, evidence) in page where found.count < count {
                 consumed += 1
                 after = key
-                if let holders, !holders.contains(key) { continue }
+                if let holders, holders[key] == nil { continue }
                 let state = engine.evaluate(evidence, at: instant)
-                let summary = Self.summary(ProjectScope.value(ofKey: key), state)
+                var summary = Self.summary(ProjectScope.value(ofKey: key), state)
+                summary.attributeSource = holders?[key]?.rawValue
                 if filter.matches(state, summary) { found.append(summary) }
             }
             read += consumed

@@ -92,14 +92,22 @@ extension SQLStore {
     }
 
     /// Which of `customerKeys` hold attribute `name` with exactly `value`.
-    public func holders(of name: String, value: String, among customerKeys: [String]) async throws -> Set<String> {
-        guard !customerKeys.isEmpty else { return [] }
+    public func holders(of name: String, value: String, among customerKeys: [String], source: AttributeSource?)
+        async throws -> [String: AttributeSource]
+    {
+        guard !customerKeys.isEmpty else { return [:] }
         let marks = Array(repeating: "?", count: customerKeys.count).joined(separator: ", ")
-        return Set(
-            try await database.read(
-                "SELECT app_user_id FROM subscriber_attributes WHERE name = ? AND value = ? AND app_user_id IN (\(marks))",
-                [.text(name), .text(value)] + customerKeys.map(SQLValue.text)
-            ).compactMap { $0["app_user_id"]?.string })
+        let bySource = source == nil ? "" : " AND source = ?"
+        let rows = try await database.read(
+            "SELECT app_user_id, source FROM subscriber_attributes WHERE name = ? AND value = ?\(bySource) AND app_user_id IN (\(marks))",
+            [.text(name), .text(value)] + (source.map { [SQLValue.text($0.rawValue)] } ?? [])
+                + customerKeys.map(SQLValue.text))
+        var holders: [String: AttributeSource] = [:]
+        for row in rows {
+            guard let key = row["app_user_id"]?.string else { continue }
+            holders[key] = AttributeSource(rawValue: row["source"]?.string ?? "") ?? .client
+        }
+        return holders
     }
 
     /// Removes the attributes of the customer `appUserKey` names (only the app's with `keepingServerSet`).

@@ -83,21 +83,49 @@ import Testing
         }
     }
 
-    @Test("the customer list filters by an attribute", arguments: TestDatabases.backends)
+    @Test(
+        "the customer list filters by an attribute the backend set, or the app's with attribute_source, and says whose",
+        arguments: TestDatabases.backends)
     func listFilter(_ backend: String) async throws {
         try await E2E.withServers(backend) { h, client, _, _ in
-            for customer in ["ann", "bob", "cy"] { try await client.buy(h, "premium.monthly", customer: customer) }
-            _ = try await Self.set(client, "ann", #"{"attributes": {"plan_interest": "pro"}}"#)
-            _ = try await Self.set(client, "cy", #"{"attributes": {"plan_interest": "pro:max"}}"#)
-            let (status, page) = try await client.call(
-                .GET, "/v1/subscribers?attribute=plan_interest:pro", key: E2E.secretKey)
-            #expect(status == 200)
-            #expect((page["subscribers"] as? [[String: Any]])?.map { $0["app_user_id"] as? String } == ["ann"])
-            let (_, colon) = try await client.call(
-                .GET, "/v1/subscribers?attribute=plan_interest:pro:max", key: E2E.secretKey)
-            #expect((colon["subscribers"] as? [[String: Any]])?.map { $0["app_user_id"] as? String } == ["cy"])
-            let (bad, answer) = try await client.call(.GET, "/v1/subscribers?attribute=nocolon", key: E2E.secretKey)
-            #expect(bad == 400 && (answer["error"] as? [String: Any])?["code"] as? String == "invalid_parameter")
+            for customer in ["ann", "bob", "cy", "dee"] {
+                try await client.buy(h, "premium.monthly", customer: customer)
+            }
+            func setByBackend(_ user: String, _ body: String) async throws {
+                let (status, _) = try await client.call(
+                    .POST, "/v1/subscribers/\(user)/attributes", key: E2E.secretKey, body: Data(body.utf8))
+                #expect(status == 200)
+            }
+            try await setByBackend("ann", #"{"attributes": {"plan_interest": "pro"}}"#)
+            try await setByBackend("cy", #"{"attributes": {"plan_interest": "pro:max"}}"#)
+            // Trust round three, item 7: the app set the same value beside one the backend set.
+            #expect(try await Self.set(client, "dee", #"{"attributes": {"plan_interest": "pro"}}"#).0 == 200)
+            func listed(_ query: String) async throws -> [String: String] {
+                let (status, page) = try await client.call(.GET, "/v1/subscribers?\(query)", key: E2E.secretKey)
+                #expect(status == 200, "\(page)")
+                return Dictionary(
+                    uniqueKeysWithValues: (page["subscribers"] as? [[String: Any]] ?? []).map {
+                        ($0["app_user_id"] as? String ?? "", $0["attribute_source"] as? String ?? "")
+                    })
+            }
+            #expect(try await listed("attribute=plan_interest:pro") == ["ann": "server"])
+            #expect(try await listed("attribute=plan_interest:pro&attribute_source=server") == ["ann": "server"])
+            #expect(try await listed("attribute=plan_interest:pro&attribute_source=client") == ["dee": "client"])
+            #expect(
+                try await listed("attribute=plan_interest:pro&attribute_source=any") == [
+                    "ann": "server", "dee": "client",
+                ])
+            #expect(try await listed("attribute=plan_interest:pro:max") == ["cy": "server"])
+            let (_, _, csv) = try await MetricsEndToEndTests.raw(
+                client.base, "/v1/subscribers?attribute=plan_interest:pro&attribute_source=any&format=csv",
+                key: E2E.secretKey)
+            let lines = csv.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasSuffix(",attribute_source") == true && lines.count == 3, "\(csv)")
+            #expect(lines.dropFirst().map { $0.split(separator: ",").last.map(String.init) } == ["server", "client"])
+            for query in ["attribute=nocolon", "attribute=plan_interest:pro&attribute_source=app"] {
+                let (bad, answer) = try await client.call(.GET, "/v1/subscribers?\(query)", key: E2E.secretKey)
+                #expect(bad == 400 && (answer["error"] as? [String: Any])?["code"] as? String == "invalid_parameter")
+            }
         }
     }
 

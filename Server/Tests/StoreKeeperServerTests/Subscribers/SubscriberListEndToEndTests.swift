@@ -71,7 +71,10 @@ import Testing
                 client.base, APIPath.subscribers(query: [("format", "csv"), ("status", "active")]), key: E2E.secretKey)
             #expect(status == 200 && type.hasPrefix("text/csv"))
             let lines = csv.split(separator: "\n")
-            #expect(lines.first == "app_user_id,status,product_id,entitlements,expires_at,storefront,environment")
+            #expect(
+                lines.first.map(String.init)
+                    == "app_user_id,status,product_id,entitlements,expires_at,storefront,environment,"
+                    + "attribute_source")
             #expect(lines.count == 3 && lines[1].hasPrefix("\"s1\",active,\"premium.monthly\",\"pro\","), "\(csv)")
         }
     }
