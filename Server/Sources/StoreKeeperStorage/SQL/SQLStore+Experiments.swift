@@ -83,4 +83,24 @@ extension SQLStore {
             return recorded
         }
     }
+
+    /// Inside a merge the app asked for: drops the enrolments of `source` (and of the ids aliased to it) in each
+    /// experiment `target` (or an id aliased to it) is enrolled in, so the merged customer keeps the target's own
+    /// variant. Otherwise the earliest enrolment of the merged ids wins, and ids made up and enrolled early could
+    /// move a paying customer to the variant an attacker chose.
+    static func keepTargetEnrolments(
+        _ tx: any SQLTransaction, project: ProjectScope, target: String, source: String
+    ) async throws {
+        func keys(_ customer: String) async throws -> [String] {
+            [customer]
+                + (try await tx.query("SELECT alias FROM aliases WHERE app_user_id = ?", [.text(customer)])
+                    .compactMap { $0["alias"]?.string })
+        }
+        let sources = try await keys(source)
+        let targets = try await keys(target)
+        func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+        try await tx.query(
+            "DELETE FROM experiment_enrolments WHERE project = ? AND app_user_id IN (\(marks(sources.count))) AND experiment IN (SELECT experiment FROM experiment_enrolments WHERE project = ? AND app_user_id IN (\(marks(targets.count))))",
+            [.text(project.id)] + sources.map(SQLValue.text) + [.text(project.id)] + targets.map(SQLValue.text))
+    }
 }

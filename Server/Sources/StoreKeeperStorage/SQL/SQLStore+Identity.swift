@@ -67,6 +67,9 @@ extension SQLStore {
                     "UPDATE subscribers SET created_at = ? WHERE app_user_id = ?",
                     [.text(Self.timestamp(firstSeen)), .text(target)])
             }
+            if authority == .app {
+                try await Self.keepTargetEnrolments(tx, project: project, target: target, source: source)
+            }
             try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
             try await tx.query(
                 "UPDATE ownership SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])

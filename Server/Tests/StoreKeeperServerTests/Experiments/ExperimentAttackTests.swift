@@ -89,4 +89,24 @@ import Testing
             #expect(attributes == 409)
         }
     }
+
+    @Test(
+        "trust round three, item 4: a made-up id enrolled early and merged into a payer with the public key moves no variant",
+        arguments: TestDatabases.backends)
+    func mergedEnrolments(_ backend: String) async throws {
+        try await E2E.withServers(backend) { h, client, _, _ in
+            try await Experiments.setUp(client)
+            // The attacker enrols made-up ids first: their enrolments are the earliest.
+            let early = try await Experiments.variants((0..<12).map { "early-\($0)" }, [client])
+            _ = try await client.buy(h, "premium.monthly", customer: "payer")
+            let own = try #require(try await Experiments.variant(client, "payer"))
+            let decoy = try #require(early.first { $0.value != own }?.key, "\(early) all in \(own)")
+            let (merged, answer) = try await client.call(
+                .POST, "/v1/subscribers/\(decoy)/alias", body: client.json(["new_app_user_id": "payer"]))
+            #expect(merged == 200, "\(answer)")
+            // The payer keeps its own variant, asked by either id.
+            #expect(try await Experiments.variant(client, "payer") == own)
+            #expect(try await Experiments.variant(client, decoy) == own)
+        }
+    }
 }
