@@ -269,6 +269,7 @@ extension StrictJSONDecoder.TreeDecoder {
             }
             return date as! T
         default:
+            if let exact = try ExactJSON.decode(type, from: value, codingPath: codingPath) { return exact }
             do {
                 return try T(from: self)
             } catch DecodingError.typeMismatch(_, let context)

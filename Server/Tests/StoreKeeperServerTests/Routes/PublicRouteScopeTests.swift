@@ -51,6 +51,23 @@ import Testing
         }
     }
 
+    @Test("the public key is refused on every secret route, before anything is read or written")
+    func publicKeyOnEverySecretRoute() async throws {
+        try await Servers.with("sqlite") { servers in
+            let secretRoutes = APIRoute.all.filter { $0.endpoint.scope != nil }
+            let before = try await servers.store.dump()
+            for route in secretRoutes {
+                let path = route.endpoint.path(route.endpoint.parameters.map { _ in "probe" })
+                let method = route.endpoint.method
+                let (status, answer) = try await servers.client.call(
+                    HTTPMethod(rawValue: method.rawValue), path, key: Servers.publicA,
+                    body: method == .get || method == .delete ? nil : Data("{}".utf8))
+                #expect(status == 403 && Self.code(answer) == "secret_key_required", "\(route): \(status) \(answer)")
+            }
+            #expect(try await servers.store.dump() == before)
+        }
+    }
+
     @Test(
         "a read key cannot overwrite or delete what the backend set, nor merge a paying customer; support can",
         arguments: TestDatabases.backends)
