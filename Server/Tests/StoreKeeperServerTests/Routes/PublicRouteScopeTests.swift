@@ -76,12 +76,22 @@ import Testing
             let (set, _) = try await Self.attributes(
                 servers, "ann", key: Servers.secretA, #"{"attributes": {"$email": "ann@example.com", "tier": "gold"}}"#)
             #expect(set == 200)
-            let before = try await servers.store.dump()
 
             let (overwrite, answer) = try await Self.attributes(
                 servers, "ann", key: Servers.readA, #"{"attributes": {"$email": "mallory@example.com"}}"#)
             #expect(overwrite == 403 && Self.code(answer) == "secret_key_required", "\(answer)")
-            #expect(try await servers.store.dump() == before, "a refused write changes nothing")
+            // Two at once (the merge and the overwrite the review made), ten times: refused every time.
+            try await AliasTakeoverTests.payingCustomer(servers, "payer")
+            let paid = try await servers.store.dump()
+            for round in 0..<10 {
+                async let email = Self.attributes(
+                    servers, "ann", key: Servers.readA, #"{"attributes": {"$email": "m\#(round)@example.com"}}"#)
+                async let merge = AliasTakeoverTests.alias(
+                    servers, "payer", into: "mallory-\(round)", key: Servers.readA)
+                let statuses = try await [email.0, merge.0]
+                #expect(statuses == [403, 403], "round \(round)")
+            }
+            #expect(try await servers.store.dump() == paid, "a refused write changes nothing")
             let (deleted, _) = try await servers.client.call(
                 .DELETE, "/v1/subscribers/ann/attributes", key: Servers.readA)
             #expect(deleted == 204)
