@@ -59,6 +59,10 @@ public protocol EvidenceStore: Sendable {
     /// Where the project's event feed ends now (its last event a reader may pass), `nil` when it has none: a
     /// reader starting there sees every event committed later.
     func eventFeedEnd(in project: ProjectScope) async throws -> EventFeedCursor?
+    /// The project's last event committed now, whether or not a reader may pass it yet (a transaction still
+    /// running below it holds the horizon back); `nil` when it has none. What a reader that must count everything
+    /// committed before it asked waits for.
+    func eventFeedLatest(in project: ProjectScope) async throws -> EventFeedCursor?
 
     /// Makes `alias` another name for `appUserID`, merging the alias's evidence into it; both ids are in
     /// `project`, so an alias never reaches another project's subscriber.

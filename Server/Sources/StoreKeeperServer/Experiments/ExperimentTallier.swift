@@ -39,9 +39,29 @@ struct ExperimentTallier: Sendable {
             + String(Int(ExperimentOutcome.conversionWindow))
     }
 
+    /// How long a read waits for the feed's horizon to pass what was committed when it asked (a transaction still
+    /// running below it holds the horizon back) before answering from where the horizon is.
+    static let freshnessWait: TimeInterval = 5
+
+    /// The experiment's tally, counting every event committed before this read began: the feed's horizon may lag
+    /// behind a transaction still running, so the read catches up again until it passes what was committed when
+    /// asked (at most ``freshnessWait``).
+    func tally(_ experiment: String, project: ProjectScope) async throws -> ExperimentTally {
+        let asked = try await store.eventFeedLatest(in: project)
+        let deadline = Date().addingTimeInterval(Self.freshnessWait)
+        while true {
+            let current = try await caughtUp(experiment, project: project)
+            let behind = asked.map { asked in
+                current.cursor.map { ($0.transaction, $0.id) < (asked.transaction, asked.id) } ?? true
+            }
+            guard behind == true, Date() < deadline else { return current }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The experiment's tally, current up to the feed's end. A build another request (or replica) is making is
     /// waited for while it moves; one that stopped moving for ``stalledAfter`` (its writer gone) is started again.
-    func tally(_ experiment: String, project: ProjectScope) async throws -> ExperimentTally {
+    func caughtUp(_ experiment: String, project: ProjectScope) async throws -> ExperimentTally {
         var attempts = 0
         while attempts < Self.attempts {
             var tally = try await store.experimentTally(projectID: project.id, experiment: experiment)

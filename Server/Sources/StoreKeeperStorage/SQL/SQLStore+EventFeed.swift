@@ -41,6 +41,17 @@ extension SQLStore {
         return EventFeedCursor(transaction: UInt64(row["tx_text"]?.string ?? "") ?? 0, id: id)
     }
 
+    /// The project's last event committed now, the horizon aside.
+    public func eventFeedLatest(in project: ProjectScope) async throws -> EventFeedCursor? {
+        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
+        let row = try await database.read(
+            "SELECT id, CAST(tx AS TEXT) AS tx_text FROM events WHERE \(keys.sql) ORDER BY tx DESC, id DESC LIMIT 1",
+            keys.binds
+        ).first
+        guard let row, let id = row["id"]?.int else { return nil }
+        return EventFeedCursor(transaction: UInt64(row["tx_text"]?.string ?? "") ?? 0, id: id)
+    }
+
     /// The feed's horizon as a condition (` AND tx < ?`) with its bind, or nothing where one writer commits at a
     /// time. Its own statement, before the read (whatever the server's default isolation): every writer below the
     /// horizon had finished by then, so the read's later snapshot holds its events.
