@@ -31,22 +31,22 @@ extension SQLStore {
     /// Where a feed read ends now: the project's last event below the horizon, as a cursor (`nil`: none yet). A
     /// reader that starts there sees every event committed later.
     public func eventFeedEnd(in project: ProjectScope) async throws -> EventFeedCursor? {
-        let keys = ProjectKeyFilter(column: "app_user_id", project: project)
-        let (horizon, horizonBinds) = try await feedHorizon()
-        let row = try await database.read(
-            "SELECT id, CAST(tx AS TEXT) AS tx_text FROM events WHERE \(keys.sql)\(horizon) ORDER BY tx DESC, id DESC LIMIT 1",
-            keys.binds + horizonBinds
-        ).first
-        guard let row, let id = row["id"]?.int else { return nil }
-        return EventFeedCursor(transaction: UInt64(row["tx_text"]?.string ?? "") ?? 0, id: id)
+        try await lastEvent(in: project, horizon: try await feedHorizon())
     }
 
     /// The project's last event committed now, the horizon aside.
     public func eventFeedLatest(in project: ProjectScope) async throws -> EventFeedCursor? {
+        try await lastEvent(in: project, horizon: ("", []))
+    }
+
+    /// The project's last event in feed order below `horizon` (``feedHorizon()``, or none), as a cursor.
+    func lastEvent(in project: ProjectScope, horizon: (sql: String, binds: [SQLValue])) async throws
+        -> EventFeedCursor?
+    {
         let keys = ProjectKeyFilter(column: "app_user_id", project: project)
         let row = try await database.read(
-            "SELECT id, CAST(tx AS TEXT) AS tx_text FROM events WHERE \(keys.sql) ORDER BY tx DESC, id DESC LIMIT 1",
-            keys.binds
+            "SELECT id, CAST(tx AS TEXT) AS tx_text FROM events WHERE \(keys.sql)\(horizon.sql) ORDER BY tx DESC, id DESC LIMIT 1",
+            keys.binds + horizon.binds
         ).first
         guard let row, let id = row["id"]?.int else { return nil }
         return EventFeedCursor(transaction: UInt64(row["tx_text"]?.string ?? "") ?? 0, id: id)
