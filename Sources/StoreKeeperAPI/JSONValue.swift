@@ -1,5 +1,8 @@
+public import Foundation
+
 /// Any JSON value, kept as the owner wrote it (an offering's `metadata`: paywall copy, colours, feature lists).
-/// Whole numbers stay whole (`3`, not `3.0`); other numbers are doubles.
+/// Whole numbers stay whole (`3`, not `3.0`); other numbers are doubles, or decimals where a double would change
+/// them (`123456789012345678901234567890`, `2.12345678901234567891`); see ``init(exactNumber:)``.
 public enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
@@ -7,8 +10,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case boolean(Bool)
     /// A whole number that fits 64 bits.
     case integer(Int64)
-    /// Any other number.
+    /// Any other number a double holds as written.
     case number(Double)
+    /// A number neither 64 bits nor a double holds as written, kept exactly (up to 38 significant digits).
+    case decimal(Decimal)
     /// A string.
     case string(String)
     /// An array.
@@ -36,7 +41,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         } else if let whole = try? container.decode(Int64.self) {
             self = .integer(whole)
         } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
+            let exact = (try? container.decode(Decimal.self)).flatMap { JSONValue(exactNumber: "\($0)") }
+            self = exact ?? .number(number)
         } else if let text = try? container.decode(String.self) {
             self = .string(text)
         } else if let items = try? container.decode([JSONValue].self) {
@@ -54,6 +60,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .boolean(let flag): try container.encode(flag)
         case .integer(let whole): try container.encode(whole)
         case .number(let number): try container.encode(number)
+        case .decimal(let number): try container.encode(number)
         case .string(let text): try container.encode(text)
         case .array(let items): try container.encode(items)
         case .object(let fields): try container.encode(fields)

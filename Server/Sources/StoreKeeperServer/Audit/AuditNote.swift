@@ -82,6 +82,7 @@ enum AuditNote {
         case .boolean(let flag): flag ? "true" : "false"
         case .integer(let whole): String(whole)
         case .number(let number): String(number)
+        case .decimal(let number): "\(number)"
         }
     }
 
