@@ -68,12 +68,12 @@ struct SimulatedExperiment {
                     ["identifier": $0.identifier, "offering_id": "sim-\($0.identifier)", "weight": $0.weight]
                 },
             ])
-        try await server.call("POST", APIPath.experiment(identifier) + "/start", [:])
+        try await server.call("POST", APIEndpoint.startExperiment.path(identifier), [:])
     }
 
     /// The results, as the server answers them.
     func results() async throws -> [String: Any] {
-        try await server.call("GET", APIPath.experiment(identifier) + "/results", timeout: 600)
+        try await server.call("GET", APIEndpoint.getExperimentResults.path(identifier), timeout: 600)
     }
 
     /// The results in a line per variant.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import StoreKeeperAPI
 import StoreKeeperCLI
 import StoreKeeperServer
 import StoreKeeperStorage
@@ -13,7 +14,7 @@ struct BenchExperiment: Sendable {
     /// The experiment's identifier.
     static let identifier = "bench-price"
     /// Its results' path.
-    static let resultsPath = "/v1/experiments/\(identifier)/results"
+    static let resultsPath = APIEndpoint.getExperimentResults.path(identifier)
     /// Enrolments recorded per transaction.
     static let batch = 4_000
 
@@ -26,22 +27,25 @@ struct BenchExperiment: Sendable {
     func prepare(base: String, client: HTTPClient, store: any ExperimentStore, project: ProjectScope) async throws
         -> Double?
     {
-        if try await call(client, .GET, base + "/v1/experiments/\(Self.identifier)").0 == 200 {
+        if try await call(client, .GET, base + APIPath.experiment(Self.identifier)).0 == 200 {
             FileHandleOutput.standardError("metrics-bench: experiment \(Self.identifier) already enrolled")
             return nil
         }
         for name in ["bench-control", "bench-cheaper"] {
             let body = #"{"identifier":"\#(name)","packages":[{"identifier":"m","product_id":"premium.monthly"}]}"#
-            try await expect(201, call(client, .POST, base + "/v1/offerings", body), "POST /v1/offerings \(name)")
+            try await expect(
+                201, call(client, .POST, base + APIPath.offerings, body), "\(APIEndpoint.postOffering) \(name)")
         }
         let experiment = """
             {"identifier": "\(Self.identifier)", "variants": [
               {"identifier": "a", "offering_id": "bench-control", "weight": 50},
               {"identifier": "b", "offering_id": "bench-cheaper", "weight": 50}]}
             """
-        try await expect(201, call(client, .POST, base + "/v1/experiments", experiment), "POST /v1/experiments")
         try await expect(
-            200, call(client, .POST, base + "/v1/experiments/\(Self.identifier)/start"), "starting the experiment")
+            201, call(client, .POST, base + APIPath.experiments, experiment), "\(APIEndpoint.postExperiment)")
+        try await expect(
+            200, call(client, .POST, base + APIEndpoint.startExperiment.path(Self.identifier)),
+            "starting the experiment")
         let progress = ProgressLine(label: "enrolling", unit: "customers", total: enrolments)
         for start in stride(from: 0, to: enrolments, by: Self.batch) {
             let records = (start..<min(enrolments, start + Self.batch)).map { enrolment($0, project: project) }

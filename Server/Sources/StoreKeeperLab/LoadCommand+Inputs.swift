@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import StoreKeeperAPI
 import StoreKeeperBench
 import StoreKeeperCLI
 
@@ -32,7 +33,7 @@ extension LoadCommand {
                 try await call(client, "GET", "/inApps/v1/transactions/\(id)", nil, bearer: token)[
                     "signedTransactionInfo"] as? String ?? ""
             _ = try await call(
-                client, "POST", "/v1/transactions", ["app_user_id": "load-\(index)", "signed_transaction": signed],
+                client, "POST", APIPath.transactions, ["app_user_id": "load-\(index)", "signed_transaction": signed],
                 bearer: Self.publicKey)
             return (index, id)
         } collect: { index, id in

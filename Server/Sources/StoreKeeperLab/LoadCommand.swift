@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import StoreKeeperAPI
 import StoreKeeperBench
 import StoreKeeperCLI
 import StoreKeeperServer
@@ -95,14 +96,14 @@ struct LoadCommand: AsyncParsableCommand {
         try await waitForDeliveries(client)
         // Each subscriber once: every answer is computed from a database read (nothing is remembered yet).
         let firstReads = try await measure("GET subscriber, first read", limit: seeded.count) { index in
-            ("GET", "/v1/subscribers/load-\(index)", nil)
+            ("GET", APIPath.subscriber("load-\(index)"), nil)
         }
         let reads = try await measure("GET /v1/subscribers/{id}") { index in
-            ("GET", "/v1/subscribers/load-\(index % seeded.count)", nil)
+            ("GET", APIPath.subscriber("load-\(index % seeded.count)"), nil)
         }
         // The demo server's paywall (its seeded current offering), answered from memory.
         let offerings = try await measure("GET .../{id}/offerings") { index in
-            ("GET", "/v1/subscribers/load-\(index % seeded.count)/offerings", nil)
+            ("GET", APIPath.subscriberOfferings("load-\(index % seeded.count)"), nil)
         }
         let bare = try await measure("GET /health (bare route)") { _ in ("GET", "/health", nil) }
         // Apple's real-time retention request, answered by a rule and recorded (two events and an answer row). The
@@ -119,10 +120,10 @@ struct LoadCommand: AsyncParsableCommand {
             "identifier": "load", "when": ["state": ["active", "grace"]],
             "respond": ["message": ["message_id": message]],
         ]
-        _ = try await call(client, "PUT", "/v1/retention/rules", ["rules": [rule]], bearer: Self.secretKey)
+        _ = try await call(client, "PUT", APIEndpoint.putRetentionRules.path, ["rules": [rule]], bearer: Self.secretKey)
         let realtime = try makeRealtimeRequests(originals: seeded, count: min(notifications, 2_000))
         let retention = try await measure("POST /v1/retention/appstore", limit: realtime.count) { index in
-            ("POST", "/v1/retention/appstore", realtime[index])
+            ("POST", APIEndpoint.postRetentionRequest.path, realtime[index])
         }
         FileHandleOutput.standardError("signing \(notifications) V2 notifications")
         let bodies = try await makeNotifications(originals: seeded)
@@ -251,7 +252,7 @@ struct LoadCommand: AsyncParsableCommand {
                 FileHandleOutput.standardError("\(label): posting V2 notifications")
                 without.append(try await measure("POST V2 notification", bodies: share(plain)))
                 let endpoint = try await call(
-                    client, "POST", "/v1/webhooks", ["url": hookURL, "event_types": types],
+                    client, "POST", APIPath.webhooks, ["url": hookURL, "event_types": types],
                     bearer: ServerConfiguration.demoSecretKey)
                 receiver.expect(secret: endpoint["secret"] as? String ?? "")
                 let bodies = share(hooked)
@@ -268,7 +269,7 @@ struct LoadCommand: AsyncParsableCommand {
                         label as NSString, without[round].perSecond, with[round].perSecond,
                         with[round].perSecond / without[round].perSecond * 100))
                 _ = try await call(
-                    client, "DELETE", "/v1/webhooks/\(endpoint["id"] as? String ?? "")", nil,
+                    client, "DELETE", APIPath.webhook(endpoint["id"] as? String ?? ""), nil,
                     bearer: ServerConfiguration.demoSecretKey)
             }
             return (
@@ -324,7 +325,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let bodies {
             source = LoadSource(
                 fixed: bodies.map {
-                    LoadRequest(method: .POST, path: "/v1/notifications/appstore", body: ByteBuffer(bytes: $0))
+                    LoadRequest(method: .POST, path: APIPath.notifications, body: ByteBuffer(bytes: $0))
                 })
         } else {
             let request = request ?? { _ in ("GET", "/health", nil) }

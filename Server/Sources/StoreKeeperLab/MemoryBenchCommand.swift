@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOHTTP1
+import StoreKeeperAPI
 import StoreKeeperBench
 import StoreKeeperCLI
 import StoreKeeperServer
@@ -160,7 +161,7 @@ struct MemoryBenchCommand: AsyncParsableCommand {
         let source = LoadSource(
             fixed: range.map {
                 LoadRequest(
-                    method: .GET, path: "/v1/subscribers/\(SyntheticHistory.customerID($0))", body: nil)
+                    method: .GET, path: APIPath.subscriber(SyntheticHistory.customerID($0)), body: nil)
             })
         return try await LoadConnection.run(
             host: host, port: port, count: concurrency, headers: headers, source: source

@@ -3,6 +3,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import StoreKeeperAPI
 import StoreKeeperBench
 import StoreKeeperCLI
 import StoreKeeperServer
@@ -149,8 +150,8 @@ struct MetricsBenchCommand: AsyncParsableCommand {
         var requests: [(String, String)] = MetricName.allCases.map { name in
             let interval = name == .cohorts ? "month" : "day"
             return (
-                "GET /v1/metrics/\(name.rawValue)",
-                "/v1/metrics/\(name.rawValue)?from=\(from)&to=\(to)&interval=\(interval)"
+                "GET " + APIPath.metric(name.rawValue),
+                APIPath.metric(name.rawValue, query: [("from", from), ("to", to), ("interval", interval)])
             )
         }
         requests += [
@@ -184,7 +185,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
             timings.append(
                 Timing(
                     name: name, firsts: [seconds[0]], later: Array(seconds.dropFirst()),
-                    totals: path.hasPrefix("/v1/") ? Self.totals(body) : [:]))
+                    totals: path.hasPrefix(APIPath.metric("")) ? Self.totals(body) : [:]))
         }
         return timings
     }

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import StoreKeeperAPI
 import StoreKeeperBench
 import StoreKeeperCLI
 import StoreKeeperPostgres
@@ -114,7 +115,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
                 for member in members[group] {
                     tasks.addTask {
                         try await caller.call(
-                            "POST", "/v1/transactions",
+                            "POST", APIPath.transactions,
                             [
                                 "app_user_id": member.user,
                                 "signed_transaction": try signer.transaction(original: member.original, period: 0),
@@ -167,7 +168,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
                 // Three reads of each subscriber: every one from the database (caches off).
                 let readsBefore = cpu.nanoseconds() ?? 0
                 for _ in 0..<3 {
-                    for member in members[group] { try await caller.call("GET", "/v1/subscribers/\(member.user)") }
+                    for member in members[group] { try await caller.call("GET", APIPath.subscriber(member.user)) }
                 }
                 let readsAfter = cpu.nanoseconds() ?? 0
                 costs[group].getNanoseconds.append(Double(readsAfter - readsBefore) / Double(3 * members[group].count))
@@ -185,7 +186,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
     /// Posts one notification and checks it was applied.
     func post(_ body: Data, caller: JSONCaller) async throws {
         guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }
-        try await caller.call("POST", "/v1/notifications/appstore", object)
+        try await caller.call("POST", APIPath.notifications, object)
     }
 
     /// The server's CPU time, the WAL position and the database's size.

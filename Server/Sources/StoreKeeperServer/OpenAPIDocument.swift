@@ -1,9 +1,11 @@
 import Foundation
 import StoreKeeperAPI
+import SubscriptionMetrics
 
 /// The OpenAPI 3.1 document of the `/v1` API, served at `/openapi.json`. Its `paths` are generated from the route
-/// catalog (``APIRoute/all`` and each route's ``APIOperation``); its `components` (the API types' schemas, the
-/// error answer and the key schemes) are read from `Sources/StoreKeeperServer/Resources/openapi-components.json`.
+/// declarations (``APIRoute/all`` and each route's ``APIOperation``); its `components` (the API types' schemas, the
+/// error answer and the key schemes) are read from `Sources/StoreKeeperServer/Resources/openapi-components.json`,
+/// beside the vocabularies derived from the server's own enums (``vocabularies``).
 public enum OpenAPIDocument {
     /// The document as served: JSON with sorted keys.
     public static let bytes: [UInt8] = {
@@ -39,15 +41,8 @@ public enum OpenAPIDocument {
         return .object(paths.mapValues(JSONValue.object))
     }
 
-    /// `route`'s path as the document writes it: `/v1/subscribers/{app_user_id}` for `v1/subscribers/:id`, each
-    /// of the pattern's parameters named by the operation's path parameter in the same place.
-    public static func documentPath(_ route: APIRoute) -> String {
-        var names = route.operation.parameters.filter { $0.location == .path }.map(\.name).makeIterator()
-        let segments = route.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.hasPrefix(":") ? "{" + (names.next() ?? String(segment.dropFirst())) + "}" : String(segment)
-        }
-        return "/" + segments.joined(separator: "/")
-    }
+    /// `route`'s path as the document writes it, the declaration's own: `/v1/subscribers/{app_user_id}`.
+    public static func documentPath(_ route: APIRoute) -> String { "/" + route.path }
 
     /// One operation object.
     static func operation(_ route: APIRoute) -> JSONValue {
@@ -68,8 +63,9 @@ public enum OpenAPIDocument {
             // The secret key's scope the route needs (`read` < `support` < `admin`).
             fields["x-storekeeper-scope"] = .string(scope.rawValue)
         }
-        if !operation.parameters.isEmpty {
-            fields["parameters"] = .array(operation.parameters.map(parameter))
+        let parameters = route.endpoint.pathParameters + operation.parameters
+        if !parameters.isEmpty {
+            fields["parameters"] = .array(parameters.map(parameter))
         }
         if let body = operation.body {
             fields["requestBody"] = .object([
@@ -108,8 +104,22 @@ public enum OpenAPIDocument {
     static func components() -> JSONValue {
         guard let url = Bundle.module.url(forResource: "openapi-components", withExtension: "json"),
             let data = try? Data(contentsOf: url),
-            let components = try? JSONDecoder().decode(JSONValue.self, from: data)
+            case .object(var components)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+            case .object(var schemas)? = components["schemas"]
         else { return .object([:]) }
-        return components
+        schemas.merge(vocabularies.mapValues(\.json)) { written, _ in written }
+        components["schemas"] = .object(schemas)
+        return .object(components)
     }
+
+    /// The schemas of the words a route's parameters take from the server's enums (a metric's name, interval and
+    /// split), each derived from the enum's cases, so a new metric is documented by adding its case.
+    static let vocabularies: [String: APISchema] = [
+        "MetricName": .oneOf(MetricName.allCases.map(\.rawValue)),
+        "MetricInterval": .oneOf(MetricInterval.allCases.map(\.rawValue)),
+        "MetricSplit": .oneOf(MetricSplit.allCases.map(\.rawValue)),
+    ]
+
+    /// The names of ``vocabularies``' schemas.
+    public static var vocabularyNames: Set<String> { Set(vocabularies.keys) }
 }

@@ -13,7 +13,7 @@ struct AttributeRoutes: APIFeature {
 
     func register(_ handlers: inout APIHandlers) {
         handlers.on(.postAttributes) { call in
-            let appUserID = try CustomerID.normalized(try call.id())
+            let appUserID = try CustomerID.normalized(try call.parameter(.appUserID))
             let project = try apps.project(call.bundleID)
             let changes = try AttributeRules.checked(try await call.decode(AttributesPost.self).attributes)
             let key = project.key(appUserID)
@@ -41,7 +41,7 @@ struct AttributeRoutes: APIFeature {
             }
         }
         handlers.on(.deleteAttributes) { call in
-            let appUserID = try CustomerID.normalized(try call.id())
+            let appUserID = try CustomerID.normalized(try call.parameter(.appUserID))
             // The app (a public key, or a read key) removes what the app set; what the owner's backend set stays.
             _ = try await store.deleteAttributes(
                 appUserKey: try apps.project(call.bundleID).key(appUserID), keepingServerSet: !call.writesAsOwner)

@@ -43,7 +43,7 @@ enum AuditNote {
         -> String?
     {
         let named = parameters.map { parameter -> String in
-            if parameter.name == "id", route.path.hasPrefix("v1/subscribers/") {
+            if parameter.name == APIParameter.appUserID.name {
                 return customer(parameter.value, in: project)
             }
             return parameter.name + "=" + shortened(parameter.value, to: 100)

@@ -12,18 +12,19 @@ struct ExperimentRoutes: APIFeature {
         }
         handlers.on(.getExperiments) { call in try call.json(try await experiments.list(bundleID: call.bundleID)) }
         handlers.on(.getExperiment) { call in
-            try call.json(try await experiments.experiment(try call.id(), bundleID: call.bundleID))
+            try call.json(try await experiments.experiment(try call.parameter(.experimentID), bundleID: call.bundleID))
         }
         handlers.on(.startExperiment) { call in
             _ = try await call.body()
-            return try call.json(try await experiments.start(try call.id(), bundleID: call.bundleID))
+            return try call.json(
+                try await experiments.start(try call.parameter(.experimentID), bundleID: call.bundleID))
         }
         handlers.on(.stopExperiment) { call in
             _ = try await call.body()
-            return try call.json(try await experiments.stop(try call.id(), bundleID: call.bundleID))
+            return try call.json(try await experiments.stop(try call.parameter(.experimentID), bundleID: call.bundleID))
         }
         handlers.on(.getExperimentResults) { call in
-            try call.json(try await experiments.results(try call.id(), bundleID: call.bundleID))
+            try call.json(try await experiments.results(try call.parameter(.experimentID), bundleID: call.bundleID))
         }
     }
 }

@@ -7,7 +7,8 @@ struct MetricRoutes: APIFeature {
 
     func register(_ handlers: inout APIHandlers) {
         handlers.on(.getMetric) { call in
-            let metric = try MetricRequest(name: try call.id(), parameter: call.query, now: metrics.now())
+            let metric = try MetricRequest(
+                name: try call.parameter(.metricName), parameter: call.query, now: metrics.now())
             let answer = try await metrics.metric(metric.query, bundleID: call.bundleID)
             guard metric.csv else { return try call.json(answer) }
             return Response(

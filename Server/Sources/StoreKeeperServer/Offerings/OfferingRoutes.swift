@@ -17,20 +17,21 @@ struct OfferingRoutes: APIFeature {
             return try call.json(try await offerings.makeCurrent(body, bundleID: call.bundleID))
         }
         handlers.on(.getOffering) { call in
-            try call.json(try await offerings.offering(try call.id(), bundleID: call.bundleID))
+            try call.json(try await offerings.offering(try call.parameter(.offeringID), bundleID: call.bundleID))
         }
         handlers.on(.putOffering) { call in
             let body = try await call.decode(OfferingPut.self)
-            return try call.json(try await offerings.replace(try call.id(), with: body, bundleID: call.bundleID))
+            return try call.json(
+                try await offerings.replace(try call.parameter(.offeringID), with: body, bundleID: call.bundleID))
         }
         handlers.on(.deleteOffering) { call in
-            try await offerings.delete(try call.id(), bundleID: call.bundleID)
+            try await offerings.delete(try call.parameter(.offeringID), bundleID: call.bundleID)
             return Response(status: .noContent)
         }
         handlers.on(.getSubscriberOfferings) { call in
             call.json(
                 try await offerings.answer(
-                    appUserID: try call.id(), bundleID: call.bundleID,
+                    appUserID: try call.parameter(.appUserID), bundleID: call.bundleID,
                     request: OfferingRequest(call.request.headers)))
         }
         handlers.on(.getTargeting) { call in try call.json(try await offerings.targeting(bundleID: call.bundleID)) }

@@ -31,14 +31,14 @@ struct APICall: Sendable {
     /// Who asks for a merge: the owner's backend (``writesAsOwner``) or the app.
     var mergeAuthority: MergeAuthority { writesAsOwner ? .owner : .app }
 
-    /// The path's `:id` (an app user id, an endpoint id, a delivery id or a metric's name), percent-decoded.
+    /// The path's parameter `parameter` (as the route's declaration names it: `.appUserID`), percent-decoded.
     /// - Throws: `invalid_parameter` when its percent-encoding is broken (`%zz`, a lone `%`, bytes that are not
     ///   UTF-8): kept raw, it would name another id than the one a proxy or log decodes.
-    func id() throws -> String { try parameter("id") }
+    func parameter(_ parameter: APIParameter) throws -> String { try self.parameter(named: parameter.name) }
 
-    /// The path's parameter `name` (`:name` in the route's pattern), percent-decoded.
+    /// The path's parameter `name` (`{name}` in the route's path), percent-decoded.
     /// - Throws: `invalid_parameter` when its percent-encoding is broken.
-    func parameter(_ name: String) throws -> String {
+    func parameter(named name: String) throws -> String {
         let raw = try context.parameters.require(name)
         guard let decoded = Self.percentDecoded(raw) else {
             throw ServiceError.invalid(

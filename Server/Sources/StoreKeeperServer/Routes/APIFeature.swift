@@ -1,4 +1,5 @@
 import Hummingbird
+import StoreKeeperAPI
 
 /// One feature's room in the API: the routes of ``APIRoute/all`` it answers, each with its handler. Features
 /// register into ``APIHandlers``; ``APIRoutes`` authorises each call by its route's access before the handler
@@ -18,8 +19,9 @@ struct APIHandlers: Sendable {
     /// Routes two features claimed (a mistake ``APIRoutes`` refuses at startup, and a test finds first).
     private(set) var claimedTwice: [APIRoute] = []
 
-    /// `route` is answered by `handler`.
-    mutating func on(_ route: APIRoute, _ handler: @escaping Handler) {
+    /// The route `endpoint` declares is answered by `handler`.
+    mutating func on(_ endpoint: APIEndpoint, _ handler: @escaping Handler) {
+        let route = APIRoute(endpoint)
         if byRoute[route] != nil { claimedTwice.append(route) }
         byRoute[route] = handler
     }

@@ -62,7 +62,7 @@ struct APIRoutes: Sendable {
             let bearer = call.request.headers[.authorization]?.dropFirst(7)
         else { return nil }
         let project = try apps.project(caller.bundleID)
-        let parameters = try route.endpoint.parameters.map { (name: $0, value: try call.parameter($0)) }
+        let parameters = try route.endpoint.parameters.map { (name: $0, value: try call.parameter(named: $0)) }
         return AuditTrail(
             AuditEntry(
                 project: project.id, at: now(), actor: AuditNote.actor(keyHash: Authenticator.hash(String(bearer))),

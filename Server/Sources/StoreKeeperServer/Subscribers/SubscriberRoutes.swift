@@ -12,7 +12,7 @@ struct SubscriberRoutes: APIFeature {
         handlers.on(.getSubscriber) { call in
             call.json(
                 try await service.subscriberDocument(
-                    appUserID: try call.id(), project: try service.apps.project(call.bundleID),
+                    appUserID: try call.parameter(.appUserID), project: try service.apps.project(call.bundleID),
                     personal: call.isSecret))
         }
         handlers.on(.getEligibility) { call in
@@ -21,14 +21,15 @@ struct SubscriberRoutes: APIFeature {
                 throw APIError.badRequest(.invalidProductIDs, "product_ids must list 1–100 comma-separated product ids")
             }
             let result = try await service.eligibility(
-                appUserID: try call.id(), bundleID: call.bundleID, productIDs: products)
+                appUserID: try call.parameter(.appUserID), bundleID: call.bundleID, productIDs: products)
             return try call.json(EligibilityResponse(eligibility: result))
         }
         handlers.on(.postAlias) { call in
             let body = try await call.decode(AliasPost.self)
             return call.json(
                 try await service.alias(
-                    appUserID: try call.id(), newAppUserID: try call.required(body.newAppUserID, "new_app_user_id"),
+                    appUserID: try call.parameter(.appUserID),
+                    newAppUserID: try call.required(body.newAppUserID, "new_app_user_id"),
                     bundleID: call.bundleID, authority: call.mergeAuthority))
         }
         handlers.on(.getSubscribers) { call in
@@ -49,7 +50,7 @@ struct SubscriberRoutes: APIFeature {
             }
         }
         handlers.on(.getEvents) { call in
-            try call.json(try await service.events(appUserID: try call.id(), bundleID: call.bundleID))
+            try call.json(try await service.events(appUserID: try call.parameter(.appUserID), bundleID: call.bundleID))
         }
     }
 }

@@ -14,20 +14,21 @@ struct SupportRoutes: APIFeature {
         handlers.on(.postGrant) { call in
             let body = try await call.decode(GrantPost.self)
             let grant = try await grants.grant(
-                body, appUserID: try call.id(), entitlement: try call.parameter("entitlement"),
+                body, appUserID: try call.parameter(.appUserID), entitlement: try call.parameter(.entitlement),
                 bundleID: call.bundleID)
             return try call.json(grant, status: .created)
         }
         handlers.on(.deleteGrant) { call in
             try call.json(
                 try await grants.revoke(
-                    appUserID: try call.id(), entitlement: try call.parameter("entitlement"), bundleID: call.bundleID))
+                    appUserID: try call.parameter(.appUserID), entitlement: try call.parameter(.entitlement),
+                    bundleID: call.bundleID))
         }
         handlers.on(.getExport) { call in
-            try call.json(try await data.export(appUserID: try call.id(), bundleID: call.bundleID))
+            try call.json(try await data.export(appUserID: try call.parameter(.appUserID), bundleID: call.bundleID))
         }
         handlers.on(.deleteSubscriber) { call in
-            try call.json(try await data.erase(appUserID: try call.id(), bundleID: call.bundleID))
+            try call.json(try await data.erase(appUserID: try call.parameter(.appUserID), bundleID: call.bundleID))
         }
     }
 }

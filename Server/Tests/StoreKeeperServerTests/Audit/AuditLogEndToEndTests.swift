@@ -50,7 +50,7 @@ import Testing
             #expect(status == 200)
             #expect(
                 entries.map { $0["route"] as? String ?? "" } == [
-                    "POST /v1/offerings", "POST /v1/subscribers/:id/entitlements/:entitlement/grants",
+                    "POST /v1/offerings", "POST /v1/subscribers/{app_user_id}/entitlements/{entitlement}/grants",
                 ])
             #expect(
                 entries.map { $0["actor"] as? String ?? "" } == [

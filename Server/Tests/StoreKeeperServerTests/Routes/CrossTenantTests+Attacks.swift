@@ -16,7 +16,7 @@ extension CrossTenantTests {
             let text = String(decoding: (try? JSONSerialization.data(withJSONObject: body)) ?? Data(), as: UTF8.self)
             return !text.contains(victimOriginal) && !text.contains(Servers.appB)
         }
-        switch route {
+        switch route.endpoint {
         case .postReceipt:
             return [
                 Attack(

@@ -12,11 +12,11 @@ import Testing
 @Suite struct CrossTenantTests {
     typealias Servers = TenantServers
 
-    /// One attempt: a path (with `:id` filled in), a body, and what the answer must show when it is a 2xx.
+    /// One attempt: a path (its first parameter filled in), a body, and what the answer must show when it is a 2xx.
     struct Attack: Sendable {
         var name: String
         var user: String
-        /// The path's parameters after `:id`, in order.
+        /// The path's parameters after the first, in order.
         var segments: [String] = []
         var body: [String: String]?
         var query = ""
@@ -133,9 +133,10 @@ import Testing
                 #expect(!attacks.isEmpty, "\(route) has no cross-tenant attack: add it to the matrix")
                 for attack in attacks {
                     for key in [Servers.publicA, Servers.secretA, Servers.retiredSecretA] {
-                        var path = "/" + route.path.replacingOccurrences(of: ":id", with: attack.user)
-                        for (name, value) in zip(route.endpoint.parameters.dropFirst(), attack.segments) {
-                            path = path.replacingOccurrences(of: ":" + name, with: value)
+                        // Filled in raw, as an attacker writes it (the SDK's path builder would encode it).
+                        var path = "/" + route.path
+                        for (name, value) in zip(route.endpoint.parameters, [attack.user] + attack.segments) {
+                            path = path.replacingOccurrences(of: "{\(name)}", with: value)
                         }
                         path += attack.query
                         let method = NIOHTTP1.HTTPMethod(rawValue: route.method.rawValue)

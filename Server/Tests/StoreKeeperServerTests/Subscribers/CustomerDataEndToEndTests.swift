@@ -118,7 +118,7 @@ import Testing
             // The audit log has the erasure, with the customer hashed.
             let (_, audit) = try await client.call(.GET, "/v1/audit", key: E2E.secretKey)
             let entries = audit["entries"] as? [[String: Any]] ?? []
-            let erasures = entries.filter { $0["route"] as? String == "DELETE /v1/subscribers/:id" }
+            let erasures = entries.filter { $0["route"] as? String == "DELETE /v1/subscribers/{app_user_id}" }
             #expect(erasures.count == 1, "\(entries)")
             let log = String(decoding: try JSONSerialization.data(withJSONObject: entries), as: UTF8.self)
             #expect(!log.contains("alice"), "the log names the customer")

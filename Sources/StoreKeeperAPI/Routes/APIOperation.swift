@@ -1,12 +1,10 @@
-public import StoreKeeperAPI
-
-/// What the OpenAPI document says about one route: its summary, parameters, body, answer and the error statuses it
-/// may give. Each ``APIRoute`` carries its operation, so the document's `paths` are generated from the route
-/// catalog (``OpenAPIDocument``): a route added to the catalog is served and documented by the same edit.
+/// What one route reads and answers, as the OpenAPI document says: its summary, query parameters, body, answer and
+/// the error statuses it may give. Each ``APIEndpoint`` declares its operation beside its path, so the server's
+/// document is generated from the declarations.
 public struct APIOperation: Sendable {
     /// One line saying what the route does.
     public let summary: String
-    /// Its path and query parameters, in the document's order (path parameters name the pattern's `:id`).
+    /// Its query parameters, in the document's order (the path's are the route's ``APIEndpoint/pathParameters``).
     public let parameters: [APIParameter]
     /// The request body's schema (always JSON, always required), if it takes one.
     public let body: APISchema?
@@ -36,7 +34,7 @@ public struct APIOperation: Sendable {
     }
 
     /// The words the document gives each success status.
-    var statusDescription: String {
+    public var statusDescription: String {
         switch status {
         case 201: "Created"
         case 202: "Queued"
@@ -131,6 +129,8 @@ public struct APIParameter: Sendable {
     public static let appUserID = path("app_user_id", .string(maxLength: 256, minLength: 1))
     /// An entitlement's identifier in the product catalog (`pro`).
     public static let entitlement = path("entitlement", .string(maxLength: 256, minLength: 1))
+    /// A metric's name (its schema, the metrics the server computes, is the component `MetricName`).
+    public static let metricName = path("name", .named("MetricName"))
     /// A webhook endpoint's or a delivery's id.
     public static let resourceID = path("id", .string(maxLength: 256, minLength: 1))
     /// An offering's identifier.
