@@ -1,7 +1,7 @@
 """The Python half of scripts/apple-library-check: drives the simulator's control API and judges what it
 produces with Apple's own library. Arguments: the simulator's base URL and its data folder."""
 import json, sys, time, urllib.request
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
@@ -56,6 +56,20 @@ client = AppStoreServerAPIClient(key, "SIMKEY0001", "57246542-96fe-1a63-e053-082
                                  Environment.SANDBOX)
 client._base_url = base  # the one change: where Apple is
 
+def extend(original_id, days=1):
+    return client.extend_subscription_renewal_date(original_id, ExtendRenewalDateRequest(
+        extendByDays=days, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION,
+        requestIdentifier=f"check-{time.time_ns()}"))
+
+def expect_refusal(original_id, code):
+    try:
+        extend(original_id)
+    except APIException as error:
+        if error.raw_api_error != code:
+            sys.exit(f"apple-library-check: extension refused with {error.raw_api_error}, expected {code}")
+        return
+    sys.exit(f"apple-library-check: extension of {original_id} accepted, expected error {code}")
+
 def server_api():
     statuses = client.get_all_subscription_statuses(original)
     for group in statuses.data:
@@ -83,8 +97,8 @@ def server_api():
     if app.bundleId != bundle or not app.appTransactionId:
         sys.exit(f"apple-library-check: app transaction {app}")
     client.look_up_order_id(bought["orderId"])
-    client.extend_subscription_renewal_date(original, ExtendRenewalDateRequest(
-        extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="check"))
+    # The subscription was refunded: Apple refuses to extend it, and its library reads the documented code.
+    expect_refusal(original, 4030004)
     now = int(time.time() * 1000)
     client.get_notification_history(None, NotificationHistoryRequest(startDate=now - 90 * 86_400_000,
                                                                      endDate=now + 400 * 86_400_000))
@@ -92,7 +106,8 @@ def server_api():
 
 # Extend Subscription Renewal Dates for All Active Subscribers: a second customer's active subscription is
 # extended (RENEWAL_EXTENDED), then the SUMMARY arrives with the counts, verified like every notification.
-call("POST", "/simulator/v1/purchases", {"bundleID": bundle, "productID": "premium.monthly", "customerID": "mass"})
+mass = call("POST", "/simulator/v1/purchases",
+            {"bundleID": bundle, "productID": "premium.monthly", "customerID": "mass"})["originalTransactionId"]
 client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
     extendByDays=3, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="mass-1",
     productId="premium.monthly"))
@@ -105,6 +120,13 @@ if [d.notificationType.value for d in decoded] != ["RENEWAL_EXTENDED", "RENEWAL_
         or decoded[1].subtype.value != "SUMMARY" or decoded[1].summary.succeededCount != 1:
     sys.exit(f"apple-library-check: mass extension notifications {decoded}")
 kinds += [f"{d.notificationType.value}/{d.subtype.value if d.subtype else ''}" for d in decoded]
+
+# Extend a Subscription Renewal Date on an active subscription: twice in 365 days, then Apple's limit (4030005).
+for _ in range(2):
+    answer = extend(mass)
+    if answer.success is not True or answer.originalTransactionId != mass:
+        sys.exit(f"apple-library-check: extension {answer}")
+expect_refusal(mass, 4030005)
 
 before = server_api()
 call("POST", "/simulator/v1/clock/advance", {"months": 13})

@@ -181,6 +181,14 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Custo
     /// 404: the project holds nothing about the customer (no purchase, event or attribute): nothing to export or
     /// erase.
     public static let customerNotFound = APIErrorCode(rawValue: "customer_not_found")
+    /// 400: an extension's days or reason is not one Apple takes (1–90 days; undeclared, customer_satisfaction,
+    /// other, service_issue).
+    public static let invalidExtension = APIErrorCode(rawValue: "invalid_extension")
+    /// 409: the subscription was already extended twice in the last 365 days (Apple's limit).
+    public static let extensionLimitReached = APIErrorCode(rawValue: "extension_limit_reached")
+    /// 409: Apple refused to extend the subscription in its state (a free offer period, billing retry, a lapsed
+    /// grace period, expired, or shared through Family Sharing).
+    public static let extensionRefused = APIErrorCode(rawValue: "extension_refused")
 
     // Evidence that does not verify (AppStoreVerification's codes, one each).
 

@@ -113,14 +113,23 @@ extension AppStoreSimulator {
         return response
     }
 
-    /// Extend a Subscription Renewal Date.
+    /// Extend a Subscription Renewal Date, with Apple's rules: 1–90 days, a reason code 0–3, a paid active period
+    /// (403 4030004 otherwise) and at most two extensions of a subscription in 365 days (403 4030005).
     public func extendRenewalDate(originalTransactionID: String, bundleID: String, request: ExtendRenewalDateRequest)
         throws(AppStoreAPIError) -> ExtendRenewalDateResponse
     {
         guard let subscription = subscriptions[originalTransactionID], subscription.bundleID == bundleID else {
             throw .originalTransactionNotFound
         }
-        guard let days = request.extendByDays else { throw .invalidRequest }
+        guard let days = request.extendByDays, (1...90).contains(days) else { throw .invalidExtendByDays }
+        guard (0...3).contains(request.extendReasonCode ?? 0) else { throw .invalidExtendReasonCode }
+        let latest = transactions[subscription.latestTransactionID]
+        guard subscription.status == .active, latest?.offerDiscountType != "FREE_TRIAL" else {
+            throw .subscriptionExtensionIneligible
+        }
+        let yearAgo = clock.now().addingTimeInterval(-configuration.rate.seconds(forDays: 365))
+        let recent = (subscription.extensionDates ?? []).filter { $0 > yearAgo }
+        guard recent.count < 2 else { throw .subscriptionMaxExtension }
         var response = ExtendRenewalDateResponse()
         response.originalTransactionId = originalTransactionID
         response.webOrderLineItemId = transactions[subscription.latestTransactionID]?.webOrderLineItemID
@@ -129,6 +138,7 @@ extension AppStoreSimulator {
                 try extendRenewalDate(
                     originalTransactionID: originalTransactionID, days: days, reasonCode: request.extendReasonCode ?? 0)
             )
+            subscriptions[originalTransactionID]?.extensionDates = recent + [clock.now()]
             response.success = true
         } catch {
             response.success = false

@@ -94,6 +94,19 @@ public struct AppStoreAPIError: Error, Hashable, Sendable {
     static let originalTransactionNotFound = AppStoreAPIError(
         httpStatus: 404, errorCode: 4_040_005, errorMessage: "Original transaction id not found.")
     static let unauthorized = AppStoreAPIError(httpStatus: 401, errorCode: 4_010_000, errorMessage: "Unauthenticated")
+    /// InvalidExtendByDaysError: not 1–90 days.
+    static let invalidExtendByDays = AppStoreAPIError(
+        httpStatus: 400, errorCode: 4_000_009, errorMessage: "Invalid extend by days value.")
+    /// InvalidExtendReasonCodeError: not 0–3.
+    static let invalidExtendReasonCode = AppStoreAPIError(
+        httpStatus: 400, errorCode: 4_000_010, errorMessage: "Invalid extend reason code.")
+    /// SubscriptionExtensionIneligibleError: a free offer period, billing retry, a lapsed grace period, expired.
+    static let subscriptionExtensionIneligible = AppStoreAPIError(
+        httpStatus: 403, errorCode: 4_030_004, errorMessage: "Forbidden - subscription state ineligible for extension.")
+    /// SubscriptionMaxExtensionError: extended twice in the last 365 days.
+    static let subscriptionMaxExtension = AppStoreAPIError(
+        httpStatus: 403, errorCode: 4_030_005,
+        errorMessage: "Forbidden - subscription has reached maximum extension count.")
     /// Apple's general 400: a body or parameter it cannot read.
     public static let invalidRequest = AppStoreAPIError(
         httpStatus: 400, errorCode: 4_000_000, errorMessage: "Invalid request.")

@@ -198,7 +198,7 @@ public enum StoreKeeperApplication {
                     guests: guests),
                 ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
                 SupportRoutes(
-                    search: search, grants: grants,
+                    search: search, grants: grants, extensions: SupportExtensions(intake: service),
                     data: CustomerData(
                         store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)),
                 AuditRoutes(log: audit),

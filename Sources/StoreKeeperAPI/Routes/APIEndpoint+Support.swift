@@ -48,8 +48,17 @@ extension APIEndpoint {
             parameters: [.query("after", .string(maxLength: 19)), .query("limit", .integer(1, 1000))],
             answer: APIOperation.json(.named("AuditLogResponse")), errors: ["400", "401", "403", "5XX"]))
 
+    /// `POST /v1/subscribers/{app_user_id}/subscriptions/{original_transaction_id}/extend`: Apple moves a
+    /// subscription's renewal date (Extend a Subscription Renewal Date).
+    public static let postExtension = APIEndpoint(
+        .post, "v1/subscribers/\(.appUserID)/subscriptions/\(.originalTransactionID)/extend", .secretKey(.support),
+        APIOperation(
+            "Ask Apple to extend one of the customer's subscriptions by 1-90 days (Apple allows two extensions of a subscription in 365 days, checked first); Apple's signed statuses are then stored, so the customer's renewal date moves in this call. Announced as renewal_extended",
+            body: .named("ExtensionPost"), answer: APIOperation.json(.named("RenewalExtension")),
+            errors: ["400", "401", "403", "404", "409", "413", "502", "504", "5XX"]))
+
     /// This feature's routes, in the order the OpenAPI document lists them.
     static let supportRoutes: [APIEndpoint] = [
-        getSearch, postGrant, deleteGrant, getExport, deleteSubscriber, getAudit,
+        getSearch, postGrant, deleteGrant, postExtension, getExport, deleteSubscriber, getAudit,
     ]
 }

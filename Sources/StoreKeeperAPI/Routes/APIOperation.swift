@@ -129,6 +129,8 @@ public struct APIParameter: Sendable {
     public static let appUserID = path("app_user_id", .string(maxLength: 256, minLength: 1))
     /// An entitlement's identifier in the product catalog (`pro`).
     public static let entitlement = path("entitlement", .string(maxLength: 256, minLength: 1))
+    /// A subscription's original transaction id (Apple's, digits).
+    public static let originalTransactionID = path("original_transaction_id", .string(maxLength: 64, minLength: 1))
     /// A metric's name (its schema, the metrics the server computes, is the component `MetricName`).
     public static let metricName = path("name", .named("MetricName"))
     /// A webhook endpoint's or a delivery's id.

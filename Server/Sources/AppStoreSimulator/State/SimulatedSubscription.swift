@@ -70,4 +70,6 @@ public struct SimulatedSubscription: Sendable, Hashable, Codable {
     public var previousOriginalTransactionID: String? = nil
     /// A promotional offer the customer accepted for their next renewal (a retention offer), by identifier.
     public var pendingPromotionalOfferID: String? = nil
+    /// When Extend a Subscription Renewal Date extended it (Apple allows two in 365 days).
+    public var extensionDates: [Date]? = nil
 }

@@ -173,23 +173,7 @@ struct IntakeService: Sendable {
                 .missingConfiguration, .apiCredentialsMissing,
                 "importing by original_transaction_id needs App Store Server API credentials for \(bundleID)")
         }
-        let statuses: StatusResponse
-        do {
-            statuses = try await client.allSubscriptionStatuses(
-                transactionID: originalTransactionID, credentials: credentials)
-        } catch let error as AppStoreClientError where error.status == 404 || error.status == 400 {
-            throw ServiceError.unverifiable(
-                .transactionNotFound,
-                "Apple knows no transaction \(originalTransactionID) for \(bundleID): \(error.reason)")
-        } catch let error as AppStoreClientError {
-            throw ServiceError.apple(error, call: "Get All Subscription Statuses")
-        }
-        let verified = await VerifiedStatuses(statuses, app: app)
-        if let failure = verified.failures.first {
-            let reason = (failure.error as? VerificationError).map { (APIErrorCode($0.code), $0.reason) }
-            throw ServiceError.unverifiable(
-                reason?.0 ?? .malformedPayload, "subscription status: \(reason?.1 ?? "\(failure.error)")")
-        }
+        let verified = try await appleStatuses(originalTransactionID, app: app, credentials: credentials)
         let evidence = verified.evidence
         let raw = verified.signed
         guard !raw.isEmpty else {
@@ -205,6 +189,34 @@ struct IntakeService: Sendable {
                 "transactions": .integer(Int64(evidence.transactions.count)),
             ])
         return try await apply(write, answerFor: appUserID, personal: true)
+    }
+
+    /// The subscriptions of `originalTransactionID`'s customer as Apple tells them now (Get All Subscription
+    /// Statuses), every signed item verified.
+    /// - Throws: `transaction_not_found` when Apple knows no such transaction; a verification code naming the item
+    ///   that does not verify; `apple_unavailable`, `apple_timeout` or `apple_rate_limited`.
+    func appleStatuses(_ originalTransactionID: String, app: AppRuntime, credentials: AppStoreClient.Credentials)
+        async throws -> VerifiedStatuses
+    {
+        let statuses: StatusResponse
+        do {
+            statuses = try await client.allSubscriptionStatuses(
+                transactionID: originalTransactionID, credentials: credentials)
+        } catch let error as AppStoreClientError where error.status == 404 || error.status == 400 {
+            throw ServiceError.unverifiable(
+                .transactionNotFound,
+                "Apple knows no transaction \(originalTransactionID) for \(app.configuration.bundleID): \(error.reason)"
+            )
+        } catch let error as AppStoreClientError {
+            throw ServiceError.apple(error, call: "Get All Subscription Statuses")
+        }
+        let verified = await VerifiedStatuses(statuses, app: app)
+        if let failure = verified.failures.first {
+            let reason = (failure.error as? VerificationError).map { (APIErrorCode($0.code), $0.reason) }
+            throw ServiceError.unverifiable(
+                reason?.0 ?? .malformedPayload, "subscription status: \(reason?.1 ?? "\(failure.error)")")
+        }
+        return verified
     }
 
     func apply(_ write: EvidenceWrite, answerFor appUserID: String, personal: Bool) async throws -> [UInt8] {

@@ -18,3 +18,4 @@ extension ExperimentPost: RequestBody {}
 extension AttributesPost: RequestBody {}
 extension RetentionRules: RequestBody {}
 extension GrantPost: RequestBody {}
+extension ExtensionPost: RequestBody {}

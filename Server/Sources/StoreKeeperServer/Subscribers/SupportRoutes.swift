@@ -1,10 +1,12 @@
 import StoreKeeperAPI
 
 /// The support desk's room: finding a customer (`GET /v1/search`, any secret key), giving or taking back access
-/// without a purchase (grants, a `support` key), and a customer's data exported or erased (a `support` key).
+/// without a purchase (grants, a `support` key), a renewal date moved by Apple (a `support` key), and a customer's
+/// data exported or erased (a `support` key).
 struct SupportRoutes: APIFeature {
     let search: CustomerSearch
     let grants: SupportGrants
+    let extensions: SupportExtensions
     let data: CustomerData
 
     func register(_ handlers: inout APIHandlers) {
@@ -23,6 +25,13 @@ struct SupportRoutes: APIFeature {
                 try await grants.revoke(
                     appUserID: try call.parameter(.appUserID), entitlement: try call.parameter(.entitlement),
                     bundleID: call.bundleID))
+        }
+        handlers.on(.postExtension) { call in
+            let body = try await call.decode(ExtensionPost.self)
+            return try call.json(
+                try await extensions.extend(
+                    body, appUserID: try call.parameter(.appUserID),
+                    originalTransactionID: try call.parameter(.originalTransactionID), bundleID: call.bundleID))
         }
         handlers.on(.getExport) { call in
             try call.json(try await data.export(appUserID: try call.parameter(.appUserID), bundleID: call.bundleID))

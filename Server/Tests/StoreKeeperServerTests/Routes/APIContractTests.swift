@@ -49,6 +49,8 @@ import Testing
         "AuditLogEntry": AuditLogEntry.CodingKeys.allCases.map(\.stringValue),
         "AuditLogResponse": AuditLogResponse.CodingKeys.allCases.map(\.stringValue),
         "GrantPost": GrantPost.CodingKeys.allCases.map(\.stringValue),
+        "ExtensionPost": ExtensionPost.CodingKeys.allCases.map(\.stringValue),
+        "RenewalExtension": RenewalExtension.CodingKeys.allCases.map(\.stringValue),
         "GrantRevocationResponse": GrantRevocationResponse.CodingKeys.allCases.map(\.stringValue),
         "SubscriberExport": SubscriberExport.CodingKeys.allCases.map(\.stringValue),
         "ExportedEvidence": ExportedEvidence.CodingKeys.allCases.map(\.stringValue),

@@ -104,6 +104,15 @@ extension CrossTenantTests {
                     name: "B's user's grants revoked", user: "victim", segments: ["pro"],
                     check: { status, body in [403, 404].contains(status) || noSubscriptions(status, body) })
             ]
+        case .postExtension:
+            // B's subscription, asked for under B's customer's name or A's own: A's project holds no such
+            // subscription, so Apple is never asked (the victim's renewal date is checked unchanged by the matrix).
+            return ["victim", "victim-device", "attacker"].map { user in
+                Attack(
+                    name: "B's subscription extended as \(user)", user: user, segments: [victimOriginal],
+                    rawBody: #"{"days": 30, "reason": "other"}"#,
+                    check: { status, _ in [403, 404].contains(status) })
+            }
         case .getExport:
             // What A's key reads of a name B also uses is A's own customer of that name, or nothing.
             return ["victim", "victim-device"].map { user in
