@@ -139,6 +139,7 @@ public enum StoreKeeperApplication {
         let grants = SupportGrants(
             store: store, apps: directory, engine: subscribers.engine, policy: configuration.transferPolicy,
             now: dependencies.now)
+        let purchases = PurchaseSupport(intake: service)
         let router = Router()
         // Outermost, so it signs the bytes every other middleware settled on, error bodies included.
         router.add(
@@ -198,7 +199,8 @@ public enum StoreKeeperApplication {
                     guests: guests),
                 ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
                 SupportRoutes(
-                    search: search, grants: grants, extensions: SupportExtensions(intake: service),
+                    search: search, grants: grants, extensions: SupportExtensions(purchases: purchases),
+                    tokens: SupportAppAccountTokens(purchases: purchases),
                     data: CustomerData(
                         store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)),
                 AuditRoutes(log: audit),

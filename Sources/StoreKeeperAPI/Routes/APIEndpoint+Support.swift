@@ -57,8 +57,18 @@ extension APIEndpoint {
             body: .named("ExtensionPost"), answer: APIOperation.json(.named("RenewalExtension")),
             errors: ["400", "401", "403", "404", "409", "413", "502", "504", "5XX"]))
 
+    /// `POST /v1/subscribers/{app_user_id}/subscriptions/{original_transaction_id}/app-account-token`: Apple
+    /// reassigns a purchase's app account token (Set App Account Token).
+    public static let postAppAccountToken = APIEndpoint(
+        .post, "v1/subscribers/\(.appUserID)/subscriptions/\(.originalTransactionID)/app-account-token",
+        .secretKey(.support),
+        APIOperation(
+            "Ask Apple to set the app account token (a UUID) that every transaction of one of the customer's purchases, and its renewals, carries (Set App Account Token), when support moves the purchase to another account of the app; Apple's signed view of the purchase is then stored. Announced as app_account_token_set",
+            body: .named("AppAccountTokenPost"), answer: APIOperation.json(.named("AppAccountTokenChange")),
+            errors: ["400", "401", "403", "404", "413", "502", "504", "5XX"]))
+
     /// This feature's routes, in the order the OpenAPI document lists them.
     static let supportRoutes: [APIEndpoint] = [
-        getSearch, postGrant, deleteGrant, postExtension, getExport, deleteSubscriber, getAudit,
+        getSearch, postGrant, deleteGrant, postExtension, postAppAccountToken, getExport, deleteSubscriber, getAudit,
     ]
 }

@@ -19,3 +19,4 @@ extension AttributesPost: RequestBody {}
 extension RetentionRules: RequestBody {}
 extension GrantPost: RequestBody {}
 extension ExtensionPost: RequestBody {}
+extension AppAccountTokenPost: RequestBody {}

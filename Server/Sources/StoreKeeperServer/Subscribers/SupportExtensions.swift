@@ -7,9 +7,9 @@ import StoreKeeperWire
 
 /// Support fixing a subscription with Apple: Extend a Subscription Renewal Date for one of the customer's
 /// subscriptions, Apple's limits checked before Apple is asked, and Apple's signed statuses stored afterwards so
-/// the customer's renewal date, events and webhooks move in the same call (``IntakeService/appleStatuses``).
+/// the customer's renewal date, events and webhooks move in the same call (``PurchaseSupport``).
 struct SupportExtensions: Sendable {
-    let intake: IntakeService
+    let purchases: PurchaseSupport
 
     /// Apple's reason codes (`extendReasonCode`), by the names the API takes.
     static let reasons: [String: Int] = ["undeclared": 0, "customer_satisfaction": 1, "other": 2, "service_issue": 3]
@@ -32,40 +32,43 @@ struct SupportExtensions: Sendable {
     {
         let appUserID = try CustomerID.normalized(appUserID)
         let (days, reason, code) = try Self.validated(body)
-        let project = try intake.apps.project(bundleID)
-        let stored = try await intake.store.snapshot(appUserID, in: project).map(intake.store.decodeEvidence)
-        guard stored?.transactions.contains(where: { $0.originalTransactionID == originalTransactionID }) == true
-        else {
-            throw ServiceError(
-                .notFound, .transactionNotFound,
-                "\(UntrustedText.quoted(appUserID)) holds no subscription \(UntrustedText.quoted(originalTransactionID))"
-            )
-        }
-        let at = intake.now()
-        let earlier = try await extensions(of: originalTransactionID, appUserID: appUserID, in: project, at: at)
+        let project = try purchases.intake.apps.project(bundleID)
+        _ = try await purchases.requireOwned(originalTransactionID, by: appUserID, in: project)
+        let earlier = try await extensions(
+            of: originalTransactionID, appUserID: appUserID, in: project, at: purchases.intake.now())
         guard earlier < Self.maximumPerWindow else { throw Self.limitReached(originalTransactionID, earlier) }
         let requestIdentifier = UUID().uuidString.lowercased()
         var request = ExtendRenewalDateRequest()
         request.extendByDays = days
         request.extendReasonCode = code
         request.requestIdentifier = requestIdentifier
-        let (app, credentials, answer) = try await askApple(originalTransactionID, request, project: project)
+        let (app, credentials, answer) = try await purchases.askApple(
+            "Extend a Subscription Renewal Date", about: originalTransactionID, in: project
+        ) { credentials in
+            do {
+                return try await purchases.intake.client.extendRenewalDate(
+                    originalTransactionID: originalTransactionID, request: request, credentials: credentials)
+            } catch let error as AppStoreClientError where error.appleErrorCode == 4_030_005 {
+                throw Self.limitReached(originalTransactionID, nil)
+            } catch let error as AppStoreClientError where error.status == 403 && error.appleErrorCode != nil {
+                throw ServiceError(
+                    .conflict, .extensionRefused,
+                    "Apple refused to extend subscription \(originalTransactionID): \(error.reason)")
+            } catch let error as AppStoreClientError where error.status == 400 {
+                throw ServiceError.invalid(.invalidExtension, "Apple refused the extension: \(error.reason)")
+            }
+        }
         guard answer.success == true else {
             throw ServiceError(
                 .conflict, .extensionRefused, "Apple did not extend subscription \(originalTransactionID)")
         }
-        let verified = try await intake.appleStatuses(originalTransactionID, app: app, credentials: credentials)
-        _ = try await intake.store.apply(
-            EvidenceWrite(
-                project: project, bundleID: app.configuration.bundleID, appUserID: appUserID,
-                kind: "subscription_statuses", rawBody: verified.signed.joined(separator: "\n"),
-                evidence: verified.evidence, originalTransactionIDs: IntakeService.originals(verified.evidence),
-                cause: .support, eventType: Self.eventType,
-                detail: [
-                    "original_transaction_id": .string(originalTransactionID), "days": .integer(Int64(days)),
-                    "reason": .string(reason), "request_identifier": .string(requestIdentifier),
-                ]),
-            policy: intake.policy, now: at)
+        try await purchases.storeApplesView(
+            of: originalTransactionID, subscription: true, app: app, credentials: credentials, appUserID: appUserID,
+            eventType: Self.eventType,
+            detail: [
+                "original_transaction_id": .string(originalTransactionID), "days": .integer(Int64(days)),
+                "reason": .string(reason), "request_identifier": .string(requestIdentifier),
+            ])
         return RenewalExtension(
             originalTransactionID: originalTransactionID, days: days, reason: reason,
             requestIdentifier: requestIdentifier, renewsAt: answer.effectiveDate.map(AppleDateFormat.rfc3339),
@@ -94,46 +97,10 @@ struct SupportExtensions: Sendable {
         async throws -> Int
     {
         let since = at.addingTimeInterval(-Self.window)
-        return try await intake.store.events(appUserID, in: project, limit: 100_000).filter {
+        return try await purchases.intake.store.events(appUserID, in: project, limit: 100_000).filter {
             $0.type == Self.eventType && $0.createdAt > since
                 && $0.detail["original_transaction_id"] == .string(originalTransactionID)
         }.count
-    }
-
-    /// Apple's answer from the first app of the project that knows the subscription, with that app.
-    func askApple(_ originalTransactionID: String, _ request: ExtendRenewalDateRequest, project: ProjectScope)
-        async throws -> (AppRuntime, AppStoreClient.Credentials, ExtendRenewalDateResponse)
-    {
-        var asked = false
-        for bundleID in intake.apps.bundleIDs(in: project) {
-            let app = try intake.apps.app(bundleID)
-            guard let credentials = app.credentials else { continue }
-            asked = true
-            do {
-                let answer = try await intake.client.extendRenewalDate(
-                    originalTransactionID: originalTransactionID, request: request, credentials: credentials)
-                return (app, credentials, answer)
-            } catch let error as AppStoreClientError where error.isUnknownTransaction {
-                continue
-            } catch let error as AppStoreClientError where error.appleErrorCode == 4_030_005 {
-                throw Self.limitReached(originalTransactionID, nil)
-            } catch let error as AppStoreClientError where error.status == 403 && error.appleErrorCode != nil {
-                throw ServiceError(
-                    .conflict, .extensionRefused,
-                    "Apple refused to extend subscription \(originalTransactionID): \(error.reason)")
-            } catch let error as AppStoreClientError where error.status == 400 {
-                throw ServiceError.invalid(.invalidExtension, "Apple refused the extension: \(error.reason)")
-            } catch let error as AppStoreClientError {
-                throw ServiceError.apple(error, call: "Extend a Subscription Renewal Date")
-            }
-        }
-        guard asked else {
-            throw ServiceError(
-                .missingConfiguration, .apiCredentialsMissing,
-                "extending a subscription needs App Store Server API credentials for an app of the project")
-        }
-        throw ServiceError(
-            .notFound, .transactionNotFound, "Apple knows no subscription \(originalTransactionID) in this project")
     }
 
     /// Apple's limit, named: `earlier` extensions in the last 365 days (`nil`: as Apple counted them).

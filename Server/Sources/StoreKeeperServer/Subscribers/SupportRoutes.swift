@@ -1,12 +1,13 @@
 import StoreKeeperAPI
 
 /// The support desk's room: finding a customer (`GET /v1/search`, any secret key), giving or taking back access
-/// without a purchase (grants, a `support` key), a renewal date moved by Apple (a `support` key), and a customer's
-/// data exported or erased (a `support` key).
+/// without a purchase (grants, a `support` key), a renewal date or an app account token changed by Apple (a
+/// `support` key), and a customer's data exported or erased (a `support` key).
 struct SupportRoutes: APIFeature {
     let search: CustomerSearch
     let grants: SupportGrants
     let extensions: SupportExtensions
+    let tokens: SupportAppAccountTokens
     let data: CustomerData
 
     func register(_ handlers: inout APIHandlers) {
@@ -30,6 +31,13 @@ struct SupportRoutes: APIFeature {
             let body = try await call.decode(ExtensionPost.self)
             return try call.json(
                 try await extensions.extend(
+                    body, appUserID: try call.parameter(.appUserID),
+                    originalTransactionID: try call.parameter(.originalTransactionID), bundleID: call.bundleID))
+        }
+        handlers.on(.postAppAccountToken) { call in
+            let body = try await call.decode(AppAccountTokenPost.self)
+            return try call.json(
+                try await tokens.set(
                     body, appUserID: try call.parameter(.appUserID),
                     originalTransactionID: try call.parameter(.originalTransactionID), bundleID: call.bundleID))
         }

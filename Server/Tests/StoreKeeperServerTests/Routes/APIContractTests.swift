@@ -50,6 +50,8 @@ import Testing
         "AuditLogResponse": AuditLogResponse.CodingKeys.allCases.map(\.stringValue),
         "GrantPost": GrantPost.CodingKeys.allCases.map(\.stringValue),
         "ExtensionPost": ExtensionPost.CodingKeys.allCases.map(\.stringValue),
+        "AppAccountTokenPost": AppAccountTokenPost.CodingKeys.allCases.map(\.stringValue),
+        "AppAccountTokenChange": AppAccountTokenChange.CodingKeys.allCases.map(\.stringValue),
         "RenewalExtension": RenewalExtension.CodingKeys.allCases.map(\.stringValue),
         "GrantRevocationResponse": GrantRevocationResponse.CodingKeys.allCases.map(\.stringValue),
         "SubscriberExport": SubscriberExport.CodingKeys.allCases.map(\.stringValue),

@@ -113,6 +113,14 @@ extension CrossTenantTests {
                     rawBody: #"{"days": 30, "reason": "other"}"#,
                     check: { status, _ in [403, 404].contains(status) })
             }
+        case .postAppAccountToken:
+            // B's purchase moved to a token of A's choosing: A's project holds no such purchase, Apple is never asked.
+            return ["victim", "victim-device", "attacker"].map { user in
+                Attack(
+                    name: "B's purchase's token set as \(user)", user: user, segments: [victimOriginal],
+                    rawBody: #"{"app_account_token": "7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#,
+                    check: { status, _ in [403, 404].contains(status) })
+            }
         case .getExport:
             // What A's key reads of a name B also uses is A's own customer of that name, or nothing.
             return ["victim", "victim-device"].map { user in

@@ -1,0 +1,22 @@
+/// A purchase's app account token, reassigned by Apple at support's request.
+public struct AppAccountTokenChange: Codable, Sendable, Hashable {
+    /// The purchase.
+    public var originalTransactionID: String
+    /// The token its transactions carry now (lowercase UUID).
+    public var appAccountToken: String
+    /// The token they carried before, as StoreKeeper had stored it (`nil`: none).
+    public var previousAppAccountToken: String?
+
+    /// Makes an answer.
+    public init(originalTransactionID: String, appAccountToken: String, previousAppAccountToken: String?) {
+        self.originalTransactionID = originalTransactionID
+        self.appAccountToken = appAccountToken
+        self.previousAppAccountToken = previousAppAccountToken
+    }
+
+    /// The wire names.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case originalTransactionID = "original_transaction_id", appAccountToken = "app_account_token"
+        case previousAppAccountToken = "previous_app_account_token"
+    }
+}
