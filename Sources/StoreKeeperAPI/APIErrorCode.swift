@@ -189,6 +189,8 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Custo
     /// 409: Apple refused to extend the subscription in its state (a free offer period, billing retry, a lapsed
     /// grace period, expired, or shared through Family Sharing).
     public static let extensionRefused = APIErrorCode(rawValue: "extension_refused")
+    /// 404: the project made no mass extension of that id.
+    public static let extensionNotFound = APIErrorCode(rawValue: "extension_not_found")
 
     // Evidence that does not verify (AppStoreVerification's codes, one each).
 

@@ -201,6 +201,7 @@ public enum StoreKeeperApplication {
                 SupportRoutes(
                     search: search, grants: grants, extensions: SupportExtensions(purchases: purchases),
                     tokens: SupportAppAccountTokens(purchases: purchases),
+                    massExtensions: MassExtensions(store: store, intake: service),
                     data: CustomerData(
                         store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)),
                 AuditRoutes(log: audit),

@@ -67,8 +67,24 @@ extension APIEndpoint {
             body: .named("AppAccountTokenPost"), answer: APIOperation.json(.named("AppAccountTokenChange")),
             errors: ["400", "401", "403", "404", "413", "502", "504", "5XX"]))
 
+    /// `POST /v1/extensions`: Apple extends every active subscriber of a product (its mass extension).
+    public static let postMassExtension = APIEndpoint(
+        .post, "v1/extensions", .secretKey(.support),
+        APIOperation(
+            "Ask Apple to extend the renewal date of every active subscriber of an auto-renewable product by 1-90 days, optionally in some storefronts only (Extend Subscription Renewal Dates for All Active Subscribers). Queued: poll GET /v1/extensions/{id}; each subscription extended arrives as Apple's RENEWAL_EXTENDED notification",
+            body: .named("MassExtensionPost"), status: 202, answer: APIOperation.json(.named("MassExtension")),
+            errors: ["400", "401", "403", "413", "429", "502", "504", "5XX"]))
+    /// `GET /v1/extensions/{id}`: where Apple stands with a mass extension.
+    public static let getMassExtension = APIEndpoint(
+        .get, "v1/extensions/\(.massExtensionID)", .secretKey(.read),
+        APIOperation(
+            "A mass extension as Apple reports it now (Get Status of Subscription Renewal Date Extensions): complete or not, and how many subscriptions it extended and could not",
+            answer: APIOperation.json(.named("MassExtension")),
+            errors: ["400", "401", "403", "404", "502", "504", "5XX"]))
+
     /// This feature's routes, in the order the OpenAPI document lists them.
     static let supportRoutes: [APIEndpoint] = [
-        getSearch, postGrant, deleteGrant, postExtension, postAppAccountToken, getExport, deleteSubscriber, getAudit,
+        getSearch, postGrant, deleteGrant, postExtension, postAppAccountToken, postMassExtension, getMassExtension,
+        getExport, deleteSubscriber, getAudit,
     ]
 }

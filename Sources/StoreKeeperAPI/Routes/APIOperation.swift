@@ -131,6 +131,9 @@ public struct APIParameter: Sendable {
     public static let entitlement = path("entitlement", .string(maxLength: 256, minLength: 1))
     /// A subscription's original transaction id (Apple's, digits).
     public static let originalTransactionID = path("original_transaction_id", .string(maxLength: 64, minLength: 1))
+    /// A mass extension's id (a UUID).
+    public static let massExtensionID = path(
+        "id", .string(maxLength: 36, minLength: 36), "The request's id, as POST /v1/extensions answered it")
     /// A metric's name (its schema, the metrics the server computes, is the component `MetricName`).
     public static let metricName = path("name", .named("MetricName"))
     /// A webhook endpoint's or a delivery's id.

@@ -20,3 +20,4 @@ extension RetentionRules: RequestBody {}
 extension GrantPost: RequestBody {}
 extension ExtensionPost: RequestBody {}
 extension AppAccountTokenPost: RequestBody {}
+extension MassExtensionPost: RequestBody {}

@@ -8,6 +8,7 @@ struct SupportRoutes: APIFeature {
     let grants: SupportGrants
     let extensions: SupportExtensions
     let tokens: SupportAppAccountTokens
+    let massExtensions: MassExtensions
     let data: CustomerData
 
     func register(_ handlers: inout APIHandlers) {
@@ -40,6 +41,14 @@ struct SupportRoutes: APIFeature {
                 try await tokens.set(
                     body, appUserID: try call.parameter(.appUserID),
                     originalTransactionID: try call.parameter(.originalTransactionID), bundleID: call.bundleID))
+        }
+        handlers.on(.postMassExtension) { call in
+            let body = try await call.decode(MassExtensionPost.self)
+            return try call.json(try await massExtensions.request(body, bundleID: call.bundleID), status: .accepted)
+        }
+        handlers.on(.getMassExtension) { call in
+            try call.json(
+                try await massExtensions.status(try call.parameter(.massExtensionID), bundleID: call.bundleID))
         }
         handlers.on(.getExport) { call in
             try call.json(try await data.export(appUserID: try call.parameter(.appUserID), bundleID: call.bundleID))

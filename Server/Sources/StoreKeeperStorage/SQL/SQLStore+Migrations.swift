@@ -3,7 +3,7 @@ import Foundation
 /// The schema: versioned migrations, each applied once in its own transaction.
 extension SQLStore {
     /// The schema version this build writes and reads (its last migration).
-    public static let schemaVersion = 24
+    public static let schemaVersion = 25
 
     /// Applies every migration not yet applied, in order, each in its own transaction.
     @discardableResult
@@ -200,6 +200,11 @@ extension SQLStore {
             [
                 "CREATE TABLE retention_requests (request_id TEXT PRIMARY KEY, admitted_at TEXT NOT NULL)",
                 "CREATE INDEX retention_requests_time ON retention_requests (admitted_at)",
+            ],
+            // 25: support's requests to extend every active subscriber of a product (Apple's mass extension), by
+            // project and id, so their status can be asked of Apple later (Apple needs the product and the id).
+            [
+                "CREATE TABLE mass_extensions (project TEXT NOT NULL, id TEXT NOT NULL, bundle_id TEXT NOT NULL, product_id TEXT NOT NULL, days INTEGER NOT NULL, reason TEXT NOT NULL, storefronts TEXT NOT NULL, requested_at TEXT NOT NULL, PRIMARY KEY (project, id))"
             ],
         ]
         _ = try await database.withTransaction { tx in

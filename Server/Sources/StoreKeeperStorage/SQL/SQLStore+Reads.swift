@@ -96,6 +96,7 @@ extension SQLStore {
                 ("webhook_endpoints", "id AS endpoint, project, url, event_types", "id"),
                 ("project_settings", "project, kind, name, body", "project, kind, name"),
                 ("subscriber_attributes", "app_user_id, name, value", "app_user_id, name"),
+                ("mass_extensions", "project, bundle_id, product_id, days, reason, storefronts", "project, id"),
                 (
                     "experiment_enrolments", "project, experiment, app_user_id, variant",
                     "project, experiment, app_user_id"

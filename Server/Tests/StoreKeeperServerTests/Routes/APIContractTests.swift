@@ -51,6 +51,8 @@ import Testing
         "GrantPost": GrantPost.CodingKeys.allCases.map(\.stringValue),
         "ExtensionPost": ExtensionPost.CodingKeys.allCases.map(\.stringValue),
         "AppAccountTokenPost": AppAccountTokenPost.CodingKeys.allCases.map(\.stringValue),
+        "MassExtensionPost": MassExtensionPost.CodingKeys.allCases.map(\.stringValue),
+        "MassExtension": MassExtension.CodingKeys.allCases.map(\.stringValue),
         "AppAccountTokenChange": AppAccountTokenChange.CodingKeys.allCases.map(\.stringValue),
         "RenewalExtension": RenewalExtension.CodingKeys.allCases.map(\.stringValue),
         "GrantRevocationResponse": GrantRevocationResponse.CodingKeys.allCases.map(\.stringValue),

@@ -121,6 +121,21 @@ extension CrossTenantTests {
                     rawBody: #"{"app_account_token": "7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#,
                     check: { status, _ in [403, 404].contains(status) })
             }
+        case .postMassExtension:
+            // A's key extends A's own app's subscribers only (Apple is asked for A's app, or 409 without A's
+            // credentials; B's expiry is checked unchanged by the matrix).
+            return [
+                Attack(
+                    name: "a mass extension of B's product", user: "",
+                    rawBody: #"{"product_id": "premium.monthly", "days": 3, "reason": "other"}"#,
+                    check: { status, body in [202, 403, 409].contains(status) && noSubscriptions(status, body) })
+            ]
+        case .getMassExtension:
+            return [
+                Attack(
+                    name: "a mass extension A never made", user: UUID().uuidString.lowercased(),
+                    check: { status, _ in [403, 404].contains(status) })
+            ]
         case .getExport:
             // What A's key reads of a name B also uses is A's own customer of that name, or nothing.
             return ["victim", "victim-device"].map { user in
