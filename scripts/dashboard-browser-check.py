@@ -42,11 +42,13 @@ def base64url(data):
 customers = [("browser-monthly", "premium.monthly", None), ("browser-annual", "premium.annual", None),
              ("browser-basic", "basic.monthly", "introductory"), ("browser-leaver", "premium.monthly", None),
              ("browser-refunded", "premium.monthly", None)]
+orders = {}
 for customer, product, offer in customers:
     body = {"bundleID": bundle, "productID": product, "customerID": customer}
     if offer:
         body["offer"] = offer
     bought = call("POST", "/simulator/v1/purchases", body)
+    orders[customer] = bought["orderId"]
     listed = call("GET", f"/simulator/v1/apps/{bundle}/device-transactions?customerID={customer}")
     signed = listed["transactions"][-1]["signedTransaction"]
     call("POST", "/v1/transactions", {"app_user_id": customer, "signed_transaction": signed},
@@ -120,6 +122,28 @@ with sync_playwright() as playwright:
     page.wait_for_load_state()
     assert "revoked" in page.inner_text("main"), "the search result's link opens the customer"
 
+    # The support view: the order id on Apple's emailed receipt finds the customer (Apple's Look Up Order ID), and
+    # their page grants a week without a purchase, confirmed.
+    page.fill("header form[role=search] input[name=q]", orders["browser-monthly"])
+    page.click("header form[role=search] button")
+    page.wait_for_load_state()
+    assert "order id" in page.inner_text("main table"), f"the order id search: {page.inner_text('main')[:200]}"
+    page.click("main table a:text('browser-monthly')")
+    page.wait_for_load_state()
+    page.screenshot(path=f"{shots}/support-view.png", full_page=True)
+    page.select_option("form.grant select[name=entitlement]", "pro")
+    page.select_option("form.grant select[name=duration]", "P1W")
+    page.fill("form.grant input[name=reason]", "outage <b>compensation</b>")
+    page.check("form.grant input[name=confirm]")
+    page.click("form.grant button[type=submit]")
+    page.wait_for_load_state()
+    assert "granted=1" in page.url, f"the grant went to {page.url}: {page.inner_text('main')[:200]}"
+    text = page.inner_text("main")
+    assert "Granted." in text and "outage <b>compensation</b>" in text, "the grant shows on the customer's page"
+    page.screenshot(path=f"{shots}/support-granted.png", full_page=True)
+    grants = call("GET", "/v1/subscribers/browser-monthly", key=secret)["subscriber"]["grants"]
+    assert len(grants) == 1 and grants[0]["entitlement"] == "pro" and grants[0]["active"], f"grants: {grants}"
+
     page.goto(base + "/dashboard/subscribers?status=revoked")
     page.screenshot(path=f"{shots}/customers.png", full_page=True)
     rows = page.query_selector_all("table.customers tr")
@@ -192,7 +216,7 @@ with sync_playwright() as playwright:
 if errors:
     sys.exit(f"dashboard-browser-check: the console logged errors: {errors}")
 print(f"dashboard-browser-check: signed in, every page drawn ({len(overview)} overview charts, cohorts, a subscriber, "
-      f"the customer list and its CSV, "
+      f"the customer list and its CSV, a customer found by order id and granted a week from the support view, "
       f"notifications, webhooks, offerings, retention), hostile ids and a forged notification shown without "
       f"navigation or injected markup, the CSVs read whole by Python's csv module, "
       f"no console error; a wrong key and a forged CSRF token refused; screenshots in {shots}")

@@ -39,14 +39,14 @@ extension DashboardRoutes {
     /// dashboard change: the session's key by fingerprint, the route it stands for, the posted text in brief.
     func audited<T: Sendable>(
         _ endpoint: APIEndpoint, session: DashboardSessions.Session, request: Request, body: Data,
-        _ change: () async throws -> T
+        target: String? = nil, _ change: () async throws -> T
     ) async throws -> T {
         let project = try subscribers.apps.project(session.bundleID)
         let trail = AuditTrail(
             AuditEntry(
                 project: project.id, at: subscribers.now(),
                 actor: AuditNote.actor(keyHash: session.keyHash, dashboard: true),
-                address: request.headers[AuditNote.peerAddress], route: endpoint.description, target: nil,
+                address: request.headers[AuditNote.peerAddress], route: endpoint.description, target: target,
                 summary: AuditNote.summary(of: body)))
         return try await AuditTrail.$current.withValue(trail) { try await change() }
     }

@@ -27,6 +27,8 @@ struct DashboardRoutes: Sendable {
     let search: CustomerSearch
     /// The audit log (the Audit page; every save here is logged).
     let audit: AuditLog
+    /// Support's grants (the customer page's grant form).
+    let grants: SupportGrants
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
@@ -36,6 +38,7 @@ struct DashboardRoutes: Sendable {
         addCSVRoutes(to: router)
         addSearchRoutes(to: router)
         addAuditRoutes(to: router)
+        addSupportRoutes(to: router)
         router.get("dashboard/login") { request, _ in Self.signInForm(request, error: nil) }
         router.post("dashboard/login") { request, _ in try await signIn(request) }
         router.post("dashboard/logout") { request, _ in
@@ -150,7 +153,15 @@ struct DashboardRoutes: Sendable {
                         appUserID: id, project: try subscribers.apps.project(session.bundleID), personal: true)
                     let answer = try APICoding.decoder().decode(SubscriberResponse.self, from: Data(document))
                     let events = try await subscribers.events(appUserID: id, bundleID: session.bundleID)
+                    if request.uri.queryParameters.get("granted") != nil {
+                        body += "<p class=\"saved\">Granted.</p>"
+                    }
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)
+                    body += DashboardPages.grants(answer.subscriber.grants)
+                    body += DashboardPages.grantForm(
+                        appUserID: answer.subscriber.appUserID,
+                        entitlements: Set(subscribers.engine.configuration.entitlements.values.joined()).sorted(),
+                        session: session)
                 } else {
                     body += try await customers(request, bundleID: session.bundleID)
                 }

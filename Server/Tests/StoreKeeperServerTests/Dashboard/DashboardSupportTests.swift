@@ -1,0 +1,89 @@
+import Foundation
+import NIOHTTP1
+import StoreKeeperAPI
+import StoreKeeperServer
+import TestSupport
+import Testing
+
+/// The customer page's support view over real HTTP: the grant form, behind the session's CSRF token, a ticked
+/// confirmation and the `support` scope; a grant shows on the page and in the audit log, and every refusal
+/// grants nothing.
+@Suite struct DashboardSupportTests {
+    typealias E2E = ServerEndToEndTests
+    static let readKey = "sk_test_read_0123456789abcdefghijklmnopqr"
+
+    /// A browser signed in with `key`.
+    static func signedIn(_ base: String, key: String) async throws -> TestBrowser {
+        var browser = TestBrowser(base: base)
+        let form = try await browser.go(.GET, "/dashboard/login")
+        let token = try #require(TestBrowser.csrf(in: form.body))
+        browser.cookie = try #require(form.headers.first(name: "Set-Cookie")?.split(separator: ";").first).description
+        let signedIn = try await browser.go(.POST, "/dashboard/login", form: "csrf=\(token)&key=\(key)")
+        browser.cookie = try #require(signedIn.headers.first(name: "Set-Cookie")?.split(separator: ";").first)
+            .description
+        return browser
+    }
+
+    /// The customer's grants, as the API answers them.
+    static func grants(_ client: E2E.Client) async throws -> [[String: Any]] {
+        let (_, body) = try await client.call(.GET, APIPath.subscriber("ticket <b>1</b>"))
+        return (body["subscriber"] as? [String: Any])?["grants"] as? [[String: Any]] ?? []
+    }
+
+    @Test("a week's grant from the customer's page: confirmed, CSRF-guarded, scoped, shown and audited")
+    func grantsAWeek() async throws {
+        try await E2E.withServers(
+            "sqlite",
+            adjusted: { configuration in
+                configuration.apiKeys.append(
+                    .init(key: Self.readKey, kind: .secret, bundleID: E2E.bundleID, scope: .read))
+            }
+        ) { h, client, _, _ in
+            try await client.buy(h, "premium.monthly", customer: "ticket <b>1</b>")
+            var browser = try await DashboardOfferingsTests.signedIn(client.base)
+            let path = "/dashboard/subscribers?id=\(DashboardOfferingsTests.encoded("ticket <b>1</b>"))"
+            let page = try await browser.go(.GET, path)
+            #expect(page.status == 200 && page.body.contains("action=\"/dashboard/subscribers/grant\""))
+            #expect(page.body.contains("name=\"confirm\" value=\"yes\" required"))
+            #expect(!page.body.contains("<b>1</b>") && page.body.contains("value=\"ticket &lt;b&gt;1&lt;/b&gt;\""))
+            let csrf = try #require(TestBrowser.csrf(in: page.body))
+            let id = DashboardOfferingsTests.encoded("ticket <b>1</b>")
+            let form = "id=\(id)&entitlement=pro&duration=P1W&reason=outage"
+
+            let forged = try await browser.go(
+                .POST, "/dashboard/subscribers/grant", form: "csrf=forged&confirm=yes&\(form)")
+            #expect(forged.status == 403)
+            let unconfirmed = try await browser.go(.POST, "/dashboard/subscribers/grant", form: "csrf=\(csrf)&\(form)")
+            #expect(unconfirmed.status == 400 && unconfirmed.body.contains("Nothing was granted"))
+            let badDuration = try await browser.go(
+                .POST, "/dashboard/subscribers/grant",
+                form: "csrf=\(csrf)&confirm=yes&id=\(id)&entitlement=pro&duration=P2W")
+            #expect(badDuration.status == 400 && badDuration.body.contains("P2W"))
+            var reader = try await Self.signedIn(client.base, key: Self.readKey)
+            let readPage = try await reader.go(.GET, path)
+            #expect(readPage.body.contains("needs a secret key of scope support"))
+            let readCSRF = try #require(TestBrowser.csrf(in: readPage.body))
+            let refused = try await reader.go(
+                .POST, "/dashboard/subscribers/grant", form: "csrf=\(readCSRF)&confirm=yes&\(form)")
+            #expect(refused.status == 403)
+            #expect(try await Self.grants(client).isEmpty)
+
+            let granted = try await browser.go(
+                .POST, "/dashboard/subscribers/grant", form: "csrf=\(csrf)&confirm=yes&\(form)")
+            #expect(granted.status == 303, "\(granted.body)")
+            let location = try #require(granted.headers.first(name: "Location"))
+            #expect(location.hasSuffix("&granted=1"))
+            let after = try await browser.go(.GET, location)
+            #expect(after.body.contains("Granted.") && after.body.contains("<h3>Grants</h3>"))
+            #expect(after.body.contains("<td>outage</td>"))
+            let grants = try await Self.grants(client)
+            #expect(grants.count == 1 && grants.first?["entitlement"] as? String == "pro")
+            let (_, audit) = try await client.call(.GET, "/v1/audit", key: E2E.secretKey)
+            let entry = (audit["entries"] as? [[String: Any]] ?? []).last
+            #expect((entry?["actor"] as? String)?.hasPrefix("dashboard:") == true, "\(audit)")
+            #expect((entry?["target"] as? String)?.hasPrefix("customer:") == true, "\(audit)")
+            #expect(
+                entry?["route"] as? String == "POST /v1/subscribers/{app_user_id}/entitlements/{entitlement}/grants")
+        }
+    }
+}
