@@ -2,12 +2,47 @@ import AppStoreModels
 import Foundation
 import StoreKeeperAPI
 import StoreKeeperWire
+import SubscriptionEngine
 
-/// The support view's parts of a customer's page: the grants support gave, and the form that gives one (behind the
-/// session's CSRF token and a confirmation box; shown to a session whose key may grant).
+/// The support view's parts of a customer's page: every purchase with its price and the lifetime spend, the grants
+/// support gave, and the form that gives one (behind the session's CSRF token and a confirmation box; shown to a
+/// session whose key may grant).
 extension DashboardPages {
     /// The durations the grant form offers, as the API names them.
     static let grantDurations = ["P3D", "P1W", "P1M", "P3M", "P6M", "P1Y", "lifetime"]
+
+    /// Every purchase the customer made (each transaction: a first purchase, each renewal), newest first, with its
+    /// price, and the lifetime spend per currency — refunded transactions not counted.
+    static func purchases(_ transactions: [Transaction]) -> String {
+        guard !transactions.isEmpty else { return "" }
+        let ordered = transactions.sorted { ($0.purchaseDate ?? .distantPast) > ($1.purchaseDate ?? .distantPast) }
+        var spend: [String: Int64] = [:]
+        var html =
+            "<h3>Purchases</h3><table class=\"purchases\"><tr><th>date</th><th>product</th><th>transaction</th>"
+            + "<th>price</th><th></th></tr>"
+        for transaction in ordered {
+            let price = transaction.price.map { Self.money($0, transaction.currency) } ?? ""
+            if transaction.revokedAt == nil, let amount = transaction.price, let currency = transaction.currency {
+                spend[currency, default: 0] += amount
+            }
+            html +=
+                "<tr><td>\(transaction.purchaseDate.map(AppleDateFormat.rfc3339) ?? "")</td>"
+                + "<td>\(HTMLText.escape(transaction.productID))</td>"
+                + "<td>\(HTMLText.escape(transaction.transactionID))</td><td>\(HTMLText.escape(price))</td>"
+                + "<td>\(transaction.revokedAt == nil ? "" : "refunded")</td></tr>"
+        }
+        let total = spend.keys.sorted().map { Self.money(spend[$0] ?? 0, $0) }.joined(separator: ", ")
+        return html + "</table><p class=\"spend\">Lifetime spend: \(HTMLText.escape(total.isEmpty ? "none" : total))"
+            + " (refunds taken back)</p>"
+    }
+
+    /// `milliunits` of `currency` as text: `9.99 USD`.
+    static func money(_ milliunits: Int64, _ currency: String?) -> String {
+        let sign = milliunits < 0 ? "-" : ""
+        let cents = (abs(milliunits) + 5) / 10
+        return "\(sign)\(cents / 100).\(String(format: "%02d", Int(cents % 100))) \(currency ?? "")"
+            .trimmingCharacters(in: .whitespaces)
+    }
 
     /// The customer's grants, newest first.
     static func grants(_ grants: [Grant]) -> String {

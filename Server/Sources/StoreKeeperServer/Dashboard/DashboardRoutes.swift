@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import StoreKeeperAPI
 import StoreKeeperWire
+import SubscriptionEngine
 import SubscriptionMetrics
 
 /// The dashboard at `/dashboard`: server-rendered HTML with SVG charts, no script. Sign-in takes a secret key
@@ -157,6 +158,8 @@ struct DashboardRoutes: Sendable {
                         body += "<p class=\"saved\">Granted.</p>"
                     }
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)
+                    body += DashboardPages.purchases(
+                        try await transactions(of: answer.subscriber.appUserID, bundleID: session.bundleID))
                     body += DashboardPages.grants(answer.subscriber.grants)
                     body += DashboardPages.grantForm(
                         appUserID: answer.subscriber.appUserID,
@@ -181,6 +184,14 @@ struct DashboardRoutes: Sendable {
                     body: try await list.csv(filter: filter, cursor: nil, bundleID: session.bundleID))
             }
         }
+    }
+
+    /// Every transaction of the customer's stored evidence, each as its observations fold.
+    func transactions(of appUserID: String, bundleID: String) async throws -> [Transaction] {
+        let project = try subscribers.apps.project(bundleID)
+        guard let snapshot = try await subscribers.store.snapshot(appUserID, in: project) else { return [] }
+        let evidence = try subscribers.store.decodeEvidence(snapshot)
+        return Dictionary(grouping: evidence.transactions, by: \.transactionID).values.map(Transaction.merged)
     }
 
     /// The filters of a customer-list request (empty values left out).

@@ -1,9 +1,10 @@
 import Foundation
 import NIOHTTP1
 import StoreKeeperAPI
-import StoreKeeperServer
 import TestSupport
 import Testing
+
+@testable import StoreKeeperServer
 
 /// The customer page's support view over real HTTP: the grant form, behind the session's CSRF token, a ticked
 /// confirmation and the `support` scope; a grant shows on the page and in the audit log, and every refusal
@@ -30,7 +31,9 @@ import Testing
         return (body["subscriber"] as? [String: Any])?["grants"] as? [[String: Any]] ?? []
     }
 
-    @Test("a week's grant from the customer's page: confirmed, CSRF-guarded, scoped, shown and audited")
+    @Test(
+        "the support view: purchases and lifetime spend; a week's grant confirmed, CSRF-guarded, scoped, shown and audited"
+    )
     func grantsAWeek() async throws {
         try await E2E.withServers(
             "sqlite",
@@ -45,6 +48,8 @@ import Testing
             let page = try await browser.go(.GET, path)
             #expect(page.status == 200 && page.body.contains("action=\"/dashboard/subscribers/grant\""))
             #expect(page.body.contains("name=\"confirm\" value=\"yes\" required"))
+            #expect(page.body.contains("<h3>Purchases</h3>") && page.body.contains("<td>9.99 USD</td>"))
+            #expect(page.body.contains("Lifetime spend: 9.99 USD"))
             #expect(!page.body.contains("<b>1</b>") && page.body.contains("value=\"ticket &lt;b&gt;1&lt;/b&gt;\""))
             let csrf = try #require(TestBrowser.csrf(in: page.body))
             let id = DashboardOfferingsTests.encoded("ticket <b>1</b>")
@@ -85,5 +90,14 @@ import Testing
             #expect(
                 entry?["route"] as? String == "POST /v1/subscribers/{app_user_id}/entitlements/{entitlement}/grants")
         }
+    }
+
+    @Test("money as support reads it: milliunits rounded to the cent, with the currency")
+    func money() {
+        #expect(DashboardPages.money(9_990, "USD") == "9.99 USD")
+        #expect(DashboardPages.money(1_005, "EUR") == "1.01 EUR")
+        #expect(DashboardPages.money(-1_004, "EUR") == "-1.00 EUR")
+        #expect(DashboardPages.money(120_000, "JPY") == "120.00 JPY")
+        #expect(DashboardPages.money(0, nil) == "0.00")
     }
 }
