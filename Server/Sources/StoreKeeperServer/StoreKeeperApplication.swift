@@ -212,7 +212,7 @@ public enum StoreKeeperApplication {
         DashboardRoutes(
             subscribers: subscribers, list: customerList, metrics: metrics, refusals: service.refusals,
             webhooks: webhooks, offerings: offerings, experiments: experiments, retention: retention,
-            search: search, audit: audit, grants: grants, authenticator: authenticator,
+            search: search, audit: audit, grants: grants, purchases: purchases, authenticator: authenticator,
             sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)

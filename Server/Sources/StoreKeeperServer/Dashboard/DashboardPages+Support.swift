@@ -44,6 +44,40 @@ extension DashboardPages {
             .trimmingCharacters(in: .whitespaces)
     }
 
+    /// The link that asks Apple for the customer's refund history.
+    static func refundHistoryLink(_ appUserID: String) -> String {
+        let link = "/dashboard/subscribers/refunds?id=" + APIPath.segment(appUserID)
+        return "<p><a href=\"\(HTMLText.escape(link))\">Ask Apple for the refund history</a></p>"
+    }
+
+    /// Apple's refund history of a customer (its signed transactions, verified), or why it could not be read.
+    static func refundHistory(appUserID: String, _ refunded: [JWSTransactionDecodedPayload], problem: String?)
+        -> String
+    {
+        let back = "/dashboard/subscribers?id=" + APIPath.segment(appUserID)
+        var html = "<p><a href=\"\(HTMLText.escape(back))\">\(HTMLText.escape(appUserID))</a></p>"
+        if let problem { return html + "<p class=\"error\" role=\"alert\">\(HTMLText.escape(problem))</p>" }
+        guard !refunded.isEmpty else { return html + "<p class=\"muted\">Apple lists no refund.</p>" }
+        html +=
+            "<table class=\"refunds\"><tr><th>refunded</th><th>product</th><th>transaction</th><th>price</th>"
+            + "<th>reason</th></tr>"
+        for transaction in refunded {
+            let reason =
+                switch transaction.revocationReason {
+                case .appIssue?: "app issue"
+                case .other?: "other"
+                case .unknown(let code)?: "code \(code)"
+                case nil: ""
+                }
+            html +=
+                "<tr><td>\(transaction.revocationDate.map(AppleDateFormat.rfc3339) ?? "")</td>"
+                + "<td>\(HTMLText.escape(transaction.productId))</td><td>\(HTMLText.escape(transaction.transactionId))</td>"
+                + "<td>\(HTMLText.escape(transaction.price.map { money($0, transaction.currency) } ?? ""))</td>"
+                + "<td>\(reason)</td></tr>"
+        }
+        return html + "</table>"
+    }
+
     /// The customer's grants, newest first.
     static func grants(_ grants: [Grant]) -> String {
         guard !grants.isEmpty else { return "" }

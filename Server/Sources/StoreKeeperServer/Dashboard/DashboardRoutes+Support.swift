@@ -1,3 +1,5 @@
+import AppStoreModels
+import AppStoreVerification
 import Foundation
 import Hummingbird
 import StoreKeeperAPI
@@ -6,6 +8,22 @@ import StoreKeeperAPI
 /// confirmation, allowed to the scope of the API route it stands for, audited as a dashboard change.
 extension DashboardRoutes {
     func addSupportRoutes(to router: Router<BasicRequestContext>) {
+        router.get("dashboard/subscribers/refunds") { request, _ in
+            try await withSession(request) { _, session in
+                let id = request.uri.queryParameters.get("id").map { String($0) } ?? ""
+                var refunded: [JWSTransactionDecodedPayload] = []
+                var problem: String?
+                do {
+                    refunded = try await refundHistory(of: id, bundleID: session.bundleID)
+                } catch let error as ServiceError {
+                    problem = error.message
+                }
+                return Self.page(
+                    DashboardPages.layout(
+                        title: "Refund history", session: session,
+                        body: DashboardPages.refundHistory(appUserID: id, refunded, problem: problem)))
+            }
+        }
         router.post("dashboard/subscribers/grant") { request, _ in
             try await withSession(request) { _, session in
                 let fields = HTMLText.formFields(try await Self.formBody(request))
@@ -43,4 +61,37 @@ extension DashboardRoutes {
             }
         }
     }
+
+    /// Apple's refund history of each of the customer's purchases (Get Refund History, every page), each signed
+    /// transaction verified, newest refund first.
+    func refundHistory(of appUserID: String, bundleID: String) async throws -> [JWSTransactionDecodedPayload] {
+        let project = try subscribers.apps.project(bundleID)
+        let originals = Set(try await transactions(of: appUserID, bundleID: bundleID).map(\.originalTransactionID))
+        var refunded: [JWSTransactionDecodedPayload] = []
+        for original in originals.sorted() {
+            var revision: String?
+            for _ in 0..<Self.refundHistoryPages {
+                let (app, _, answer) = try await purchases.askApple(
+                    "Get Refund History", about: original, in: project
+                ) { credentials in
+                    try await purchases.intake.client.refundHistory(
+                        transactionID: original, revision: revision, credentials: credentials)
+                }
+                for token in answer.signedTransactions ?? [] {
+                    do {
+                        refunded.append(try await app.signedData.verifyTransaction(token))
+                    } catch let error as VerificationError {
+                        throw ServiceError.unverifiable(
+                            APIErrorCode(error.code), "Apple's refund history: \(error.reason)")
+                    }
+                }
+                revision = answer.revision
+                if answer.hasMore != true { break }
+            }
+        }
+        return refunded.sorted { ($0.revocationDate ?? .distantPast) > ($1.revocationDate ?? .distantPast) }
+    }
+
+    /// The most pages of Apple's refund history read per purchase (20 refunds a page).
+    static let refundHistoryPages = 10
 }

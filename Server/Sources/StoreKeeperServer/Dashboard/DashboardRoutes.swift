@@ -30,6 +30,8 @@ struct DashboardRoutes: Sendable {
     let audit: AuditLog
     /// Support's grants (the customer page's grant form).
     let grants: SupportGrants
+    /// Apple's calls about one of a customer's purchases (the refund history).
+    let purchases: PurchaseSupport
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
@@ -160,6 +162,7 @@ struct DashboardRoutes: Sendable {
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)
                     body += DashboardPages.purchases(
                         try await transactions(of: answer.subscriber.appUserID, bundleID: session.bundleID))
+                    body += DashboardPages.refundHistoryLink(answer.subscriber.appUserID)
                     body += DashboardPages.grants(answer.subscriber.grants)
                     body += DashboardPages.grantForm(
                         appUserID: answer.subscriber.appUserID,

@@ -92,6 +92,25 @@ import Testing
         }
     }
 
+    @Test("Apple's refund history on demand: the refunded transaction verified and listed; none for the other")
+    func refundHistory() async throws {
+        try await E2E.withServers("sqlite") { h, client, _, _ in
+            let (refunded, _) = try await client.buy(h, "premium.monthly", customer: "refund-1")
+            try await client.buy(h, "premium.monthly", customer: "kept-1")
+            try await h.simulator.refund(transactionID: refunded.transactionID, reason: 1)
+            var browser = try await DashboardOfferingsTests.signedIn(client.base)
+            let customer = try await browser.go(.GET, "/dashboard/subscribers?id=refund-1")
+            #expect(customer.body.contains("href=\"/dashboard/subscribers/refunds?id=refund-1\""))
+            let page = try await browser.go(.GET, "/dashboard/subscribers/refunds?id=refund-1")
+            #expect(page.status == 200 && page.body.contains("<td>\(refunded.transactionID)</td>"), "\(page.body)")
+            #expect(page.body.contains("<td>app issue</td>") && page.body.contains("<td>9.99 USD</td>"))
+            let none = try await browser.go(.GET, "/dashboard/subscribers/refunds?id=kept-1")
+            #expect(none.status == 200 && none.body.contains("Apple lists no refund."))
+            let unknown = try await browser.go(.GET, "/dashboard/subscribers/refunds?id=%3Cb%3Enobody")
+            #expect(unknown.status == 200 && !unknown.body.contains("<b>nobody") && unknown.body.contains("no refund"))
+        }
+    }
+
     @Test("money as support reads it: milliunits rounded to the cent, with the currency")
     func money() {
         #expect(DashboardPages.money(9_990, "USD") == "9.99 USD")
