@@ -44,10 +44,32 @@ extension DashboardPages {
             .trimmingCharacters(in: .whitespaces)
     }
 
-    /// The link that asks Apple for the customer's refund history.
-    static func refundHistoryLink(_ appUserID: String) -> String {
-        let link = "/dashboard/subscribers/refunds?id=" + APIPath.segment(appUserID)
-        return "<p><a href=\"\(HTMLText.escape(link))\">Ask Apple for the refund history</a></p>"
+    /// The links that ask Apple, on demand, for the customer's refund history and app transaction.
+    static func appleLinks(_ appUserID: String) -> String {
+        let id = APIPath.segment(appUserID)
+        return "<p><a href=\"\(HTMLText.escape("/dashboard/subscribers/refunds?id=" + id))\">"
+            + "Ask Apple for the refund history</a> · "
+            + "<a href=\"\(HTMLText.escape("/dashboard/subscribers/app-transaction?id=" + id))\">"
+            + "Ask Apple for the app transaction</a></p>"
+    }
+
+    /// Apple's app transaction of a customer (verified), or why it could not be read.
+    static func appTransaction(appUserID: String, _ found: AppTransactionDecodedPayload?, problem: String?)
+        -> String
+    {
+        let back = "/dashboard/subscribers?id=" + APIPath.segment(appUserID)
+        let html = "<p><a href=\"\(HTMLText.escape(back))\">\(HTMLText.escape(appUserID))</a></p>"
+        if let problem { return html + "<p class=\"error\" role=\"alert\">\(HTMLText.escape(problem))</p>" }
+        guard let found else { return html + "<p class=\"muted\">No purchase to ask Apple with.</p>" }
+        let rows: [(String, String?)] = [
+            ("app transaction id", found.appTransactionId), ("bundle id", found.bundleId),
+            ("environment", (found.environment ?? found.receiptType)?.rawValue),
+            ("original purchase", found.originalPurchaseDate.map(AppleDateFormat.rfc3339)),
+            ("original version", found.originalApplicationVersion), ("version", found.applicationVersion),
+            ("original platform", found.originalPlatform),
+        ]
+        return html + "<table class=\"app-transaction\">"
+            + rows.map { "<tr><th>\($0.0)</th><td>\(HTMLText.escape($0.1 ?? ""))</td></tr>" }.joined() + "</table>"
     }
 
     /// Apple's refund history of a customer (its signed transactions, verified), or why it could not be read.

@@ -8,6 +8,22 @@ import StoreKeeperAPI
 /// confirmation, allowed to the scope of the API route it stands for, audited as a dashboard change.
 extension DashboardRoutes {
     func addSupportRoutes(to router: Router<BasicRequestContext>) {
+        router.get("dashboard/subscribers/app-transaction") { request, _ in
+            try await withSession(request) { _, session in
+                let id = request.uri.queryParameters.get("id").map { String($0) } ?? ""
+                var found: AppTransactionDecodedPayload?
+                var problem: String?
+                do {
+                    found = try await appTransaction(of: id, bundleID: session.bundleID)
+                } catch let error as ServiceError {
+                    problem = error.message
+                }
+                return Self.page(
+                    DashboardPages.layout(
+                        title: "App transaction", session: session,
+                        body: DashboardPages.appTransaction(appUserID: id, found, problem: problem)))
+            }
+        }
         router.get("dashboard/subscribers/refunds") { request, _ in
             try await withSession(request) { _, session in
                 let id = request.uri.queryParameters.get("id").map { String($0) } ?? ""
@@ -90,6 +106,27 @@ extension DashboardRoutes {
             }
         }
         return refunded.sorted { ($0.revocationDate ?? .distantPast) > ($1.revocationDate ?? .distantPast) }
+    }
+
+    /// Apple's app transaction of the customer (Get App Transaction Info, asked with their newest purchase),
+    /// verified; `nil` when the customer has no purchase.
+    func appTransaction(of appUserID: String, bundleID: String) async throws -> AppTransactionDecodedPayload? {
+        let project = try subscribers.apps.project(bundleID)
+        let newest = try await transactions(of: appUserID, bundleID: bundleID)
+            .max { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
+        guard let newest else { return nil }
+        let (app, _, answer) = try await purchases.askApple(
+            "Get App Transaction Info", about: newest.originalTransactionID, in: project
+        ) { credentials in
+            try await purchases.intake.client.appTransactionInfo(
+                transactionID: newest.transactionID, credentials: credentials)
+        }
+        guard let token = answer.signedAppTransactionInfo else { return nil }
+        do {
+            return try await app.signedData.verifyAppTransaction(token)
+        } catch let error as VerificationError {
+            throw ServiceError.unverifiable(APIErrorCode(error.code), "Apple's app transaction: \(error.reason)")
+        }
     }
 
     /// The most pages of Apple's refund history read per purchase (20 refunds a page).

@@ -162,7 +162,7 @@ struct DashboardRoutes: Sendable {
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)
                     body += DashboardPages.purchases(
                         try await transactions(of: answer.subscriber.appUserID, bundleID: session.bundleID))
-                    body += DashboardPages.refundHistoryLink(answer.subscriber.appUserID)
+                    body += DashboardPages.appleLinks(answer.subscriber.appUserID)
                     body += DashboardPages.grants(answer.subscriber.grants)
                     body += DashboardPages.grantForm(
                         appUserID: answer.subscriber.appUserID,

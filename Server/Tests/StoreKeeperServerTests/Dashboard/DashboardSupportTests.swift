@@ -92,7 +92,7 @@ import Testing
         }
     }
 
-    @Test("Apple's refund history on demand: the refunded transaction verified and listed; none for the other")
+    @Test("Apple's refund history and app transaction on demand, verified; none for a customer without them")
     func refundHistory() async throws {
         try await E2E.withServers("sqlite") { h, client, _, _ in
             let (refunded, _) = try await client.buy(h, "premium.monthly", customer: "refund-1")
@@ -106,6 +106,11 @@ import Testing
             #expect(page.body.contains("<td>app issue</td>") && page.body.contains("<td>9.99 USD</td>"))
             let none = try await browser.go(.GET, "/dashboard/subscribers/refunds?id=kept-1")
             #expect(none.status == 200 && none.body.contains("Apple lists no refund."))
+            let app = try await browser.go(.GET, "/dashboard/subscribers/app-transaction?id=kept-1")
+            #expect(app.status == 200 && app.body.contains("<th>bundle id</th><td>\(E2E.bundleID)</td>"), "\(app.body)")
+            #expect(app.body.contains("<th>environment</th><td>Sandbox</td>"))
+            let noPurchase = try await browser.go(.GET, "/dashboard/subscribers/app-transaction?id=nobody")
+            #expect(noPurchase.body.contains("No purchase to ask Apple with."))
             let unknown = try await browser.go(.GET, "/dashboard/subscribers/refunds?id=%3Cb%3Enobody")
             #expect(unknown.status == 200 && !unknown.body.contains("<b>nobody") && unknown.body.contains("no refund"))
         }
