@@ -19,9 +19,7 @@ public struct SubscriptionTimeline: Sendable, Hashable {
     /// - Parameter evidence: The customer's evidence.
     /// - Returns: One timeline per subscription with at least one dated period.
     public static func timelines(_ evidence: EvidenceSet) -> [SubscriptionTimeline] {
-        let merged = Dictionary(grouping: evidence.transactions, by: \.transactionID).values.map {
-            Transaction.merged(Array($0))
-        }
+        let merged = evidence.mergedTransactions
         let observations = Dictionary(grouping: evidence.renewals, by: \.originalTransactionID)
         let bySubscription = Dictionary(
             grouping: merged.filter { ($0.kind == nil || $0.kind == .autoRenewable) && $0.expiresAt != nil },

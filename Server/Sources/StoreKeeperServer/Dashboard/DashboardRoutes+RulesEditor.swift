@@ -27,11 +27,8 @@ extension DashboardRoutes {
             try await withSession(request) { _, session in
                 let fields = HTMLText.formFields(try await Self.formBody(request))
                 guard fields["csrf"] == session.csrf else { return Self.forbidden() }
-                if let needed = endpoint.scope, !session.scope.includes(needed) {
-                    let text =
-                        "Saving rules needs a secret key of scope \(needed.rawValue); this session's key has scope "
-                        + "\(session.scope.rawValue). Nothing was saved."
-                    return Self.page(DashboardPages.message(title: "Not allowed", text: text), status: .forbidden)
+                if let refusal = Self.scopeRefusal(endpoint, session, "Saving rules", "Nothing was saved.") {
+                    return refusal
                 }
                 let text = fields["rules"] ?? ""
                 do {

@@ -1,3 +1,4 @@
+import AppStoreClient
 import AppStoreModels
 import AppStoreVerification
 import Foundation
@@ -8,48 +9,23 @@ import StoreKeeperAPI
 /// confirmation, allowed to the scope of the API route it stands for, audited as a dashboard change.
 extension DashboardRoutes {
     func addSupportRoutes(to router: Router<BasicRequestContext>) {
-        router.get("dashboard/subscribers/app-transaction") { request, _ in
-            try await withSession(request) { _, session in
-                let id = request.uri.queryParameters.get("id").map { String($0) } ?? ""
-                var found: AppTransactionDecodedPayload?
-                var problem: String?
-                do {
-                    found = try await appTransaction(of: id, bundleID: session.bundleID)
-                } catch let error as ServiceError {
-                    problem = error.message
-                }
-                return Self.page(
-                    DashboardPages.layout(
-                        title: "App transaction", session: session,
-                        body: DashboardPages.appTransaction(appUserID: id, found, problem: problem)))
-            }
+        addApplePage(to: router, path: "dashboard/subscribers/app-transaction", title: "App transaction") {
+            try await appTransaction(of: $0, bundleID: $1)
+        } draw: { id, found, problem in
+            DashboardPages.appTransaction(appUserID: id, found ?? nil, problem: problem)
         }
-        router.get("dashboard/subscribers/refunds") { request, _ in
-            try await withSession(request) { _, session in
-                let id = request.uri.queryParameters.get("id").map { String($0) } ?? ""
-                var refunded: [JWSTransactionDecodedPayload] = []
-                var problem: String?
-                do {
-                    refunded = try await refundHistory(of: id, bundleID: session.bundleID)
-                } catch let error as ServiceError {
-                    problem = error.message
-                }
-                return Self.page(
-                    DashboardPages.layout(
-                        title: "Refund history", session: session,
-                        body: DashboardPages.refundHistory(appUserID: id, refunded, problem: problem)))
-            }
+        addApplePage(to: router, path: "dashboard/subscribers/refunds", title: "Refund history") {
+            try await refundHistory(of: $0, bundleID: $1)
+        } draw: { id, refunded, problem in
+            DashboardPages.refundHistory(appUserID: id, refunded ?? [], problem: problem)
         }
         router.post("dashboard/subscribers/grant") { request, _ in
             try await withSession(request) { _, session in
                 let fields = HTMLText.formFields(try await Self.formBody(request))
                 guard fields["csrf"] == session.csrf else { return Self.forbidden() }
                 let endpoint = APIEndpoint.postGrant
-                if let needed = endpoint.scope, !session.scope.includes(needed) {
-                    let text =
-                        "Granting access needs a secret key of scope \(needed.rawValue); this session's key has scope "
-                        + "\(session.scope.rawValue). Nothing was granted."
-                    return Self.page(DashboardPages.message(title: "Not allowed", text: text), status: .forbidden)
+                if let refusal = Self.scopeRefusal(endpoint, session, "Granting access", "Nothing was granted.") {
+                    return refusal
                 }
                 let id = fields["id"] ?? ""
                 guard fields["confirm"] == "yes" else {
@@ -78,31 +54,54 @@ extension DashboardRoutes {
         }
     }
 
+    /// A page at `path` that asks Apple about the customer the request's `id` names: `fetch`'s answer (given the id
+    /// and the session's app) drawn by `draw`, or the service's refusal drawn in its place (Apple down, a signature
+    /// that does not verify).
+    func addApplePage<Answer: Sendable>(
+        to router: Router<BasicRequestContext>, path: String, title: String,
+        fetch: @escaping @Sendable (String, String) async throws -> Answer,
+        draw: @escaping @Sendable (_ id: String, Answer?, _ problem: String?) -> String
+    ) {
+        router.get(RouterPath(path)) { request, _ in
+            try await withSession(request) { _, session in
+                let id = request.uri.queryParameters.get("id").map { String($0) } ?? ""
+                var answer: Answer?
+                var problem: String?
+                do {
+                    answer = try await fetch(id, session.bundleID)
+                } catch let error as ServiceError {
+                    problem = error.message
+                }
+                return Self.page(
+                    DashboardPages.layout(title: title, session: session, body: draw(id, answer, problem)))
+            }
+        }
+    }
+
     /// Apple's refund history of each of the customer's purchases (Get Refund History, every page), each signed
     /// transaction verified, newest refund first.
     func refundHistory(of appUserID: String, bundleID: String) async throws -> [JWSTransactionDecodedPayload] {
         let project = try subscribers.apps.project(bundleID)
         let originals = Set(try await transactions(of: appUserID, bundleID: bundleID).map(\.originalTransactionID))
         var refunded: [JWSTransactionDecodedPayload] = []
+        let call = "Get Refund History"
         for original in originals.sorted() {
-            var revision: String?
-            for _ in 0..<Self.refundHistoryPages {
-                let (app, _, answer) = try await purchases.askApple(
-                    "Get Refund History", about: original, in: project
-                ) { credentials in
-                    try await purchases.intake.client.refundHistory(
-                        transactionID: original, revision: revision, credentials: credentials)
-                }
+            // The first page finds the app whose Apple knows the purchase; later pages ask that app.
+            let (app, credentials, first) = try await purchases.askApple(call, about: original, in: project) {
+                try await purchases.intake.client.refundHistory(transactionID: original, revision: nil, credentials: $0)
+            }
+            var answer = first
+            for page in 1...Self.refundHistoryPages {
                 for token in answer.signedTransactions ?? [] {
-                    do {
-                        refunded.append(try await app.signedData.verifyTransaction(token))
-                    } catch let error as VerificationError {
-                        throw ServiceError.unverifiable(
-                            APIErrorCode(error.code), "Apple's refund history: \(error.reason)")
-                    }
+                    refunded.append(try await PurchaseSupport.verifiedTransaction(token, app: app, from: call))
                 }
-                revision = answer.revision
-                if answer.hasMore != true { break }
+                guard answer.hasMore == true, page < Self.refundHistoryPages else { break }
+                do {
+                    answer = try await purchases.intake.client.refundHistory(
+                        transactionID: original, revision: answer.revision, credentials: credentials)
+                } catch let error as AppStoreClientError {
+                    throw ServiceError.apple(error, call: call)
+                }
             }
         }
         return refunded.sorted { ($0.revocationDate ?? .distantPast) > ($1.revocationDate ?? .distantPast) }

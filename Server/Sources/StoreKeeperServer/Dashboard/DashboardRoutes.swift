@@ -194,7 +194,7 @@ struct DashboardRoutes: Sendable {
         let project = try subscribers.apps.project(bundleID)
         guard let snapshot = try await subscribers.store.snapshot(appUserID, in: project) else { return [] }
         let evidence = try subscribers.store.decodeEvidence(snapshot)
-        return Dictionary(grouping: evidence.transactions, by: \.transactionID).values.map(Transaction.merged)
+        return evidence.mergedTransactions
     }
 
     /// The filters of a customer-list request (empty values left out).
@@ -299,6 +299,18 @@ struct DashboardRoutes: Sendable {
         var headers: HTTPFields = [.location: location, .cacheControl: "no-store"]
         if let cookie { headers[.setCookie] = cookie }
         return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The page refusing `session` an `action` that needs `endpoint`'s scope (403, saying `outcome`), or `nil`
+    /// when its key has that scope: a dashboard form is allowed exactly what its API route allows.
+    static func scopeRefusal(
+        _ endpoint: APIEndpoint, _ session: DashboardSessions.Session, _ action: String, _ outcome: String
+    ) -> Response? {
+        guard let needed = endpoint.scope, !session.scope.includes(needed) else { return nil }
+        let text =
+            "\(action) needs a secret key of scope \(needed.rawValue); this session's key has scope "
+            + "\(session.scope.rawValue). \(outcome)"
+        return page(DashboardPages.message(title: "Not allowed", text: text), status: .forbidden)
     }
 
     static func forbidden() -> Response {

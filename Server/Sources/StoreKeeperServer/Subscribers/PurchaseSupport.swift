@@ -59,6 +59,18 @@ struct PurchaseSupport: Sendable {
             .notFound, .transactionNotFound, "Apple knows no purchase \(originalTransactionID) in this project")
     }
 
+    /// `token`, a signed transaction Apple answered `call` with, verified with `app`'s verifier.
+    /// - Throws: the verification's code, naming the call.
+    static func verifiedTransaction(_ token: String, app: AppRuntime, from call: String) async throws
+        -> JWSTransactionDecodedPayload
+    {
+        do {
+            return try await app.signedData.verifyTransaction(token)
+        } catch let error as VerificationError {
+            throw ServiceError.unverifiable(APIErrorCode(error.code), "\(call): \(error.reason)")
+        }
+    }
+
     /// Stores Apple's signed view of `originalTransactionID` now for `appUserID`: the subscription statuses of a
     /// subscription (`subscription`), the transaction itself (Get Transaction Info) of any other purchase.
     func storeApplesView(
@@ -73,17 +85,17 @@ struct PurchaseSupport: Sendable {
             evidence = verified.evidence
             signed = verified.signed
         } else {
-            let (_, _, answer) = try await askApple(
-                "Get Transaction Info", about: originalTransactionID, in: app.project
-            ) { credentials in
-                try await intake.client.transactionInfo(transactionID: originalTransactionID, credentials: credentials)
+            let answer: TransactionInfoResponse
+            do {
+                answer = try await intake.client.transactionInfo(
+                    transactionID: originalTransactionID, credentials: credentials)
+            } catch let error as AppStoreClientError {
+                throw ServiceError.apple(error, call: "Get Transaction Info")
             }
             if let token = answer.signedTransactionInfo {
-                do {
-                    evidence.add(transaction: try await app.signedData.verifyTransaction(token), source: .serverAPI)
-                } catch let error as VerificationError {
-                    throw ServiceError.unverifiable(APIErrorCode(error.code), "Apple's transaction: \(error.reason)")
-                }
+                evidence.add(
+                    transaction: try await Self.verifiedTransaction(token, app: app, from: "Get Transaction Info"),
+                    source: .serverAPI)
                 signed = [token]
             }
         }

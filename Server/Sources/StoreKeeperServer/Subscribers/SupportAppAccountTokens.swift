@@ -30,10 +30,10 @@ struct SupportAppAccountTokens: Sendable {
         }
         let project = try purchases.intake.apps.project(bundleID)
         let stored = try await purchases.requireOwned(originalTransactionID, by: appUserID, in: project)
-        let ofPurchase = stored.transactions.filter { $0.originalTransactionID == originalTransactionID }
         // Each transaction as its observations fold (a later one's token wins), the newest purchase's token.
-        let previous = Dictionary(grouping: ofPurchase, by: \.transactionID).values.map(Transaction.merged)
-            .max { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }?.appAccountToken
+        let ofPurchase = stored.mergedTransactions.filter { $0.originalTransactionID == originalTransactionID }
+        let previous = ofPurchase.max { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }?
+            .appAccountToken
         let (app, credentials, _) = try await purchases.askApple(
             "Set App Account Token", about: originalTransactionID, in: project
         ) { credentials in

@@ -4,7 +4,7 @@ import Foundation
 extension SQLStore {
     /// Keeps `request` (see ``MassExtensionStore/recordMassExtension(_:)``).
     public func recordMassExtension(_ request: MassExtensionRecord) async throws {
-        try await database.withTransaction { tx in
+        _ = try await database.withTransaction { tx in
             try await tx.query(
                 "INSERT INTO mass_extensions (project, id, bundle_id, product_id, days, reason, storefronts, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [

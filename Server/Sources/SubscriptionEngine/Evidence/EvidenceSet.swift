@@ -35,6 +35,11 @@ public struct EvidenceSet: Sendable, Hashable, Codable {
     /// stored under keys of their own.
     public var hasCustomerEvidence: Bool { consentRescissions != nil || grants != nil || grantRevocations != nil }
 
+    /// Each transaction once, its observations folded as the engine folds them (``Transaction/merged(_:)``).
+    public var mergedTransactions: [Transaction] {
+        Dictionary(grouping: transactions, by: \.transactionID).values.map(Transaction.merged)
+    }
+
     /// Adds one transaction observation.
     /// - Parameter transaction: The observation.
     public mutating func insert(_ transaction: Transaction) { transactions.insert(transaction) }
