@@ -171,7 +171,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Resources/openapi-components.json"), .copy("Resources/storefront-tax-rates.json")],
+            resources: [.copy("Resources/storefront-tax-rates.json")],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -373,7 +373,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKeeperLabTests",
-            dependencies: ["TestSupport"],
+            dependencies: ["TestSupport", "SubscriptionMetrics"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(

@@ -224,4 +224,26 @@ public struct APIErrorCode: RawRepresentable, Codable, Sendable, Hashable, Custo
     public static let unsupportedAlgorithm = APIErrorCode(rawValue: "unsupported_algorithm")
     /// 422: the input is too large to be evidence.
     public static let inputTooLarge = APIErrorCode(rawValue: "input_too_large")
+
+    /// Every code declared above, in declaration order: the list the OpenAPI document gives (a test holds it to the
+    /// declarations).
+    public static let declared: [APIErrorCode] = [
+        .invalidJSON, .unknownField, .missingField, .invalidField, .malformedRequest, .invalidAPIKey, .missingAPIKey,
+        .secretKeyRequired, .insufficientScope, .bodyTooLarge, .invalidSignature, .unexpectedBundleID,
+        .appleUnavailable, .appleRateLimited, .appleTimeout, .databaseUnavailable, .tooManyConnections, .invalidURL,
+        .invalidEventType, .invalidStatus, .webhookNotFound, .webhookConfigured, .rateLimited, .deliveryNotFound,
+        .invalidRequest, .invalidParameter, .notFound, .methodNotAllowed, .headerTimeout, .internalError,
+        .invalidMetricsToken, .unknownApp, .invalidAppUserID, .invalidDeviceID, .invalidReceipt,
+        .invalidOriginalTransactionID, .invalidProductIDs, .malformed, .receiptRejected, .accountNotFound,
+        .noSubscriptions, .transactionNotFound, .apiCredentialsMissing, .sharedSecretMismatch, .unknownNotificationType,
+        .unrecognizedNotification, .invalidOffer, .invalidAppAccountToken, .offerKeyMissing, .unknownMetric,
+        .tooManyWebhooks, .invalidAttribute, .tooManyAttributes, .tooManyGuests, .invalidOffering, .unknownProduct,
+        .offeringNotFound, .offeringExists, .offeringIsCurrent, .offeringInUse, .invalidTargeting,
+        .invalidRetentionRule, .noRetentionMessage, .invalidExperiment, .experimentNotFound, .experimentExists,
+        .experimentState, .tooManyExperiments, .tooManyOfferings, .unknownEntitlement, .invalidGrant, .grantNotFound,
+        .customerNotFound, .invalidExtension, .extensionLimitReached, .extensionRefused, .extensionNotFound,
+        .algorithmNotAllowed, .untrustedRoot, .invalidChain, .wrongChainLength, .missingAppleExtension,
+        .certificateExpired, .malformedCertificate, .malformedPayload, .xcodeNotAllowed, .unexpectedEnvironment,
+        .unexpectedAppAppleID, .unexpectedAppVersion, .deviceHashMismatch, .unsupportedAlgorithm, .inputTooLarge,
+    ]
 }

@@ -20,3 +20,18 @@ public struct AppAccountTokenChange: Codable, Sendable, Hashable {
         case previousAppAccountToken = "previous_app_account_token"
     }
 }
+
+extension AppAccountTokenChange: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(
+        description: "A purchase's app account token Apple reassigned at support's request")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .originalTransactionID: .required(.text)
+        case .appAccountToken: .required(.text)
+        case .previousAppAccountToken: .required(.text.nullable)
+        }
+    }
+}

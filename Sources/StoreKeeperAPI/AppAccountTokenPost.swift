@@ -11,3 +11,15 @@ public struct AppAccountTokenPost: Codable, Sendable, Hashable {
         case appAccountToken = "app_account_token"
     }
 }
+
+extension AppAccountTokenPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appAccountToken: .required(.uuid.described("A UUID"))
+        }
+    }
+}

@@ -42,3 +42,31 @@ public struct AttributesResponse: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case attributes }
 }
+
+extension AttributesPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .attributes:
+            .required(
+                .map(of: .text.length(0...500).nullable).members(1...100).described(
+                    "Reserved names: $email, $displayName, $phoneNumber, $mediaSource, $campaign; custom names: 1–40 characters from A–Z a–z 0–9 _ . -, at most 50 per customer; null removes"
+                ))
+        }
+    }
+}
+
+extension AttributesResponse: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .attributes: .required(.map(of: .text))
+        }
+    }
+}

@@ -71,3 +71,32 @@ public struct AuditLogEntry: Codable, Sendable, Hashable {
         try c.encode(summary, forKey: .summary)
     }
 }
+
+extension AuditLogEntry: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(description: "One change made with a secret key or through the dashboard")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.integer)
+        case .at: .required(.dateTime)
+        case .actor: .required(.text.described("key: or dashboard: and 16 hex digits of the SHA-256 of the secret key"))
+        case .address: .required(.text.nullable)
+        case .route: .required(.text)
+        case .target:
+            .required(.text.nullable.described("Path parameters; a customer as customer: and a hash of the id"))
+        case .summary: .required(.text)
+        }
+    }
+}
+
+extension AuditLogResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .entries: .required(.array(of: .type(AuditLogEntry.self)))
+        case .nextCursor: .required(.text.nullable)
+        }
+    }
+}

@@ -9,3 +9,12 @@ public struct EligibilityResponse: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case eligibility }
 }
+
+extension EligibilityResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .eligibility: .optional(.map(of: .oneOf(["eligible", "ineligible", "unknown"])))
+        }
+    }
+}

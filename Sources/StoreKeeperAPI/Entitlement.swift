@@ -49,3 +49,15 @@ extension Entitlement: JSONWritable {
         }
     }
 }
+
+extension Entitlement: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text)
+        case .productID: .required(.text)
+        case .expiresAt: .required(.dateTime.nullable)
+        case .grantedBy: .required(.text)
+        }
+    }
+}

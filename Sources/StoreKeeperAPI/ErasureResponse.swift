@@ -23,3 +23,15 @@ public struct ErasureResponse: Codable, Sendable, Hashable {
         case appUserID = "app_user_id", aliases, subscriptions, rows
     }
 }
+
+extension ErasureResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appUserID: .required(.text)
+        case .aliases: .required(.array(of: .text))
+        case .subscriptions: .required(.integer.range(0...Int.max))
+        case .rows: .required(.integer.range(0...Int.max))
+        }
+    }
+}

@@ -31,3 +31,30 @@ public struct ErrorDetail: Codable, Sendable, Hashable {
         case code, message, retryAfter = "retry_after"
     }
 }
+
+extension ErrorBody: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .error: .required(.type(ErrorDetail.self))
+        }
+    }
+}
+
+extension ErrorDetail: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .code:
+            .required(
+                .oneOf(APIErrorCode.declared.map(\.rawValue).sorted()).described(
+                    "A stable code; StoreKeeperAPI's APIErrorCode declares each one."))
+        case .message: .required(.text)
+        case .retryAfter:
+            .optional(
+                .integer.described(
+                    "Seconds after which the same request may succeed (Apple unavailable or too slow); also the Retry-After header."
+                ))
+        }
+    }
+}

@@ -22,3 +22,16 @@ public struct EventFeedResponse: Codable, Sendable, Hashable {
         try c.encode(nextCursor, forKey: .nextCursor)
     }
 }
+
+extension EventFeedResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .events: .required(.array(of: .type(ProjectEvent.self)))
+        case .nextCursor:
+            .required(
+                .text.nullable.described(
+                    "Pass as `after` to read on: the same cursor comes back until another event commits."))
+        }
+    }
+}

@@ -9,3 +9,12 @@ public struct EventsResponse: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case events }
 }
+
+extension EventsResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .events: .required(.array(of: .type(SubscriberEvent.self)))
+        }
+    }
+}

@@ -117,3 +117,75 @@ public struct ExperimentAssignment: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case identifier, variant }
 }
+
+extension Experiment: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .variants:
+            .required(.array(of: .type(ExperimentVariant.self)).count(2...4).described("The first is the baseline"))
+        case .audience: .optional(.type(TargetingConditions.self))
+        case .status: .required(.oneOf(["draft", "running", "stopped"]))
+        case .startedAt: .optional(.dateTime)
+        case .stoppedAt: .optional(.dateTime)
+        }
+    }
+}
+
+extension ExperimentAssignment: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text)
+        case .variant: .required(.text)
+        }
+    }
+}
+
+extension ExperimentPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .variants:
+            .required(.array(of: .type(ExperimentVariant.self)).count(2...4).described("The first is the baseline"))
+        case .audience: .optional(.type(TargetingConditions.self))
+        }
+    }
+}
+
+extension ExperimentVariant: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .offeringID: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .weight: .required(.integer(1, 99).described("Percent of enrolments; the variants' weights sum to 100"))
+        }
+    }
+}
+
+extension ExperimentsResponse: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .experiments: .required(.array(of: .type(Experiment.self)))
+        }
+    }
+}

@@ -108,3 +108,62 @@ public struct Comparison: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case difference, low, high }
 }
+
+extension Comparison: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .difference: .required(.number)
+        case .low: .required(.number.described("95 % interval"))
+        case .high: .required(.number)
+        }
+    }
+}
+
+extension ExperimentResults: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text)
+        case .status: .required(.oneOf(["draft", "running", "stopped"]))
+        case .currency: .optional(.text.described("The reporting currency; absent: the prices' own"))
+        case .variants: .required(.array(of: .type(VariantResults.self)))
+        }
+    }
+}
+
+extension VariantResults: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text)
+        case .offeringID: .required(.text)
+        case .enrolled:
+            .required(
+                .integer.described(
+                    "Enrolled customers the server holds evidence for (a purchase, a receipt or an app transaction); every other count and rate is of them"
+                ))
+        case .trials: .required(.integer)
+        case .paidConversions: .required(.integer.described("A paid period began within 30 days of enrolment"))
+        case .enrolledWithoutEvidence:
+            .required(.integer.described("Enrolled ids the server holds no evidence for, counted apart"))
+        case .conversionRate: .required(.number)
+        case .revenuePerCustomer: .required(.number)
+        case .proceedsPerCustomer: .required(.number)
+        case .refunds: .required(.integer)
+        case .conversionVersusBaseline: .optional(.type(Comparison.self))
+        case .conversionProbabilityBest: .required(.number)
+        case .proceedsVersusBaseline: .optional(.type(Comparison.self))
+        case .proceedsProbabilityBest: .required(.number)
+        }
+    }
+}

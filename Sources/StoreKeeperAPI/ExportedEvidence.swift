@@ -22,3 +22,15 @@ public struct ExportedEvidence: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case id, kind, receivedAt = "received_at", body }
 }
+
+extension ExportedEvidence: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.integer)
+        case .kind: .required(.text)
+        case .receivedAt: .required(.text)
+        case .body: .required(.text)
+        }
+    }
+}

@@ -17,3 +17,16 @@ public struct ExtensionPost: Codable, Sendable, Hashable {
         case days, reason
     }
 }
+
+extension ExtensionPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true, description: "Both fields are required")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .days: .required(.integer(1, 90))
+        case .reason: .required(.oneOf(["undeclared", "customer_satisfaction", "other", "service_issue"]))
+        }
+    }
+}

@@ -74,3 +74,23 @@ extension Grant: JSONWritable {
         }
     }
 }
+
+extension Grant: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(
+        description: "An entitlement support gave without a purchase: never revenue")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.text.described("grant_ and a UUID; the entitlement's granted_by while it is in force"))
+        case .entitlement: .required(.text)
+        case .grantedAt: .required(.dateTime)
+        case .expiresAt: .required(.dateTime.nullable.described("null for a lifetime grant"))
+        case .revokedAt: .required(.dateTime.nullable)
+        case .reason: .required(.text.nullable)
+        case .active: .required(.boolean)
+        case .explanation: .required(.array(of: .text))
+        }
+    }
+}

@@ -20,3 +20,17 @@ public struct GrantPost: Codable, Sendable, Hashable {
         case duration, expiresAt = "expires_at", reason
     }
 }
+
+extension GrantPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true, description: "Exactly one of duration and expires_at")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .duration: .optional(.oneOf(["P3D", "P1W", "P1M", "P3M", "P6M", "P1Y", "lifetime"]))
+        case .expiresAt: .optional(.dateTime.described("ISO 8601, after now"))
+        case .reason: .optional(.text.length(0...500))
+        }
+    }
+}

@@ -9,3 +9,12 @@ public struct GrantRevocationResponse: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case revoked }
 }
+
+extension GrantRevocationResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .revoked: .required(.array(of: .type(Grant.self)))
+        }
+    }
+}

@@ -20,3 +20,20 @@ public struct ImportPost: Codable, Sendable, Hashable {
         case appUserID = "app_user_id", originalTransactionID = "original_transaction_id", receipt
     }
 }
+
+extension ImportPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appUserID: .required(.text.length(1...256))
+        case .originalTransactionID: .optional(.text.length(1...64).described("Exactly one of this and receipt"))
+        case .receipt:
+            .optional(
+                .text.length(1...Int.max).described(
+                    "Base64 app receipt; exactly one of this and original_transaction_id"))
+        }
+    }
+}

@@ -44,3 +44,24 @@ public struct MassExtension: Codable, Sendable, Hashable {
         case completedAt = "completed_at", succeededCount = "succeeded_count", failedCount = "failed_count"
     }
 }
+
+extension MassExtension: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(description: "A mass extension and where Apple stands with it")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.text)
+        case .productID: .required(.text)
+        case .days: .required(.integer)
+        case .reason: .required(.text)
+        case .storefronts: .required(.array(of: .text))
+        case .requestedAt: .required(.dateTime)
+        case .complete: .required(.boolean)
+        case .completedAt: .required(.dateTime.nullable)
+        case .succeededCount: .required(.integer.nullable)
+        case .failedCount: .required(.integer.nullable)
+        }
+    }
+}

@@ -22,3 +22,18 @@ public struct MassExtensionPost: Codable, Sendable, Hashable {
         case productID = "product_id", days, reason, storefronts
     }
 }
+
+extension MassExtensionPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true, description: "product_id, days and reason are required")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .productID: .required(.text.length(0...256))
+        case .days: .required(.integer(1, 90))
+        case .reason: .required(.oneOf(["undeclared", "customer_satisfaction", "other", "service_issue"]))
+        case .storefronts: .optional(.array(of: .text.pattern(#"^[A-Z]{3}$"#)).count(0...200))
+        }
+    }
+}

@@ -16,3 +16,13 @@ public struct MetricPoint: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case start, value }
 }
+
+extension MetricPoint: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .start: .required(.dateTime)
+        case .value: .required(.number)
+        }
+    }
+}

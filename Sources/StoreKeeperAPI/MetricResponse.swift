@@ -17,3 +17,14 @@ public struct MetricResponse: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case name, interval, series }
 }
+
+extension MetricResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .name: .required(.named("MetricName"))
+        case .interval: .required(.named("MetricInterval"))
+        case .series: .required(.array(of: .type(MetricSeriesBody.self)))
+        }
+    }
+}

@@ -14,3 +14,13 @@ public struct MetricSeriesBody: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case key, points }
 }
+
+extension MetricSeriesBody: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .key: .required(.text)
+        case .points: .required(.array(of: .type(MetricPoint.self)))
+        }
+    }
+}

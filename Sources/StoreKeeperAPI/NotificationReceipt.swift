@@ -10,3 +10,12 @@ public struct NotificationReceipt: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case status }
 }
+
+extension NotificationReceipt: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .status: .required(.oneOf(["applied", "duplicate", "pending", "recorded"]))
+        }
+    }
+}

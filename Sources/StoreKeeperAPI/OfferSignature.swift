@@ -36,3 +36,17 @@ public struct OfferSignature: Codable, Sendable, Hashable {
         case introductoryOfferEligibilityJWS = "introductory_offer_eligibility_jws"
     }
 }
+
+extension OfferSignature: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .keyID: .required(.text)
+        case .nonce: .required(.text)
+        case .timestamp: .required(.integer)
+        case .signature: .required(.text)
+        case .compactJWS: .optional(.text)
+        case .introductoryOfferEligibilityJWS: .optional(.text)
+        }
+    }
+}

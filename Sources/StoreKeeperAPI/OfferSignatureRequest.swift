@@ -30,3 +30,19 @@ public struct OfferSignatureRequest: Codable, Sendable, Hashable {
         case appUserID = "app_user_id", transactionID = "transaction_id"
     }
 }
+
+extension OfferSignatureRequest: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .productID: .required(.text.length(1...Int.max))
+        case .offerID: .required(.text.length(1...Int.max))
+        case .appAccountToken: .optional(.uuid)
+        case .appUserID: .optional(.text.length(1...256))
+        case .transactionID: .optional(.text.length(1...Int.max))
+        }
+    }
+}

@@ -122,3 +122,93 @@ public struct OfferingsResponse: Codable, Sendable, Hashable {
         case currentOfferingID = "current_offering_id", offerings, targetingRule = "targeting_rule", experiment
     }
 }
+
+extension CurrentOfferingPut: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text.length(1...100))
+        }
+    }
+}
+
+extension Offering: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier:
+            .required(
+                .text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#).excluding("current").described(
+                    "Its name in the project (current is reserved)"))
+        case .description: .optional(.text.length(0...1000).described("What it is for, for the team"))
+        case .packages:
+            .required(
+                .array(of: .type(OfferingPackage.self)).count(1...20).described(
+                    "In the paywall's order, with distinct identifiers"))
+        case .metadata:
+            .optional(
+                .anyObject.described(
+                    "Anything the paywall needs (copy, colours, feature lists): a JSON object of at most 16 KB"))
+        }
+    }
+}
+
+extension OfferingPackage: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier:
+            .required(
+                .text.pattern(#"^[A-Za-z0-9._$-]{1,100}$"#).described(
+                    "The paywall's name for it: monthly, annual, any other"))
+        case .productID:
+            .required(
+                .text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#).described("An App Store product id of the app's catalog"))
+        }
+    }
+}
+
+extension OfferingPut: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .description: .optional(.text.length(0...1000).described("What it is for, for the team"))
+        case .packages:
+            .required(
+                .array(of: .type(OfferingPackage.self)).count(1...20).described(
+                    "In the paywall's order, with distinct identifiers"))
+        case .metadata:
+            .optional(
+                .anyObject.described(
+                    "Anything the paywall needs (copy, colours, feature lists): a JSON object of at most 16 KB"))
+        }
+    }
+}
+
+extension OfferingsResponse: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .currentOfferingID: .optional(.text.described("The offering to show; absent when none is current"))
+        case .offerings: .required(.array(of: .type(Offering.self)))
+        case .targetingRule:
+            .optional(.text.described("The targeting rule that chose current_offering_id; absent when none matched"))
+        case .experiment: .optional(.type(ExperimentAssignment.self))
+        }
+    }
+}

@@ -54,3 +54,19 @@ public struct ProjectEvent: Codable, Sendable, Hashable {
         try c.encode(detail, forKey: .detail)
     }
 }
+
+extension ProjectEvent: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.integer)
+        case .appUserID: .required(.text)
+        case .createdAt: .required(.text)
+        case .type: .required(.text)
+        case .cause: .required(.text)
+        case .causeID: .required(.text.nullable)
+        case .evidenceID: .required(.integer.nullable)
+        case .detail: .required(.map(of: .anyOf(types: ["string", "integer", "boolean"])))
+        }
+    }
+}

@@ -73,3 +73,19 @@ extension Purchase: JSONWritable {
         }
     }
 }
+
+extension Purchase: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .transactionID: .required(.text)
+        case .productID: .required(.text)
+        case .kind: .required(.text)
+        case .purchaseDate: .required(.dateTime.nullable)
+        case .expiresAt: .required(.dateTime.nullable)
+        case .revokedAt: .required(.dateTime.nullable)
+        case .grantsAccess: .required(.boolean)
+        case .explanation: .required(.array(of: .text))
+        }
+    }
+}

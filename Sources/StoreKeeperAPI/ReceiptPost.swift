@@ -19,3 +19,20 @@ public struct ReceiptPost: Codable, Sendable, Hashable {
         case appUserID = "app_user_id", receipt, deviceID = "device_id"
     }
 }
+
+extension ReceiptPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appUserID: .required(.text.length(1...256))
+        case .receipt: .required(.text.length(1...Int.max))
+        case .deviceID:
+            .optional(
+                .text.length(1...256).described(
+                    "The posting device (the app's own identifier for it), recorded with the receipt_posted event."))
+        }
+    }
+}

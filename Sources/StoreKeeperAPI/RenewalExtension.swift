@@ -34,3 +34,23 @@ public struct RenewalExtension: Codable, Sendable, Hashable {
         case extensionsInYear = "extensions_in_year"
     }
 }
+
+extension RenewalExtension: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(description: "A renewal date Apple moved at support's request")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .originalTransactionID: .required(.text)
+        case .days: .required(.integer)
+        case .reason: .required(.text)
+        case .requestIdentifier: .required(.text)
+        case .renewsAt: .required(.dateTime.nullable)
+        case .extensionsInYear:
+            .required(
+                .integer.described(
+                    "Extensions of this subscription in the 365 days up to now, this one included (Apple allows 2)"))
+        }
+    }
+}

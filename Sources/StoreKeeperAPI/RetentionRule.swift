@@ -171,3 +171,128 @@ public struct RetentionResponse: Codable, Sendable, Hashable {
         }
     }
 }
+
+extension RetentionConditions: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(
+        isClosed: true, description: "Every condition given must hold; none: everyone")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .productIDs:
+            .optional(
+                .array(of: .text.length(1...255)).count(1...250).described(
+                    "The product Apple asks about is one of these"))
+        case .states:
+            .optional(
+                .array(of: .oneOf(["active", "trial", "grace", "price_increase_pending"])).count(1...250).described(
+                    "The subscription is in one of these states"))
+        case .paidMonthsAtLeast:
+            .optional(.integer(0, 1200).described("At least this many 30-day months of paid service"))
+        case .paidMonthsBelow:
+            .optional(.integer(0, 1200).described("Fewer than this many 30-day months of paid service"))
+        case .monthsSinceLastOfferAtLeast:
+            .optional(
+                .integer(0, 1200).described(
+                    "At least this many months since the last promotional offer answered (never: matches)"))
+        case .storefronts:
+            .optional(
+                .array(of: .text.pattern(#"^[A-Z]{3}$"#)).count(1...250).described(
+                    "ISO 3166-1 alpha-3 storefronts of the subscription"))
+        case .locales:
+            .optional(
+                .array(of: .text.length(0...35).pattern(#"^[A-Za-z0-9]{1,8}(-[A-Za-z0-9]{1,8})*$"#)).count(1...250)
+                    .described("Language tags matched against Apple's userLocale"))
+        case .attributes:
+            .optional(
+                .map(of: .text.length(0...500)).members(1...20).described(
+                    "The customer's attributes hold these values, each set with a secret key unless trust is client"))
+        case .trust:
+            .optional(
+                .oneOf(["server", "client"]).described(
+                    "Whose attributes the attributes condition reads: server (default; only values set with a secret key) or client (the app's values too)"
+                ))
+        }
+    }
+}
+
+extension RetentionResponse: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(
+        isClosed: true, description: "Exactly one of message, alternate_product and promotional_offer", members: 1...1)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .message: .optional(.inline(RetentionResponse.Message.self))
+        case .alternateProduct: .optional(.inline(RetentionResponse.AlternateProduct.self))
+        case .promotionalOffer: .optional(.inline(RetentionResponse.PromotionalOffer.self))
+        }
+    }
+}
+
+extension RetentionRule: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .when: .optional(.type(RetentionConditions.self))
+        case .respond: .required(.type(RetentionResponse.self))
+        }
+    }
+}
+
+extension RetentionRules: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .rules: .required(.array(of: .type(RetentionRule.self)).count(0...50))
+        }
+    }
+}
+
+extension RetentionResponse.AlternateProduct: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .messageID: .required(.uuid.described("A message identifier (a UUID) as uploaded to Apple"))
+        case .productID: .required(.text.length(1...255))
+        }
+    }
+}
+
+extension RetentionResponse.Message: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .messageID: .required(.uuid.described("A message identifier (a UUID) as uploaded to Apple"))
+        }
+    }
+}
+
+extension RetentionResponse.PromotionalOffer: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .messageID: .required(.uuid.described("A message identifier (a UUID) as uploaded to Apple"))
+        case .offerID: .required(.text.length(1...100))
+        case .signature: .optional(.oneOf(["v1", "v2"]))
+        }
+    }
+}

@@ -27,3 +27,33 @@ public struct SearchResult: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case appUserID = "app_user_id", matched }
 }
+
+extension SearchResponse: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .results: .required(.array(of: .type(SearchResult.self)).count(0...20))
+        }
+    }
+}
+
+extension SearchResult: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appUserID: .required(.text)
+        case .matched:
+            .required(
+                .oneOf([
+                    "app_user_id", "alias", "original_transaction_id", "transaction_id", "order_id",
+                    "app_account_token", "email",
+                ]))
+        }
+    }
+}

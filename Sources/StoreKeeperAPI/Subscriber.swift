@@ -89,3 +89,21 @@ extension Subscriber: JSONWritable {
         }
     }
 }
+
+extension Subscriber: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appUserID: .required(.text)
+        case .aliases: .required(.array(of: .text))
+        case .firstSeen: .required(.dateTime.nullable)
+        case .entitlements: .required(.array(of: .type(Entitlement.self)))
+        case .subscriptions: .required(.array(of: .type(Subscription.self)))
+        case .nonSubscriptions: .required(.array(of: .type(Purchase.self)))
+        case .introEligibility: .required(.map(of: .oneOf(["eligible", "ineligible", "unknown"])))
+        case .grants:
+            .required(
+                .array(of: .type(Grant.self)).described("Entitlements support granted, in force or not, oldest first"))
+        }
+    }
+}

@@ -51,3 +51,18 @@ public struct SubscriberEvent: Codable, Sendable, Hashable {
         try c.encode(detail, forKey: .detail)
     }
 }
+
+extension SubscriberEvent: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.integer)
+        case .createdAt: .required(.text)
+        case .type: .required(.text)
+        case .cause: .required(.text)
+        case .causeID: .optional(.text.nullable)
+        case .evidenceID: .optional(.integer.nullable)
+        case .detail: .optional(.map(of: .anyOf(types: ["string", "integer", "boolean"])))
+        }
+    }
+}

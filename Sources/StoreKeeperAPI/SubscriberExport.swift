@@ -32,3 +32,16 @@ public struct SubscriberExport: Codable, Sendable, Hashable {
         case exportedAt = "exported_at", subscriber, attributes, events, evidence
     }
 }
+
+extension SubscriberExport: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .exportedAt: .required(.text)
+        case .subscriber: .required(.type(Subscriber.self))
+        case .attributes: .required(.map(of: .text))
+        case .events: .required(.array(of: .type(SubscriberEvent.self)))
+        case .evidence: .required(.array(of: .type(ExportedEvidence.self)))
+        }
+    }
+}

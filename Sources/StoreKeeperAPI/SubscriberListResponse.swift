@@ -22,3 +22,14 @@ public struct SubscriberListResponse: Codable, Sendable, Hashable {
         try c.encode(nextCursor, forKey: .nextCursor)
     }
 }
+
+extension SubscriberListResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .subscribers: .required(.array(of: .type(SubscriberSummary.self)))
+        case .nextCursor:
+            .required(.text.nullable.described("Pass as `cursor` for the next page; null when the list is done."))
+        }
+    }
+}

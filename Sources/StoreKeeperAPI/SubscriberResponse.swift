@@ -24,3 +24,15 @@ public struct SubscriberResponse: Codable, Sendable, Hashable {
         case attributes, requestDate = "request_date", requestDateMS = "request_date_ms", subscriber
     }
 }
+
+extension SubscriberResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .attributes: .optional(.map(of: .text).described("The customer's attributes; absent when none"))
+        case .requestDate: .required(.dateTime)
+        case .requestDateMS: .required(.integer)
+        case .subscriber: .required(.type(Subscriber.self))
+        }
+    }
+}

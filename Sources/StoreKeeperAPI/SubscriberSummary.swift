@@ -56,3 +56,19 @@ public struct SubscriberSummary: Codable, Sendable, Hashable {
         try c.encode(attributeSource, forKey: .attributeSource)
     }
 }
+
+extension SubscriberSummary: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appUserID: .required(.text)
+        case .status: .required(.oneOf(["active", "trial", "grace", "billing_retry", "expired", "revoked", "none"]))
+        case .productID: .required(.text.nullable)
+        case .entitlements: .required(.array(of: .text))
+        case .expiresAt: .required(.text.nullable)
+        case .storefront: .required(.text.nullable)
+        case .environment: .required(.text.nullable)
+        case .attributeSource: .required(.oneOf(["server", "client"]).nullable)
+        }
+    }
+}

@@ -160,3 +160,53 @@ extension Subscription: JSONWritable {
         }
     }
 }
+
+extension Subscription: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .originalTransactionID: .required(.text)
+        case .productID: .required(.text)
+        case .subscriptionGroupID: .required(.text.nullable)
+        case .status: .required(.oneOf(["active", "expired", "inGracePeriod", "inBillingRetry", "revoked"]))
+        case .expiresAt: .required(.dateTime.nullable)
+        case .gracePeriodExpiresAt: .required(.dateTime.nullable)
+        case .willAutoRenew: .required(.boolean.nullable)
+        case .autoRenewProductID: .required(.text.nullable)
+        case .expirationReason: .required(.text.nullable)
+        case .offer: .required(.type(SubscriptionOffer.self).nullable)
+        case .ownership: .required(.text.nullable)
+        case .priceIncreaseStatus: .required(.integer.nullable)
+        case .environment: .required(.text.nullable)
+        case .storefront: .required(.text.nullable)
+        case .price:
+            .required(
+                .integer.nullable.described(
+                    "The latest transaction's price in milliunits of `currency`, as Apple reports it: 9990 is 9.99."))
+        case .currency: .required(.text.nullable)
+        case .isUpgraded: .required(.boolean)
+        case .revokedAt: .required(.dateTime.nullable)
+        case .revocationReason: .required(.integer.nullable)
+        case .revocationType: .required(.text.nullable)
+        case .revocationPercentage:
+            .required(
+                .integer.nullable.described(
+                    "Refunded share of a prorated refund in thousandths of a percent (50000 = 50 %)."))
+        case .previousOriginalTransactionID: .required(.text.nullable)
+        case .replacedByOriginalTransactionID: .required(.text.nullable)
+        case .billingPlan:
+            .required(
+                .text.nullable.described(
+                    "BILLED_UPFRONT or MONTHLY (monthly billing within a 12-month commitment); Apple's values, unknown ones as sent."
+                ))
+        case .commitment: .required(.type(SubscriptionCommitment.self).nullable)
+        case .consentRescindedAt:
+            .required(
+                .dateTime.nullable.described(
+                    "When a parent or guardian rescinded consent (RESCIND_CONSENT): from then on the subscription grants no entitlement."
+                ))
+        case .latestTransactionID: .required(.text)
+        case .explanation: .required(.array(of: .text))
+        }
+    }
+}

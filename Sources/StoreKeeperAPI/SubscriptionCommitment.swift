@@ -54,3 +54,17 @@ extension SubscriptionCommitment: JSONWritable {
         }
     }
 }
+
+extension SubscriptionCommitment: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .billingPeriod: .required(.integer.nullable)
+        case .totalBillingPeriods: .required(.integer.nullable)
+        case .endsAt: .required(.dateTime.nullable)
+        case .price: .required(.integer.nullable)
+        case .willRenew: .required(.boolean.nullable)
+        case .renewsToProductID: .required(.text.nullable)
+        }
+    }
+}

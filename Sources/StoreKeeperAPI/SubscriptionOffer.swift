@@ -30,3 +30,18 @@ extension SubscriptionOffer: JSONWritable {
         }
     }
 }
+
+extension SubscriptionOffer: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .kind:
+            .required(
+                .oneOf([
+                    "freeTrial", "introPayAsYouGo", "introPayUpFront", "introductory", "promotional", "offerCode",
+                    "winBack",
+                ]))
+        case .identifier: .optional(.text.nullable)
+        }
+    }
+}

@@ -122,3 +122,91 @@ public struct TargetingRules: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case rules }
 }
+
+extension TargetingConditions: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(
+        isClosed: true, description: "Every condition given must hold; none: everyone")
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .storefronts:
+            .optional(
+                .array(of: .text.pattern(#"^[A-Z]{3}$"#)).count(1...250).described(
+                    "ISO 3166-1 alpha-3 storefronts (StoreKeeper-Storefront header, else the latest subscription's)"))
+        case .platforms:
+            .optional(
+                .array(of: .oneOf(["iOS", "iPadOS", "macOS", "tvOS", "watchOS", "visionOS"])).count(1...250).described(
+                    "StoreKeeper-Platform header"))
+        case .appVersion: .optional(.type(TargetingVersionRange.self))
+        case .locales:
+            .optional(
+                .array(of: .text.length(0...35).pattern(#"^[A-Za-z0-9]{1,8}(-[A-Za-z0-9]{1,8})*$"#)).count(1...250)
+                    .described("Language tags matched against the first tag of Accept-Language"))
+        case .firstSeenDays: .optional(.type(TargetingDayRange.self))
+        case .entitlementState: .optional(.oneOf(["never_subscribed", "active", "expired"]))
+        case .attributes:
+            .optional(
+                .map(of: .text.length(0...500)).members(1...20).described(
+                    "The customer's attributes hold these values, each set with a secret key unless trust is client"))
+        case .trust:
+            .optional(
+                .oneOf(["server", "client"]).described(
+                    "Whose attributes the attributes condition reads: server (default; only values set with a secret key) or client (the app's values too)"
+                ))
+        }
+    }
+}
+
+extension TargetingDayRange: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .atLeast: .optional(.integer.range(0...Int.max).described("Inclusive"))
+        case .below: .optional(.integer.range(0...Int.max).described("Exclusive"))
+        }
+    }
+}
+
+extension TargetingRule: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .offeringID: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#).described("An offering of the project"))
+        case .when: .optional(.type(TargetingConditions.self))
+        }
+    }
+}
+
+extension TargetingRules: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .rules: .required(.array(of: .type(TargetingRule.self)).count(0...50))
+        }
+    }
+}
+
+extension TargetingVersionRange: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .atLeast: .optional(.text.pattern(#"^[0-9]{1,9}(\.[0-9]{1,9}){0,3}$"#).described("Inclusive"))
+        case .below: .optional(.text.pattern(#"^[0-9]{1,9}(\.[0-9]{1,9}){0,3}$"#).described("Exclusive"))
+        }
+    }
+}

@@ -16,3 +16,16 @@ public struct TransactionPost: Codable, Sendable, Hashable {
         case appUserID = "app_user_id", signedTransaction = "signed_transaction"
     }
 }
+
+extension TransactionPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .appUserID: .required(.text.length(1...256))
+        case .signedTransaction: .required(.text.length(1...Int.max))
+        }
+    }
+}

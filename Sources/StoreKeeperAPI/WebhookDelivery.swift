@@ -62,3 +62,31 @@ public struct WebhookDeliveriesResponse: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case deliveries }
 }
+
+extension WebhookDeliveriesResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .deliveries: .required(.array(of: .type(WebhookDelivery.self)))
+        }
+    }
+}
+
+extension WebhookDelivery: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.integer)
+        case .eventID: .required(.text)
+        case .eventType: .required(.text)
+        case .endpointID: .required(.text)
+        case .appUserID: .required(.text)
+        case .status: .required(.oneOf(["pending", "delivered", "failed"]))
+        case .attempts: .required(.integer)
+        case .nextAttemptAt: .optional(.dateTime.nullable)
+        case .lastAttemptAt: .optional(.dateTime.nullable)
+        case .lastResult: .optional(.text.nullable)
+        case .deliveredAt: .optional(.dateTime.nullable)
+        }
+    }
+}

@@ -39,3 +39,25 @@ public struct WebhookEndpointsResponse: Codable, Sendable, Hashable {
     /// The wire names.
     public enum CodingKeys: String, CodingKey, CaseIterable { case endpoints }
 }
+
+extension WebhookEndpoint: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.text)
+        case .url: .required(.text)
+        case .eventTypes: .required(.array(of: .text))
+        case .createdAt: .required(.dateTime)
+        case .secret: .optional(.text.nullable.described("Only in the answer that creates the endpoint"))
+        }
+    }
+}
+
+extension WebhookEndpointsResponse: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .endpoints: .required(.array(of: .type(WebhookEndpoint.self)))
+        }
+    }
+}

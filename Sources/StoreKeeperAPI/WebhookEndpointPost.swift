@@ -16,3 +16,20 @@ public struct WebhookEndpointPost: Codable, Sendable, Hashable {
         case url, eventTypes = "event_types"
     }
 }
+
+extension WebhookEndpointPost: APIDocumented {
+    /// What the object says of itself.
+    public static let shape = APIObjectShape(isClosed: true)
+
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .url: .required(.text.length(1...2048).described("Absolute http or https URL with a host"))
+        case .eventTypes:
+            .optional(
+                .array(
+                    of: .named("WebhookEventType")
+                ).described("Absent or empty: every type"))
+        }
+    }
+}

@@ -167,3 +167,32 @@ extension WebhookEvent: JSONWritable {
         }
     }
 }
+
+extension WebhookEvent: APIDocumented {
+    /// What each member holds.
+    public static func field(_ key: CodingKeys) -> APIField {
+        switch key {
+        case .id: .required(.text)
+        case .type: .required(.named("WebhookEventType"))
+        case .createdAt: .required(.dateTime)
+        case .environment: .required(.text.nullable)
+        case .app: .required(.text)
+        case .appUserID: .required(.text)
+        case .aliases: .required(.array(of: .text))
+        case .originalTransactionID: .required(.text.nullable)
+        case .transactionID: .required(.text.nullable)
+        case .productID: .required(.text)
+        case .entitlements: .required(.array(of: .text))
+        case .periodType: .required(.text.nullable)
+        case .purchasedAt: .required(.dateTime.nullable)
+        case .expiresAt: .required(.dateTime.nullable)
+        case .price: .required(.integer.nullable.described("Milliunits of currency"))
+        case .currency: .required(.text.nullable)
+        case .storeTimestamp: .required(.dateTime.nullable)
+        case .cause: .required(.text)
+        case .subscriber: .required(.type(Subscriber.self))
+        case .attributes:
+            .required(.map(of: .text).described("The customer's attributes when the event was written ({} when none)"))
+        }
+    }
+}

@@ -1,11 +1,12 @@
 import Foundation
 import StoreKeeperAPI
+import SubscriptionEngine
 import SubscriptionMetrics
 
 /// The OpenAPI 3.1 document of the `/v1` API, served at `/openapi.json`. Its `paths` are generated from the route
-/// declarations (``APIRoute/all`` and each route's ``APIOperation``); its `components` (the API types' schemas, the
-/// error answer and the key schemes) are read from `Sources/StoreKeeperServer/Resources/openapi-components.json`,
-/// beside the vocabularies derived from the server's own enums (``vocabularies``).
+/// declarations (``APIRoute/all`` and each route's ``APIOperation``); its `components` from the API types those
+/// declarations name, each describing its own members (``APIDocumented``), beside the vocabularies derived from
+/// the server's own enums (``vocabularies``). No schema is written by hand.
 public enum OpenAPIDocument {
     /// The document as served: JSON with sorted keys.
     public static let bytes: [UInt8] = {
@@ -99,25 +100,51 @@ public enum OpenAPIDocument {
         }
     }
 
-    /// The components, from the package's resource (an empty object if it cannot be read: a packaging mistake the
-    /// contract tests catch).
+    /// The components: the schema of every API type the routes' bodies and answers refer to (and the types those
+    /// refer to, each made from its own description, ``APIDocumented``), the error answer, the key schemes, and
+    /// ``vocabularies``.
     static func components() -> JSONValue {
-        guard let url = Bundle.module.url(forResource: "openapi-components", withExtension: "json"),
-            let data = try? Data(contentsOf: url),
-            case .object(var components)? = try? JSONDecoder().decode(JSONValue.self, from: data),
-            case .object(var schemas)? = components["schemas"]
-        else { return .object([:]) }
-        schemas.merge(vocabularies.mapValues(\.json)) { written, _ in written }
-        components["schemas"] = .object(schemas)
-        return .object(components)
+        var schemas = vocabularies.mapValues(\.json)
+        var pending = [APIComponent(ErrorBody.self)]
+        for route in APIRoute.all {
+            let operation = route.operation
+            let used =
+                [operation.body].compactMap { $0 } + operation.answer.map(\.schema)
+                + (route.endpoint.pathParameters + operation.parameters).map(\.schema)
+            pending += used.flatMap(\.components)
+        }
+        while let component = pending.popLast() {
+            guard schemas[component.name] == nil else { continue }
+            let schema = component.schema()
+            schemas[component.name] = schema.json
+            pending += schema.components
+        }
+        let error: JSONValue = .object([
+            "description": .string("An error"),
+            "content": .object(["application/json": .object(["schema": APISchema.type(ErrorBody.self).json])]),
+        ])
+        return .object([
+            "schemas": .object(schemas), "responses": .object(["Error": error]),
+            "securitySchemes": .object([
+                "publicKey": keyScheme("Public SDK key (pk_\u{2026})"),
+                "secretKey": keyScheme("Secret key (sk_\u{2026})"),
+            ]),
+        ])
     }
 
-    /// The schemas of the words a route's parameters take from the server's enums (a metric's name, interval and
-    /// split), each derived from the enum's cases, so a new metric is documented by adding its case.
+    /// A bearer key scheme.
+    static func keyScheme(_ description: String) -> JSONValue {
+        .object(["type": .string("http"), "scheme": .string("bearer"), "description": .string(description)])
+    }
+
+    /// The schemas of the words the API takes from the server's enums (a metric's name, interval and split, a
+    /// webhook event's type), each derived from the enum's cases, so a new metric or event type is documented by
+    /// adding its case.
     static let vocabularies: [String: APISchema] = [
         "MetricName": .oneOf(MetricName.allCases.map(\.rawValue)),
         "MetricInterval": .oneOf(MetricInterval.allCases.map(\.rawValue)),
         "MetricSplit": .oneOf(MetricSplit.allCases.map(\.rawValue)),
+        "WebhookEventType": .oneOf(ChangeKind.allCases.map(\.rawValue)),
     ]
 
     /// The names of ``vocabularies``' schemas.

@@ -16,7 +16,7 @@ extension APIEndpoint {
                 .query("environment", .oneOf(["Production", "Sandbox", "Xcode", "all"]), "Default Production"),
                 .query("format", .oneOf(["json", "csv"]), "Default json"),
             ],
-            answer: [("application/json", .named("MetricResponse")), ("text/csv", .text)],
+            answer: [("application/json", .type(MetricResponse.self)), ("text/csv", .text)],
             errors: ["400", "401", "403", "404", "5XX"]))
     /// `GET /v1/events`: the project's event feed, in commit order, resumable by cursor.
     public static let getEventFeed = APIEndpoint(
@@ -27,7 +27,7 @@ extension APIEndpoint {
                 .query("after", .string(maxLength: 41)), .query("limit", .integer(1, 1000)),
                 .query("format", .oneOf(["json", "ndjson"])),
             ],
-            answer: [("application/json", .named("EventFeedResponse")), ("application/x-ndjson", .text)],
+            answer: [("application/json", .type(EventFeedResponse.self)), ("application/x-ndjson", .text)],
             errors: ["400", "401", "403", "5XX"]))
 
     /// This feature's routes, in the order the OpenAPI document lists them.

@@ -4,34 +4,34 @@ extension APIEndpoint {
     public static let postOffering = APIEndpoint(
         .post, "v1/offerings", .secretKey(.admin),
         APIOperation(
-            "Add an offering: what a paywall sells, with the paywall's own data", body: .named("Offering"),
-            status: 201, answer: APIOperation.json(.named("Offering")),
+            "Add an offering: what a paywall sells, with the paywall's own data", body: .type(Offering.self),
+            status: 201, answer: APIOperation.json(.type(Offering.self)),
             errors: ["400", "401", "403", "409", "413", "5XX"]))
     /// `GET /v1/offerings`: the project's offerings and its current one.
     public static let getOfferings = APIEndpoint(
         .get, "v1/offerings", .secretKey(.read),
         APIOperation(
             "The project's offerings and which one is current",
-            answer: APIOperation.json(.named("OfferingsResponse")), errors: ["401", "403", "5XX"]))
+            answer: APIOperation.json(.type(OfferingsResponse.self)), errors: ["401", "403", "5XX"]))
     /// `PUT /v1/offerings/current`: which offering is current.
     public static let putCurrentOffering = APIEndpoint(
         .put, "v1/offerings/current", .secretKey(.admin),
         APIOperation(
-            "Choose the project's current offering", body: .named("CurrentOfferingPut"),
-            answer: APIOperation.json(.named("OfferingsResponse")),
+            "Choose the project's current offering", body: .type(CurrentOfferingPut.self),
+            answer: APIOperation.json(.type(OfferingsResponse.self)),
             errors: ["400", "401", "403", "404", "413", "5XX"]))
     /// `GET /v1/offerings/{identifier}`: one offering.
     public static let getOffering = APIEndpoint(
         .get, "v1/offerings/\(.offeringID)", .secretKey(.read),
         APIOperation(
-            "One offering", answer: APIOperation.json(.named("Offering")),
+            "One offering", answer: APIOperation.json(.type(Offering.self)),
             errors: ["401", "403", "404", "5XX"]))
     /// `PUT /v1/offerings/{identifier}`: an offering's new content.
     public static let putOffering = APIEndpoint(
         .put, "v1/offerings/\(.offeringID)", .secretKey(.admin),
         APIOperation(
-            "Replace an offering's description, packages and metadata", body: .named("OfferingPut"),
-            answer: APIOperation.json(.named("Offering")),
+            "Replace an offering's description, packages and metadata", body: .type(OfferingPut.self),
+            answer: APIOperation.json(.type(Offering.self)),
             errors: ["400", "401", "403", "404", "413", "5XX"]))
     /// `DELETE /v1/offerings/{identifier}`: remove an offering (not the current one).
     public static let deleteOffering = APIEndpoint(
@@ -44,19 +44,19 @@ extension APIEndpoint {
         .get, "v1/subscribers/\(.appUserID)/offerings", .publicKey,
         APIOperation(
             "The offerings to show a customer, and which one is current for them",
-            answer: APIOperation.json(.named("OfferingsResponse")), errors: ["400", "401", "403", "5XX"]))
+            answer: APIOperation.json(.type(OfferingsResponse.self)), errors: ["400", "401", "403", "5XX"]))
     /// `GET /v1/targeting`: the project's targeting rules.
     public static let getTargeting = APIEndpoint(
         .get, "v1/targeting", .secretKey(.read),
         APIOperation(
             "The project's targeting rules, in the order they are tried",
-            answer: APIOperation.json(.named("TargetingRules")), errors: ["401", "403", "5XX"]))
+            answer: APIOperation.json(.type(TargetingRules.self)), errors: ["401", "403", "5XX"]))
     /// `PUT /v1/targeting`: replace the project's targeting rules.
     public static let putTargeting = APIEndpoint(
         .put, "v1/targeting", .secretKey(.admin),
         APIOperation(
             "Replace the project's targeting rules: the first rule a customer matches chooses the offering they are shown",
-            body: .named("TargetingRules"), answer: APIOperation.json(.named("TargetingRules")),
+            body: .type(TargetingRules.self), answer: APIOperation.json(.type(TargetingRules.self)),
             errors: ["400", "401", "403", "413", "5XX"]))
 
     /// This feature's routes, in the order the OpenAPI document lists them.

@@ -23,13 +23,13 @@ extension APIEndpoint {
         .get, "v1/retention/rules", .secretKey(.read),
         APIOperation(
             "The project's Retention Messaging rules, in the order they are tried",
-            answer: APIOperation.json(.named("RetentionRules")), errors: ["401", "403", "5XX"]))
+            answer: APIOperation.json(.type(RetentionRules.self)), errors: ["401", "403", "5XX"]))
     /// `PUT /v1/retention/rules`: replace the project's retention rules.
     public static let putRetentionRules = APIEndpoint(
         .put, "v1/retention/rules", .secretKey(.admin),
         APIOperation(
             "Replace the project's Retention Messaging rules: the first rule that matches the customer and may answer chooses what Apple shows",
-            body: .named("RetentionRules"), answer: APIOperation.json(.named("RetentionRules")),
+            body: .type(RetentionRules.self), answer: APIOperation.json(.type(RetentionRules.self)),
             errors: ["400", "401", "403", "413", "5XX"]))
 
     /// This feature's routes, in the order the OpenAPI document lists them.

@@ -44,54 +44,6 @@ public struct APIOperation: Sendable {
     }
 }
 
-/// A schema in the OpenAPI document: a named one in `components/schemas`, or one written inline.
-public struct APISchema: Sendable {
-    /// The schema as JSON.
-    public let json: JSONValue
-
-    /// A reference to the component schema `name` (an API type of that name).
-    public static func named(_ name: String) -> APISchema {
-        APISchema(json: .object(["$ref": .string("#/components/schemas/" + name)]))
-    }
-
-    /// A string of at most `maxLength` characters (and at least `minLength`, when given).
-    public static func string(maxLength: Int? = nil, minLength: Int? = nil) -> APISchema {
-        var fields: [String: JSONValue] = ["type": .string("string")]
-        if let maxLength { fields["maxLength"] = .integer(Int64(maxLength)) }
-        if let minLength { fields["minLength"] = .integer(Int64(minLength)) }
-        return APISchema(json: .object(fields))
-    }
-
-    /// An integer from `minimum` to `maximum`.
-    public static func integer(_ minimum: Int, _ maximum: Int) -> APISchema {
-        APISchema(
-            json: .object([
-                "type": .string("integer"), "minimum": .integer(Int64(minimum)), "maximum": .integer(Int64(maximum)),
-            ]))
-    }
-
-    /// One of `values`, in this order.
-    public static func oneOf(_ values: [String]) -> APISchema {
-        APISchema(json: .object(["type": .string("string"), "enum": .array(values.map(JSONValue.string))]))
-    }
-
-    /// A calendar day, `2026-12-04`.
-    public static let date = APISchema(json: .object(["type": .string("string"), "format": .string("date")]))
-    /// Any text (a CSV or NDJSON answer).
-    public static let text = APISchema(json: .object(["type": .string("string")]))
-    /// Any JSON object (a body the route reads itself, such as Apple's).
-    public static let object = APISchema(json: .object(["type": .string("object")]))
-
-    /// An object with these properties (each optional), described when `description` is given.
-    public static func properties(_ properties: [String: APISchema], description: String? = nil) -> APISchema {
-        var fields: [String: JSONValue] = [
-            "type": .string("object"), "properties": .object(properties.mapValues(\.json)),
-        ]
-        if let description { fields["description"] = .string(description) }
-        return APISchema(json: .object(fields))
-    }
-}
-
 /// One path or query parameter of a route.
 public struct APIParameter: Sendable {
     /// Where the parameter goes.

@@ -66,6 +66,7 @@ import Testing
         let code = (detail?["properties"] as? [String: Any])?["code"] as? [String: Any]
         let listed = try #require(code?["enum"] as? [String])
         #expect(Set(listed) == (try Self.declared()))
+        #expect(APIErrorCode.declared.count == listed.count, "APIErrorCode.declared lists each declaration once")
         #expect(listed == listed.sorted() && Set(listed).count == listed.count, "sorted, each once")
     }
 
