@@ -40,6 +40,15 @@ import Testing
         )
             async throws -> (Int, [String: Any])
         {
+            let (status, data, _) = try await exchange(method, path, key: key, body: body, timeout: timeout)
+            return (status, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+        }
+
+        /// One call's status, body as sent and `Content-Type`.
+        func exchange(
+            _ method: NIOHTTP1.HTTPMethod, _ path: String, key: String? = ServerEndToEndTests.publicKey,
+            body: Data? = nil, timeout: Duration = .seconds(30)
+        ) async throws -> (status: Int, body: Data, contentType: String?) {
             var request = HTTPClientRequest(url: base + path)
             request.method = method
             if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
@@ -47,7 +56,7 @@ import Testing
             let client = timeout > .seconds(60) ? Self.patient : HTTPClient.shared
             let response = try await client.execute(request, timeout: .init(timeout))
             let data = Data(try await response.body.collect(upTo: 32 << 20).readableBytesView)
-            return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+            return (Int(response.status.code), data, response.headers.first(name: "Content-Type"))
         }
 
         func json(_ object: [String: Any]) -> Data { try! JSONSerialization.data(withJSONObject: object) }

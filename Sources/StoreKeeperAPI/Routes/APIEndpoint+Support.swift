@@ -65,7 +65,7 @@ extension APIEndpoint {
         APIOperation(
             "Ask Apple to set the app account token (a UUID) that every transaction of one of the customer's purchases, and its renewals, carries (Set App Account Token), when support moves the purchase to another account of the app; Apple's signed view of the purchase is then stored. Announced as app_account_token_set",
             body: .type(AppAccountTokenPost.self), answer: APIOperation.json(.type(AppAccountTokenChange.self)),
-            errors: ["400", "401", "403", "404", "413", "502", "504", "5XX"]))
+            errors: ["400", "401", "403", "404", "409", "413", "502", "504", "5XX"]))
 
     /// `POST /v1/extensions`: Apple extends every active subscriber of a product (its mass extension).
     public static let postMassExtension = APIEndpoint(
@@ -73,14 +73,14 @@ extension APIEndpoint {
         APIOperation(
             "Ask Apple to extend the renewal date of every active subscriber of an auto-renewable product by 1-90 days, optionally in some storefronts only (Extend Subscription Renewal Dates for All Active Subscribers). Queued: poll GET /v1/extensions/{id}; each subscription extended arrives as Apple's RENEWAL_EXTENDED notification",
             body: .type(MassExtensionPost.self), status: 202, answer: APIOperation.json(.type(MassExtension.self)),
-            errors: ["400", "401", "403", "413", "429", "502", "504", "5XX"]))
+            errors: ["400", "401", "403", "409", "413", "429", "502", "504", "5XX"]))
     /// `GET /v1/extensions/{id}`: where Apple stands with a mass extension.
     public static let getMassExtension = APIEndpoint(
         .get, "v1/extensions/\(.massExtensionID)", .secretKey(.read),
         APIOperation(
             "A mass extension as Apple reports it now (Get Status of Subscription Renewal Date Extensions): complete or not, and how many subscriptions it extended and could not",
             answer: APIOperation.json(.type(MassExtension.self)),
-            errors: ["400", "401", "403", "404", "502", "504", "5XX"]))
+            errors: ["400", "401", "403", "404", "409", "502", "504", "5XX"]))
 
     /// This feature's routes, in the order the OpenAPI document lists them.
     static let supportRoutes: [APIEndpoint] = [

@@ -128,6 +128,7 @@ import Testing
             let view = try await servers.victimView("victim")
             #expect((view?["subscriptions"] as? [Any])?.count == 1)
             var attempted = 0
+            let validator = try OpenAPIAnswerValidator()
             for route in APIRoute.all {
                 let attacks = Self.attacks(route, ground)
                 #expect(!attacks.isEmpty, "\(route) has no cross-tenant attack: add it to the matrix")
@@ -140,11 +141,15 @@ import Testing
                         }
                         path += attack.query
                         let method = NIOHTTP1.HTTPMethod(rawValue: route.method.rawValue)
-                        let (status, answer) = try await servers.client.call(
+                        let (status, data, contentType) = try await servers.client.exchange(
                             method, path, key: key,
                             body: attack.rawBody.map { Data($0.utf8) } ?? attack.body.map { servers.client.json($0) })
+                        let answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
                         let label = "\(route) \(attack.name) with \(key.prefix(11))…: \(status) \(answer)"
                         #expect(status < 500, "\(label)")
+                        // Every answer, refusal or not, is one the document describes.
+                        let problems = validator.problems(route, status: status, body: data, contentType: contentType)
+                        #expect(problems.isEmpty, "\(label): \(problems)")
                         if key == Servers.retiredSecretA, route.access != .apple {
                             #expect(status == 401, "a rotated-out key: \(label)")
                         } else {
