@@ -24,23 +24,14 @@ public struct Entitlement: Codable, Sendable, Hashable {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case identifier, productID = "product_id", expiresAt = "expires_at", grantedBy = "granted_by"
     }
-
-    /// Encodes every key, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(identifier, forKey: .identifier)
-        try c.encode(productID, forKey: .productID)
-        try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(grantedBy, forKey: .grantedBy)
-    }
 }
 
 extension Entitlement: JSONWritable {
     /// The keys in the order the API's encoder writes them.
     public static let jsonKeys = JSONKeys<CodingKeys>()
 
-    /// Writes one member, as ``encode(to:)`` encodes it.
-    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+    /// Gives one member to `writer`: the one statement both the byte writer and ``encode(to:)`` follow.
+    public func writeJSONMember<Sink: JSONMemberSink>(_ key: CodingKeys, to writer: inout Sink) {
         switch key {
         case .identifier: writer.value(identifier)
         case .productID: writer.value(productID)

@@ -41,27 +41,14 @@ public struct Grant: Codable, Sendable, Hashable {
         case id, entitlement, grantedAt = "granted_at", expiresAt = "expires_at", revokedAt = "revoked_at", reason
         case active, explanation
     }
-
-    /// Encodes every key, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(entitlement, forKey: .entitlement)
-        try c.encode(grantedAt, forKey: .grantedAt)
-        try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(revokedAt, forKey: .revokedAt)
-        try c.encode(reason, forKey: .reason)
-        try c.encode(active, forKey: .active)
-        try c.encode(explanation, forKey: .explanation)
-    }
 }
 
 extension Grant: JSONWritable {
     /// The keys in the order the API's encoder writes them.
     public static let jsonKeys = JSONKeys<CodingKeys>()
 
-    /// Writes one member, as ``encode(to:)`` encodes it.
-    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+    /// Gives one member to `writer`: the one statement both the byte writer and ``encode(to:)`` follow.
+    public func writeJSONMember<Sink: JSONMemberSink>(_ key: CodingKeys, to writer: inout Sink) {
         switch key {
         case .id: writer.value(id)
         case .entitlement: writer.value(entitlement)

@@ -40,27 +40,14 @@ public struct Purchase: Codable, Sendable, Hashable {
         case transactionID = "transaction_id", productID = "product_id", kind, purchaseDate = "purchase_date"
         case expiresAt = "expires_at", revokedAt = "revoked_at", grantsAccess = "grants_access", explanation
     }
-
-    /// Encodes every key, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(transactionID, forKey: .transactionID)
-        try c.encode(productID, forKey: .productID)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(purchaseDate, forKey: .purchaseDate)
-        try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(revokedAt, forKey: .revokedAt)
-        try c.encode(grantsAccess, forKey: .grantsAccess)
-        try c.encode(explanation, forKey: .explanation)
-    }
 }
 
 extension Purchase: JSONWritable {
     /// The keys in the order the API's encoder writes them.
     public static let jsonKeys = JSONKeys<CodingKeys>()
 
-    /// Writes one member, as ``encode(to:)`` encodes it.
-    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+    /// Gives one member to `writer`: the one statement both the byte writer and ``encode(to:)`` follow.
+    public func writeJSONMember<Sink: JSONMemberSink>(_ key: CodingKeys, to writer: inout Sink) {
         switch key {
         case .transactionID: writer.value(transactionID)
         case .productID: writer.value(productID)

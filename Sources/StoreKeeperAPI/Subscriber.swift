@@ -56,27 +56,14 @@ public struct Subscriber: Codable, Sendable, Hashable {
         introEligibility = try c.decode([String: String].self, forKey: .introEligibility)
         grants = try c.decodeIfPresent([Grant].self, forKey: .grants) ?? []
     }
-
-    /// Encodes every key, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(appUserID, forKey: .appUserID)
-        try c.encode(aliases, forKey: .aliases)
-        try c.encode(firstSeen, forKey: .firstSeen)
-        try c.encode(entitlements, forKey: .entitlements)
-        try c.encode(subscriptions, forKey: .subscriptions)
-        try c.encode(nonSubscriptions, forKey: .nonSubscriptions)
-        try c.encode(introEligibility, forKey: .introEligibility)
-        try c.encode(grants, forKey: .grants)
-    }
 }
 
 extension Subscriber: JSONWritable {
     /// The keys in the order the API's encoder writes them.
     public static let jsonKeys = JSONKeys<CodingKeys>()
 
-    /// Writes one member, as ``encode(to:)`` encodes it.
-    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+    /// Gives one member to `writer`: the one statement both the byte writer and ``encode(to:)`` follow.
+    public func writeJSONMember<Sink: JSONMemberSink>(_ key: CodingKeys, to writer: inout Sink) {
         switch key {
         case .appUserID: writer.value(appUserID)
         case .aliases: writer.value(aliases)

@@ -87,47 +87,14 @@ public struct Subscription: Codable, Sendable, Hashable {
         case billingPlan = "billing_plan", commitment, consentRescindedAt = "consent_rescinded_at"
         case latestTransactionID = "latest_transaction_id", explanation
     }
-
-    /// Encodes every key, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(originalTransactionID, forKey: .originalTransactionID)
-        try c.encode(productID, forKey: .productID)
-        try c.encode(subscriptionGroupID, forKey: .subscriptionGroupID)
-        try c.encode(status, forKey: .status)
-        try c.encode(expiresAt, forKey: .expiresAt)
-        try c.encode(gracePeriodExpiresAt, forKey: .gracePeriodExpiresAt)
-        try c.encode(willAutoRenew, forKey: .willAutoRenew)
-        try c.encode(autoRenewProductID, forKey: .autoRenewProductID)
-        try c.encode(expirationReason, forKey: .expirationReason)
-        try c.encode(offer, forKey: .offer)
-        try c.encode(ownership, forKey: .ownership)
-        try c.encode(priceIncreaseStatus, forKey: .priceIncreaseStatus)
-        try c.encode(environment, forKey: .environment)
-        try c.encode(storefront, forKey: .storefront)
-        try c.encode(price, forKey: .price)
-        try c.encode(currency, forKey: .currency)
-        try c.encode(isUpgraded, forKey: .isUpgraded)
-        try c.encode(revokedAt, forKey: .revokedAt)
-        try c.encode(revocationReason, forKey: .revocationReason)
-        try c.encode(revocationType, forKey: .revocationType)
-        try c.encode(revocationPercentage, forKey: .revocationPercentage)
-        try c.encode(previousOriginalTransactionID, forKey: .previousOriginalTransactionID)
-        try c.encode(replacedByOriginalTransactionID, forKey: .replacedByOriginalTransactionID)
-        try c.encode(billingPlan, forKey: .billingPlan)
-        try c.encode(commitment, forKey: .commitment)
-        try c.encode(consentRescindedAt, forKey: .consentRescindedAt)
-        try c.encode(latestTransactionID, forKey: .latestTransactionID)
-        try c.encode(explanation, forKey: .explanation)
-    }
 }
 
 extension Subscription: JSONWritable {
     /// The keys in the order the API's encoder writes them.
     public static let jsonKeys = JSONKeys<CodingKeys>()
 
-    /// Writes one member, as ``encode(to:)`` encodes it.
-    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+    /// Gives one member to `writer`: the one statement both the byte writer and ``encode(to:)`` follow.
+    public func writeJSONMember<Sink: JSONMemberSink>(_ key: CodingKeys, to writer: inout Sink) {
         switch key {
         case .originalTransactionID: writer.value(originalTransactionID)
         case .productID: writer.value(productID)

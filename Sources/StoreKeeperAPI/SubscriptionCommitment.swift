@@ -25,25 +25,14 @@ public struct SubscriptionCommitment: Codable, Sendable, Hashable {
         case billingPeriod = "billing_period", totalBillingPeriods = "total_billing_periods", endsAt = "ends_at"
         case price, willRenew = "will_renew", renewsToProductID = "renews_to_product_id"
     }
-
-    /// Encodes every key, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(billingPeriod, forKey: .billingPeriod)
-        try c.encode(totalBillingPeriods, forKey: .totalBillingPeriods)
-        try c.encode(endsAt, forKey: .endsAt)
-        try c.encode(price, forKey: .price)
-        try c.encode(willRenew, forKey: .willRenew)
-        try c.encode(renewsToProductID, forKey: .renewsToProductID)
-    }
 }
 
 extension SubscriptionCommitment: JSONWritable {
     /// The keys in the order the API's encoder writes them.
     public static let jsonKeys = JSONKeys<CodingKeys>()
 
-    /// Writes one member, as ``encode(to:)`` encodes it.
-    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+    /// Gives one member to `writer`: the one statement both the byte writer and ``encode(to:)`` follow.
+    public func writeJSONMember<Sink: JSONMemberSink>(_ key: CodingKeys, to writer: inout Sink) {
         switch key {
         case .billingPeriod: writer.value(billingPeriod)
         case .totalBillingPeriods: writer.value(totalBillingPeriods)

@@ -110,39 +110,14 @@ public struct WebhookEvent: Codable, Sendable, Hashable {
         subscriber = try c.decode(Subscriber.self, forKey: .subscriber)
         attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
     }
-
-    /// Every key is written, `null` when unknown.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(type, forKey: .type)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(environment, forKey: .environment)
-        try container.encode(app, forKey: .app)
-        try container.encode(appUserID, forKey: .appUserID)
-        try container.encode(aliases, forKey: .aliases)
-        try container.encode(originalTransactionID, forKey: .originalTransactionID)
-        try container.encode(transactionID, forKey: .transactionID)
-        try container.encode(productID, forKey: .productID)
-        try container.encode(entitlements, forKey: .entitlements)
-        try container.encode(periodType, forKey: .periodType)
-        try container.encode(purchasedAt, forKey: .purchasedAt)
-        try container.encode(expiresAt, forKey: .expiresAt)
-        try container.encode(price, forKey: .price)
-        try container.encode(currency, forKey: .currency)
-        try container.encode(storeTimestamp, forKey: .storeTimestamp)
-        try container.encode(cause, forKey: .cause)
-        try container.encode(subscriber, forKey: .subscriber)
-        try container.encode(attributes, forKey: .attributes)
-    }
 }
 
 extension WebhookEvent: JSONWritable {
     /// The keys in the order the API's encoder writes them.
     public static let jsonKeys = JSONKeys<CodingKeys>()
 
-    /// Writes one member, as ``encode(to:)`` encodes it.
-    public func writeJSONMember(_ key: CodingKeys, to writer: inout JSONWriter) {
+    /// Gives one member to `writer`: the one statement both the byte writer and ``encode(to:)`` follow.
+    public func writeJSONMember<Sink: JSONMemberSink>(_ key: CodingKeys, to writer: inout Sink) {
         switch key {
         case .id: writer.value(id)
         case .type: writer.value(type)

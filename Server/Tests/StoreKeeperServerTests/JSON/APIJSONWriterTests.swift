@@ -46,6 +46,19 @@ import Testing
         }
     }
 
+    @Test("a type's Encodable follows its one member statement: absent values written as null, omitted ones left out")
+    func encodableFollowsTheMemberStatement() throws {
+        let grant = Grant(
+            id: "grant_1", entitlement: "pro", grantedAt: Date(timeIntervalSince1970: 0), expiresAt: nil,
+            revokedAt: nil, reason: nil, active: true, explanation: [])
+        let encoded = String(decoding: try Self.encoder.encode(grant), as: UTF8.self)
+        #expect(encoded.contains(#""expires_at":null"#) && encoded.contains(#""reason":null"#), "\(encoded)")
+        let offer = String(
+            decoding: try Self.encoder.encode(SubscriptionOffer(kind: "introductory", identifier: nil)), as: UTF8.self)
+        #expect(offer == #"{"kind":"introductory"}"#, "an absent identifier is omitted, not null")
+        #expect(try APICoding.decoder().decode(Grant.self, from: Data(encoded.utf8)) == grant)
+    }
+
     @Test func datesItCannotBeSureOfAreLeftToTheEncoder() {
         var subscriber = Subscriber(
             appUserID: "u", aliases: [], firstSeen: Date(timeIntervalSince1970: -1), entitlements: [],
