@@ -270,12 +270,21 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine",
-                "SubscriptionMetrics",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: sharedSwiftSettings
+        ),
+        // The databases of the specs that need one (SQLite files, PostgreSQL databases made per test): its own
+        // target, so the storage modules sit upstream only of the test targets that store something.
+        .target(
+            name: "TestDatabaseSupport",
+            dependencies: [
+                "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine",
+                "SubscriptionMetrics",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sharedSwiftSettings
         ),
@@ -338,7 +347,7 @@ let package = Package(
             name: "StoreKeeperStorageTests",
             dependencies: [
                 "StoreKeeperStorage", "StoreKeeperSQLite", "StoreKeeperPostgres", "SubscriptionEngine", "TestSupport",
-                "AppStoreModels", "AppStoreSigning", "AppStoreSimulator",
+                "TestDatabaseSupport", "AppStoreModels", "AppStoreSigning", "AppStoreSimulator",
                 .product(name: "StoreKeeperAPI", package: sdk),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
@@ -349,7 +358,7 @@ let package = Package(
             dependencies: [
                 .product(name: "StoreKeeperWire", package: sdk),
                 "StoreKeeperServer", "StoreKeeperStorage", "AppStoreSimulator", "AppStoreSimulatorServer",
-                "AppStoreModels",
+                "AppStoreModels", "TestDatabaseSupport",
                 "SubscriptionEngine", "TestSupport", "AppStoreClient", "AppStoreSigning",
                 .product(name: "StoreKeeperAPI", package: sdk),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -373,7 +382,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreKeeperLabTests",
-            dependencies: ["TestSupport", "SubscriptionMetrics"],
+            dependencies: ["TestSupport", "TestDatabaseSupport", "SubscriptionMetrics"],
             swiftSettings: sharedSwiftSettings
         ),
         .testTarget(
@@ -392,7 +401,8 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperCLITests",
             dependencies: [
-                "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "FilePermissions", "StoreKeeperStorage",
+                "AppStoreVerification", "StoreKeeperCLI", "TestSupport", "TestDatabaseSupport", "FilePermissions",
+                "StoreKeeperStorage",
                 .product(name: "StoreKeeperAPI", package: sdk),
                 "AppStoreSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),

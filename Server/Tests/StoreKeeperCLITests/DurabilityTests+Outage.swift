@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

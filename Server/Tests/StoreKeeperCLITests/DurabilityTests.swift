@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Synchronization
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import Hummingbird
 import StoreKeeperAPI
 import StoreKeeperServer
 import Synchronization
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import SubscriptionMetrics
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

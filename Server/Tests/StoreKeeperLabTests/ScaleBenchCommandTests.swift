@@ -1,4 +1,5 @@
 import Foundation
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -10,6 +10,7 @@ import NIOHTTP1
 import StoreKeeperServer
 import StoreKeeperStorage
 import SubscriptionEngine
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

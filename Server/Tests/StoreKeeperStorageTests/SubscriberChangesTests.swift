@@ -3,6 +3,7 @@ import StoreKeeperPostgres
 import StoreKeeperSQLite
 import StoreKeeperStorage
 import Synchronization
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

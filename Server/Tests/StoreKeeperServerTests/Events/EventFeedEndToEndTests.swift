@@ -2,6 +2,7 @@ import AppStoreModels
 import AsyncHTTPClient
 import Foundation
 import StoreKeeperAPI
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NIOHTTP1
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKeeperServer
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

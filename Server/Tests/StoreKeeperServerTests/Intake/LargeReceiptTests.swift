@@ -1,6 +1,7 @@
 import AppStoreSigning
 import Foundation
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import StoreKeeperServer
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import StoreKeeperAPI
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Logging
 import StoreKeeperStorage
 import SubscriptionEngine
 import SubscriptionMetrics
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

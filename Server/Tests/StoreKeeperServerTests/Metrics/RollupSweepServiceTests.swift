@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import StoreKeeperStorage
 import SubscriptionMetrics
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

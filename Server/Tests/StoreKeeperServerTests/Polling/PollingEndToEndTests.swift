@@ -6,6 +6,7 @@ import Hummingbird
 import ServiceLifecycle
 import StoreKeeperStorage
 import SubscriptionEngine
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

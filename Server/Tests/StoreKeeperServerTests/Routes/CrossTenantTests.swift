@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import StoreKeeperServer
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

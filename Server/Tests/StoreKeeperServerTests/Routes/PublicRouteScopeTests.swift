@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import StoreKeeperAPI
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import NIOHTTP1
 import StoreKeeperAPI
 import StoreKeeperServer
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

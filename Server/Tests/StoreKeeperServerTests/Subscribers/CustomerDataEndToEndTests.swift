@@ -1,5 +1,6 @@
 import Foundation
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

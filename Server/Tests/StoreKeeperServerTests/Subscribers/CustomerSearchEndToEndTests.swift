@@ -2,6 +2,7 @@ import AppStoreSimulator
 import Crypto
 import Foundation
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import StoreKeeperAPI
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import AppStoreModels
 import Foundation
 import StoreKeeperAPI
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import Foundation
 import StoreKeeperAPI
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import StoreKeeperServer
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -6,6 +6,7 @@ import Hummingbird
 import StoreKeeperServer
 import StoreKeeperStorage
 import SubscriptionEngine
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

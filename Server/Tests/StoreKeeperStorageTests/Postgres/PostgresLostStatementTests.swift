@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import StoreKeeperStorage
 import Synchronization
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

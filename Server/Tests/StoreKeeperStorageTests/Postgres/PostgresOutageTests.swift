@@ -2,6 +2,7 @@ import Foundation
 import StoreKeeperPostgres
 import StoreKeeperStorage
 import Synchronization
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import StoreKeeperPostgres
 import StoreKeeperStorage
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

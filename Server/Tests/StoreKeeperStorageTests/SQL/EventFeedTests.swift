@@ -2,6 +2,7 @@ import Foundation
 import StoreKeeperStorage
 import SubscriptionEngine
 import Synchronization
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import StoreKeeperPostgres
 import StoreKeeperStorage
 import SubscriptionEngine
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import StoreKeeperSQLite
 import StoreKeeperStorage
 import SubscriptionEngine
 import SubscriptionMetrics
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

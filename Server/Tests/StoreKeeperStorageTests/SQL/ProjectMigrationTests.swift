@@ -3,6 +3,7 @@ import StoreKeeperPostgres
 import StoreKeeperSQLite
 import StoreKeeperStorage
 import SubscriptionEngine
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

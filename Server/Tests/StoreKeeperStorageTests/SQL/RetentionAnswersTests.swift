@@ -1,6 +1,7 @@
 import Foundation
 import StoreKeeperStorage
 import SubscriptionMetrics
+import TestDatabaseSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKeeperStorage
 import SubscriptionEngine
+import TestDatabaseSupport
 import TestSupport
 import Testing
 
