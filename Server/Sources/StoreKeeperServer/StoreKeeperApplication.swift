@@ -140,6 +140,9 @@ public enum StoreKeeperApplication {
             store: store, apps: directory, engine: subscribers.engine, policy: configuration.transferPolicy,
             now: dependencies.now)
         let purchases = PurchaseSupport(intake: service)
+        let extensions = SupportExtensions(purchases: purchases)
+        let customerData = CustomerData(
+            store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)
         let router = Router()
         // Outermost, so it signs the bytes every other middleware settled on, error bodies included.
         router.add(
@@ -199,11 +202,9 @@ public enum StoreKeeperApplication {
                     guests: guests),
                 ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
                 SupportRoutes(
-                    search: search, grants: grants, extensions: SupportExtensions(purchases: purchases),
+                    search: search, grants: grants, extensions: extensions,
                     tokens: SupportAppAccountTokens(purchases: purchases),
-                    massExtensions: MassExtensions(store: store, intake: service),
-                    data: CustomerData(
-                        store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)),
+                    massExtensions: MassExtensions(store: store, intake: service), data: customerData),
                 AuditRoutes(log: audit),
             ],
             authenticator: authenticator,
@@ -212,7 +213,8 @@ public enum StoreKeeperApplication {
         DashboardRoutes(
             subscribers: subscribers, list: customerList, metrics: metrics, refusals: service.refusals,
             webhooks: webhooks, offerings: offerings, experiments: experiments, retention: retention,
-            search: search, audit: audit, grants: grants, purchases: purchases, authenticator: authenticator,
+            search: search, audit: audit, grants: grants, purchases: purchases, extensions: extensions,
+            data: customerData, authenticator: authenticator,
             sessions: DashboardSessions(now: dependencies.now)
         ).addRoutes(to: router)
         dependencies.extraRoutes(router)

@@ -5,8 +5,8 @@ import StoreKeeperWire
 import SubscriptionEngine
 
 /// The support view's parts of a customer's page: every purchase with its price and the lifetime spend, the grants
-/// support gave, and the form that gives one (behind the session's CSRF token and a confirmation box; shown to a
-/// session whose key may grant).
+/// support gave, and the forms that grant, revoke, extend and erase (each behind the session's CSRF token and a
+/// confirmation box; shown to a session whose key's scope includes the route's).
 extension DashboardPages {
     /// The durations the grant form offers, as the API names them.
     static let grantDurations = ["P3D", "P1W", "P1M", "P3M", "P6M", "P1Y", "lifetime"]
@@ -100,8 +100,9 @@ extension DashboardPages {
         return html + "</table>"
     }
 
-    /// The customer's grants, newest first.
-    static func grants(_ grants: [Grant]) -> String {
+    /// The customer's grants, newest first, with a revoke form for each entitlement a grant gives now (to a
+    /// session whose key may revoke).
+    static func grants(_ grants: [Grant], appUserID: String, session: DashboardSessions.Session) -> String {
         guard !grants.isEmpty else { return "" }
         var html = "<h3>Grants</h3><table><tr><th>entitlement</th><th>granted</th><th>until</th><th>why</th></tr>"
         for grant in grants.reversed() {
@@ -111,7 +112,67 @@ extension DashboardPages {
                 + "<td>\(grant.expiresAt.map(AppleDateFormat.rfc3339) ?? "forever")</td>"
                 + "<td>\(HTMLText.escape(grant.reason ?? ""))</td></tr>"
         }
-        return html + "</table>"
+        html += "</table>"
+        for entitlement in Set(grants.filter(\.active).map(\.entitlement)).sorted() {
+            html += supportForm(
+                "revoke", endpoint: .deleteGrant, session: session,
+                hidden: [("id", appUserID), ("entitlement", entitlement)], fields: "",
+                confirm: "Revoke the grants of \(HTMLText.escape(entitlement)) in force",
+                button: "Revoke \(HTMLText.escape(entitlement))")
+        }
+        return html
+    }
+
+    /// The reasons Apple takes for an extension, as the API names them.
+    static let extensionReasons = ["service_issue", "customer_satisfaction", "other", "undeclared"]
+
+    /// A form per active subscription asking Apple to extend its renewal date by 1–90 days (to a session whose
+    /// key may).
+    static func extendForms(_ subscriber: Subscriber, session: DashboardSessions.Session) -> String {
+        let active = subscriber.subscriptions.filter { $0.status == "active" || $0.status == "inGracePeriod" }
+        let reasons = extensionReasons.map { "<option value=\"\($0)\">\($0)</option>" }.joined()
+        return active.map { subscription in
+            supportForm(
+                "extend", endpoint: .postExtension, session: session,
+                hidden: [
+                    ("id", subscriber.appUserID), ("original_transaction_id", subscription.originalTransactionID),
+                ],
+                fields: "<label>Days <input name=\"days\" type=\"number\" min=\"1\" max=\"90\" value=\"7\" required>"
+                    + "</label> <label>Why <select name=\"reason\">\(reasons)</select></label> ",
+                confirm: "Ask Apple to move the renewal date of \(HTMLText.escape(subscription.productID))",
+                button: "Extend \(HTMLText.escape(subscription.productID))", title: "Extend a subscription")
+        }.joined()
+    }
+
+    /// The form that erases the customer (to a session whose key may).
+    static func eraseForm(appUserID: String, session: DashboardSessions.Session) -> String {
+        supportForm(
+            "erase", endpoint: .deleteSubscriber, session: session, hidden: [("id", appUserID)], fields: "",
+            confirm: "Erase everything StoreKeeper holds about this customer; it cannot be undone",
+            button: "Erase", title: "Erase the customer")
+    }
+
+    /// What the last support action did, from the page's `done` parameter (nothing for another value).
+    static func done(_ action: String?) -> String {
+        let said = ["revoked": "Revoked.", "extended": "Extended.", "erased": "Erased."]
+        return action.flatMap { said[$0] }.map { "<p class=\"saved\">\($0)</p>" } ?? ""
+    }
+
+    /// A support action's form, posted to `/dashboard/subscribers/<action>` with the session's CSRF token, the
+    /// `hidden` fields, `fields` and a required confirmation box; or, to a session whose key's scope does not
+    /// include `endpoint`'s, nothing.
+    static func supportForm(
+        _ action: String, endpoint: APIEndpoint, session: DashboardSessions.Session, hidden: [(String, String)],
+        fields: String, confirm: String, button: String, title: String? = nil
+    ) -> String {
+        guard let needed = endpoint.scope, session.scope.includes(needed) else { return "" }
+        let inputs = ([("csrf", session.csrf)] + hidden).map {
+            "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(HTMLText.escape($0.1))\">"
+        }.joined()
+        return (title.map { "<h3>\($0)</h3>" } ?? "")
+            + "<form class=\"\(action)\" method=\"post\" action=\"/dashboard/subscribers/\(action)\">\(inputs)\(fields)"
+            + "<label><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required> \(confirm)</label> "
+            + "<button type=\"submit\">\(button)</button></form>"
     }
 
     /// The form that grants `appUserID` one of `entitlements` (posted to `/dashboard/subscribers/grant`), or why
@@ -127,13 +188,12 @@ extension DashboardPages {
                     + "\(HTMLText.escape(value))</option>"
             }.joined()
         }
-        return "<h3>Grant access</h3><form class=\"grant\" method=\"post\" action=\"/dashboard/subscribers/grant\">"
-            + "<input type=\"hidden\" name=\"csrf\" value=\"\(HTMLText.escape(session.csrf))\">"
-            + "<input type=\"hidden\" name=\"id\" value=\"\(HTMLText.escape(appUserID))\">"
-            + "<label>Entitlement <select name=\"entitlement\">\(options(entitlements, entitlements[0]))</select></label> "
-            + "<label>For <select name=\"duration\">\(options(grantDurations, "P1W"))</select></label> "
-            + "<label>Why <input name=\"reason\" maxlength=\"500\" size=\"40\"></label> "
-            + "<label><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required> "
-            + "Give this customer access without a purchase</label> <button type=\"submit\">Grant</button></form>"
+        return supportForm(
+            "grant", endpoint: .postGrant, session: session, hidden: [("id", appUserID)],
+            fields:
+                "<label>Entitlement <select name=\"entitlement\">\(options(entitlements, entitlements[0]))</select></label> "
+                + "<label>For <select name=\"duration\">\(options(grantDurations, "P1W"))</select></label> "
+                + "<label>Why <input name=\"reason\" maxlength=\"500\" size=\"40\"></label> ",
+            confirm: "Give this customer access without a purchase", button: "Grant", title: "Grant access")
     }
 }

@@ -19,37 +19,90 @@ extension DashboardRoutes {
         } draw: { id, refunded, problem in
             DashboardPages.refundHistory(appUserID: id, refunded ?? [], problem: problem)
         }
-        router.post("dashboard/subscribers/grant") { request, _ in
+        addSupportAction(
+            to: router, path: "dashboard/subscribers/grant", endpoint: .postGrant, doing: "Granting access",
+            nothing: "Nothing was granted.", confirm: "Tick the confirmation to grant access without a purchase."
+        ) { fields, session, request in
+            let (id, entitlement) = (fields["id"] ?? "", fields["entitlement"] ?? "")
+            let body = GrantPost(
+                duration: fields["duration"], reason: fields["reason"].flatMap { $0.isEmpty ? nil : $0 })
+            let project = try subscribers.apps.project(session.bundleID)
+            _ = try await audited(
+                .postGrant, session: session, request: request, body: try JSONEncoder().encode(body),
+                target: AuditNote.customer(id, in: project) + " entitlement=" + entitlement
+            ) { try await grants.grant(body, appUserID: id, entitlement: entitlement, bundleID: session.bundleID) }
+            return "/dashboard/subscribers?id=\(APIPath.segment(id))&granted=1"
+        }
+        addSupportAction(
+            to: router, path: "dashboard/subscribers/revoke", endpoint: .deleteGrant, doing: "Revoking a grant",
+            nothing: "Nothing was revoked.", confirm: "Tick the confirmation to revoke the grant."
+        ) { fields, session, request in
+            let (id, entitlement) = (fields["id"] ?? "", fields["entitlement"] ?? "")
+            let project = try subscribers.apps.project(session.bundleID)
+            _ = try await audited(
+                .deleteGrant, session: session, request: request, body: Data(),
+                target: AuditNote.customer(id, in: project) + " entitlement=" + entitlement
+            ) { try await grants.revoke(appUserID: id, entitlement: entitlement, bundleID: session.bundleID) }
+            return "/dashboard/subscribers?id=\(APIPath.segment(id))&done=revoked"
+        }
+        addSupportAction(
+            to: router, path: "dashboard/subscribers/extend", endpoint: .postExtension,
+            doing: "Extending a subscription", nothing: "Nothing was extended.",
+            confirm: "Tick the confirmation to ask Apple to extend the subscription."
+        ) { fields, session, request in
+            let (id, original) = (fields["id"] ?? "", fields["original_transaction_id"] ?? "")
+            let body = ExtensionPost(days: fields["days"].flatMap { Int($0) }, reason: fields["reason"])
+            let project = try subscribers.apps.project(session.bundleID)
+            _ = try await audited(
+                .postExtension, session: session, request: request, body: try JSONEncoder().encode(body),
+                target: AuditNote.customer(id, in: project) + " original_transaction_id=" + original
+            ) {
+                try await extensions.extend(
+                    body, appUserID: id, originalTransactionID: original, bundleID: session.bundleID)
+            }
+            return "/dashboard/subscribers?id=\(APIPath.segment(id))&done=extended"
+        }
+        addSupportAction(
+            to: router, path: "dashboard/subscribers/erase", endpoint: .deleteSubscriber, doing: "Erasing a customer",
+            nothing: "Nothing was erased.",
+            confirm: "Tick the confirmation to erase everything held about the customer."
+        ) { fields, session, request in
+            let id = fields["id"] ?? ""
+            let project = try subscribers.apps.project(session.bundleID)
+            _ = try await audited(
+                .deleteSubscriber, session: session, request: request, body: Data(),
+                target: AuditNote.customer(id, in: project)
+            ) { try await data.erase(appUserID: id, bundleID: session.bundleID) }
+            return "/dashboard/subscribers?done=erased"
+        }
+    }
+
+    /// A support action a customer's page posts to `path`: refused without the session's CSRF token (403), to a
+    /// key whose scope does not include `endpoint`'s (403) and without the ticked confirmation (400); then
+    /// `perform` makes the change (audited as `endpoint`) and answers where to go next. A service's refusal is
+    /// shown with `nothing` (what did not happen).
+    func addSupportAction(
+        to router: Router<BasicRequestContext>, path: String, endpoint: APIEndpoint, doing: String, nothing: String,
+        confirm: String,
+        perform: @escaping @Sendable ([String: String], DashboardSessions.Session, Request) async throws -> String
+    ) {
+        router.post(RouterPath(path)) { request, _ in
             try await withSession(request) { _, session in
                 let fields = HTMLText.formFields(try await Self.formBody(request))
                 guard fields["csrf"] == session.csrf else { return Self.forbidden() }
-                let endpoint = APIEndpoint.postGrant
-                if let refusal = Self.scopeRefusal(endpoint, session, "Granting access", "Nothing was granted.") {
-                    return refusal
-                }
-                let id = fields["id"] ?? ""
+                if let refusal = Self.scopeRefusal(endpoint, session, doing, nothing) { return refusal }
                 guard fields["confirm"] == "yes" else {
-                    let text = "Tick the confirmation to grant access without a purchase. Nothing was granted."
-                    return Self.page(DashboardPages.message(title: "Not confirmed", text: text), status: .badRequest)
-                }
-                let entitlement = fields["entitlement"] ?? ""
-                let reason = fields["reason"].flatMap { $0.isEmpty ? nil : $0 }
-                let body = GrantPost(duration: fields["duration"], reason: reason)
-                do {
-                    let project = try subscribers.apps.project(session.bundleID)
-                    _ = try await audited(
-                        endpoint, session: session, request: request, body: try JSONEncoder().encode(body),
-                        target: AuditNote.customer(id, in: project) + " entitlement=" + entitlement
-                    ) {
-                        try await grants.grant(
-                            body, appUserID: id, entitlement: entitlement, bundleID: session.bundleID)
-                    }
-                } catch let error as ServiceError {
                     return Self.page(
-                        DashboardPages.message(title: "Not granted", text: error.message + " Nothing was granted."),
+                        DashboardPages.message(title: "Not confirmed", text: confirm + " " + nothing),
                         status: .badRequest)
                 }
-                return Self.redirect("/dashboard/subscribers?id=\(APIPath.segment(id))&granted=1")
+                do {
+                    return Self.redirect(try await perform(fields, session, request))
+                } catch let error as ServiceError {
+                    return Self.page(
+                        DashboardPages.message(title: "Not done", text: error.message + " " + nothing),
+                        status: .badRequest)
+                }
             }
         }
     }

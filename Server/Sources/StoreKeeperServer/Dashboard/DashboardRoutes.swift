@@ -32,6 +32,10 @@ struct DashboardRoutes: Sendable {
     let grants: SupportGrants
     /// Apple's calls about one of a customer's purchases (the refund history).
     let purchases: PurchaseSupport
+    /// Renewal-date extensions (the customer page's extend form).
+    let extensions: SupportExtensions
+    /// A customer's data (the customer page's erase form).
+    let data: CustomerData
     let authenticator: Authenticator
     let sessions: DashboardSessions
 
@@ -159,16 +163,21 @@ struct DashboardRoutes: Sendable {
                     if request.uri.queryParameters.get("granted") != nil {
                         body += "<p class=\"saved\">Granted.</p>"
                     }
+                    body += DashboardPages.done(request.uri.queryParameters.get("done").map { String($0) })
                     body += DashboardPages.subscriber(answer.subscriber, events: events.events)
                     body += DashboardPages.purchases(
                         try await transactions(of: answer.subscriber.appUserID, bundleID: session.bundleID))
                     body += DashboardPages.appleLinks(answer.subscriber.appUserID)
-                    body += DashboardPages.grants(answer.subscriber.grants)
+                    body += DashboardPages.grants(
+                        answer.subscriber.grants, appUserID: answer.subscriber.appUserID, session: session)
+                    body += DashboardPages.extendForms(answer.subscriber, session: session)
                     body += DashboardPages.grantForm(
                         appUserID: answer.subscriber.appUserID,
                         entitlements: Set(subscribers.engine.configuration.entitlements.values.joined()).sorted(),
                         session: session)
+                    body += DashboardPages.eraseForm(appUserID: answer.subscriber.appUserID, session: session)
                 } else {
+                    body += DashboardPages.done(request.uri.queryParameters.get("done").map { String($0) })
                     body += try await customers(request, bundleID: session.bundleID)
                 }
                 return Self.page(DashboardPages.layout(title: "Subscribers", session: session, body: body))

@@ -6,9 +6,9 @@ import Testing
 
 @testable import StoreKeeperServer
 
-/// The customer page's support view over real HTTP: the grant form, behind the session's CSRF token, a ticked
-/// confirmation and the `support` scope; a grant shows on the page and in the audit log, and every refusal
-/// grants nothing.
+/// The customer page's support view over real HTTP: the grant, revoke, extend and erase forms, each behind the
+/// session's CSRF token, a ticked confirmation and the `support` scope; each change shows on the page and in the
+/// audit log, and every refusal changes nothing.
 @Suite struct DashboardSupportTests {
     typealias E2E = ServerEndToEndTests
     static let readKey = "sk_test_read_0123456789abcdefghijklmnopqr"
@@ -26,8 +26,8 @@ import Testing
     }
 
     /// The customer's grants, as the API answers them.
-    static func grants(_ client: E2E.Client) async throws -> [[String: Any]] {
-        let (_, body) = try await client.call(.GET, APIPath.subscriber("ticket <b>1</b>"))
+    static func grants(_ client: E2E.Client, _ user: String = "ticket <b>1</b>") async throws -> [[String: Any]] {
+        let (_, body) = try await client.call(.GET, APIPath.subscriber(user))
         return (body["subscriber"] as? [String: Any])?["grants"] as? [[String: Any]] ?? []
     }
 
@@ -89,6 +89,78 @@ import Testing
             #expect((entry?["target"] as? String)?.hasPrefix("customer:") == true, "\(audit)")
             #expect(
                 entry?["route"] as? String == "POST /v1/subscribers/{app_user_id}/entitlements/{entitlement}/grants")
+        }
+    }
+
+    @Test(
+        "revoke, extend and erase from the support view: each confirmed, CSRF-guarded, scoped, done and audited")
+    func revokeExtendErase() async throws {
+        try await E2E.withServers(
+            "sqlite",
+            adjusted: { configuration in
+                configuration.apiKeys.append(
+                    .init(key: Self.readKey, kind: .secret, bundleID: E2E.bundleID, scope: .read))
+            }
+        ) { h, client, _, _ in
+            let (bought, _) = try await client.buy(h, "premium.monthly", customer: "desk-1")
+            let (given, _) = try await client.call(
+                .POST, "/v1/subscribers/desk-1/entitlements/pro/grants", key: E2E.secretKey,
+                body: client.json(["duration": "P1M", "reason": "reviewer"]))
+            #expect(given == 201)
+            var browser = try await DashboardOfferingsTests.signedIn(client.base)
+            let page = try await browser.go(.GET, "/dashboard/subscribers?id=desk-1")
+            for action in ["revoke", "extend", "erase"] {
+                #expect(page.body.contains("action=\"/dashboard/subscribers/\(action)\""), "\(action)")
+            }
+            let csrf = try #require(TestBrowser.csrf(in: page.body))
+            var reader = try await Self.signedIn(client.base, key: Self.readKey)
+            let readPage = try await reader.go(.GET, "/dashboard/subscribers?id=desk-1")
+            #expect(!readPage.body.contains("action=\"/dashboard/subscribers/erase\""))
+            let readCSRF = try #require(TestBrowser.csrf(in: readPage.body))
+            let refused = try await reader.go(
+                .POST, "/dashboard/subscribers/erase", form: "csrf=\(readCSRF)&confirm=yes&id=desk-1")
+            #expect(refused.status == 403 && refused.body.contains("Nothing was erased"))
+
+            let revoke = "id=desk-1&entitlement=pro"
+            let forged = try await browser.go(
+                .POST, "/dashboard/subscribers/revoke", form: "csrf=x&confirm=yes&\(revoke)")
+            let unconfirmed = try await browser.go(
+                .POST, "/dashboard/subscribers/revoke", form: "csrf=\(csrf)&\(revoke)")
+            #expect(forged.status == 403 && unconfirmed.status == 400)
+            #expect(try await Self.grants(client, "desk-1").first?["active"] as? Bool == true)
+            let revoked = try await browser.go(
+                .POST, "/dashboard/subscribers/revoke", form: "csrf=\(csrf)&confirm=yes&\(revoke)")
+            #expect(revoked.status == 303 && revoked.headers.first(name: "Location")?.hasSuffix("done=revoked") == true)
+            #expect(
+                try await browser.go(.GET, "/dashboard/subscribers?id=desk-1&done=revoked").body.contains("Revoked."))
+            #expect(try await Self.grants(client, "desk-1").first?["active"] as? Bool == false)
+
+            let before = try await client.subscription("desk-1")?["expires_at"] as? String
+            let extend = "id=desk-1&original_transaction_id=\(bought.originalTransactionID)&reason=service_issue"
+            let tooMany = try await browser.go(
+                .POST, "/dashboard/subscribers/extend", form: "csrf=\(csrf)&confirm=yes&days=91&\(extend)")
+            #expect(tooMany.status == 400 && tooMany.body.contains("Nothing was extended"), "\(tooMany.body)")
+            #expect(try await client.subscription("desk-1")?["expires_at"] as? String == before)
+            let extended = try await browser.go(
+                .POST, "/dashboard/subscribers/extend", form: "csrf=\(csrf)&confirm=yes&days=3&\(extend)")
+            #expect(extended.status == 303, "\(extended.body)")
+            let after = try await client.subscription("desk-1")?["expires_at"] as? String
+            #expect(after != nil && after != before, "the renewal date moved")
+
+            let erased = try await browser.go(
+                .POST, "/dashboard/subscribers/erase", form: "csrf=\(csrf)&confirm=yes&id=desk-1")
+            #expect(
+                erased.status == 303 && erased.headers.first(name: "Location") == "/dashboard/subscribers?done=erased")
+            #expect(try await browser.go(.GET, "/dashboard/subscribers?done=erased").body.contains("Erased."))
+            #expect(try await client.subscription("desk-1") == nil, "the customer answers as one never seen")
+            let (_, audit) = try await client.call(.GET, "/v1/audit", key: E2E.secretKey)
+            let routes = (audit["entries"] as? [[String: Any]] ?? []).compactMap { $0["route"] as? String }
+            #expect(
+                routes.suffix(3) == [
+                    "DELETE /v1/subscribers/{app_user_id}/entitlements/{entitlement}/grants",
+                    "POST /v1/subscribers/{app_user_id}/subscriptions/{original_transaction_id}/extend",
+                    "DELETE /v1/subscribers/{app_user_id}",
+                ], "\(routes)")
         }
     }
 
