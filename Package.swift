@@ -29,12 +29,17 @@ let package = Package(
         .library(name: "StoreKeeperKit", targets: ["StoreKeeperKit"]),
         .library(name: "StoreKeeperAPI", targets: ["StoreKeeperAPI"]),
         .library(name: "StoreKeeperWire", targets: ["StoreKeeperWire"]),
+        .library(name: "CivilCalendar", targets: ["CivilCalendar"]),
     ],
     dependencies: cryptoPackages,
     targets: [
         // The bytes on the wire, written once: the JSON writer and string escaper, base64, the compact JWS/JWT
         // builder, constant-time comparison. Foundation only; the server and the SDK share it.
-        .target(name: "StoreKeeperWire", swiftSettings: sharedSwiftSettings),
+        .target(name: "StoreKeeperWire", dependencies: ["CivilCalendar"], swiftSettings: sharedSwiftSettings),
+        // Days since 1970 to a proleptic Gregorian date and back, by arithmetic: the timestamp writers' and
+        // parsers' calendar. No imports at all, so the server's App Store models and metrics take it without the
+        // wire module (a change there then does not rebuild them).
+        .target(name: "CivilCalendar", swiftSettings: sharedSwiftSettings),
         // The `/v1` contract: Foundation and the wire module (each type writes its own JSON fast path).
         .target(name: "StoreKeeperAPI", dependencies: ["StoreKeeperWire"], swiftSettings: sharedSwiftSettings),
         // The client SDK's portable core (Foundation and StoreKeeperAPI), with the StoreKit adapters.

@@ -50,7 +50,7 @@ let package = Package(
     targets: [
         .target(
             name: "AppStoreModels",
-            dependencies: [.product(name: "StoreKeeperWire", package: sdk)],
+            dependencies: [.product(name: "CivilCalendar", package: sdk)],
             swiftSettings: sharedSwiftSettings
         ),
         .target(
@@ -76,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "SubscriptionMetrics",
-            dependencies: ["SubscriptionEngine", .product(name: "StoreKeeperWire", package: sdk)],
+            dependencies: ["SubscriptionEngine", .product(name: "CivilCalendar", package: sdk)],
             swiftSettings: sharedSwiftSettings
         ),
         .target(

@@ -1,3 +1,4 @@
+import CivilCalendar
 public import Foundation
 
 /// The one byte-level JSON writer: writes JSON the way the API's encoder (`JSONEncoder` with sorted keys, slashes

@@ -1,7 +1,7 @@
+import CivilCalendar
 import Foundation
-import StoreKeeperWire
 
-/// A UTC calendar date counted by arithmetic (``StoreKeeperWire/CivilDate``), not by `Calendar`: metrics ask for
+/// A UTC calendar date counted by arithmetic (``CivilCalendar/CivilDate``), not by `Calendar`: metrics ask for
 /// the month or week holding a date once per customer and metric on every write, and Foundation's calendar costs
 /// microseconds an answer. Proleptic Gregorian, as `Calendar(identifier: .iso8601)` in UTC is (a spec compares the
 /// two day by day).

@@ -1,5 +1,5 @@
+import CivilCalendar
 public import Foundation
-import StoreKeeperWire
 
 /// Parses the date spellings Apple uses on the wire, without `DateFormatter`.
 ///
@@ -196,12 +196,12 @@ public enum AppleDateFormat {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar (``StoreKeeperWire/CivilDate``).
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar (``CivilCalendar/CivilDate``).
     static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
         CivilDate.days(year: year, month: month, day: day)
     }
 
-    /// The proleptic Gregorian date (year, month, day) `days` days after 1970-01-01 (``StoreKeeperWire/CivilDate``).
+    /// The proleptic Gregorian date (year, month, day) `days` days after 1970-01-01 (``CivilCalendar/CivilDate``).
     public static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let date = CivilDate.fromDays(days)
         return (date.year, date.month, date.day)
