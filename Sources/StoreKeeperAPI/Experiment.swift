@@ -125,9 +125,8 @@ extension Experiment: APIDocumented {
     /// What each member holds.
     public static func field(_ key: CodingKeys) -> APIField {
         switch key {
-        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
-        case .variants:
-            .required(.array(of: .type(ExperimentVariant.self)).count(2...4).described("The first is the baseline"))
+        case .identifier: .required(.identifier)
+        case .variants: .experimentVariants
         case .audience: .optional(.type(TargetingConditions.self))
         case .status: .required(.oneOf(["draft", "running", "stopped"]))
         case .startedAt: .optional(.dateTime)
@@ -156,9 +155,8 @@ extension ExperimentPost: APIDocumented {
     /// What each member holds.
     public static func field(_ key: CodingKeys) -> APIField {
         switch key {
-        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
-        case .variants:
-            .required(.array(of: .type(ExperimentVariant.self)).count(2...4).described("The first is the baseline"))
+        case .identifier: .required(.identifier)
+        case .variants: .experimentVariants
         case .audience: .optional(.type(TargetingConditions.self))
         }
     }
@@ -171,8 +169,8 @@ extension ExperimentVariant: APIDocumented {
     /// What each member holds.
     public static func field(_ key: CodingKeys) -> APIField {
         switch key {
-        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
-        case .offeringID: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .identifier: .required(.identifier)
+        case .offeringID: .required(.identifier)
         case .weight: .required(.integer(1, 99).described("Percent of enrolments; the variants' weights sum to 100"))
         }
     }
@@ -188,4 +186,11 @@ extension ExperimentsResponse: APIDocumented {
         case .experiments: .required(.array(of: .type(Experiment.self)))
         }
     }
+}
+
+/// The members an experiment and its creation share, described once.
+extension APIField {
+    /// The variants, the first the baseline.
+    static let experimentVariants = required(
+        .array(of: .type(ExperimentVariant.self)).count(2...4).described("The first is the baseline"))
 }

@@ -144,17 +144,11 @@ extension Offering: APIDocumented {
         switch key {
         case .identifier:
             .required(
-                .text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#).excluding("current").described(
+                .identifier.excluding("current").described(
                     "Its name in the project (current is reserved)"))
-        case .description: .optional(.text.length(0...1000).described("What it is for, for the team"))
-        case .packages:
-            .required(
-                .array(of: .type(OfferingPackage.self)).count(1...20).described(
-                    "In the paywall's order, with distinct identifiers"))
-        case .metadata:
-            .optional(
-                .anyObject.described(
-                    "Anything the paywall needs (copy, colours, feature lists): a JSON object of at most 16 KB"))
+        case .description: .offeringDescription
+        case .packages: .offeringPackages
+        case .metadata: .offeringMetadata
         }
     }
 }
@@ -172,7 +166,7 @@ extension OfferingPackage: APIDocumented {
                     "The paywall's name for it: monthly, annual, any other"))
         case .productID:
             .required(
-                .text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#).described("An App Store product id of the app's catalog"))
+                .identifier.described("An App Store product id of the app's catalog"))
         }
     }
 }
@@ -184,15 +178,9 @@ extension OfferingPut: APIDocumented {
     /// What each member holds.
     public static func field(_ key: CodingKeys) -> APIField {
         switch key {
-        case .description: .optional(.text.length(0...1000).described("What it is for, for the team"))
-        case .packages:
-            .required(
-                .array(of: .type(OfferingPackage.self)).count(1...20).described(
-                    "In the paywall's order, with distinct identifiers"))
-        case .metadata:
-            .optional(
-                .anyObject.described(
-                    "Anything the paywall needs (copy, colours, feature lists): a JSON object of at most 16 KB"))
+        case .description: .offeringDescription
+        case .packages: .offeringPackages
+        case .metadata: .offeringMetadata
         }
     }
 }
@@ -211,4 +199,18 @@ extension OfferingsResponse: APIDocumented {
         case .experiment: .optional(.type(ExperimentAssignment.self))
         }
     }
+}
+
+/// The members an offering and its replacement (`PUT /v1/offerings/{id}`) share, described once.
+extension APIField {
+    /// What the offering is for.
+    static let offeringDescription = optional(.text.length(0...1000).described("What it is for, for the team"))
+    /// Its packages.
+    static let offeringPackages = required(
+        .array(of: .type(OfferingPackage.self)).count(1...20).described(
+            "In the paywall's order, with distinct identifiers"))
+    /// What the paywall needs.
+    static let offeringMetadata = optional(
+        .anyObject.described(
+            "Anything the paywall needs (copy, colours, feature lists): a JSON object of at most 16 KB"))
 }

@@ -239,7 +239,7 @@ extension RetentionRule: APIDocumented {
     /// What each member holds.
     public static func field(_ key: CodingKeys) -> APIField {
         switch key {
-        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
+        case .identifier: .required(.identifier)
         case .when: .optional(.type(RetentionConditions.self))
         case .respond: .required(.type(RetentionResponse.self))
         }

@@ -179,8 +179,8 @@ extension TargetingRule: APIDocumented {
     /// What each member holds.
     public static func field(_ key: CodingKeys) -> APIField {
         switch key {
-        case .identifier: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#))
-        case .offeringID: .required(.text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#).described("An offering of the project"))
+        case .identifier: .required(.identifier)
+        case .offeringID: .required(.identifier.described("An offering of the project"))
         case .when: .optional(.type(TargetingConditions.self))
         }
     }

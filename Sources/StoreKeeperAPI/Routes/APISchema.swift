@@ -76,6 +76,8 @@ public struct APISchema: Sendable {
     public static let uuid = text.format("uuid")
     /// Any JSON object (a body the route reads itself, such as Apple's).
     public static let object = APISchema(["type": .string("object")])
+    /// A name the project gives (an offering's, a rule's, an experiment's): 1–100 of `A–Z a–z 0–9 . _ -`.
+    public static let identifier = text.pattern(#"^[A-Za-z0-9._-]{1,100}$"#)
     /// Any JSON object, said so (`additionalProperties: true`).
     public static let anyObject = object.with("additionalProperties", .boolean(true))
 

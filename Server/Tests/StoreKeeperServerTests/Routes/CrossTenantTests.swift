@@ -116,6 +116,20 @@ import Testing
             victimEndpoint: victimEndpoint, victimDelivery: String(delivery), retentionRequest: retention)
     }
 
+    /// Sends `attack` to `route` with `key`: its path filled in raw, as an attacker writes it (the SDK's path
+    /// builder would encode it), its query and body.
+    static func send(_ attack: Attack, on route: APIRoute, key: String, _ servers: Servers) async throws -> (
+        status: Int, body: Data, contentType: String?
+    ) {
+        var path = "/" + route.path
+        for (name, value) in zip(route.endpoint.parameters, [attack.user] + attack.segments) {
+            path = path.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        return try await servers.client.exchange(
+            NIOHTTP1.HTTPMethod(rawValue: route.method.rawValue), path + attack.query, key: key,
+            body: attack.rawBody.map { Data($0.utf8) } ?? attack.body.map { servers.client.json($0) })
+    }
+
     /// Not found in A's project, or not allowed to A's key at all.
     static let refused: @Sendable (Int, [String: Any]) -> Bool = { status, _ in status == 404 || status == 403 }
 
@@ -135,16 +149,7 @@ import Testing
                 #expect(!attacks.isEmpty, "\(route) has no cross-tenant attack: add it to the matrix")
                 for attack in attacks {
                     for key in [Servers.publicA, Servers.secretA, Servers.retiredSecretA] {
-                        // Filled in raw, as an attacker writes it (the SDK's path builder would encode it).
-                        var path = "/" + route.path
-                        for (name, value) in zip(route.endpoint.parameters, [attack.user] + attack.segments) {
-                            path = path.replacingOccurrences(of: "{\(name)}", with: value)
-                        }
-                        path += attack.query
-                        let method = NIOHTTP1.HTTPMethod(rawValue: route.method.rawValue)
-                        let (status, data, contentType) = try await servers.client.exchange(
-                            method, path, key: key,
-                            body: attack.rawBody.map { Data($0.utf8) } ?? attack.body.map { servers.client.json($0) })
+                        let (status, data, contentType) = try await Self.send(attack, on: route, key: key, servers)
                         let answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
                         let label = "\(route) \(attack.name) with \(key.prefix(11))…: \(status) \(answer)"
                         #expect(status < 500, "\(label)")
