@@ -50,6 +50,9 @@ public protocol EvidenceStore: Sendable {
 
     /// A subscriber's events in one project, oldest first.
     func events(_ appUserID: String, in project: ProjectScope, limit: Int) async throws -> [EventRecord]
+    /// A subscriber's events of one type in one project, oldest first (a count of what support did, without
+    /// reading the rest of the history).
+    func events(_ appUserID: String, in project: ProjectScope, type: String) async throws -> [EventRecord]
     /// A page of the project's event feed: every subscriber event of the project in commit order, after `cursor`
     /// (`nil`: from the first), never passing an event a write in progress will still commit.
     /// - Returns: The events, and the cursor after the last (`cursor` itself when there are none).

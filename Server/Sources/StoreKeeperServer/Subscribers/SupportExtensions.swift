@@ -97,9 +97,8 @@ struct SupportExtensions: Sendable {
         async throws -> Int
     {
         let since = at.addingTimeInterval(-Self.window)
-        return try await purchases.intake.store.events(appUserID, in: project, limit: 100_000).filter {
-            $0.type == Self.eventType && $0.createdAt > since
-                && $0.detail["original_transaction_id"] == .string(originalTransactionID)
+        return try await purchases.intake.store.events(appUserID, in: project, type: Self.eventType).filter {
+            $0.createdAt > since && $0.detail["original_transaction_id"] == .string(originalTransactionID)
         }.count
     }
 

@@ -59,6 +59,17 @@ extension SQLStore {
         }
     }
 
+    /// A subscriber's events of `type` in one project, oldest first.
+    public func events(_ appUserID: String, in project: ProjectScope, type: String) async throws -> [EventRecord] {
+        try await database.withReadTransaction { tx in
+            let user = try await Self.canonical(tx, project.key(appUserID))
+            return try await tx.query(
+                "SELECT id, app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json FROM events WHERE app_user_id = ? AND type = ? ORDER BY id",
+                [.text(user), .text(type)]
+            ).map(Self.eventRecord)
+        }
+    }
+
     /// An event row (`id, app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json`) as a record.
     static func eventRecord(_ row: SQLRow) throws -> EventRecord {
         EventRecord(
