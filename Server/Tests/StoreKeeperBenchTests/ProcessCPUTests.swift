@@ -15,12 +15,19 @@ import Testing
     func readsAProcess() throws {
         let me = ProcessCPU(pid: getpid())
         let before = try #require(me.nanoseconds())
+        // Spins until the reading has grown by 10 ms of CPU (at most 20 s): on a loaded machine 50 ms of wall time
+        // may hold little CPU, and the other threads of the test process that end meanwhile take their time out of
+        // the sum, so a fixed spin could read less than before without the reading being wrong.
         var x: UInt64 = 1
+        var after = before
         let started = Date()
-        while Date().timeIntervalSince(started) < 0.05 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+        while after <= before + 10_000_000, Date().timeIntervalSince(started) < 20 {
+            let chunk = Date()
+            while Date().timeIntervalSince(chunk) < 0.01 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+            after = try #require(me.nanoseconds())
+        }
         #expect(x != 0)
-        let after = try #require(me.nanoseconds())
-        #expect(after > before + 10_000_000, "50 ms of spinning counts at least 10 ms of CPU")
+        #expect(after > before + 10_000_000, "spinning counts CPU time: \(before) ns, then \(after) ns")
         #expect(ProcessCPU(pid: Int32.max).nanoseconds() == nil)
     }
 
