@@ -127,7 +127,7 @@ extension Experiment: APIDocumented {
         switch key {
         case .identifier: .required(.identifier)
         case .variants: .experimentVariants
-        case .audience: .optional(.type(TargetingConditions.self))
+        case .audience: .experimentAudience
         case .status: .required(.oneOf(["draft", "running", "stopped"]))
         case .startedAt: .optional(.dateTime)
         case .stoppedAt: .optional(.dateTime)
@@ -157,7 +157,7 @@ extension ExperimentPost: APIDocumented {
         switch key {
         case .identifier: .required(.identifier)
         case .variants: .experimentVariants
-        case .audience: .optional(.type(TargetingConditions.self))
+        case .audience: .experimentAudience
         }
     }
 }
@@ -190,6 +190,8 @@ extension ExperimentsResponse: APIDocumented {
 
 /// The members an experiment and its creation share, described once.
 extension APIField {
+    /// Who may be enrolled (none: everyone).
+    static let experimentAudience = optional(.type(TargetingConditions.self))
     /// The variants, the first the baseline.
     static let experimentVariants = required(
         .array(of: .type(ExperimentVariant.self)).count(2...4).described("The first is the baseline"))

@@ -34,7 +34,7 @@ public struct APISchema: Sendable {
 
     /// A string of at most `maxLength` characters (and at least `minLength`, when given).
     public static func string(maxLength: Int? = nil, minLength: Int? = nil) -> APISchema {
-        text.length(minLength.map { $0...(maxLength ?? Int.max) } ?? 0...(maxLength ?? Int.max))
+        text.length((minLength ?? 0)...(maxLength ?? Int.max))
     }
 
     /// An integer from `minimum` to `maximum`.

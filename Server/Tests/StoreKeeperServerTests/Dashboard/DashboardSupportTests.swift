@@ -25,6 +25,19 @@ import Testing
         return browser
     }
 
+    /// A server on SQLite whose app also has ``readKey``, a secret key of scope `read`.
+    static func withReadKey(
+        _ body: @Sendable (SimulatorHarness, E2E.Client) async throws -> Void
+    ) async throws {
+        try await E2E.withServers(
+            "sqlite",
+            adjusted: { configuration in
+                configuration.apiKeys.append(
+                    .init(key: Self.readKey, kind: .secret, bundleID: E2E.bundleID, scope: .read))
+            }
+        ) { h, client, _, _ in try await body(h, client) }
+    }
+
     /// The customer's grants, as the API answers them.
     static func grants(_ client: E2E.Client, _ user: String = "ticket <b>1</b>") async throws -> [[String: Any]] {
         let (_, body) = try await client.call(.GET, APIPath.subscriber(user))
@@ -35,13 +48,7 @@ import Testing
         "the support view: purchases and lifetime spend; a week's grant confirmed, CSRF-guarded, scoped, shown and audited"
     )
     func grantsAWeek() async throws {
-        try await E2E.withServers(
-            "sqlite",
-            adjusted: { configuration in
-                configuration.apiKeys.append(
-                    .init(key: Self.readKey, kind: .secret, bundleID: E2E.bundleID, scope: .read))
-            }
-        ) { h, client, _, _ in
+        try await Self.withReadKey { h, client in
             try await client.buy(h, "premium.monthly", customer: "ticket <b>1</b>")
             var browser = try await DashboardOfferingsTests.signedIn(client.base)
             let path = "/dashboard/subscribers?id=\(DashboardOfferingsTests.encoded("ticket <b>1</b>"))"
@@ -95,13 +102,7 @@ import Testing
     @Test(
         "revoke, extend and erase from the support view: each confirmed, CSRF-guarded, scoped, done and audited")
     func revokeExtendErase() async throws {
-        try await E2E.withServers(
-            "sqlite",
-            adjusted: { configuration in
-                configuration.apiKeys.append(
-                    .init(key: Self.readKey, kind: .secret, bundleID: E2E.bundleID, scope: .read))
-            }
-        ) { h, client, _, _ in
+        try await Self.withReadKey { h, client in
             let (bought, _) = try await client.buy(h, "premium.monthly", customer: "desk-1")
             let (given, _) = try await client.call(
                 .POST, "/v1/subscribers/desk-1/entitlements/pro/grants", key: E2E.secretKey,
