@@ -10,7 +10,7 @@ import Synchronization
 /// pooled connection, so several server replicas can share the database.
 public final class PostgresStoreDatabase: SQLDatabase {
     /// PostgreSQL.
-    public let dialect = SQLDialect.postgres
+    public let dialect: any SQLDialect = PostgresDialect()
     let client: PostgresClient
     let runner: Task<Void, Never>
     let logger: Logger
@@ -266,7 +266,7 @@ final class AcquiredFlag: Sendable {
 }
 
 struct PostgresStoreTransaction: SQLTransaction {
-    var dialect: SQLDialect { .postgres }
+    var dialect: any SQLDialect { PostgresDialect() }
     let connection: PostgresConnection
     let logger: Logger
     /// Ends a statement whose connection closes under it.

@@ -9,7 +9,7 @@ public import SubscriptionMetrics
 /// 200 is sent), transactions serialised by a lock.
 public final class SQLiteStoreDatabase: SQLDatabase {
     /// SQLite.
-    public let dialect = SQLDialect.sqlite
+    public let dialect: any SQLDialect = SQLiteDialect()
     let connection: SQLiteConnection
     /// A second connection for single-statement reads (WAL lets it read committed data while a write
     /// transaction is open on `connection`); absent for in-memory databases, which cannot share.
@@ -127,7 +127,7 @@ public final class SQLiteStoreDatabase: SQLDatabase {
 
 struct SQLiteTransaction: SQLTransaction {
     let connection: SQLiteConnection
-    var dialect: SQLDialect { .sqlite }
+    var dialect: any SQLDialect { SQLiteDialect() }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         let data: [SQLiteData] = try binds.map {

@@ -6,7 +6,7 @@ import Synchronization
 struct AuditedDatabase: SQLDatabase {
     let base: any SQLDatabase
 
-    var dialect: SQLDialect { base.dialect }
+    var dialect: any SQLDialect { base.dialect }
 
     func withTransaction<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
         guard let trail = AuditTrail.current, !trail.isCommitted else { return try await base.withTransaction(body) }
@@ -51,7 +51,7 @@ final class WatchedTransaction: SQLTransaction {
 
     init(base: any SQLTransaction) { self.base = base }
 
-    var dialect: SQLDialect { base.dialect }
+    var dialect: any SQLDialect { base.dialect }
 
     @discardableResult
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {

@@ -12,16 +12,7 @@ extension SQLStore {
         guard rollupRules != nil else { return 0 }
         let limit = Int64(max(1, limit))
         return try await database.withTransaction { tx in
-            if tx.dialect.locksRows {
-                return try await tx.query(
-                    "DELETE FROM metric_rollups WHERE ctid IN (SELECT ctid FROM metric_rollups WHERE value = 0 LIMIT ? FOR UPDATE SKIP LOCKED) AND value = 0 RETURNING 1",
-                    [.integer(limit)]
-                ).count
-            }
-            return try await tx.query(
-                "DELETE FROM metric_rollups WHERE rowid IN (SELECT rowid FROM metric_rollups WHERE value = 0 LIMIT ?) RETURNING 1",
-                [.integer(limit)]
-            ).count
+            try await tx.dialect.deleteSome(from: "metric_rollups", where: "value = 0", limit: limit, tx: tx)
         }
     }
 }

@@ -3,8 +3,8 @@
 /// The two implementations (`StoreKeeperSQLite`, `StoreKeeperPostgres`) are thin adapters; every query and the
 /// storage logic live once, in ``SQLStore``, so both databases pass the same conformance suite.
 public protocol SQLDatabase: Sendable {
-    /// The dialect, for the few statements that differ (auto-increment keys).
-    var dialect: SQLDialect { get }
+    /// The dialect: how this database spells what differs, and runs batches of rows.
+    var dialect: any SQLDialect { get }
 
     /// Runs `body` in one database transaction: committed when it returns, rolled back when it throws.
     /// - Parameter body: The work.
@@ -31,7 +31,7 @@ public protocol SQLDatabase: Sendable {
 /// Statements inside one transaction.
 public protocol SQLTransaction: Sendable {
     /// The database's dialect.
-    var dialect: SQLDialect { get }
+    var dialect: any SQLDialect { get }
 
     /// Runs one statement with bound parameters.
     /// - Parameters:

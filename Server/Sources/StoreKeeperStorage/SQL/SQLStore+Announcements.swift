@@ -21,37 +21,23 @@ extension SQLStore {
     }()
 
     /// What was announced about each of `users`, with their aliases, first sighting, and whether their project
-    /// has a webhook endpoint: one statement on PostgreSQL, one per subscriber on SQLite.
+    /// has a webhook endpoint: one statement over the batch of users.
     static func announcedRows(_ tx: any SQLTransaction, users: [String]) async throws -> [String: AnnouncedRow] {
-        guard !users.isEmpty else { return [:] }
-        var rows: [SQLRow] = []
-        if tx.dialect.bindsArrays {
-            rows = try await tx.query(
+        let dialect = tx.dialect
+        let batch = SQLRowSet(
+            "u", columns: ["id", "project"], rows: users.map { [.text($0), .text(ProjectScope.id(ofKey: $0))] })
+        let rows = try await dialect.rows(
+            SQLBatchStatement(
+                over: batch,
                 """
                 SELECT u.id,
                     (SELECT state_json FROM announced WHERE app_user_id = u.id) AS state,
                     (SELECT created_at FROM subscribers WHERE app_user_id = u.id) AS created,
-                    (SELECT COALESCE(json_agg(alias), '[]')::text FROM aliases WHERE app_user_id = u.id) AS aliases,
+                    (SELECT \(dialect.jsonArray(of: "alias")) FROM aliases WHERE app_user_id = u.id) AS aliases,
                     (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = u.project LIMIT 1) AS one) AS listening,
-                    (SELECT json_object_agg(name, value)::text FROM subscriber_attributes WHERE app_user_id = u.id) AS attributes
-                FROM unnest(?, ?) AS u(id, project)
-                """, [.texts(users), .texts(users.map(ProjectScope.id(ofKey:)))])
-        } else {
-            for user in users {
-                rows += try await tx.query(
-                    """
-                    SELECT ? AS id, (SELECT state_json FROM announced WHERE app_user_id = ?) AS state,
-                        (SELECT created_at FROM subscribers WHERE app_user_id = ?) AS created,
-                        (SELECT json_group_array(alias) FROM aliases WHERE app_user_id = ?) AS aliases,
-                        (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE project = ? LIMIT 1)) AS listening,
-                        (SELECT json_group_object(name, value) FROM subscriber_attributes WHERE app_user_id = ?) AS attributes
-                    """,
-                    [
-                        .text(user), .text(user), .text(user), .text(user), .text(ProjectScope.id(ofKey: user)),
-                        .text(user),
-                    ])
-            }
-        }
+                    (SELECT \(dialect.jsonObject(key: "name", value: "value")) FROM subscriber_attributes WHERE app_user_id = u.id) AS attributes
+                FROM u
+                """), in: tx)
         var result: [String: AnnouncedRow] = [:]
         for row in rows {
             guard let user = row["id"]?.string else { continue }
@@ -83,49 +69,59 @@ extension SQLStore {
         for item in planned {
             if latest.updateValue(item.announcement, forKey: item.user) == nil { order.append(item.user) }
         }
-        let states = try order.map {
+        let stateTexts = try order.map {
             String(decoding: try announcedEncoder.encode(latest[$0]!.announced), as: UTF8.self)
         }
         let dues = order.map { latest[$0]?.dueAt.map(timestamp) ?? "" }
         let polls = order.map { latest[$0]?.pollAt.map(timestamp) ?? "" }
         let events = planned.flatMap { item in item.announcement.events.map { (user: item.user, event: $0) } }
         let time = timestamp(now)
-        if tx.dialect.bindsArrays {
-            try await tx.query(
-                """
-                WITH states AS (
+        let states = SQLRowSet(
+            "a", columns: ["u", "s", "d", "p"],
+            rows: order.indices.map { [.text(order[$0]), .text(stateTexts[$0]), .text(dues[$0]), .text(polls[$0])] })
+        try await tx.dialect.run(
+            [
+                SQLBatchStatement(
+                    over: states,
+                    """
                     INSERT INTO announced (app_user_id, state_json, due_at, poll_at)
-                    SELECT u, s, NULLIF(d, ''), NULLIF(p, '') FROM unnest(?, ?, ?, ?) AS a(u, s, d, p)
+                    SELECT u, s, NULLIF(d, ''), NULLIF(p, '') FROM a WHERE true
                     ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at,
                         poll_at = excluded.poll_at
-                    RETURNING 1),
-                stored AS (
-                    INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body)
-                    SELECT e.id, e.project, e.u, e.t, ?, e.b FROM unnest(?, ?, ?, ?, ?) AS e(id, project, u, t, b)
-                    WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.project = e.project)
-                    RETURNING id, project, type)
+                    """)
+            ] + outboxStatements(events, time: time), in: tx)
+    }
+
+    /// The statements that store announced events of customers (by their keys), each with a pending delivery to
+    /// each of its project's endpoints that takes its type — nothing of a project without an endpoint.
+    static func outboxStatements(_ events: [(user: String, event: OutboxEvent)], time: String)
+        -> [SQLBatchStatement]
+    {
+        let batch = SQLRowSet(
+            "e", columns: ["id", "project", "u", "t", "b"],
+            rows: events.map { user, event in
+                [
+                    .text(event.id), .text(ProjectScope.id(ofKey: user)), .text(user), .text(event.type),
+                    .text(event.body),
+                ]
+            })
+        return [
+            SQLBatchStatement(
+                over: batch,
+                """
+                INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body)
+                SELECT e.id, e.project, e.u, e.t, ?, e.b FROM e
+                WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.project = e.project)
+                """, [.text(time)]),
+            SQLBatchStatement(
+                over: batch,
+                """
                 INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at)
-                SELECT stored.id, w.id, 'pending', 0, ? FROM stored
-                    JOIN webhook_endpoints w ON w.project = stored.project
-                        AND (w.event_types = '' OR w.event_types LIKE '%,' || stored.type || ',%')
-                """,
-                [
-                    .texts(order), .texts(states), .texts(dues), .texts(polls), .text(time),
-                    .texts(events.map(\.event.id)),
-                    .texts(events.map { ProjectScope.id(ofKey: $0.user) }), .texts(events.map(\.user)),
-                    .texts(events.map(\.event.type)), .texts(events.map(\.event.body)), .text(time),
-                ])
-            return
-        }
-        for (index, user) in order.enumerated() {
-            try await tx.query(
-                "INSERT INTO announced (app_user_id, state_json, due_at, poll_at) VALUES (?, ?, ?, ?) ON CONFLICT (app_user_id) DO UPDATE SET state_json = excluded.state_json, due_at = excluded.due_at, poll_at = excluded.poll_at",
-                [
-                    .text(user), .text(states[index]), dues[index].isEmpty ? .null : .text(dues[index]),
-                    polls[index].isEmpty ? .null : .text(polls[index]),
-                ])
-        }
-        for (user, event) in events { try await insertOutboxEvent(tx, event, appUserKey: user, time: time) }
+                SELECT e.id, w.id, 'pending', 0, ? FROM e
+                    JOIN webhook_endpoints w ON w.project = e.project
+                        AND (w.event_types = '' OR w.event_types LIKE '%,' || e.t || ',%')
+                """, [.text(time)]),
+        ]
     }
 
     /// Stores an announced event of a customer with a pending delivery to each of its project's endpoints that
@@ -133,17 +129,7 @@ extension SQLStore {
     static func insertOutboxEvent(_ tx: any SQLTransaction, _ event: OutboxEvent, appUserKey: String, time: String)
         async throws
     {
-        let project = ProjectScope.id(ofKey: appUserKey)
-        let stored = try await tx.query(
-            "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE project = ?) RETURNING id",
-            [
-                .text(event.id), .text(project), .text(appUserKey), .text(event.type), .text(time), .text(event.body),
-                .text(project),
-            ])
-        guard !stored.isEmpty else { return }
-        try await tx.query(
-            "INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, next_attempt_at) SELECT ?, id, 'pending', 0, ? FROM webhook_endpoints WHERE project = ? AND (event_types = '' OR event_types LIKE ?)",
-            [.text(event.id), .text(time), .text(project), .text("%,\(event.type),%")])
+        try await tx.dialect.run(outboxStatements([(appUserKey, event)], time: time), in: tx)
     }
 
     /// An alias merge: the merged subscriber keeps both announcements (the target's where both announced the
@@ -184,22 +170,16 @@ extension SQLStore {
                 [.text(time), .integer(Int64(limit))]
             ).compactMap { $0["app_user_id"]?.string }
             guard !candidates.isEmpty else { return 0 }
-            var rows: [SQLRow] = []
-            if tx.dialect.locksRows {
-                rows = try await tx.query(
+            // Each candidate under its user lock, tried without waiting, and still due under it.
+            let rows = try await tx.dialect.rows(
+                SQLBatchStatement(
+                    over: SQLRowSet("u", column: "id", texts: candidates),
                     """
-                    SELECT a.app_user_id, s.bundle_id, s.evidence_json FROM unnest(?) AS u(id)
+                    SELECT a.app_user_id, s.bundle_id, s.evidence_json FROM u
                         JOIN announced a ON a.app_user_id = u.id AND a.due_at <= ?
                         LEFT JOIN subscribers s ON s.app_user_id = u.id
-                    WHERE pg_try_advisory_xact_lock(hashtext('user:' || u.id))
-                    """, [.texts(candidates), .text(time)])
-            } else {
-                for user in candidates {
-                    rows += try await tx.query(
-                        "SELECT a.app_user_id, s.bundle_id, s.evidence_json FROM announced a LEFT JOIN subscribers s ON s.app_user_id = a.app_user_id WHERE a.app_user_id = ?",
-                        [.text(user)])
-                }
-            }
+                    WHERE \(tx.dialect.tryLock("'user:' || u.id"))
+                    """, [.text(time)]), in: tx)
             let announced = try await Self.announcedRows(tx, users: rows.compactMap { $0["app_user_id"]?.string })
             var planned: [PlannedAnnouncement] = []
             for row in rows {

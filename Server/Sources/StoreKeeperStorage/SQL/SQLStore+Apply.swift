@@ -63,18 +63,20 @@ extension SQLStore {
         } else {
             try await Self.lock(tx, locked.map { "user:\($0)" })
         }
-        if tx.dialect.locksRows, !alreadyLocked {
+        if !alreadyLocked {
             // An alias merge may have moved these subscriptions before the users were locked: look again (with
             // the evidence, which is usually all that is needed), and lock whoever owns them now.
-            let fresh = try await Self.ownersAndEvidence(tx, originals, user: user)
-            if fresh.owners == owners, write.appUserID == nil {
-                if let user { preloaded = (user, fresh.evidenceJSON) }
-            } else {
-                owners = fresh.owners
-                user = try await target()
-                let now = Set(user.map { [$0] } ?? []).union(owners.values)
-                try await Self.lock(tx, now.subtracting(locked).map { "user:\($0)" })
-                locked.formUnion(now)
+            try await tx.dialect.recheckingAfterLocks {
+                let fresh = try await Self.ownersAndEvidence(tx, originals, user: user)
+                if fresh.owners == owners, write.appUserID == nil {
+                    if let user { preloaded = (user, fresh.evidenceJSON) }
+                } else {
+                    owners = fresh.owners
+                    user = try await target()
+                    let now = Set(user.map { [$0] } ?? []).union(owners.values)
+                    try await Self.lock(tx, now.subtracting(locked).map { "user:\($0)" })
+                    locked.formUnion(now)
+                }
             }
         }
         let reading = try await read(tx, write, owners: owners, user: user, preloaded: preloaded)

@@ -24,7 +24,7 @@ extension SQLStore {
     static func claim(_ tx: any SQLTransaction, _ write: EvidenceWrite, now: Date) async throws -> Claim {
         let digest = write.digest
         let originals = write.originalTransactionIDs.joined(separator: ",")
-        guard tx.dialect.bindsArrays else {
+        guard tx.dialect.claimsInOneStatement else {
             let evidenceID = try await insertEvidence(tx, write, digest: digest, now: now)
             var claimed = true
             if let id = write.notificationID {
@@ -119,31 +119,41 @@ extension SQLStore {
         return (try decodeOwners(row?["owners"]), row?["evidence"]?.string)
     }
 
-    /// Saves a subscriber row and appends the events, in one statement on PostgreSQL.
+    /// Saves a subscriber row and appends the events in order (one statement where the database allows).
     func save(
         _ tx: any SQLTransaction, _ save: EvidenceSave, events: [PlannedEvent], evidenceID: Int64, now: Date
     ) async throws {
-        guard tx.dialect.bindsArrays else {
-            try await saveEvidence(tx, save, now: now)
-            for event in events {
-                try await Self.insertEvent(
-                    tx, event.appUserID, event.type, event.cause, event.causeID, evidenceID, event.detail, now)
-            }
-            return
-        }
-        guard !events.isEmpty else { return try await saveEvidence(tx, save, now: now) }
         let row = try encoded(save)
         let time = Self.timestamp(now)
-        // The events as arrays (one bind each, whatever their number: a receipt that transfers thousands of
-        // subscriptions writes two events per subscription); an absent cause id is stored as NULL.
-        try await tx.query(
-            "WITH saved AS (\(Self.subscriberUpsert) RETURNING 1) INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) SELECT u, ?, t, c, NULLIF(ci, ''), ?, d FROM unnest(?, ?, ?, ?, ?) WITH ORDINALITY AS e(u, t, c, ci, d, position) ORDER BY position",
+        let subscriber = SQLRowSet(
+            "s", columns: ["u", "b", "j"], rows: [[.text(save.user), .text(save.bundleID), .text(row.json)]])
+        // The events as a batch (a receipt that transfers thousands of subscriptions writes two events per
+        // subscription), inserted in their order; an absent cause id is stored as NULL.
+        let planned = SQLRowSet(
+            "e", columns: ["position", "u", "t", "c", "ci", "d"],
+            rows: events.enumerated().map { position, event in
+                [
+                    .integer(Int64(position)), .text(event.appUserID), .text(event.type), .text(event.cause.rawValue),
+                    .text(event.causeID ?? ""), .text(EventDetailWriter.json(event.detail)),
+                ]
+            })
+        try await tx.dialect.run(
             [
-                .text(save.user), .text(save.bundleID), .text(row.json), .text(time), .text(time), .text(time),
-                .integer(evidenceID), .texts(events.map(\.appUserID)), .texts(events.map(\.type)),
-                .texts(events.map(\.cause.rawValue)), .texts(events.map { $0.causeID ?? "" }),
-                .texts(events.map { EventDetailWriter.json($0.detail) }),
-            ])
+                SQLBatchStatement(
+                    over: subscriber,
+                    """
+                    INSERT INTO subscribers (app_user_id, bundle_id, evidence_json, created_at, updated_at)
+                    SELECT u, b, j, ?, ? FROM s WHERE true
+                    ON CONFLICT (app_user_id) DO UPDATE SET evidence_json = excluded.evidence_json,
+                        updated_at = excluded.updated_at
+                    """, [.text(time), .text(time)]),
+                SQLBatchStatement(
+                    over: planned,
+                    """
+                    INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json)
+                    SELECT u, ?, t, c, NULLIF(ci, ''), ?, d FROM e ORDER BY position
+                    """, [.text(time), .integer(evidenceID)]),
+            ], in: tx)
         evidenceCache.remember(row.json, row.evidence, for: save.user)
     }
 }

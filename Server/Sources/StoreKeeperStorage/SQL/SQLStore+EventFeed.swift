@@ -52,13 +52,12 @@ extension SQLStore {
         return EventFeedCursor(transaction: UInt64(row["tx_text"]?.string ?? "") ?? 0, id: id)
     }
 
-    /// The feed's horizon as a condition (` AND tx < ?`) with its bind, or nothing where one writer commits at a
-    /// time. Its own statement, before the read (whatever the server's default isolation): every writer below the
+    /// The feed's horizon as a condition (` AND tx < ?`) with its bind (past every event where one writer commits
+    /// at a time). Its own statement, before the read (whatever the server's default isolation): every writer below the
     /// horizon had finished by then, so the read's later snapshot holds its events.
     func feedHorizon() async throws -> (sql: String, binds: [SQLValue]) {
         let dialect = database.dialect
-        guard let query = dialect.feedHorizonQuery else { return ("", []) }
-        let found = try await database.read(query, []).first?["horizon"]?.string ?? "0"
+        let found = try await database.read(dialect.feedHorizonQuery, []).first?["horizon"]?.string ?? "0"
         return (" AND tx < \(dialect.writingTransactionParameter)", [dialect.writingTransaction(UInt64(found) ?? 0)])
     }
 }

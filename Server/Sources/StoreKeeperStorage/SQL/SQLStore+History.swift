@@ -48,20 +48,16 @@ extension SQLStore {
 
     /// Appends history rows in the write's transaction.
     static func insertHistory(_ tx: any SQLTransaction, _ rows: [HistoryRow]) async throws {
-        guard !rows.isEmpty else { return }
-        if tx.dialect.bindsArrays {
-            try await tx.query(historyInsertFromArrays, historyBinds(rows))
-            return
-        }
-        // SQLite: one statement for up to 300 rows (900 bound values, well within its limit).
-        for start in stride(from: 0, to: rows.count, by: 300) {
-            let chunk = rows[start..<min(rows.count, start + 300)]
-            try await tx.query(
-                "INSERT INTO evidence_history (digest, app_user_id, evidence_json) VALUES "
-                    + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
-                    + " ON CONFLICT (digest) DO NOTHING",
-                chunk.flatMap { [SQLValue.text($0.digest), .text($0.user), .text($0.json)] })
-        }
+        let batch = SQLRowSet(
+            "h", columns: ["digest", "user_id", "json"],
+            rows: rows.map { [.text($0.digest), .text($0.user), .text($0.json)] })
+        try await tx.dialect.run(
+            [
+                SQLBatchStatement(
+                    over: batch,
+                    "INSERT INTO evidence_history (digest, app_user_id, evidence_json) SELECT digest, user_id, json FROM h WHERE true ON CONFLICT (digest) DO NOTHING"
+                )
+            ], in: tx)
     }
 
     /// Everything known about a subscriber: its row's evidence and its history (see ``Store/fullEvidence(_:)``).

@@ -35,7 +35,7 @@ extension SQLStore {
             try await Self.lock(tx, ["user:\(target)", "user:\(source)"])
             // Where writers take locks, a merge may have committed between resolving and locking: resolve again.
             // (Elsewhere one writer commits at a time, and nothing moved.)
-            if tx.dialect.locksRows {
+            try await tx.dialect.recheckingAfterLocks {
                 guard try await Self.canonical(tx, project.key(appUserID)) == target,
                     try await Self.canonical(tx, project.key(alias)) == source
                 else { throw IdentityMoved() }

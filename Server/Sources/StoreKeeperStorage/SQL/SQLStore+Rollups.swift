@@ -154,11 +154,9 @@ extension SQLStore {
         }
         let rows = preparation.totals.filter { $0.value != 0 }.sorted { $0.key < $1.key }
         let (written, deleted) = try Self.rollupCustomerRows(preparation.customers)
-        // PostgreSQL: the customers' rows ride in the rollup rows' statement (a round trip each would bound how
-        // many writes a second commit).
-        let together = tx.dialect.bindsArrays && !rows.isEmpty
-        try await Self.writeRollupCustomers(tx, together ? [] : written, deleted: deleted)
-        try await Self.addRollups(tx, rows, customers: together ? written : [])
+        // One statement where the database allows (a round trip each would bound how many writes a second commit).
+        try await tx.dialect.run([Self.rollupCustomerStatement(written), Self.rollupStatement(rows)], in: tx)
+        try await tx.dialect.delete(from: "metric_customers", where: "app_user_id", in: deleted, tx: tx)
     }
 
     /// A change to count from its window with the stored runs standing in for the folded history; `nil` when runs
@@ -231,20 +229,9 @@ extension SQLStore {
             folded: try RollupCustomerCoding.decode(String(value[value.index(after: space)...]), of: user))
     }
 
-    /// `select` with `WHERE app_user_id` in `users` (an array on PostgreSQL, chunks of placeholders on SQLite).
+    /// `select` with `WHERE app_user_id` in `users`.
     static func selectIn(_ tx: any SQLTransaction, _ select: String, _ users: [String]) async throws -> [SQLRow] {
-        guard !users.isEmpty else { return [] }
-        if tx.dialect.bindsArrays {
-            return try await tx.query(select + " WHERE app_user_id = ANY(?)", [.texts(users)])
-        }
-        var rows: [SQLRow] = []
-        for start in stride(from: 0, to: users.count, by: 500) {
-            let chunk = Array(users[start..<min(users.count, start + 500)])
-            rows += try await tx.query(
-                select + " WHERE app_user_id IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    + ")", chunk.map(SQLValue.text))
-        }
-        return rows
+        try await tx.dialect.select(select, where: "app_user_id", in: users, tx: tx)
     }
 
     /// A customer's stored row: its id, its contribution's fingerprint and its runs encoded.
@@ -265,43 +252,14 @@ extension SQLStore {
     static let rollupCustomerConflict =
         " ON CONFLICT (app_user_id) DO UPDATE SET fingerprint = excluded.fingerprint, folded = excluded.folded"
 
-    /// PostgreSQL: stores customers' rows from three arrays (``rollupCustomerBinds(_:)``).
-    static let rollupCustomerInsert =
-        "INSERT INTO metric_customers (app_user_id, fingerprint, folded) SELECT * FROM unnest(?, ?, ?)"
-        + rollupCustomerConflict
-
-    static func rollupCustomerBinds(_ written: [RollupCustomerRow]) -> [SQLValue] {
-        [.texts(written.map(\.user)), .integers(written.map(\.fingerprint)), .texts(written.map(\.folded))]
-    }
-
-    /// Stores customers' rows (``rollupCustomerRows(_:)``) and deletes those of `deleted`: one statement for each
-    /// (arrays on PostgreSQL, chunks on SQLite).
-    static func writeRollupCustomers(_ tx: any SQLTransaction, _ written: [RollupCustomerRow], deleted: [String])
-        async throws
-    {
-        let upsert = rollupCustomerConflict
-        if tx.dialect.bindsArrays {
-            if !written.isEmpty {
-                try await tx.query(rollupCustomerInsert, rollupCustomerBinds(written))
-            }
-            if !deleted.isEmpty {
-                try await tx.query("DELETE FROM metric_customers WHERE app_user_id = ANY(?)", [.texts(deleted)])
-            }
-            return
-        }
-        for start in stride(from: 0, to: written.count, by: 300) {
-            let chunk = written[start..<min(written.count, start + 300)]
-            try await tx.query(
-                "INSERT INTO metric_customers (app_user_id, fingerprint, folded) VALUES "
-                    + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ") + upsert,
-                chunk.flatMap { [SQLValue.text($0.user), .integer($0.fingerprint), .text($0.folded)] })
-        }
-        for start in stride(from: 0, to: deleted.count, by: 400) {
-            let chunk = deleted[start..<min(deleted.count, start + 400)]
-            try await tx.query(
-                "DELETE FROM metric_customers WHERE app_user_id IN ("
-                    + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")",
-                chunk.map(SQLValue.text))
-        }
+    /// The statement storing customers' rows (``rollupCustomerRows(_:)``).
+    static func rollupCustomerStatement(_ written: [RollupCustomerRow]) -> SQLBatchStatement {
+        let batch = SQLRowSet(
+            "c", columns: ["app_user_id", "fingerprint", "folded"],
+            rows: written.map { [.text($0.user), .integer($0.fingerprint), .text($0.folded)] })
+        return SQLBatchStatement(
+            over: batch,
+            "INSERT INTO metric_customers (app_user_id, fingerprint, folded) SELECT app_user_id, fingerprint, folded FROM c WHERE true"
+                + rollupCustomerConflict)
     }
 }

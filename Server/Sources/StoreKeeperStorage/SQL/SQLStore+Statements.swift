@@ -6,22 +6,16 @@ extension SQLStore {
     /// The kinds of advisory lock, in the order every writer takes them.
     static let lockOrder = ["otid", "user", "notification"]
 
-    /// Takes transaction-scoped locks on PostgreSQL (advisory, by key hash); nothing on SQLite. Keys are
-    /// `kind:value` with a kind from ``lockOrder``, taken in that order, then sorted by value.
+    /// Takes transaction-scoped locks where writers lock (``SQLDialect/lock(_:in:)``). Keys are `kind:value` with
+    /// a kind from ``lockOrder``, taken in that order, then sorted by value.
     static func lock(_ tx: any SQLTransaction, _ keys: [String]) async throws {
-        guard tx.dialect.locksRows, !keys.isEmpty else { return }
+        guard !keys.isEmpty else { return }
         func rank(_ key: String) -> Int {
             lockOrder.firstIndex { key.hasPrefix($0 + ":") } ?? lockOrder.count
         }
         let sorted = Set(keys).map { (rank: rank($0), key: $0) }.sorted { ($0.rank, $0.key) < ($1.rank, $1.key) }.map(
             \.key)
-        // One statement per chunk (a target list holds at most 1,664 entries); the locks are taken left to right,
-        // in sorted order, chunk after chunk.
-        for start in stride(from: 0, to: sorted.count, by: statementChunk) {
-            let chunk = sorted[start..<min(start + statementChunk, sorted.count)]
-            let calls = chunk.map { _ in "pg_advisory_xact_lock(hashtext(?))" }.joined(separator: ", ")
-            try await tx.query("SELECT \(calls)", chunk.map(SQLValue.text))
-        }
+        try await tx.dialect.lock(sorted, in: tx)
     }
 
     /// The most items one statement carries: advisory locks (PostgreSQL refuses target lists over 1,664 entries)
@@ -49,22 +43,12 @@ extension SQLStore {
             ?? appUserID
     }
 
-    /// Who owns each of these subscriptions (those nobody owns are absent): on PostgreSQL one keyed lookup per id
-    /// (``ownedSQL``), on SQLite an `IN` list.
+    /// Who owns each of these subscriptions (those nobody owns are absent): one keyed lookup per id.
     static func owners(_ tx: any SQLTransaction, _ originals: [String]) async throws -> [String: String] {
-        guard !originals.isEmpty else { return [:] }
-        var rows: [SQLRow] = []
-        if tx.dialect.bindsArrays {
-            rows = try await tx.query(ownedSQL, [.texts(originals)])
-        } else {
-            // SQLite binds at most 32,766 parameters a statement: chunks keep any number of ids in bounds.
-            for start in stride(from: 0, to: originals.count, by: statementChunk) {
-                let chunk = originals[start..<min(start + statementChunk, originals.count)]
-                rows += try await tx.query(
-                    "SELECT original_transaction_id AS id, app_user_id FROM ownership WHERE original_transaction_id IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))",
-                    chunk.map(SQLValue.text))
-            }
-        }
+        let rows = try await tx.dialect.rows(
+            SQLBatchStatement(
+                over: SQLRowSet("o", column: "id", texts: originals),
+                "SELECT o.id, w.app_user_id FROM o JOIN ownership w ON w.original_transaction_id = o.id"), in: tx)
         var owners: [String: String] = [:]
         for row in rows {
             if let original = row["id"]?.string, let user = row["app_user_id"]?.string { owners[original] = user }

@@ -164,7 +164,7 @@ extension SQLStore {
 
     /// Takes due deliveries until `leaseUntil`, at most `perEndpoint` in flight for any one endpoint.
     ///
-    /// In one transaction: which due deliveries may be taken (``dueDeliveries(_:now:limit:perEndpoint:)``), the
+    /// In one transaction: which due deliveries may be taken (``SQLDialect/dueDeliveries(_:now:limit:perEndpoint:)``), the
     /// lease itself on exactly those ids in ascending order — a row another worker leased meanwhile fails the
     /// `UPDATE`'s own condition and is not taken, and two workers lock rows in the same order — and what the
     /// leased ones carry.
@@ -173,7 +173,7 @@ extension SQLStore {
     {
         let time = Self.timestamp(now)
         return try await database.withTransaction { tx in
-            let candidates = try await Self.dueDeliveries(tx, now: time, limit: limit, perEndpoint: perEndpoint)
+            let candidates = try await tx.dialect.dueDeliveries(tx, now: time, limit: limit, perEndpoint: perEndpoint)
             guard !candidates.isEmpty else { return [] }
             let ids = try await tx.query(
                 """
@@ -198,53 +198,6 @@ extension SQLStore {
                     attempts: Int(row["attempts"]?.int ?? 0))
             }
         }
-    }
-
-    /// The ids of up to `limit` due, unleased deliveries, oldest due first, at most `perEndpoint` minus those
-    /// already leased of any one endpoint; ascending. Each endpoint's are read through the
-    /// `webhook_deliveries_pending` index, so a backlog costs nothing to skip: one statement on PostgreSQL
-    /// (`LATERAL`), one per endpoint with room on SQLite (in-process, and its `LIMIT` cannot name an outer row).
-    static func dueDeliveries(_ tx: any SQLTransaction, now time: String, limit: Int, perEndpoint: Int)
-        async throws -> [Int64]
-    {
-        if tx.dialect.bindsArrays {
-            return try await tx.query(
-                """
-                SELECT c.id FROM webhook_endpoints w CROSS JOIN LATERAL (
-                    SELECT x.id, x.next_attempt_at FROM webhook_deliveries x
-                    WHERE x.endpoint_id = w.id AND x.status = 'pending' AND x.next_attempt_at <= ?
-                        AND (x.lease_until IS NULL OR x.lease_until <= ?)
-                    ORDER BY x.next_attempt_at, x.id
-                    LIMIT GREATEST(0, ? - (SELECT count(*) FROM webhook_deliveries b WHERE b.endpoint_id = w.id
-                        AND b.status = 'pending' AND b.lease_until IS NOT NULL AND b.lease_until > ?))
-                ) c ORDER BY c.next_attempt_at, c.id LIMIT ?
-                """,
-                [.text(time), .text(time), .integer(Int64(perEndpoint)), .text(time), .integer(Int64(limit))]
-            ).compactMap { $0["id"]?.int }.sorted()
-        }
-        var leased: [String: Int] = [:]
-        for row in try await tx.query(
-            """
-            SELECT endpoint_id, count(*) AS leased FROM webhook_deliveries
-            WHERE status = 'pending' AND lease_until IS NOT NULL AND lease_until > ? GROUP BY endpoint_id
-            """, [.text(time)])
-        {
-            leased[row["endpoint_id"]?.string ?? ""] = Int(row["leased"]?.int ?? 0)
-        }
-        var due: [(next: String, id: Int64)] = []
-        for endpoint in try await tx.query("SELECT id FROM webhook_endpoints", []).compactMap({ $0["id"]?.string }) {
-            let room = min(perEndpoint - leased[endpoint, default: 0], limit)
-            guard room > 0 else { continue }
-            due += try await tx.query(
-                """
-                SELECT id, next_attempt_at FROM webhook_deliveries
-                WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ?
-                    AND (lease_until IS NULL OR lease_until <= ?)
-                ORDER BY next_attempt_at, id LIMIT ?
-                """, [.text(endpoint), .text(time), .text(time), .integer(Int64(room))]
-            ).compactMap { row in row["id"]?.int.map { (row["next_attempt_at"]?.string ?? "", $0) } }
-        }
-        return due.sorted { ($0.next, $0.id) < ($1.next, $1.id) }.prefix(limit).map(\.id).sorted()
     }
 
     /// Records attempts and releases their leases: one statement for each distinct outcome and result (a lane's

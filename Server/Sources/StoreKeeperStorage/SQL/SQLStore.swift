@@ -49,7 +49,8 @@ public struct SQLStore: Store {
         let settingChanges = SubscriberChanges(liveFromStart: database.dialect.hearsAllChangesInProcess)
         let tally = GroupTally()
         var queue: ApplyQueue<QueuedWrite, (ApplyOutcome, Set<String>)>?
-        if database.dialect.groupsCommits, groupCommit.isOn {
+        let groupCommit = database.dialect.groupCommit(groupCommit)
+        if groupCommit.isOn {
             let plain = SQLStore(
                 database: database, evidenceCache: evidenceCache, evidenceEncoder: evidenceEncoder, changes: changes,
                 settingChanges: settingChanges, groupTally: tally,
