@@ -74,4 +74,43 @@ import Testing
             #expect(found, "architecture.md names \(path), which does not exist")
         }
     }
+
+    @Test("the subscriber field recipe names exactly the files its example field is spelled in")
+    func subscriberFieldRecipe() throws {
+        let start = try #require(Self.document.range(of: "**A subscriber field**"))
+        let end = try #require(
+            Self.document.range(of: "**A metric.**", range: start.upperBound..<Self.document.endIndex))
+        let recipe = Self.document[start.lowerBound..<end.lowerBound]
+        let pieces = recipe.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        let field = try #require(pieces.first, "the recipe names its example field first")
+        let member = Self.camelCase(field)
+        let named = Set(pieces.filter { $0.hasSuffix(".swift") && $0.contains("/") })
+        #expect(named.count >= 4, "\(named)")
+        for path in named {
+            let text = try Self.read(path)
+            #expect(text.contains(member), "the recipe names \(path), which does not spell \(member)")
+        }
+        // The answer's side: every file of the API and the server that spells the field is one the recipe names.
+        var spelling: Set<String> = []
+        for folder in ["Sources/StoreKeeperAPI", "Server/Sources/StoreKeeperServer"] {
+            let root = Fixtures.repositoryRoot.appendingPathComponent(folder)
+            let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+            for case let file as URL in files where file.pathExtension == "swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                if text.contains(member) || text.contains(field) {
+                    spelling.insert(folder + file.path.dropFirst(root.path.count))
+                }
+            }
+        }
+        #expect(spelling.count >= 2, "\(spelling)")
+        #expect(
+            spelling.subtracting(named).isEmpty,
+            "files that spell \(field) the recipe leaves out: \(spelling.subtracting(named))")
+    }
+
+    /// `grace_period_expires_at` as its Swift member, `gracePeriodExpiresAt`.
+    static func camelCase(_ snake: String) -> String {
+        let words = snake.split(separator: "_")
+        return words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
+    }
 }
