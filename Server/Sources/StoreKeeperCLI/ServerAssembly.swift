@@ -45,7 +45,7 @@ package struct ServerAssembly {
         if simulator != nil, configuration.apps.map(\.bundleID) == [ServerConfiguration.demoBundleID] {
             let project = try configuration.projectScopes()[ServerConfiguration.demoBundleID]
             try await DemoOffering.seed(
-                into: store, projectID: project?.id ?? ServerConfiguration.demoBundleID,
+                into: store.settings, projectID: project?.id ?? ServerConfiguration.demoBundleID,
                 now: manualClock?.now() ?? Date())
         }
         let httpClient = OutboundHTTPClient.make()

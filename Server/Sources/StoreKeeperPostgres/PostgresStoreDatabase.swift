@@ -367,7 +367,7 @@ extension SQLStore {
             announcer: announcer, folding: folding, rollupRules: rollupRules)
         try await store.migrate(projects: projects)
         database.listen(on: SQLStore.changeChannel, publishingTo: store.changes)
-        database.listen(on: SQLStore.settingChannel, publishingTo: store.settingChanges)
+        database.listen(on: SQLSettingStore.channel, publishingTo: store.settings.settingChanges)
         return store
     }
 }

@@ -75,7 +75,7 @@ public enum StoreKeeperApplication {
     ) async throws -> (router: Router<BasicRequestContext>, services: [any Service]) {
         try configuration.validate()
         // The stored keys become exactly the configured ones: a key removed from the file stops working here.
-        try await dependencies.store.replaceAPIKeys(
+        try await dependencies.store.keys.replaceAPIKeys(
             Dictionary(
                 configuration.apiKeys.map {
                     (Authenticator.hash($0.key), $0.record)
@@ -129,10 +129,11 @@ public enum StoreKeeperApplication {
         // One bound on guests (customers without evidence) for app-set attributes and experiment enrolments.
         let guests = GuestBudget(maximum: configuration.maximumAttributeGuests)
         let offerings = OfferingService(
-            store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
+            settings: store.settings, store: store, apps: directory, catalog: configuration.engine.productIDs,
+            subscribers: subscribers,
             guests: guests, now: dependencies.now)
         let experiments = ExperimentService(
-            store: store, offerings: offerings, reporting: configuration.metrics.reporting,
+            store: store, settings: store.settings, offerings: offerings, reporting: configuration.metrics.reporting,
             proceeds: configuration.metrics.proceeds, now: dependencies.now)
         let search = CustomerSearch(store: store, apps: directory, client: service.client)
         let audit = AuditLog(store: store, apps: directory)
@@ -178,10 +179,11 @@ public enum StoreKeeperApplication {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
-        let authenticator = Authenticator(store: dependencies.store)
+        let authenticator = Authenticator(store: dependencies.store.keys)
         let signer = OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)
         var retention = RetentionService(
-            store: store, apps: directory, catalog: configuration.engine.productIDs, subscribers: subscribers,
+            store: store, settings: store.settings, apps: directory, catalog: configuration.engine.productIDs,
+            subscribers: subscribers,
             signer: signer, now: dependencies.now)
         retention.messages = RetentionMessageCheck(client: service.client)
         for (bundleID, rules) in configuration.retentionRules.sorted(by: { $0.key < $1.key }) {

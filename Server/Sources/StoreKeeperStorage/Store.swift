@@ -4,13 +4,21 @@
 /// ``PollStore``, ``SettingStore``, ``ExperimentStore``, ``AttributeStore``, ``RetentionStore``, ``SearchStore``,
 /// ``MassExtensionStore`` and ``SchemaStore`` that serves it.
 ///
+/// Settings and API keys are stores of their own over the same connection (``settings``, ``keys``): the first
+/// concerns taken out of the one conformer, as the rest will be.
+///
 /// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
-public protocol Store: EvidenceStore, MetricSource, RollupStore, KeyStore, WebhookStore, PollStore, SettingStore,
-    ExperimentStore, AttributeStore, RetentionStore, SearchStore, SchemaStore, AuditStore, CustomerDataStore,
-    MassExtensionStore
+public protocol Store: EvidenceStore, MetricSource, RollupStore, WebhookStore, PollStore, ExperimentStore,
+    AttributeStore, RetentionStore, SearchStore, SchemaStore, AuditStore, CustomerDataStore, MassExtensionStore
 {
+    /// The projects' settings: a store of its own over the same connection.
+    var settings: any SettingStore { get }
+
+    /// The API keys: a store of their own over the same connection.
+    var keys: any KeyStore { get }
+
     /// The size and use of the store's caches, by name (`evidence`, `encodings`), for `/metrics`.
     var cacheUsage: [String: CacheUsage] { get }
 

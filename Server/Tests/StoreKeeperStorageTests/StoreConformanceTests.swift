@@ -195,21 +195,21 @@ import Testing
     @Test("API keys are found by hash; replacing the set deletes the keys it no longer holds")
     func apiKeys() async throws {
         try await onEveryExecutor { store async throws in
-            try await store.replaceAPIKeys([
+            try await store.keys.replaceAPIKeys([
                 "abc": APIKeyRecord(kind: .public, bundleID: "com.example"),
                 "old": APIKeyRecord(kind: .secret, bundleID: "com.example"),
             ])
-            #expect(try await store.apiKey(hash: "abc") == APIKeyRecord(kind: .public, bundleID: "com.example"))
-            #expect(try await store.apiKey(hash: "old") == APIKeyRecord(kind: .secret, bundleID: "com.example"))
-            #expect(try await store.apiKey(hash: "nope") == nil)
+            #expect(try await store.keys.apiKey(hash: "abc") == APIKeyRecord(kind: .public, bundleID: "com.example"))
+            #expect(try await store.keys.apiKey(hash: "old") == APIKeyRecord(kind: .secret, bundleID: "com.example"))
+            #expect(try await store.keys.apiKey(hash: "nope") == nil)
             // A rotation: "old" leaves the configuration, "new" joins it, "abc" changes app.
-            try await store.replaceAPIKeys([
+            try await store.keys.replaceAPIKeys([
                 "abc": APIKeyRecord(kind: .public, bundleID: "com.example.other"),
                 "new": APIKeyRecord(kind: .secret, bundleID: "com.example"),
             ])
-            #expect(try await store.apiKey(hash: "old") == nil)
-            #expect(try await store.apiKey(hash: "new") == APIKeyRecord(kind: .secret, bundleID: "com.example"))
-            #expect(try await store.apiKey(hash: "abc")?.bundleID == "com.example.other")
+            #expect(try await store.keys.apiKey(hash: "old") == nil)
+            #expect(try await store.keys.apiKey(hash: "new") == APIKeyRecord(kind: .secret, bundleID: "com.example"))
+            #expect(try await store.keys.apiKey(hash: "abc")?.bundleID == "com.example.other")
         }
     }
 

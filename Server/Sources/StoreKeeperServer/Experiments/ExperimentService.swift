@@ -8,7 +8,9 @@ import SubscriptionMetrics
 /// results; enrolment itself happens where offerings are answered (``Enroller``). Every call acts inside the
 /// caller's project.
 struct ExperimentService: Sendable {
-    let store: any ExperimentStore & SettingStore & EvidenceStore
+    let store: any ExperimentStore & EvidenceStore
+    /// Where the experiments themselves are kept (a project setting each).
+    let settings: any SettingStore
     let offerings: OfferingService
     let reporting: ReportingCurrency?
     let proceeds: ProceedsRules
@@ -82,7 +84,7 @@ struct ExperimentService: Sendable {
     }
 
     func save(_ experiment: Experiment, _ project: ProjectScope, mode: SettingWrite) async throws -> Bool {
-        try await store.saveProjectSetting(
+        try await settings.saveProjectSetting(
             ProjectSetting(
                 projectID: project.id, kind: OfferingBook.experimentKind, name: experiment.identifier,
                 body: String(decoding: try APICoding.encoder().encode(experiment), as: UTF8.self), updatedAt: now()),

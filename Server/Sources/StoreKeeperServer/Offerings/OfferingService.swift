@@ -15,18 +15,18 @@ struct OfferingService: Sendable {
     let enroller: Enroller
     let now: @Sendable () -> Date
 
-    /// Offerings over `store`, checked against `catalog` (empty: any product).
+    /// Offerings kept in `settings`, checked against `catalog` (empty: any product); enrolments in `store`.
     init(
-        store: any SettingStore & EvidenceStore & ExperimentStore & AttributeStore, apps: AppDirectory,
+        settings: any SettingStore, store: any EvidenceStore & ExperimentStore & AttributeStore, apps: AppDirectory,
         catalog: Set<String>, subscribers: SubscriberService, guests: GuestBudget, now: @escaping @Sendable () -> Date
     ) {
-        self.store = store
-        enroller = Enroller(store: store, secrets: ExperimentSecrets(store: store, now: now), guests: guests)
+        self.store = settings
+        enroller = Enroller(store: store, secrets: ExperimentSecrets(store: settings, now: now), guests: guests)
         self.apps = apps
         self.subscribers = subscribers
         self.now = now
         rules = OfferingRules(catalog: catalog)
-        books = ProjectSettingsCache(store: store) { try OfferingBook($0) }
+        books = ProjectSettingsCache(store: settings) { try OfferingBook($0) }
     }
 
     /// The caller's project's offerings.

@@ -17,7 +17,9 @@ struct RetentionService: Sendable {
     /// Our frequency cap: a customer is answered a promotional offer at most once in this long.
     static let offerSpacing: TimeInterval = 30 * 86_400
 
-    let store: any SettingStore & RetentionStore
+    let store: any RetentionStore
+    /// Where the rules are kept (one project setting).
+    let settings: any SettingStore
     let apps: AppDirectory
     let catalog: Set<String>
     let subscribers: SubscriberService
@@ -33,17 +35,18 @@ struct RetentionService: Sendable {
 
     /// Retention over `store`, its rules checked against `catalog` (empty: any product).
     init(
-        store: any SettingStore & RetentionStore, apps: AppDirectory, catalog: Set<String>,
+        store: any RetentionStore, settings: any SettingStore, apps: AppDirectory, catalog: Set<String>,
         subscribers: SubscriberService, signer: OfferSigner, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
+        self.settings = settings
         self.apps = apps
         self.catalog = catalog
         self.subscribers = subscribers
         self.signer = signer
         self.now = now
         recorder = RetentionRecorder(store: store, now: now)
-        books = ProjectSettingsCache(store: store) { settings in
+        books = ProjectSettingsCache(store: settings) { settings in
             guard let body = settings.first(where: { $0.kind == Self.rulesKind })?.body else {
                 return RetentionRules(rules: [])
             }
@@ -68,7 +71,7 @@ struct RetentionService: Sendable {
             try RetentionMessageCheck.check(rules, states: states)
         }
         let body = String(decoding: try APICoding.encoder().encode(rules), as: UTF8.self)
-        _ = try await store.saveProjectSetting(
+        _ = try await settings.saveProjectSetting(
             ProjectSetting(projectID: project.id, kind: Self.rulesKind, name: "", body: body, updatedAt: now()),
             mode: .upsert)
         return rules

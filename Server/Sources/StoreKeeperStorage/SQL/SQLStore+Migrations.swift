@@ -132,7 +132,7 @@ extension SQLStore {
                 "CREATE TABLE project_settings (project TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, body TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (project, kind, name))"
             ]
                 + database.dialect.changeAnnouncement([
-                    "CREATE OR REPLACE FUNCTION storekeeper_setting_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(Self.settingChannel)', COALESCE(NEW.project, OLD.project)); RETURN NULL; END $$",
+                    "CREATE OR REPLACE FUNCTION storekeeper_setting_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('\(SQLSettingStore.channel)', COALESCE(NEW.project, OLD.project)); RETURN NULL; END $$",
                     "CREATE TRIGGER project_settings_changed AFTER INSERT OR UPDATE OR DELETE ON project_settings FOR EACH ROW EXECUTE FUNCTION storekeeper_setting_changed()",
                 ]),
             // 14: Experiment enrolments: the variant each customer key was assigned, once (the first write wins),

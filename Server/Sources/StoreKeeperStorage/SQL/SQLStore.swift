@@ -10,8 +10,10 @@ public struct SQLStore: Store {
     public let evidenceCache: EvidenceCache
     /// Which subscribers' rows changed.
     public let changes: SubscriberChanges
-    /// Which projects' settings changed.
-    public let settingChanges: SubscriberChanges
+    /// The projects' settings, over the same (audited) database.
+    public let settings: any SettingStore
+    /// The API keys, over the same database.
+    public let keys: any KeyStore
     /// Encodes evidence for storing, remembering each observation's JSON.
     public let evidenceEncoder: EvidenceEncoder
 
@@ -82,7 +84,8 @@ public struct SQLStore: Store {
         self.evidenceCache = evidenceCache
         self.evidenceEncoder = evidenceEncoder
         self.changes = changes
-        self.settingChanges = settingChanges
+        self.settings = SQLSettingStore(database: self.database, settingChanges: settingChanges)
+        self.keys = SQLKeyStore(database: self.database)
         self.groupTally = groupTally
         self.notificationQueue = notificationQueue
     }

@@ -22,7 +22,7 @@ import Testing
             #expect(before == 200)
 
             // Another replica starts with A's secret key rotated out of its configuration.
-            try await servers.store.replaceAPIKeys(
+            try await servers.store.keys.replaceAPIKeys(
                 Dictionary(
                     uniqueKeysWithValues: [
                         (Servers.publicA, APIKeyRecord(kind: .public, bundleID: Servers.appA)),

@@ -88,7 +88,7 @@ struct TenantServers: Sendable {
             configuration.apple.receiptValidation = try .named(receiptValidation, field: "receiptValidation")
             configuration.maximumBodyBytes = maximumBodyBytes
             // An earlier start knew A's retired key; this start's configuration no longer has it.
-            try await store.replaceAPIKeys([
+            try await store.keys.replaceAPIKeys([
                 HexDigest.sha256(retiredSecretA): APIKeyRecord(kind: .secret, bundleID: appA)
             ])
             let router = try await SimulatorAsApple.router(

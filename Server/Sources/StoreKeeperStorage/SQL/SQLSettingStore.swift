@@ -1,9 +1,24 @@
 import Foundation
 
-/// Project settings on SQL: one row per project, kind and name.
-extension SQLStore {
+/// Project settings on SQL: one row per project, kind and name; each committed change published to
+/// ``settingChanges`` (and, on PostgreSQL, to other processes by the table's trigger on ``channel``).
+public struct SQLSettingStore: SettingStore {
     /// The PostgreSQL notification channel that carries the ids of projects whose settings changed.
-    public static let settingChannel = "storekeeper_settings"
+    public static let channel = "storekeeper_settings"
+
+    /// The database (the store's, audited).
+    let database: any SQLDatabase
+    /// Which projects' settings changed.
+    public let settingChanges: SubscriberChanges
+
+    /// The settings over a database.
+    /// - Parameters:
+    ///   - database: The shared connection.
+    ///   - settingChanges: Where each committed change is published.
+    init(database: any SQLDatabase, settingChanges: SubscriberChanges) {
+        self.database = database
+        self.settingChanges = settingChanges
+    }
 
     /// Every setting of a project, by kind and then name.
     public func projectSettings(projectID: String) async throws -> [ProjectSetting] {
@@ -13,7 +28,7 @@ extension SQLStore {
         ).map { row in
             ProjectSetting(
                 projectID: projectID, kind: row["kind"]?.string ?? "", name: row["name"]?.string ?? "",
-                body: row["body"]?.string ?? "", updatedAt: Self.date(row["updated_at"]))
+                body: row["body"]?.string ?? "", updatedAt: SQLStore.date(row["updated_at"]))
         }
     }
 
@@ -21,7 +36,7 @@ extension SQLStore {
     public func saveProjectSetting(_ setting: ProjectSetting, mode: SettingWrite) async throws -> Bool {
         let binds: [SQLValue] = [
             .text(setting.projectID), .text(setting.kind), .text(setting.name), .text(setting.body),
-            .text(Self.timestamp(setting.updatedAt)),
+            .text(SQLStore.timestamp(setting.updatedAt)),
         ]
         let written = try await database.withTransaction { tx in
             let rows: [SQLRow]
