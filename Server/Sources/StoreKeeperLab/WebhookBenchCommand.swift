@@ -33,13 +33,13 @@ struct WebhookBenchCommand: AsyncParsableCommand {
         let total = events
         let seconds = try await receiver.run { url in
             let endpoint = "wh_bench_" + UUID().uuidString.prefix(8).lowercased()
-            try await store.createWebhookEndpoint(
+            try await store.webhooks.createWebhookEndpoint(
                 WebhookEndpointRecord(
                     id: endpoint, projectID: "bench", url: url, eventTypes: [], secret: secret, createdAt: Date()))
             try await Self.fill(store, endpoint: endpoint, count: total)
             var logger = Logger(label: "storekeeper.webhook-bench")
             logger.logLevel = .error
-            let dispatcher = WebhookDispatcher(store: store, client: client, logger: logger)
+            let dispatcher = WebhookDispatcher(store: store.webhooks, client: client, logger: logger)
             let started = ContinuousClock.now
             let running = Task { try await dispatcher.run() }
             defer { running.cancel() }
@@ -75,7 +75,7 @@ struct WebhookBenchCommand: AsyncParsableCommand {
                 group.addTask {
                     for index in stride(from: lane, to: count, by: 16) {
                         let id = UUID().uuidString.lowercased()
-                        try await store.enqueue(
+                        try await store.webhooks.enqueue(
                             OutboxEvent(
                                 id: id, type: "renewal",
                                 body:

@@ -81,7 +81,7 @@ public enum StoreKeeperApplication {
                     (Authenticator.hash($0.key), $0.record)
                 },
                 uniquingKeysWith: { _, last in last }))
-        try await dependencies.store.configureWebhookEndpoints(
+        try await dependencies.store.webhooks.configureWebhookEndpoints(
             configuration.configuredWebhooks(now: dependencies.now()))
         let projects = try configuration.projectScopes()
         let answerSigner = try AnswerSigner(privateKeys: configuration.answerSigningKeys)
@@ -116,7 +116,7 @@ public enum StoreKeeperApplication {
         subscriberService.attributes = AttributeCache(store: store)
         let subscribers = subscriberService
         let service = IntakeService(
-            store: store, apps: directory, policy: configuration.transferPolicy,
+            store: store, polls: store.polls, apps: directory, policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.apple.receiptValidation == .local, subscribers: subscribers,
             now: dependencies.now, logger: dependencies.logger)
@@ -189,7 +189,8 @@ public enum StoreKeeperApplication {
         for (bundleID, rules) in configuration.retentionRules.sorted(by: { $0.key < $1.key }) {
             _ = try await retention.replaceRules(rules, bundleID: bundleID, askApple: false)
         }
-        var webhooks = WebhookService(store: store, apps: directory, now: dependencies.now)
+        var webhooks = WebhookService(
+            webhooks: store.webhooks, store: store, apps: directory, now: dependencies.now)
         webhooks.testsPerMinute = configuration.webhookDelivery.testsPerMinute
         APIRoutes(
             features: [
@@ -229,7 +230,7 @@ public enum StoreKeeperApplication {
                 gate: dependencies.startupGate,
                 services: [
                     WebhookDispatcher(
-                        store: dependencies.store, options: dispatch,
+                        store: dependencies.store.webhooks, options: dispatch,
                         now: dependencies.now, logger: dependencies.logger),
                     ClockAnnouncer(store: dependencies.store, now: dependencies.now, logger: dependencies.logger),
                     NotificationReconciler(

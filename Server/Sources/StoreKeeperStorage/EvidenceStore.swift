@@ -76,6 +76,10 @@ public protocol EvidenceStore: Sendable {
         _ alias: String, to appUserID: String, in project: ProjectScope, bundleID: String, now: Date,
         authority: MergeAuthority
     ) async throws
+
+    /// Announces what the clock changed for up to `limit` subscribers that are due at `now`.
+    /// - Returns: How many were looked at (`limit`: more may be due).
+    func announceDue(now: Date, limit: Int) async throws -> Int
 }
 
 extension EvidenceStore {

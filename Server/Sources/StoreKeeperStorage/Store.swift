@@ -4,15 +4,22 @@
 /// ``PollStore``, ``SettingStore``, ``ExperimentStore``, ``AttributeStore``, ``RetentionStore``, ``SearchStore``,
 /// ``MassExtensionStore`` and ``SchemaStore`` that serves it.
 ///
-/// Settings and API keys are stores of their own over the same connection (``settings``, ``keys``): the first
-/// concerns taken out of the one conformer, as the rest will be.
+/// Settings, API keys, webhooks and polls are stores of their own over the same connection (``settings``,
+/// ``keys``, ``webhooks``, ``polls``): the first concerns taken out of the one conformer, as the rest will be.
 ///
 /// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
-public protocol Store: EvidenceStore, MetricSource, RollupStore, WebhookStore, PollStore, ExperimentStore,
-    AttributeStore, RetentionStore, SearchStore, SchemaStore, AuditStore, CustomerDataStore, MassExtensionStore
+public protocol Store: EvidenceStore, MetricSource, RollupStore, ExperimentStore, AttributeStore, RetentionStore,
+    SearchStore, SchemaStore, AuditStore, CustomerDataStore, MassExtensionStore
 {
+    /// The webhooks' endpoints, delivery log and leases: a store of its own over the same connection (the events
+    /// and deliveries themselves are written with the changes that announce them).
+    var webhooks: any WebhookStore { get }
+
+    /// The poll schedule's leases: a store of its own over the same connection.
+    var polls: any PollStore { get }
+
     /// The projects' settings: a store of its own over the same connection.
     var settings: any SettingStore { get }
 

@@ -35,7 +35,4 @@ public protocol WebhookStore: Sendable {
     func testEventCount(endpointID: String, since: Date) async throws -> Int
     /// How many deliveries are pending (the outbox's depth).
     func pendingDeliveryCount() async throws -> Int
-    /// Announces what the clock changed for up to `limit` subscribers that are due at `now`.
-    /// - Returns: How many were looked at (`limit`: more may be due).
-    func announceDue(now: Date, limit: Int) async throws -> Int
 }

@@ -60,7 +60,7 @@ struct SubscriptionPoller: Service {
     @discardableResult
     func pollDue() async throws -> Int {
         let now = service.now()
-        let due = try await service.store.leasePolls(now: now, leaseUntil: now.addingTimeInterval(lease), limit: batch)
+        let due = try await service.polls.leasePolls(now: now, leaseUntil: now.addingTimeInterval(lease), limit: batch)
         for poll in due {
             switch await self.poll(poll) {
             case .learned: ServerMetrics.poll(outcome: "learned")
@@ -69,7 +69,7 @@ struct SubscriptionPoller: Service {
             case .failed: ServerMetrics.poll(outcome: "failed")
             }
         }
-        let oldest = try await service.store.oldestDuePoll(now: service.now())
+        let oldest = try await service.polls.oldestDuePoll(now: service.now())
         ServerMetrics.pollLag(oldest.map { max(0, service.now().timeIntervalSince($0)) } ?? 0)
         return due.count
     }
@@ -83,9 +83,9 @@ struct SubscriptionPoller: Service {
 
     /// Asks Apple about one subscriber and writes what is new.
     func poll(_ due: DuePoll) async -> Outcome {
-        let store = service.store
+        let (store, polls) = (service.store, service.polls)
         let user = ProjectScope.value(ofKey: due.appUserKey)
-        func release(_ next: Date?) async { try? await store.releasePoll(appUserKey: due.appUserKey, nextAt: next) }
+        func release(_ next: Date?) async { try? await polls.releasePoll(appUserKey: due.appUserKey, nextAt: next) }
         guard let app = service.apps[due.bundleID] else {
             await release(service.now().addingTimeInterval(schedule.sweep))
             return .skipped("\(due.bundleID) is not configured")

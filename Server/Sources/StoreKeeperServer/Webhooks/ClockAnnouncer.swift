@@ -7,7 +7,7 @@ public import StoreKeeperStorage
 /// when they happen, not when the next evidence arrives: every `interval` it asks the store to evaluate the
 /// subscribers whose due instant has passed (``WebhookStore/announceDue(now:limit:)``).
 public struct ClockAnnouncer: Service {
-    let store: any WebhookStore
+    let store: any EvidenceStore
     let interval: Duration
     let batch: Int
     let now: @Sendable () -> Date
@@ -21,7 +21,7 @@ public struct ClockAnnouncer: Service {
     ///   - now: The server's clock.
     ///   - logger: Where a failed round is reported (the next round tries again).
     public init(
-        store: any WebhookStore, interval: Duration = .seconds(1), batch: Int = 200,
+        store: any EvidenceStore, interval: Duration = .seconds(1), batch: Int = 200,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.store = store

@@ -8,7 +8,10 @@ import SubscriptionEngine
 /// The webhook API apart from HTTP: endpoints of the caller's project, their delivery logs, redelivery and test
 /// events. Every call acts inside the caller's project only.
 struct WebhookService: Sendable {
-    let store: any WebhookStore & EvidenceStore
+    /// The endpoints, their delivery logs and the test events.
+    let webhooks: any WebhookStore
+    /// Where a test event's subscriber is read.
+    let store: any EvidenceStore
     let apps: AppDirectory
     let now: @Sendable () -> Date
     /// The most `test` events one endpoint may be sent in a minute.
@@ -24,13 +27,13 @@ struct WebhookService: Sendable {
         let project = try apps.project(bundleID)
         let url = try Self.checkedURL(body.url)
         let types = try Self.checkedTypes(body.eventTypes ?? [])
-        guard try await store.webhookEndpoints(projectID: project.id).count < Self.maximumEndpoints else {
+        guard try await webhooks.webhookEndpoints(projectID: project.id).count < Self.maximumEndpoints else {
             throw ServiceError(.conflict, .tooManyWebhooks, "a project has at most \(Self.maximumEndpoints) endpoints")
         }
         let record = WebhookEndpointRecord(
             id: "wh_" + Self.randomHex(12), projectID: project.id, url: url, eventTypes: types,
             secret: Self.newSecret(), createdAt: now())
-        try await store.createWebhookEndpoint(record)
+        try await webhooks.createWebhookEndpoint(record)
         return WebhookEndpoint(
             id: record.id, url: record.url, eventTypes: record.eventTypes, createdAt: record.createdAt,
             secret: record.secret)
@@ -40,7 +43,7 @@ struct WebhookService: Sendable {
     func list(bundleID: String) async throws -> WebhookEndpointsResponse {
         let project = try apps.project(bundleID)
         return WebhookEndpointsResponse(
-            endpoints: try await store.webhookEndpoints(projectID: project.id).map {
+            endpoints: try await webhooks.webhookEndpoints(projectID: project.id).map {
                 WebhookEndpoint(id: $0.id, url: $0.url, eventTypes: $0.eventTypes, createdAt: $0.createdAt, secret: nil)
             })
     }
@@ -48,7 +51,7 @@ struct WebhookService: Sendable {
     /// `DELETE /v1/webhooks/{id}`.
     func delete(id: String, bundleID: String) async throws {
         if id.hasPrefix("cfg_"),
-            try await store.webhookEndpoints(projectID: try apps.project(bundleID).id).contains(where: {
+            try await webhooks.webhookEndpoints(projectID: try apps.project(bundleID).id).contains(where: {
                 $0.id == id
             })
         {
@@ -56,7 +59,7 @@ struct WebhookService: Sendable {
                 .conflict, .webhookConfigured,
                 "webhook endpoint \(id) is kept in the configuration file; remove it there and restart")
         }
-        guard try await store.deleteWebhookEndpoint(id: id, projectID: try apps.project(bundleID).id) else {
+        guard try await webhooks.deleteWebhookEndpoint(id: id, projectID: try apps.project(bundleID).id) else {
             throw Self.endpointNotFound(id)
         }
     }
@@ -64,7 +67,7 @@ struct WebhookService: Sendable {
     /// `GET /v1/webhooks/{id}/deliveries?status=`.
     func deliveries(endpointID: String, status: String?, bundleID: String) async throws -> WebhookDeliveriesResponse {
         let project = try apps.project(bundleID)
-        guard try await store.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
+        guard try await webhooks.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
             throw Self.endpointNotFound(endpointID)
         }
         return try await log(project: project, endpointID: endpointID, appUserKey: nil, status: status)
@@ -93,7 +96,7 @@ struct WebhookService: Sendable {
             filter = known
         }
         return WebhookDeliveriesResponse(
-            deliveries: try await store.webhookDeliveries(
+            deliveries: try await webhooks.webhookDeliveries(
                 projectID: project.id, endpointID: endpointID, appUserKey: appUserKey, status: filter,
                 limit: Self.logLimit
             ).map { record in
@@ -109,7 +112,7 @@ struct WebhookService: Sendable {
     func redeliver(deliveryID raw: String, bundleID: String) async throws {
         let project = try apps.project(bundleID)
         guard let id = Int64(raw), id > 0,
-            try await store.redeliver(deliveryID: id, projectID: project.id, now: now())
+            try await webhooks.redeliver(deliveryID: id, projectID: project.id, now: now())
         else {
             throw ServiceError(
                 .notFound, .deliveryNotFound,
@@ -122,11 +125,11 @@ struct WebhookService: Sendable {
     /// to a receiver that never answers would only fill its own queue, but the outbox is shared).
     func test(endpointID: String, bundleID: String) async throws -> WebhookEvent {
         let project = try apps.project(bundleID)
-        guard try await store.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
+        guard try await webhooks.webhookEndpoints(projectID: project.id).contains(where: { $0.id == endpointID }) else {
             throw Self.endpointNotFound(endpointID)
         }
         let instant = now()
-        guard try await store.testEventCount(endpointID: endpointID, since: instant - 60) < testsPerMinute else {
+        guard try await webhooks.testEventCount(endpointID: endpointID, since: instant - 60) < testsPerMinute else {
             var error = ServiceError(
                 .rateLimited, .rateLimited,
                 "webhook endpoint \(endpointID) was sent \(testsPerMinute) test events in the last minute; try again later"
@@ -143,7 +146,7 @@ struct WebhookService: Sendable {
             subscriber: Subscriber(
                 appUserID: user, aliases: [], firstSeen: nil, entitlements: [], subscriptions: [], nonSubscriptions: [],
                 introEligibility: [:]))
-        try await store.enqueue(
+        try await webhooks.enqueue(
             OutboxEvent(
                 id: event.id, type: event.type,
                 body: String(decoding: try WebhookAnnouncer.encoder.encode(event), as: UTF8.self)),

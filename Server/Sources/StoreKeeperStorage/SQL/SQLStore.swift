@@ -14,6 +14,10 @@ public struct SQLStore: Store {
     public let settings: any SettingStore
     /// The API keys, over the same database.
     public let keys: any KeyStore
+    /// The webhooks' endpoints, delivery log and leases, over the same database.
+    public let webhooks: any WebhookStore
+    /// The poll schedule's leases, over the same database.
+    public let polls: any PollStore
     /// Encodes evidence for storing, remembering each observation's JSON.
     public let evidenceEncoder: EvidenceEncoder
 
@@ -86,6 +90,8 @@ public struct SQLStore: Store {
         self.changes = changes
         self.settings = SQLSettingStore(database: self.database, settingChanges: settingChanges)
         self.keys = SQLKeyStore(database: self.database)
+        self.webhooks = SQLWebhookStore(database: self.database)
+        self.polls = SQLPollStore(database: self.database)
         self.groupTally = groupTally
         self.notificationQueue = notificationQueue
     }
@@ -99,6 +105,11 @@ public struct SQLStore: Store {
 
     static func date(_ value: SQLValue?) -> Date {
         Date(timeIntervalSince1970: Double(value?.string ?? "") ?? 0)
+    }
+
+    /// A stored instant, or `nil` for NULL.
+    static func optionalDate(_ value: SQLValue?) -> Date? {
+        value?.string == nil ? nil : date(value)
     }
 
     /// Closes the database.

@@ -86,7 +86,7 @@ import Testing
         arguments: TestDatabases.backends)
     func renewalByPolling(_ backend: String) async throws {
         try await withPoller(backend, afterExpiry: 0.25) { h, poller, _, store in
-            try await store.createWebhookEndpoint(
+            try await store.webhooks.createWebhookEndpoint(
                 WebhookEndpointRecord(
                     id: "wh_1", projectID: ServerEndToEndTests.project.id, url: "http://127.0.0.1:9/hook",
                     eventTypes: [], secret: "whsec_1", createdAt: h.clock.now()))
@@ -109,7 +109,7 @@ import Testing
                 await h.simulator.notifications(for: Self.bundleID).last { $0.notificationType == "DID_RENEW" })
             #expect(renewal.attempts.map(\.result) == ["NO_RESPONSE"])
             _ = try await poller.service.ingestV2(renewal.signedPayload)
-            let announced = try await store.webhookDeliveries(
+            let announced = try await store.webhooks.webhookDeliveries(
                 projectID: ServerEndToEndTests.project.id, endpointID: "wh_1", appUserKey: nil, status: nil, limit: 100)
             #expect(announced.map(\.eventType).sorted() == ["initial_purchase", "renewal"])
         }

@@ -25,7 +25,7 @@ import Testing
                 let hungID = try #require(hungEndpoint["id"] as? String)
                 // B's flood is older than anything A does (the server runs on the simulator's clock): first in line.
                 for index in 0..<300 {
-                    try await servers.store.enqueue(
+                    try await servers.store.webhooks.enqueue(
                         OutboxEvent(id: "flood-\(index)", type: "test", body: "{}"), endpointID: hungID,
                         projectID: TenantServers.projectB.id, appUserKey: TenantServers.projectB.key("flood"),
                         now: Date(timeIntervalSince1970: 1_000_000_000 + Double(index)))
@@ -40,7 +40,7 @@ import Testing
                 options.requestTimeout = .seconds(300)
                 options.lease = 900
                 options.idle = .milliseconds(50)
-                let dispatcher = WebhookDispatcher(store: servers.store, options: options, logger: quietLogger)
+                let dispatcher = WebhookDispatcher(store: servers.store.webhooks, options: options, logger: quietLogger)
                 let running = Task { try await dispatcher.run() }
                 for _ in 0..<100 where silent.connections < 8 { try await Task.sleep(for: .milliseconds(50)) }
                 #expect(silent.connections == 8, "B's receiver holds its eight lanes")
@@ -56,7 +56,7 @@ import Testing
                 // (beside the whole suite on two cores it once took 8.1 s, alone 2 s).
                 #expect(waited < .seconds(60), "A's event waited \(waited) behind B's hung receiver")
                 #expect(silent.connections == 8, "no connection beyond B's lanes while they hang")
-                let pending = try await servers.store.webhookDeliveries(
+                let pending = try await servers.store.webhooks.webhookDeliveries(
                     projectID: TenantServers.projectB.id, endpointID: hungID, appUserKey: nil, status: .pending,
                     limit: 500)
                 #expect(pending.count == 300 && pending.allSatisfy { $0.attempts == 0 }, "none answered yet")

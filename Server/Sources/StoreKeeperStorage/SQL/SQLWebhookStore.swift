@@ -1,7 +1,15 @@
 public import Foundation
 
-/// The outbox's API on SQL: endpoints, the delivery log, leases and attempts.
-extension SQLStore {
+/// The outbox's API on SQL: endpoints, the delivery log, leases and attempts (the events and their deliveries
+/// are written with the changes that announce them, by ``SQLStore``).
+public struct SQLWebhookStore: WebhookStore {
+    /// The database (the store's, audited).
+    let database: any SQLDatabase
+
+    /// The store over a database.
+    /// - Parameter database: The shared connection.
+    init(database: any SQLDatabase) { self.database = database }
+
     /// Adds an endpoint.
     public func createWebhookEndpoint(_ endpoint: WebhookEndpointRecord) async throws {
         _ = try await database.withTransaction { tx in
@@ -10,7 +18,7 @@ extension SQLStore {
                 [
                     .text(endpoint.id), .text(endpoint.projectID), .text(endpoint.url),
                     .text(Self.storedEventTypes(endpoint.eventTypes)), .text(endpoint.secret),
-                    .text(Self.timestamp(endpoint.createdAt)),
+                    .text(SQLStore.timestamp(endpoint.createdAt)),
                 ])
         }
     }
@@ -33,7 +41,7 @@ extension SQLStore {
                     [
                         .text(endpoint.id), .text(endpoint.projectID), .text(endpoint.url),
                         .text(Self.storedEventTypes(endpoint.eventTypes)), .text(endpoint.secret),
-                        .text(Self.timestamp(endpoint.createdAt)),
+                        .text(SQLStore.timestamp(endpoint.createdAt)),
                     ])
             }
         }
@@ -53,7 +61,7 @@ extension SQLStore {
             WebhookEndpointRecord(
                 id: row["id"]?.string ?? "", projectID: row["project"]?.string ?? "", url: row["url"]?.string ?? "",
                 eventTypes: (row["event_types"]?.string ?? "").split(separator: ",").map(String.init),
-                secret: row["secret"]?.string ?? "", createdAt: Self.date(row["created_at"]))
+                secret: row["secret"]?.string ?? "", createdAt: SQLStore.date(row["created_at"]))
         }
     }
 
@@ -102,15 +110,10 @@ extension SQLStore {
                 endpointID: row["endpoint_id"]?.string ?? "",
                 appUserID: ProjectScope.value(ofKey: row["app_user_id"]?.string ?? ""), status: status,
                 attempts: Int(row["attempts"]?.int ?? 0),
-                nextAttemptAt: status == .pending ? Self.optionalDate(row["next_attempt_at"]) : nil,
-                lastAttemptAt: Self.optionalDate(row["last_attempt_at"]), lastResult: row["last_result"]?.string,
-                deliveredAt: Self.optionalDate(row["delivered_at"]))
+                nextAttemptAt: status == .pending ? SQLStore.optionalDate(row["next_attempt_at"]) : nil,
+                lastAttemptAt: SQLStore.optionalDate(row["last_attempt_at"]), lastResult: row["last_result"]?.string,
+                deliveredAt: SQLStore.optionalDate(row["delivered_at"]))
         }
-    }
-
-    /// A stored instant, or `nil` for NULL.
-    static func optionalDate(_ value: SQLValue?) -> Date? {
-        value?.string == nil ? nil : date(value)
     }
 
     /// Makes a delivery pending again.
@@ -120,7 +123,7 @@ extension SQLStore {
                 """
                 UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL, delivered_at = NULL
                 WHERE id = ? AND event_id IN (SELECT id FROM webhook_events WHERE project = ?) RETURNING id
-                """, [.text(Self.timestamp(now)), .integer(deliveryID), .text(projectID)]
+                """, [.text(SQLStore.timestamp(now)), .integer(deliveryID), .text(projectID)]
             ).isEmpty
         }
     }
@@ -129,7 +132,7 @@ extension SQLStore {
     public func enqueue(
         _ event: OutboxEvent, endpointID: String, projectID: String, appUserKey: String, now: Date
     ) async throws {
-        let time = Self.timestamp(now)
+        let time = SQLStore.timestamp(now)
         _ = try await database.withTransaction { tx in
             try await tx.query(
                 "INSERT INTO webhook_events (id, project, app_user_id, type, created_at, body) VALUES (?, ?, ?, ?, ?, ?)",
@@ -149,7 +152,7 @@ extension SQLStore {
             """
             SELECT count(*) AS made FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
             WHERE d.endpoint_id = ? AND e.type = 'test' AND e.created_at >= ?
-            """, [.text(endpointID), .text(Self.timestamp(since))]
+            """, [.text(endpointID), .text(SQLStore.timestamp(since))]
         ).first
         return Int(row?["made"]?.int ?? 0)
     }
@@ -171,7 +174,7 @@ extension SQLStore {
     public func leaseDeliveries(now: Date, leaseUntil: Date, limit: Int, perEndpoint: Int) async throws
         -> [LeasedDelivery]
     {
-        let time = Self.timestamp(now)
+        let time = SQLStore.timestamp(now)
         return try await database.withTransaction { tx in
             let candidates = try await tx.dialect.dueDeliveries(tx, now: time, limit: limit, perEndpoint: perEndpoint)
             guard !candidates.isEmpty else { return [] }
@@ -181,7 +184,7 @@ extension SQLStore {
                 WHERE id IN (\(candidates.map { String($0) }.joined(separator: ", "))) AND status = 'pending'
                     AND (lease_until IS NULL OR lease_until <= ?)
                 RETURNING id
-                """, [.text(Self.timestamp(leaseUntil)), .text(time)]
+                """, [.text(SQLStore.timestamp(leaseUntil)), .text(time)]
             ).compactMap { $0["id"]?.int }
             guard !ids.isEmpty else { return [] }
             return try await tx.query(
@@ -205,7 +208,7 @@ extension SQLStore {
     /// and log and is due again at its instant.
     public func recordAttempts(_ attempts: [DeliveryAttempt], now: Date) async throws {
         guard !attempts.isEmpty else { return }
-        let time = Self.timestamp(now)
+        let time = SQLStore.timestamp(now)
         var groups: [[SQLValue]: [Int64]] = [:]
         var order: [[SQLValue]] = []
         var postponed: [String: [Int64]] = [:]
@@ -213,10 +216,10 @@ extension SQLStore {
             let (status, next, delivered): (String, String, SQLValue)
             switch attempt.outcome {
             case .delivered: (status, next, delivered) = ("delivered", time, .text(time))
-            case .retry(let at): (status, next, delivered) = ("pending", Self.timestamp(at), .null)
+            case .retry(let at): (status, next, delivered) = ("pending", SQLStore.timestamp(at), .null)
             case .failed: (status, next, delivered) = ("failed", time, .null)
             case .postponed(let until):
-                postponed[Self.timestamp(until), default: []].append(attempt.deliveryID)
+                postponed[SQLStore.timestamp(until), default: []].append(attempt.deliveryID)
                 continue
             }
             let key: [SQLValue] = [.text(status), .text(next), .text(String(attempt.result.prefix(500))), delivered]
@@ -242,53 +245,6 @@ extension SQLStore {
                     WHERE status = 'pending' AND id IN (\(ids.map { String($0) }.joined(separator: ", ")))
                     """, [.text(until)])
             }
-        }
-    }
-}
-
-/// The poll schedule on SQL.
-extension SQLStore {
-    /// Takes due polls until `leaseUntil`.
-    public func leasePolls(now: Date, leaseUntil: Date, limit: Int) async throws -> [DuePoll] {
-        let skipLocked = database.dialect.leaseLock
-        let time = Self.timestamp(now)
-        return try await database.withTransaction { tx in
-            let leased = try await tx.query(
-                """
-                UPDATE announced SET poll_lease = ? WHERE app_user_id IN (
-                    SELECT app_user_id FROM announced
-                    WHERE poll_at IS NOT NULL AND poll_at <= ? AND (poll_lease IS NULL OR poll_lease <= ?)
-                    ORDER BY poll_at LIMIT ?\(skipLocked))
-                RETURNING app_user_id
-                """, [.text(Self.timestamp(leaseUntil)), .text(time), .text(time), .integer(Int64(limit))]
-            ).compactMap { $0["app_user_id"]?.string }
-            guard !leased.isEmpty else { return [] }
-            // One statement for the batch's apps (a subscriber merged away has no row: nothing to poll).
-            return try await tx.query(
-                "SELECT app_user_id, bundle_id FROM subscribers WHERE app_user_id IN (\(leased.map { _ in "?" }.joined(separator: ", "))) ORDER BY app_user_id",
-                leased.map(SQLValue.text)
-            ).compactMap { row in
-                guard let user = row["app_user_id"]?.string, let bundle = row["bundle_id"]?.string else { return nil }
-                return DuePoll(appUserKey: user, bundleID: bundle)
-            }
-        }
-    }
-
-    /// The earliest due poll.
-    public func oldestDuePoll(now: Date) async throws -> Date? {
-        let row = try await database.read(
-            "SELECT min(poll_at) AS oldest FROM announced WHERE poll_at IS NOT NULL AND poll_at <= ?",
-            [.text(Self.timestamp(now))]
-        ).first
-        return Self.optionalDate(row?["oldest"])
-    }
-
-    /// Releases a poll's lease, setting its next instant when given.
-    public func releasePoll(appUserKey: String, nextAt: Date?) async throws {
-        _ = try await database.withTransaction { tx in
-            try await tx.query(
-                "UPDATE announced SET poll_lease = NULL, poll_at = COALESCE(?, poll_at) WHERE app_user_id = ?",
-                [nextAt.map { .text(Self.timestamp($0)) } ?? .null, .text(appUserKey)])
         }
     }
 }
