@@ -135,8 +135,8 @@ public enum StoreKeeperApplication {
         let experiments = ExperimentService(
             store: store, settings: store.settings, offerings: offerings, reporting: configuration.metrics.reporting,
             proceeds: configuration.metrics.proceeds, now: dependencies.now)
-        let search = CustomerSearch(store: store, apps: directory, client: service.client)
-        let audit = AuditLog(store: store, apps: directory)
+        let search = CustomerSearch(search: store.search, store: store, apps: directory, client: service.client)
+        let audit = AuditLog(store: store.audit, apps: directory)
         let grants = SupportGrants(
             store: store, apps: directory, engine: subscribers.engine, policy: configuration.transferPolicy,
             now: dependencies.now)
@@ -207,7 +207,7 @@ public enum StoreKeeperApplication {
                 SupportRoutes(
                     search: search, grants: grants, extensions: extensions,
                     tokens: SupportAppAccountTokens(purchases: purchases),
-                    massExtensions: MassExtensions(store: store, intake: service), data: customerData),
+                    massExtensions: MassExtensions(store: store.massExtensions, intake: service), data: customerData),
                 AuditRoutes(log: audit),
             ],
             authenticator: authenticator,

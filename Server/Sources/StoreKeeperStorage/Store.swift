@@ -4,15 +4,24 @@
 /// ``PollStore``, ``SettingStore``, ``ExperimentStore``, ``AttributeStore``, ``RetentionStore``, ``SearchStore``,
 /// ``MassExtensionStore`` and ``SchemaStore`` that serves it.
 ///
-/// Settings, API keys, webhooks and polls are stores of their own over the same connection (``settings``,
-/// ``keys``, ``webhooks``, ``polls``): the first concerns taken out of the one conformer, as the rest will be.
+/// Settings, API keys, webhooks, polls, search, the audit log and mass extensions are stores of their own over
+/// the same connection: the first concerns taken out of the one conformer, as the rest will be.
 ///
 /// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
 public protocol Store: EvidenceStore, MetricSource, RollupStore, ExperimentStore, AttributeStore, RetentionStore,
-    SearchStore, SchemaStore, AuditStore, CustomerDataStore, MassExtensionStore
+    SchemaStore, CustomerDataStore
 {
+    /// Customer search: a store of its own over the same connection.
+    var search: any SearchStore { get }
+
+    /// The audit log's reads (its rows are appended by the audited database with each audited write).
+    var audit: any AuditStore { get }
+
+    /// Support's mass extension requests: a store of their own over the same connection.
+    var massExtensions: any MassExtensionStore { get }
+
     /// The webhooks' endpoints, delivery log and leases: a store of its own over the same connection (the events
     /// and deliveries themselves are written with the changes that announce them).
     var webhooks: any WebhookStore { get }

@@ -14,7 +14,10 @@ import StoreKeeperWire
 /// to the customers who own their original transactions. A customer of another project is never found: the
 /// store reads the caller's project only, and Apple's answers are mapped inside it.
 struct CustomerSearch: Sendable {
-    let store: any SearchStore & RetentionStore
+    /// Where customers are found.
+    let search: any SearchStore
+    /// Who owns a transaction Apple names.
+    let store: any RetentionStore
     let apps: AppDirectory
     let client: AppStoreClient
 
@@ -33,7 +36,7 @@ struct CustomerSearch: Sendable {
     func search(_ text: String?, bundleID: String) async throws -> SearchResponse {
         let query = try Self.validated(text)
         let project = try apps.project(bundleID)
-        var matches = try await store.searchCustomers(query, in: project, limit: Self.maximumResults)
+        var matches = try await search.searchCustomers(query, in: project, limit: Self.maximumResults)
         if matches.isEmpty {
             matches = try await askApple(query, project: project)
         }

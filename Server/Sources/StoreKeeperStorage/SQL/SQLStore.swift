@@ -18,6 +18,12 @@ public struct SQLStore: Store {
     public let webhooks: any WebhookStore
     /// The poll schedule's leases, over the same database.
     public let polls: any PollStore
+    /// Customer search, over the same database.
+    public let search: any SearchStore
+    /// The audit log's reads, over the same database.
+    public let audit: any AuditStore
+    /// Support's mass extension requests, over the same database.
+    public let massExtensions: any MassExtensionStore
     /// Encodes evidence for storing, remembering each observation's JSON.
     public let evidenceEncoder: EvidenceEncoder
 
@@ -92,6 +98,9 @@ public struct SQLStore: Store {
         self.keys = SQLKeyStore(database: self.database)
         self.webhooks = SQLWebhookStore(database: self.database)
         self.polls = SQLPollStore(database: self.database)
+        self.search = SQLSearchStore(database: self.database)
+        self.audit = SQLAuditStore(database: self.database)
+        self.massExtensions = SQLMassExtensionStore(database: self.database)
         self.groupTally = groupTally
         self.notificationQueue = notificationQueue
     }

@@ -28,13 +28,16 @@ import Testing
 
     static let document = (try? read("docs/architecture.md")) ?? ""
 
-    @Test("every protocol of Store is named")
+    @Test("every protocol of Store, and of every store it holds, is named")
     func storeProtocols() throws {
         let source = try Self.read("Server/Sources/StoreKeeperStorage/Store.swift")
         let declaration = try #require(source.range(of: "public protocol Store:"))
         let list = source[declaration.upperBound...].prefix { $0 != "{" }
-        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        #expect(names.count >= 10, "\(names)")
+        // The protocols it is made of, and those of the stores of their own it holds (`var settings: any SettingStore`).
+        let names =
+            list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            + source.matches(of: /var \w+: any (\w+)/).map { String($0.output.1) }
+        #expect(names.count >= 15, "\(names)")
         for name in names { #expect(Self.document.contains("`\(name)`"), "architecture.md names no \(name)") }
     }
 

@@ -1,7 +1,14 @@
 import Foundation
 
 /// Support's mass extension requests on SQL (see ``MassExtensionStore``).
-extension SQLStore {
+public struct SQLMassExtensionStore: MassExtensionStore {
+    /// The database (the store's, audited).
+    let database: any SQLDatabase
+
+    /// The store over a database.
+    /// - Parameter database: The shared connection.
+    init(database: any SQLDatabase) { self.database = database }
+
     /// Keeps `request` (see ``MassExtensionStore/recordMassExtension(_:)``).
     public func recordMassExtension(_ request: MassExtensionRecord) async throws {
         _ = try await database.withTransaction { tx in
@@ -10,7 +17,7 @@ extension SQLStore {
                 [
                     .text(request.project.id), .text(request.id), .text(request.bundleID), .text(request.productID),
                     .integer(Int64(request.days)), .text(request.reason),
-                    .text(request.storefronts.joined(separator: ",")), .text(Self.timestamp(request.requestedAt)),
+                    .text(request.storefronts.joined(separator: ",")), .text(SQLStore.timestamp(request.requestedAt)),
                 ])
         }
     }
@@ -26,7 +33,7 @@ extension SQLStore {
                 productID: row["product_id"]?.string ?? "", days: Int(row["days"]?.int ?? 0),
                 reason: row["reason"]?.string ?? "",
                 storefronts: (row["storefronts"]?.string ?? "").split(separator: ",").map(String.init),
-                requestedAt: Self.date(row["requested_at"]))
+                requestedAt: SQLStore.date(row["requested_at"]))
         }
     }
 }

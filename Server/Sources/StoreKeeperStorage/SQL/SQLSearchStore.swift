@@ -1,7 +1,14 @@
 /// Customer search on SQL: exact matches by primary key or index, prefixes by a filter that is byte-exact on both
 /// databases (see ``ProjectKeyFilter``: SQLite's `LIKE` folds ASCII case, so `LIKE` only narrows and `substr`
 /// decides).
-extension SQLStore {
+public struct SQLSearchStore: SearchStore {
+    /// The database (the store's, audited).
+    let database: any SQLDatabase
+
+    /// The store over a database.
+    /// - Parameter database: The shared connection.
+    init(database: any SQLDatabase) { self.database = database }
+
     /// The customers `text` names (see ``SearchStore/searchCustomers(_:in:limit:)``).
     public func searchCustomers(_ text: String, in project: ProjectScope, limit: Int) async throws -> [CustomerMatch] {
         let key = project.key(text)
