@@ -85,7 +85,7 @@ struct MetricsBenchCommand: AsyncParsableCommand {
                 build = try await BenchExperiment(
                     enrolments: enrolments, subscribers: subscribers,
                     history: SyntheticHistory(seed: seed, months: months, end: Date())
-                ).prepare(base: pair.base, client: client, store: pair.assembly.store, project: project)
+                ).prepare(base: pair.base, client: client, store: pair.assembly.store.experiments, project: project)
             }
             if let url = configuration.databaseURL {
                 await pair.stop()

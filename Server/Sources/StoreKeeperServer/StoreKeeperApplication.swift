@@ -129,11 +129,13 @@ public enum StoreKeeperApplication {
         // One bound on guests (customers without evidence) for app-set attributes and experiment enrolments.
         let guests = GuestBudget(maximum: configuration.maximumAttributeGuests)
         let offerings = OfferingService(
-            settings: store.settings, store: store, apps: directory, catalog: configuration.engine.productIDs,
+            settings: store.settings, experiments: store.experiments, store: store, apps: directory,
+            catalog: configuration.engine.productIDs,
             subscribers: subscribers,
             guests: guests, now: dependencies.now)
         let experiments = ExperimentService(
-            store: store, settings: store.settings, offerings: offerings, reporting: configuration.metrics.reporting,
+            store: store, experiments: store.experiments, settings: store.settings, offerings: offerings,
+            reporting: configuration.metrics.reporting,
             proceeds: configuration.metrics.proceeds, now: dependencies.now)
         let search = CustomerSearch(search: store.search, store: store, apps: directory, client: service.client)
         let audit = AuditLog(store: store.audit, apps: directory)

@@ -7,7 +7,9 @@ import StoreKeeperStorage
 /// from other ids keeps the earliest enrolment of any of them. A guest (no evidence: any id the public key names)
 /// is enrolled only within the project's guest bound (``GuestBudget``, shared with app-set attributes).
 struct Enroller: Sendable {
-    let store: any EvidenceStore & ExperimentStore & AttributeStore
+    let store: any EvidenceStore & AttributeStore
+    /// Where enrolments are kept.
+    let experiments: any ExperimentStore
     let secrets: ExperimentSecrets
     /// The bound on customers without evidence the project holds rows for.
     let guests: GuestBudget
@@ -22,7 +24,7 @@ struct Enroller: Sendable {
         let canonical = snapshot?.appUserID ?? appUserID
         let keys = Set([canonical, appUserID] + (snapshot?.aliases ?? [])).map(project.key).sorted()
         let variants = Set(experiment.variants.map(\.identifier))
-        if let earliest = try await store.enrolments(
+        if let earliest = try await experiments.enrolments(
             projectID: project.id, experiment: experiment.identifier, appUserKeys: keys
         ).first(where: { variants.contains($0.variant) }) {
             return earliest.variant
@@ -39,13 +41,13 @@ struct Enroller: Sendable {
         let variant = ExperimentBucket.variant(
             key: try await secrets.key(project), experiment: experiment.identifier,
             variants: experiment.variants.map { ($0.identifier, $0.weight) }, customer: canonical)
-        let recorded = try await store.enrol(
+        let recorded = try await experiments.enrol(
             EnrolmentRecord(
                 projectID: project.id, experiment: experiment.identifier, appUserKey: project.key(canonical),
                 variant: variant, enrolledAt: now))
         if recorded { return variant }
         // Another replica enrolled the same customer a moment ago: its enrolment is the one kept.
-        return try await store.enrolments(
+        return try await experiments.enrolments(
             projectID: project.id, experiment: experiment.identifier, appUserKeys: [project.key(canonical)]
         ).first?.variant ?? variant
     }

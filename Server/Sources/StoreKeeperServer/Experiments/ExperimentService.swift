@@ -8,7 +8,9 @@ import SubscriptionMetrics
 /// results; enrolment itself happens where offerings are answered (``Enroller``). Every call acts inside the
 /// caller's project.
 struct ExperimentService: Sendable {
-    let store: any ExperimentStore & EvidenceStore
+    let store: any EvidenceStore
+    /// Where enrolments and tallies are kept.
+    let experiments: any ExperimentStore
     /// Where the experiments themselves are kept (a project setting each).
     let settings: any SettingStore
     let offerings: OfferingService
@@ -107,7 +109,7 @@ struct ExperimentService: Sendable {
         let experiment = try await experiment(identifier, bundleID: bundleID)
         let project = try offerings.apps.project(bundleID)
         let tally = try await tallier.tally(identifier, project: project)
-        let days = try await store.enrolmentDays(projectID: project.id, experiment: identifier)
+        let days = try await experiments.enrolmentDays(projectID: project.id, experiment: identifier)
         return (
             Self.results(experiment, tallies: tally.variants, currency: reporting?.code),
             Self.enrolment(experiment, days: days, now: now())
@@ -116,7 +118,7 @@ struct ExperimentService: Sendable {
 
     /// What reads and keeps the experiments' tallies.
     var tallier: ExperimentTallier {
-        ExperimentTallier(store: store, reporting: reporting, proceeds: proceeds, now: now)
+        ExperimentTallier(store: store, experiments: experiments, reporting: reporting, proceeds: proceeds, now: now)
     }
 
     /// How many customers each variant had enrolled by the end of each day since the experiment started (the

@@ -9,7 +9,9 @@ import SubscriptionMetrics
 /// project's event feed — every customer an event names since is counted again from their evidence. A read costs
 /// what changed since the last one, never the number of enrolments.
 struct ExperimentTallier: Sendable {
-    let store: any ExperimentStore & EvidenceStore
+    let store: any EvidenceStore
+    /// Where enrolments and tallies are kept.
+    let experiments: any ExperimentStore
     let reporting: ReportingCurrency?
     let proceeds: ProceedsRules
     let now: @Sendable () -> Date
@@ -64,7 +66,7 @@ struct ExperimentTallier: Sendable {
     func caughtUp(_ experiment: String, project: ProjectScope) async throws -> ExperimentTally {
         var attempts = 0
         while attempts < Self.attempts {
-            var tally = try await store.experimentTally(projectID: project.id, experiment: experiment)
+            var tally = try await experiments.experimentTally(projectID: project.id, experiment: experiment)
             if let stored = tally, stored.mark == mark, !stored.ready {
                 if let moved = stored.updatedAt, Date().timeIntervalSince(moved) < Self.stalledAfter {
                     try await Task.sleep(for: Self.buildPoll)
@@ -89,16 +91,16 @@ struct ExperimentTallier: Sendable {
         // Events after the feed's end now are counted by the next catch-up; everything before is in the evidence
         // read below.
         let end = try await store.eventFeedEnd(in: project)
-        var tally = try await store.resetExperimentTally(
+        var tally = try await experiments.resetExperimentTally(
             projectID: project.id, experiment: experiment, mark: mark, cursor: end)
         // One enrolment per key and experiment (the table's key).
-        let keys = try await store.enrolments(projectID: project.id, experiment: experiment).map(\.appUserKey)
+        let keys = try await experiments.enrolments(projectID: project.id, experiment: experiment).map(\.appUserKey)
         var start = 0
         repeat {
             let chunk = Array(keys[start..<min(keys.count, start + Self.buildChunk)])
             start += chunk.count
             guard
-                let next = try await store.commitExperimentRows(
+                let next = try await experiments.commitExperimentRows(
                     try await rows(for: chunk, experiment, project: project), projectID: project.id,
                     experiment: experiment, expected: tally, cursor: end, ready: start >= keys.count)
             else { return nil }
@@ -117,7 +119,7 @@ struct ExperimentTallier: Sendable {
             guard !events.isEmpty else { return tally }
             let keys = Array(Set(events.map { project.key($0.appUserID) }))
             guard
-                let moved = try await store.commitExperimentRows(
+                let moved = try await experiments.commitExperimentRows(
                     try await rows(for: keys, experiment, project: project), projectID: project.id,
                     experiment: experiment, expected: tally, cursor: next, ready: true)
             else { return nil }
@@ -132,12 +134,12 @@ struct ExperimentTallier: Sendable {
         -> [ExperimentOutcomeRow]
     {
         guard !keys.isEmpty else { return [] }
-        let groups = try await store.keyGroups(keys)
+        let groups = try await experiments.keyGroups(keys)
         var enrolments: [String: EnrolmentRecord] = [:]
         let named = groups.flatMap(\.keys)
         for start in stride(from: 0, to: named.count, by: Self.buildChunk) {
             let chunk = Array(named[start..<min(named.count, start + Self.buildChunk)])
-            for enrolment in try await store.enrolments(
+            for enrolment in try await experiments.enrolments(
                 projectID: project.id, experiment: experiment, appUserKeys: chunk)
             {
                 enrolments[enrolment.appUserKey] = enrolment

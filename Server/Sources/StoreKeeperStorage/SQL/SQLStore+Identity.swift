@@ -72,7 +72,7 @@ extension SQLStore {
                     [.text(Self.timestamp(firstSeen)), .text(target)])
             }
             if authority == .app {
-                try await Self.keepTargetEnrolments(tx, project: project, target: target, source: source)
+                try await SQLExperimentStore.keepTargetEnrolments(tx, project: project, target: target, source: source)
             }
             try await tx.query("DELETE FROM subscribers WHERE app_user_id = ?", [.text(source)])
             try await tx.query(

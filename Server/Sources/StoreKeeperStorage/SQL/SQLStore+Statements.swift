@@ -124,4 +124,14 @@ extension SQLStore {
             "INSERT INTO events (app_user_id, created_at, type, cause, cause_id, evidence_id, detail_json) VALUES "
                 + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", "), values)
     }
+
+    /// How many keys one statement names.
+    static let keysPerStatement = 400
+
+    /// `items` in runs of at most ``keysPerStatement``, one statement's worth each.
+    static func chunks<Item>(_ items: [Item]) -> [[Item]] {
+        stride(from: 0, to: items.count, by: keysPerStatement).map {
+            Array(items[$0..<min(items.count, $0 + keysPerStatement)])
+        }
+    }
 }

@@ -18,6 +18,8 @@ public struct SQLStore: Store {
     public let webhooks: any WebhookStore
     /// The poll schedule's leases, over the same database.
     public let polls: any PollStore
+    /// Experiments' enrolments and tallies, over the same database.
+    public let experiments: any ExperimentStore
     /// Customer search, over the same database.
     public let search: any SearchStore
     /// The audit log's reads, over the same database.
@@ -98,6 +100,7 @@ public struct SQLStore: Store {
         self.keys = SQLKeyStore(database: self.database)
         self.webhooks = SQLWebhookStore(database: self.database)
         self.polls = SQLPollStore(database: self.database)
+        self.experiments = SQLExperimentStore(database: self.database)
         self.search = SQLSearchStore(database: self.database)
         self.audit = SQLAuditStore(database: self.database)
         self.massExtensions = SQLMassExtensionStore(database: self.database)

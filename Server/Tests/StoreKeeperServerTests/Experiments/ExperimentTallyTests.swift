@@ -118,11 +118,11 @@ import Testing
             for read in reads { #expect(read == expected, "\(read) against \(expected)") }
 
             // A recount from every enrolment (the rollup thrown away) finds the same.
-            _ = try await store.resetExperimentTally(
+            _ = try await store.experiments.resetExperimentTally(
                 projectID: E2E.project.id, experiment: "price-test", mark: "thrown away", cursor: nil)
             #expect(try await Self.counts(client) == expected)
             let tally = try #require(
-                try await store.experimentTally(projectID: E2E.project.id, experiment: "price-test"))
+                try await store.experiments.experimentTally(projectID: E2E.project.id, experiment: "price-test"))
             #expect(tally.ready && tally.mark != "thrown away")
             #expect(tally.variants.values.map(\.enrolled).reduce(0, +) == 19)
         }

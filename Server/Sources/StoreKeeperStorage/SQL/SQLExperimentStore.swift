@@ -1,7 +1,14 @@
 import Foundation
 
 /// Experiment enrolments on SQL: one row per project, experiment and customer key.
-extension SQLStore {
+public struct SQLExperimentStore: ExperimentStore {
+    /// The database (the store's, audited).
+    let database: any SQLDatabase
+
+    /// The store over a database.
+    /// - Parameter database: The shared connection.
+    init(database: any SQLDatabase) { self.database = database }
+
     /// The enrolments in `experiment` of any of `appUserKeys`.
     public func enrolments(projectID: String, experiment: String, appUserKeys: [String]) async throws
         -> [EnrolmentRecord]
@@ -39,7 +46,7 @@ extension SQLStore {
     static func enrolment(_ row: SQLRow, _ projectID: String, _ experiment: String) -> EnrolmentRecord {
         EnrolmentRecord(
             projectID: projectID, experiment: experiment, appUserKey: row["app_user_id"]?.string ?? "",
-            variant: row["variant"]?.string ?? "", enrolledAt: date(row["enrolled_at"]),
+            variant: row["variant"]?.string ?? "", enrolledAt: SQLStore.date(row["enrolled_at"]),
             sequence: row["id"]?.int ?? 0)
     }
 
@@ -54,7 +61,7 @@ extension SQLStore {
         return try await database.withTransaction { tx in
             var recorded = 0
             // Five values an enrolment and seven an event: well inside either database's bound on a statement's.
-            for chunk in Self.chunks(enrolments) {
+            for chunk in SQLStore.chunks(enrolments) {
                 let inserted = try await tx.query(
                     "INSERT INTO experiment_enrolments (project, experiment, app_user_id, variant, enrolled_at) VALUES "
                         + Array(repeating: "(?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
@@ -62,7 +69,7 @@ extension SQLStore {
                     chunk.flatMap { enrolment -> [SQLValue] in
                         [
                             .text(enrolment.projectID), .text(enrolment.experiment), .text(enrolment.appUserKey),
-                            .text(enrolment.variant), .text(Self.timestamp(enrolment.enrolledAt)),
+                            .text(enrolment.variant), .text(SQLStore.timestamp(enrolment.enrolledAt)),
                         ]
                     })
                 var new = Set(
@@ -70,14 +77,14 @@ extension SQLStore {
                         [$0["project"]?.string ?? "", $0["experiment"]?.string ?? "", $0["app_user_id"]?.string ?? ""]
                     })
                 let events = chunk.filter { new.remove([$0.projectID, $0.experiment, $0.appUserKey]) != nil }.map {
-                    enrolment -> EventRow in
+                    enrolment -> SQLStore.EventRow in
                     (
                         enrolment.appUserKey, "experiment_enrolled", .client, nil, nil,
                         ["experiment": .string(enrolment.experiment), "variant": .string(enrolment.variant)],
                         enrolment.enrolledAt
                     )
                 }
-                try await Self.insertEvents(tx, events)
+                try await SQLStore.insertEvents(tx, events)
                 recorded += events.count
             }
             return recorded

@@ -3,10 +3,7 @@ import Foundation
 /// Experiment tallies on SQL: one `experiment_tallies` row per experiment (its sums as JSON, its mark, generation
 /// and cursor) and one `experiment_outcomes` row per enrolment. Every change to them is one transaction that
 /// locks the tally row first, so writers take turns and each moves the sums by exactly what its rows change.
-extension SQLStore {
-    /// How many keys one statement names.
-    static let keysPerStatement = 400
-
+extension SQLExperimentStore {
     /// See ``ExperimentStore/experimentTally(projectID:experiment:)``.
     public func experimentTally(projectID: String, experiment: String) async throws -> ExperimentTally? {
         try await database.withReadTransaction { tx in
@@ -18,10 +15,10 @@ extension SQLStore {
     public func resetExperimentTally(projectID: String, experiment: String, mark: String, cursor: EventFeedCursor?)
         async throws -> ExperimentTally
     {
-        let stamp = Self.timestamp(Date())
+        let stamp = SQLStore.timestamp(Date())
         let tally = ExperimentTally(
             mark: mark, generation: UUID().uuidString, cursor: cursor, ready: false, variants: [:],
-            updatedAt: Self.date(.text(stamp)))
+            updatedAt: SQLStore.date(.text(stamp)))
         try await database.withTransaction { tx in
             try await tx.query(
                 "DELETE FROM experiment_outcomes WHERE project = ? AND experiment = ?",
@@ -47,7 +44,7 @@ extension SQLStore {
                 stored.generation == expected.generation, stored.cursor == expected.cursor
             else { return nil }
             var tally = stored
-            for chunk in Self.chunks(unique) {
+            for chunk in SQLStore.chunks(unique) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                 let old = try await tx.query(
                     "SELECT app_user_id, variant, counted, evidenced, trial, converted, revenue, proceeds, refunds FROM experiment_outcomes WHERE project = ? AND experiment = ? AND app_user_id IN (\(marks))",
@@ -72,8 +69,8 @@ extension SQLStore {
             }
             tally.cursor = cursor
             tally.ready = ready
-            let stamp = Self.timestamp(Date())
-            tally.updatedAt = Self.date(.text(stamp))
+            let stamp = SQLStore.timestamp(Date())
+            tally.updatedAt = SQLStore.date(.text(stamp))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let variants = String(decoding: try encoder.encode(tally.variants), as: UTF8.self)
@@ -90,7 +87,7 @@ extension SQLStore {
     /// See ``ExperimentStore/keyGroups(_:)``.
     public func keyGroups(_ keys: [String]) async throws -> [KeyGroup] {
         var accountOf: [String: String] = [:]
-        for chunk in Self.chunks(Array(Set(keys))) {
+        for chunk in SQLStore.chunks(Array(Set(keys))) {
             let rows = try await database.read(
                 "SELECT alias, app_user_id FROM aliases WHERE alias IN (\(Self.marks(chunk)))", chunk.map(SQLValue.text)
             )
@@ -101,7 +98,7 @@ extension SQLStore {
         let accounts = Array(Set(keys.map { accountOf[$0] ?? $0 })).sorted()
         var groups: [String: KeyGroup] = [:]
         for account in accounts { groups[account] = KeyGroup(account: account, keys: [account], stored: false) }
-        for chunk in Self.chunks(accounts) {
+        for chunk in SQLStore.chunks(accounts) {
             let binds = chunk.map(SQLValue.text)
             for row in try await database.read(
                 "SELECT alias, app_user_id FROM aliases WHERE app_user_id IN (\(Self.marks(chunk)))", binds)
@@ -117,13 +114,6 @@ extension SQLStore {
             }
         }
         return accounts.compactMap { groups[$0] }
-    }
-
-    /// `items` in runs of at most ``keysPerStatement``, one statement's worth each.
-    static func chunks<Item>(_ items: [Item]) -> [[Item]] {
-        stride(from: 0, to: items.count, by: keysPerStatement).map {
-            Array(items[$0..<min(items.count, $0 + keysPerStatement)])
-        }
     }
 
     static func marks(_ values: [String]) -> String {
@@ -153,9 +143,9 @@ extension SQLStore {
         return ExperimentTally(
             mark: row["mark"]?.string ?? "", generation: row["generation"]?.string ?? "", cursor: cursor,
             ready: row["ready"]?.int == 1,
-            variants: try decodeStored(
+            variants: try SQLStore.decodeStored(
                 [String: VariantTally].self, row["variants"], empty: "{}", what: "tally of \(experiment)"),
-            updatedAt: date(row["updated_at"]))
+            updatedAt: SQLStore.date(row["updated_at"]))
     }
 
     static func outcomeRow(_ row: SQLRow) -> ExperimentOutcomeRow {
