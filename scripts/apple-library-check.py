@@ -7,6 +7,7 @@ from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalD
 from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.RefundPreference import RefundPreference
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
@@ -84,6 +85,8 @@ def server_api():
     for version in (GetTransactionHistoryVersion.V1, GetTransactionHistoryVersion.V2):
         client.get_transaction_history(original, None, TransactionHistoryRequest(), version)
     client.get_refund_history(latest, None)
+    # Consumption information answers an open refund request (CONSUMPTION_REQUEST): Apple opens one first.
+    call("POST", f"/simulator/v1/transactions/{latest}/consumption-request", {})
     client.send_consumption_information(latest, ConsumptionRequest(
         customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
     token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
@@ -334,8 +337,40 @@ except APIException as error:
                  f"{error.raw_api_error}, not 429 RateLimitExceededError")
 call("PUT", "/simulator/v1/rate-limits", {"endpoint": "Get Transaction Info"})
 
+# The refund desk: Send Consumption Information (v2) with Apple's client, refused as Apple refuses it (no open
+# request, consent not given, a percentage out of range); a prorated preference decides a REFUND whose
+# revocationPercentage is what was not consumed, read by Apple's verifier.
+coins_id = coins["transactionId"]
+def consumption(**fields):
+    body = dict(customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED)
+    body.update(fields)
+    return lambda: client.send_consumption_information(coins_id, ConsumptionRequest(**body))
+for label, attempt, code in [("without an open request", consumption(), 4000000)]:
+    if apple_error(attempt) != code:
+        sys.exit(f"apple-library-check: consumption information {label} answered {apple_error(attempt)}, not {code}")
+call("POST", f"/simulator/v1/transactions/{coins_id}/consumption-request", {"reason": "UNINTENDED_PURCHASE"})
+for label, attempt, code in [("without consent", consumption(customerConsented=False), 4000035),
+                             ("at 100001 milliunits", consumption(consumptionPercentage=100001), 4000000)]:
+    got = apple_error(attempt)
+    if got != code:
+        sys.exit(f"apple-library-check: consumption information {label} answered {got}, not {code}")
+consumption(consumptionPercentage=25000, refundPreference=RefundPreference.GRANT_PRORATED)()
+decided = call("POST", f"/simulator/v1/transactions/{coins_id}/refund-decision")
+if decided.get("consumptionRequest", {}).get("decision") != "REFUND_PRORATED":
+    sys.exit(f"apple-library-check: refund decision {decided}")
+answer = json.loads(decided["consumptionRequest"]["answer"])
+if answer.get("refundPreference") != "GRANT_PRORATED" or answer.get("consumptionPercentage") != 25000:
+    sys.exit(f"apple-library-check: the answer kept as {answer}")
+refund_note = call("GET", f"/simulator/v1/apps/{bundle}/notifications")["notifications"][-1]
+refunded = verifier.verify_and_decode_notification(refund_note["signedPayload"])
+refunded_transaction = verifier.verify_and_decode_signed_transaction(refunded.data.signedTransactionInfo)
+if refunded.rawNotificationType != "REFUND" or refunded_transaction.revocationPercentage != 75000:
+    sys.exit(f"apple-library-check: prorated refund {refunded.rawNotificationType} "
+             f"{refunded_transaction.revocationPercentage}")
+
 print(f"apple-library-check: {len(kinds)} notifications verified by Apple's SignedDataVerifier; "
       f"Server API answered Apple's client before and after the clock moved ({before}/{after} transactions); "
       f"a win-back offer offered and redeemed; a one-time offer code; a commitment plan; a switch; "
       f"every Retention Messaging endpoint called with Apple's client, {retention_requests} real-time requests "
-      f"verified with verify_and_decode_realtime_request; its rate limit met as RateLimitExceededError")
+      f"verified with verify_and_decode_realtime_request; its rate limit met as RateLimitExceededError; "
+      f"consumption information refused as Apple refuses it and a prorated refund decided")

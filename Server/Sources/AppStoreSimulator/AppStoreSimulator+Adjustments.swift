@@ -1,7 +1,7 @@
 public import Foundation
 
 /// What happens to a purchase afterwards: refunds and their reversal, Family Sharing revoked, price increases and
-/// the customer's answer, renewal dates extended, consumption requests, and the test switches for verifyReceipt
+/// the customer's answer, renewal dates extended, and the test switches for verifyReceipt
 /// and deleted customers.
 extension AppStoreSimulator {
     /// Refunds a transaction (REFUND; V1 CANCEL for subscriptions, REFUND otherwise). Refunding a
@@ -12,6 +12,11 @@ extension AppStoreSimulator {
     ///   - prorated: A prorated refund with this share in thousandths of a percent (e.g. 50000 = 50 %).
     public func refund(transactionID: String, reason: Int = 0, proratedPercentage: Int? = nil) throws {
         advance()
+        try applyRefund(transactionID: transactionID, reason: reason, proratedPercentage: proratedPercentage)
+    }
+
+    /// ``refund(transactionID:reason:proratedPercentage:)`` at the clock as it stands (time has been advanced).
+    func applyRefund(transactionID: String, reason: Int, proratedPercentage: Int?) throws {
         guard var transaction = transactions[transactionID] else {
             throw SimulatorError.notFound("transaction", transactionID)
         }
@@ -149,17 +154,6 @@ extension AppStoreSimulator {
         subscriptions[originalTransactionID] = subscription
         emit("RENEWAL_EXTENDED", nil, v1: nil, subscription: subscription, at: clock.now())
         return extended
-    }
-
-    /// Apple asks the developer for consumption information about a refund request (CONSUMPTION_REQUEST).
-    public func requestConsumption(transactionID: String, reason: String = "UNINTENDED_PURCHASE") throws {
-        advance()
-        guard let transaction = transactions[transactionID] else {
-            throw SimulatorError.notFound("transaction", transactionID)
-        }
-        emit(
-            "CONSUMPTION_REQUEST", nil, v1: "CONSUMPTION_REQUEST", transaction: transaction,
-            subscription: subscriptions[transaction.originalTransactionID], at: clock.now(), consumptionReason: reason)
     }
 
     /// Makes verifyReceipt answer with a status (21005, 21009, 21100…) until cleared with `nil`.

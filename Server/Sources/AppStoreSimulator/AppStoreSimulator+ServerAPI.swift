@@ -201,22 +201,4 @@ extension AppStoreSimulator {
             return sent
         }
     }
-
-    /// Send Consumption Information, v1 (Apple's `ConsumptionRequest` of numbers) or v2 (`customerConsented`,
-    /// `sampleContentProvided` and `deliveryStatus` as a name, required): stored as sent.
-    public func sendConsumptionInformation(transactionID: String, bundleID: String, body: Data, version: Int = 1)
-        throws(AppStoreAPIError)
-    {
-        _ = try customerTransaction(transactionID, bundleID: bundleID)
-        if version >= 2 {
-            guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-                object["customerConsented"] is Bool, object["sampleContentProvided"] is Bool,
-                object["deliveryStatus"] is String
-            else { throw .invalidRequest }
-        } else {
-            guard (try? JSONDecoder().decode(ConsumptionRequest.self, from: body)) != nil else { throw .invalidRequest }
-        }
-        consumptionInfo[transactionID] = body
-        revision &+= 1
-    }
 }

@@ -18,7 +18,7 @@ extension AppStoreSimulator {
             deletedCustomers: deletedCustomers.sorted(), consumptionInfo: consumptionInfo,
             generatedAPIKeys: generatedAPIKeys.mapValues(\.pemRepresentation), clock: clock.now(),
             massExtensions: massExtensions, restores: restores, finishedOnDevice: finishedOnDevice.sorted(),
-            usedOfferNonces: usedOfferNonces.sorted())
+            usedOfferNonces: usedOfferNonces.sorted(), consumptionRequests: consumptionRequests)
     }
 
     /// Replaces everything the simulator knows with `world`. Ids continue past any the world could have handed
@@ -62,6 +62,7 @@ extension AppStoreSimulator {
         massExtensions = world.massExtensions ?? []
         finishedOnDevice = Set(world.finishedOnDevice ?? [])
         usedOfferNonces = Set(world.usedOfferNonces ?? [])
+        consumptionRequests = world.consumptionRequests ?? [:]
         revision &+= 1
     }
 

@@ -61,6 +61,8 @@ public actor AppStoreSimulator {
     var forcedVerifyReceiptStatus: Int?
     var deletedCustomers: Set<String> = []
     var consumptionInfo: [String: Data] = [:]
+    /// Refund requests (CONSUMPTION_REQUEST) and what became of them, by transaction id.
+    var consumptionRequests: [String: SimulatedConsumptionRequest] = [:]
     /// Transactions the app finished on the device (see ``deviceTransactions(bundleID:customerID:)``).
     var finishedOnDevice: Set<String> = []
     /// Promotional offer nonces spent, by bundle id + newline + nonce.
@@ -192,6 +194,7 @@ public actor AppStoreSimulator {
             revision &+= 1
             subscriptions.schedule(event.originalTransactionID)
         }
+        decideLapsedRefundRequests(now: now)
         trimHistory(now: now)
     }
 

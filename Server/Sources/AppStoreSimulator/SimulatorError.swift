@@ -39,6 +39,7 @@ public struct SimulatorError: Error, Hashable, Sendable, CustomStringConvertible
         case noGeneratedKey = "no_generated_key"
         case noOffer = "no_offer"
         case noPriceIncrease = "no_price_increase"
+        case noRefundRequest = "no_refund_request"
         case noSubscription = "no_subscription"
         case notActive = "not_active"
         case notEligible = "not_eligible"
@@ -107,6 +108,17 @@ public struct AppStoreAPIError: Error, Hashable, Sendable {
     static let subscriptionMaxExtension = AppStoreAPIError(
         httpStatus: 403, errorCode: 4_030_005,
         errorMessage: "Forbidden - subscription has reached maximum extension count.")
+    /// InvalidCustomerConsentedError: the customer's consent is missing or not given.
+    static let invalidCustomerConsented = AppStoreAPIError(
+        httpStatus: 400, errorCode: 4_000_035, errorMessage: "Invalid request. The customer consented field is invalid."
+    )
+    /// InvalidDeliveryStatusError: not one of the delivery statuses.
+    static let invalidDeliveryStatus = AppStoreAPIError(
+        httpStatus: 400, errorCode: 4_000_036, errorMessage: "Invalid request. The delivery status field is invalid.")
+    /// InvalidSampleContentProvidedError: missing or not a Boolean.
+    static let invalidSampleContentProvided = AppStoreAPIError(
+        httpStatus: 400, errorCode: 4_000_041,
+        errorMessage: "Invalid request. The sample content provided field is invalid.")
     /// Apple's general 400: a body or parameter it cannot read.
     public static let invalidRequest = AppStoreAPIError(
         httpStatus: 400, errorCode: 4_000_000, errorMessage: "Invalid request.")

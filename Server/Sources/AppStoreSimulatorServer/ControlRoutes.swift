@@ -128,10 +128,10 @@ struct ControlRoutes: Sendable {
         control.get("transactions/:id") { _, context in
             try await handle {
                 let id = try context.parameters.require("id")
-                guard let transaction = await simulator.transaction(id) else {
+                guard let transaction = await transactionObject(id) else {
                     throw SimulatorError(.notFound, "transaction \(id) does not exist", kind: .notFound)
                 }
-                return JSONResponse.object(Self.describe(transaction))
+                return JSONResponse.object(transaction)
             }
         }
         subscriptionVerb(control, "auto-renew") { id, body in
@@ -167,6 +167,7 @@ struct ControlRoutes: Sendable {
         addRetentionRoutes(to: control)
         addRateLimitRoutes(to: control)
         addLedgerRoutes(to: control)
+        addRefundDeskRoutes(to: control)
         control.post("apps/:bundleID/price-increase") { request, context in
             try await handle {
                 let body = try await Self.object(request)
@@ -306,8 +307,7 @@ struct ControlRoutes: Sendable {
             try await handle {
                 let id = try context.parameters.require("id")
                 try await action(id, try await Self.object(request))
-                guard let transaction = await simulator.transaction(id) else { return JSONResponse.object([:]) }
-                return JSONResponse.object(Self.describe(transaction))
+                return JSONResponse.object(await transactionObject(id) ?? [:])
             }
         }
     }

@@ -43,6 +43,9 @@ public struct SimulatorWorld: Codable, Sendable {
     var finishedOnDevice: [String]?
     /// Promotional offer nonces spent (absent in worlds saved before offers were checked).
     var usedOfferNonces: [String]?
+    /// Refund requests and what became of them, by transaction id (absent in worlds saved before the refund
+    /// desk).
+    var consumptionRequests: [String: SimulatedConsumptionRequest]?
 
     /// What the world holds, in a few words: `2 apps, 40 subscriptions, 130 notifications`.
     public var summary: String {

@@ -79,6 +79,7 @@ import Testing
             #expect(
                 try await client.testNotificationStatus(token: token, credentials: credentials).signedPayload != nil)
 
+            try await h.simulator.requestConsumption(transactionID: id)
             let consumption = Data(
                 #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#.utf8)
             try await client.sendConsumptionInformation(transactionID: id, body: consumption, credentials: credentials)
