@@ -113,15 +113,17 @@ public enum StoreKeeperApplication {
         var subscriberService = SubscriberService(
             store: store, apps: directory, engine: SubscriptionEngine(configuration: configuration.engine),
             answerCacheBudget: budget.answers, now: dependencies.now)
-        subscriberService.attributes = AttributeCache(store: store)
+        subscriberService.attributes = AttributeCache(store: store.attributes, changes: store.changes)
         let subscribers = subscriberService
         let service = IntakeService(
-            store: store, polls: store.polls, apps: directory, policy: configuration.transferPolicy,
+            store: store, attributes: store.attributes, polls: store.polls, apps: directory,
+            policy: configuration.transferPolicy,
             client: AppStoreClient(configuration: clientConfiguration, httpClient: dependencies.httpClient),
             localReceipts: configuration.apple.receiptValidation == .local, subscribers: subscribers,
             now: dependencies.now, logger: dependencies.logger)
         let customerList = SubscriberList(
-            store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)
+            store: store, attributes: store.attributes, apps: directory, engine: subscribers.engine,
+            now: dependencies.now)
         var metricService = MetricService(
             store: store, apps: directory, reporting: configuration.metrics.reporting, now: dependencies.now)
         metricService.proceeds = configuration.metrics.proceeds
@@ -129,7 +131,8 @@ public enum StoreKeeperApplication {
         // One bound on guests (customers without evidence) for app-set attributes and experiment enrolments.
         let guests = GuestBudget(maximum: configuration.maximumAttributeGuests)
         let offerings = OfferingService(
-            settings: store.settings, experiments: store.experiments, store: store, apps: directory,
+            settings: store.settings, experiments: store.experiments, attributes: store.attributes, store: store,
+            apps: directory,
             catalog: configuration.engine.productIDs,
             subscribers: subscribers,
             guests: guests, now: dependencies.now)
@@ -145,7 +148,8 @@ public enum StoreKeeperApplication {
         let purchases = PurchaseSupport(intake: service)
         let extensions = SupportExtensions(purchases: purchases)
         let customerData = CustomerData(
-            store: store, apps: directory, engine: subscribers.engine, now: dependencies.now)
+            store: store, attributes: store.attributes, apps: directory, engine: subscribers.engine,
+            now: dependencies.now)
         let router = Router()
         // Outermost, so it signs the bytes every other middleware settled on, error bodies included.
         router.add(
@@ -203,7 +207,7 @@ public enum StoreKeeperApplication {
                 EventFeedRoutes(feed: EventFeed(store: store, apps: directory)),
                 OfferingRoutes(offerings: offerings),
                 AttributeRoutes(
-                    store: store, apps: directory, now: dependencies.now,
+                    store: store.attributes, apps: directory, now: dependencies.now,
                     guests: guests),
                 ExperimentRoutes(experiments: experiments), RetentionRoutes(retention: retention),
                 SupportRoutes(

@@ -21,10 +21,10 @@ final class AttributeCache: Sendable {
     let maximumEntries: Int
     let state = Mutex(State())
 
-    init(store: any AttributeStore & EvidenceStore, maximumEntries: Int = 100_000) {
+    init(store: any AttributeStore, changes: SubscriberChanges, maximumEntries: Int = 100_000) {
         self.store = store
         self.maximumEntries = maximumEntries
-        let live = store.changes.observe { [weak self] event in self?.apply(event) }
+        let live = changes.observe { [weak self] event in self?.apply(event) }
         state.withLock { $0.clock.registered(live: live) }
     }
 

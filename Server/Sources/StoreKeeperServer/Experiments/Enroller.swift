@@ -7,7 +7,9 @@ import StoreKeeperStorage
 /// from other ids keeps the earliest enrolment of any of them. A guest (no evidence: any id the public key names)
 /// is enrolled only within the project's guest bound (``GuestBudget``, shared with app-set attributes).
 struct Enroller: Sendable {
-    let store: any EvidenceStore & AttributeStore
+    let store: any EvidenceStore
+    /// Where a guest's attributes are read.
+    let attributes: any AttributeStore
     /// Where enrolments are kept.
     let experiments: any ExperimentStore
     let secrets: ExperimentSecrets
@@ -29,9 +31,9 @@ struct Enroller: Sendable {
         ).first(where: { variants.contains($0.variant) }) {
             return earliest.variant
         }
-        if try await store.isNewGuest(appUserKey: project.key(canonical)) {
+        if try await attributes.isNewGuest(appUserKey: project.key(canonical)) {
             do {
-                try await guests.admit(project, store: store)
+                try await guests.admit(project, store: attributes)
             } catch let refusal as ServiceError where refusal.code == .tooManyGuests {
                 ServerMetrics.guestEnrolment(outcome: "refused")
                 return nil

@@ -112,7 +112,7 @@ extension IntakeService {
         // The minor's attributes are personal data the app set: they go with the consent (again on a redelivery,
         // which finds none).
         for owner in owners.keys.sorted() {
-            _ = try await store.deleteAttributes(appUserKey: owner, keepingServerSet: false)
+            _ = try await attributes.deleteAttributes(appUserKey: owner, keepingServerSet: false)
         }
         ServerMetrics.notification(type: type, outcome: outcome.status)
         return outcome

@@ -14,7 +14,9 @@ import SubscriptionMetrics
 /// imports and what polling and reconciliation fetch), store it with its events in one transaction, and answer
 /// with the subscriber's document from ``SubscriberService``.
 struct IntakeService: Sendable {
-    let store: any EvidenceStore & AttributeStore
+    let store: any EvidenceStore
+    /// Where a customer's attributes are removed when Apple says consent was rescinded.
+    let attributes: any AttributeStore
     /// The poll schedule's leases.
     let polls: any PollStore
     let apps: AppDirectory

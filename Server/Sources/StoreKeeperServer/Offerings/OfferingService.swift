@@ -17,13 +17,14 @@ struct OfferingService: Sendable {
 
     /// Offerings kept in `settings`, checked against `catalog` (empty: any product); enrolments in `store`.
     init(
-        settings: any SettingStore, experiments: any ExperimentStore, store: any EvidenceStore & AttributeStore,
-        apps: AppDirectory,
+        settings: any SettingStore, experiments: any ExperimentStore, attributes: any AttributeStore,
+        store: any EvidenceStore, apps: AppDirectory,
         catalog: Set<String>, subscribers: SubscriberService, guests: GuestBudget, now: @escaping @Sendable () -> Date
     ) {
         self.store = settings
         enroller = Enroller(
-            store: store, experiments: experiments, secrets: ExperimentSecrets(store: settings, now: now),
+            store: store, attributes: attributes, experiments: experiments,
+            secrets: ExperimentSecrets(store: settings, now: now),
             guests: guests)
         self.apps = apps
         self.subscribers = subscribers

@@ -7,7 +7,9 @@ import SubscriptionEngine
 /// A customer's data as the law gives them a right to it: all of it, read back (a data access request), or
 /// erased (a request to be forgotten). Both need a `support` key; neither reads another project's customers.
 struct CustomerData: Sendable {
-    let store: any EvidenceStore & AttributeStore & CustomerDataStore
+    let store: any EvidenceStore & CustomerDataStore
+    /// Where the customer's attributes are read.
+    let attributes: any AttributeStore
     let apps: AppDirectory
     let engine: SubscriptionEngine
     let now: @Sendable () -> Date
@@ -23,7 +25,7 @@ struct CustomerData: Sendable {
         let at = now()
         let snapshot = try await store.snapshot(appUserID, in: project)
         let evidence = try snapshot.map(store.decodeEvidence) ?? EvidenceSet()
-        let attributes = try await store.attributes(appUserKey: project.key(appUserID)).attributes.values
+        let attributes = try await attributes.attributes(appUserKey: project.key(appUserID)).attributes.values
         let events = try await store.events(appUserID, in: project, limit: Self.maximumEvents).map { event in
             SubscriberEvent(
                 id: event.id, createdAt: event.createdAt, type: event.type, cause: event.cause.rawValue,

@@ -8,7 +8,9 @@ import SubscriptionEngine
 /// The project's customers, filtered by where they stand now (`GET /v1/subscribers`): read in id order a bounded
 /// stretch at a time, each evaluated by the engine at the server's clock.
 struct SubscriberList: Sendable {
-    let store: any EvidenceStore & MetricSource & AttributeStore
+    let store: any EvidenceStore & MetricSource
+    /// Where the attribute filter is read.
+    let attributes: any AttributeStore
     let apps: AppDirectory
     let engine: SubscriptionEngine
     let now: @Sendable () -> Date
@@ -140,7 +142,7 @@ struct SubscriberList: Sendable {
             // With an attribute asked for, who of this page holds it: one read for the page.
             var holders: [String: AttributeSource]?
             if let attribute = filter.attribute {
-                holders = try await store.holders(
+                holders = try await attributes.holders(
                     of: attribute.name, value: attribute.value, among: page.map(\.0), source: filter.attributeSource)
             }
             for (key, evidence) in page where found.count < count {

@@ -3,10 +3,6 @@ public struct SQLAuditStore: AuditStore {
     /// The database (the store's, audited).
     let database: any SQLDatabase
 
-    /// The store over a database.
-    /// - Parameter database: The shared connection.
-    init(database: any SQLDatabase) { self.database = database }
-
     /// A page of `project`'s entries, oldest first (see ``AuditStore/auditEntries(in:after:limit:)``).
     public func auditEntries(in project: ProjectScope, after: Int64?, limit: Int) async throws -> [AuditEntry] {
         let rows = try await database.read(

@@ -5,10 +5,6 @@ public struct SQLExperimentStore: ExperimentStore {
     /// The database (the store's, audited).
     let database: any SQLDatabase
 
-    /// The store over a database.
-    /// - Parameter database: The shared connection.
-    init(database: any SQLDatabase) { self.database = database }
-
     /// The enrolments in `experiment` of any of `appUserKeys`.
     public func enrolments(projectID: String, experiment: String, appUserKeys: [String]) async throws
         -> [EnrolmentRecord]

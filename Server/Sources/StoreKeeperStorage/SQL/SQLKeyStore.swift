@@ -5,10 +5,6 @@ public struct SQLKeyStore: KeyStore {
     /// The database (the store's, audited).
     let database: any SQLDatabase
 
-    /// The keys over a database.
-    /// - Parameter database: The shared connection.
-    init(database: any SQLDatabase) { self.database = database }
-
     /// Makes the stored API keys exactly `keys` (by hash), in one transaction: a key no longer configured is
     /// deleted with the same commit that adds the new ones, so a removed key stops working at the next start.
     public func replaceAPIKeys(_ keys: [String: APIKeyRecord]) async throws {

@@ -5,10 +5,6 @@ public struct SQLMassExtensionStore: MassExtensionStore {
     /// The database (the store's, audited).
     let database: any SQLDatabase
 
-    /// The store over a database.
-    /// - Parameter database: The shared connection.
-    init(database: any SQLDatabase) { self.database = database }
-
     /// Keeps `request` (see ``MassExtensionStore/recordMassExtension(_:)``).
     public func recordMassExtension(_ request: MassExtensionRecord) async throws {
         _ = try await database.withTransaction { tx in

@@ -6,10 +6,6 @@ public struct SQLPollStore: PollStore {
     /// The database (the store's, audited).
     let database: any SQLDatabase
 
-    /// The store over a database.
-    /// - Parameter database: The shared connection.
-    init(database: any SQLDatabase) { self.database = database }
-
     /// Takes due polls until `leaseUntil`.
     public func leasePolls(now: Date, leaseUntil: Date, limit: Int) async throws -> [DuePoll] {
         let skipLocked = database.dialect.leaseLock

@@ -5,10 +5,6 @@ public struct SQLSearchStore: SearchStore {
     /// The database (the store's, audited).
     let database: any SQLDatabase
 
-    /// The store over a database.
-    /// - Parameter database: The shared connection.
-    init(database: any SQLDatabase) { self.database = database }
-
     /// The customers `text` names (see ``SearchStore/searchCustomers(_:in:limit:)``).
     public func searchCustomers(_ text: String, in project: ProjectScope, limit: Int) async throws -> [CustomerMatch] {
         let key = project.key(text)

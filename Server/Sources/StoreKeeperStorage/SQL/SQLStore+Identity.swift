@@ -85,7 +85,7 @@ extension SQLStore {
                 "UPDATE events SET app_user_id = ? WHERE app_user_id = ?", [.text(target), .text(source)])
             try await finishRollups(tx, rollups)
             try await Self.mergeAnnouncements(tx, into: target, from: source)
-            try await Self.mergeAttributes(tx, into: target, from: source)
+            try await SQLAttributeStore.mergeAttributes(tx, into: target, from: source)
             try await tx.query(
                 "INSERT INTO aliases (alias, app_user_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET app_user_id = excluded.app_user_id",
                 [.text(source), .text(target)])

@@ -18,6 +18,8 @@ public struct SQLStore: Store {
     public let webhooks: any WebhookStore
     /// The poll schedule's leases, over the same database.
     public let polls: any PollStore
+    /// Subscriber attributes, over the same database.
+    public let attributes: any AttributeStore
     /// Experiments' enrolments and tallies, over the same database.
     public let experiments: any ExperimentStore
     /// Customer search, over the same database.
@@ -100,6 +102,7 @@ public struct SQLStore: Store {
         self.keys = SQLKeyStore(database: self.database)
         self.webhooks = SQLWebhookStore(database: self.database)
         self.polls = SQLPollStore(database: self.database)
+        self.attributes = SQLAttributeStore(database: self.database, changes: changes)
         self.experiments = SQLExperimentStore(database: self.database)
         self.search = SQLSearchStore(database: self.database)
         self.audit = SQLAuditStore(database: self.database)

@@ -6,10 +6,6 @@ public struct SQLWebhookStore: WebhookStore {
     /// The database (the store's, audited).
     let database: any SQLDatabase
 
-    /// The store over a database.
-    /// - Parameter database: The shared connection.
-    init(database: any SQLDatabase) { self.database = database }
-
     /// Adds an endpoint.
     public func createWebhookEndpoint(_ endpoint: WebhookEndpointRecord) async throws {
         _ = try await database.withTransaction { tx in

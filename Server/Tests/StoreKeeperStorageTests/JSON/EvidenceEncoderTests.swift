@@ -96,8 +96,8 @@ import Testing
         #expect(rewritten.evidence == evidence && rewritten.json == whole)
     }
 
-    @Test("no evidence is written as SQLStore.emptyEvidenceJSON, which the guest bound reads as none")
+    @Test("no evidence is written as SQLAttributeStore.emptyEvidenceJSON, which the guest bound reads as none")
     func emptyEvidence() throws {
-        #expect(try EvidenceEncoder().encode(EvidenceSet()) == SQLStore.emptyEvidenceJSON)
+        #expect(try EvidenceEncoder().encode(EvidenceSet()) == SQLAttributeStore.emptyEvidenceJSON)
     }
 }

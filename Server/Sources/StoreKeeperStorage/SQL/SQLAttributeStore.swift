@@ -1,7 +1,13 @@
 public import Foundation
 
-/// Subscriber attributes on SQL: one row per canonical customer key and name.
-extension SQLStore {
+/// Subscriber attributes on SQL: one row per canonical customer key and name; a write publishes its customer's
+/// change with the subscribers' (``changes``).
+public struct SQLAttributeStore: AttributeStore {
+    /// The database (the store's, audited).
+    let database: any SQLDatabase
+    /// Where a customer's change is published (the subscribers' feed: an attribute is part of its document).
+    let changes: SubscriberChanges
+
     /// The stored key of the customer `key` names: itself, or the customer it is an alias of.
     static func customerKey(_ tx: any SQLTransaction, _ key: String) async throws -> String {
         try await tx.query("SELECT app_user_id FROM aliases WHERE alias = ?", [.text(key)]).first?["app_user_id"]?
@@ -73,7 +79,7 @@ extension SQLStore {
                     try await tx.query(
                         "INSERT INTO subscriber_attributes (app_user_id, name, value, updated_at, source) VALUES (?, ?, ?, ?, ?) ON CONFLICT (app_user_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, source = excluded.source",
                         [
-                            .text(customer), .text(name), .text(value), .text(Self.timestamp(now)),
+                            .text(customer), .text(name), .text(value), .text(SQLStore.timestamp(now)),
                             .text(source.rawValue),
                         ])
                 } else {
