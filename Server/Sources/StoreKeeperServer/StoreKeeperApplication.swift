@@ -125,7 +125,8 @@ public enum StoreKeeperApplication {
             store: store, attributes: store.attributes, apps: directory, engine: subscribers.engine,
             now: dependencies.now)
         var metricService = MetricService(
-            store: store, apps: directory, reporting: configuration.metrics.reporting, now: dependencies.now)
+            store: store, retention: store.retention, apps: directory, reporting: configuration.metrics.reporting,
+            now: dependencies.now)
         metricService.proceeds = configuration.metrics.proceeds
         let metrics = metricService
         // One bound on guests (customers without evidence) for app-set attributes and experiment enrolments.
@@ -188,7 +189,8 @@ public enum StoreKeeperApplication {
         let authenticator = Authenticator(store: dependencies.store.keys)
         let signer = OfferSigner(apps: directory, subscribers: subscribers, now: dependencies.now)
         var retention = RetentionService(
-            store: store, settings: store.settings, apps: directory, catalog: configuration.engine.productIDs,
+            store: store.retention, evidence: store, settings: store.settings, apps: directory,
+            catalog: configuration.engine.productIDs,
             subscribers: subscribers,
             signer: signer, now: dependencies.now)
         retention.messages = RetentionMessageCheck(client: service.client)

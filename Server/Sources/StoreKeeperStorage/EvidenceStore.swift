@@ -77,6 +77,11 @@ public protocol EvidenceStore: Sendable {
         authority: MergeAuthority
     ) async throws
 
+    /// The customer key owning a subscription among the apps `bundleIDs` (a project's), or `nil`.
+    /// - Parameter originalTransactionKey: The project's key of the original transaction id
+    ///   (`ProjectScope.key`), as ownership is stored.
+    func owner(originalTransactionKey: String, bundleIDs: [String]) async throws -> String?
+
     /// Announces what the clock changed for up to `limit` subscribers that are due at `now`.
     /// - Returns: How many were looked at (`limit`: more may be due).
     func announceDue(now: Date, limit: Int) async throws -> Int

@@ -4,11 +4,6 @@ public import SubscriptionMetrics
 /// What Retention Messaging keeps: whose subscription Apple asks about, and every request and answer as events on
 /// the customer (which also say when they were last answered a promotional offer).
 public protocol RetentionStore: Sendable {
-    /// The customer key owning a subscription among the apps `bundleIDs` (a project's), or `nil`.
-    /// - Parameter originalTransactionKey: The project's key of the original transaction id
-    ///   (`ProjectScope.key`), as ownership is stored.
-    func owner(originalTransactionKey: String, bundleIDs: [String]) async throws -> String?
-
     /// Records each exchange — Apple's request and the answer given as `retention_request` and
     /// `retention_response` events on the customer, its answer row and its announcement (with its deliveries) —
     /// all in one transaction, unless its request was admitted before.

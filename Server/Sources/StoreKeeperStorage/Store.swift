@@ -4,13 +4,16 @@
 /// ``PollStore``, ``SettingStore``, ``ExperimentStore``, ``AttributeStore``, ``RetentionStore``, ``SearchStore``,
 /// ``MassExtensionStore`` and ``SchemaStore`` that serves it.
 ///
-/// Settings, API keys, webhooks, polls, experiments, attributes, search, the audit log and mass extensions are stores of their own over
+/// Settings, API keys, webhooks, polls, experiments, attributes, retention, search, the audit log and mass extensions are stores of their own over
 /// the same connection: the first concerns taken out of the one conformer, as the rest will be.
 ///
 /// Implementations: ``SQLStore`` over SQLite (`StoreKeeperSQLite`) or PostgreSQL (`StoreKeeperPostgres`).
 /// Every write is one database transaction: the evidence, the subscriber's new state and its events commit
 /// together or not at all.
-public protocol Store: EvidenceStore, MetricSource, RollupStore, RetentionStore, SchemaStore, CustomerDataStore {
+public protocol Store: EvidenceStore, MetricSource, RollupStore, SchemaStore, CustomerDataStore {
+    /// Retention Messaging's exchanges and answers: a store of their own over the same connection.
+    var retention: any RetentionStore { get }
+
     /// Subscriber attributes: a store of their own over the same connection, publishing with ``changes``.
     var attributes: any AttributeStore { get }
 

@@ -8,7 +8,7 @@ extension MetricService {
     /// The series of each retention query, in order.
     func retention(_ queries: [MetricQuery], project: ProjectScope) async throws -> [[MetricSeries]] {
         guard let from = queries.map(\.from).min(), let to = queries.map(\.to).max() else { return [] }
-        let answers = try await store.retentionAnswers(project: project.id, from: from, to: to)
+        let answers = try await retention.retentionAnswers(project: project.id, from: from, to: to)
         var timelines: [String: SubscriptionTimeline] = [:]
         if queries.contains(where: { $0.name == .retentionSaves }) {
             for original in Set(answers.map(\.originalTransactionID)).sorted() {

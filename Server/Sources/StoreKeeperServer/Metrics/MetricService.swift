@@ -8,7 +8,9 @@ import SubscriptionMetrics
 /// evidence while they are not whole (`GET /v1/metrics/{name}` and the dashboard's charts).
 struct MetricService: Sendable {
     /// Where every subscriber's evidence is read from.
-    let store: any EvidenceStore & MetricSource & RetentionStore & RollupStore
+    let store: any EvidenceStore & MetricSource & RollupStore
+    /// Where the retention answers the retention metrics count are read.
+    let retention: any RetentionStore
     /// The apps whose projects the metrics cover.
     let apps: AppDirectory
     /// The currency metrics also report money in, with its rates (configuration `reportingCurrency`).

@@ -18,6 +18,8 @@ struct RetentionService: Sendable {
     static let offerSpacing: TimeInterval = 30 * 86_400
 
     let store: any RetentionStore
+    /// Who owns the subscription Apple asks about.
+    let evidence: any EvidenceStore
     /// Where the rules are kept (one project setting).
     let settings: any SettingStore
     let apps: AppDirectory
@@ -35,10 +37,12 @@ struct RetentionService: Sendable {
 
     /// Retention over `store`, its rules checked against `catalog` (empty: any product).
     init(
-        store: any RetentionStore, settings: any SettingStore, apps: AppDirectory, catalog: Set<String>,
+        store: any RetentionStore, evidence: any EvidenceStore, settings: any SettingStore, apps: AppDirectory,
+        catalog: Set<String>,
         subscribers: SubscriberService, signer: OfferSigner, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
+        self.evidence = evidence
         self.settings = settings
         self.apps = apps
         self.catalog = catalog
@@ -119,7 +123,7 @@ struct RetentionService: Sendable {
         let project = app.project
         let bundleIDs = apps.bundleIDs(in: project)
         guard
-            let key = try await store.owner(
+            let key = try await evidence.owner(
                 originalTransactionKey: project.key(request.originalTransactionId), bundleIDs: bundleIDs)
         else {
             throw ServiceError(

@@ -17,7 +17,7 @@ struct CustomerSearch: Sendable {
     /// Where customers are found.
     let search: any SearchStore
     /// Who owns a transaction Apple names.
-    let store: any RetentionStore
+    let store: any EvidenceStore
     let apps: AppDirectory
     let client: AppStoreClient
 

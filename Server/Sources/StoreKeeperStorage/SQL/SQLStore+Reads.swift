@@ -251,4 +251,14 @@ extension SQLStore {
             + (grants.isEmpty ? "" : " grants=[\(grants.joined(separator: ","))]")
             + (revocations.isEmpty ? "" : " grant_revocations=[\(revocations.joined(separator: ","))]")
     }
+
+    /// The customer key owning the subscription of `originalTransactionKey` among `bundleIDs`.
+    public func owner(originalTransactionKey: String, bundleIDs: [String]) async throws -> String? {
+        guard !bundleIDs.isEmpty else { return nil }
+        let marks = Array(repeating: "?", count: bundleIDs.count).joined(separator: ", ")
+        return try await database.read(
+            "SELECT app_user_id FROM ownership WHERE original_transaction_id = ? AND bundle_id IN (\(marks))",
+            [.text(originalTransactionKey)] + bundleIDs.map(SQLValue.text)
+        ).first?["app_user_id"]?.string
+    }
 }

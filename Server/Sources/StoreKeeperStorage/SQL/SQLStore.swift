@@ -18,6 +18,8 @@ public struct SQLStore: Store {
     public let webhooks: any WebhookStore
     /// The poll schedule's leases, over the same database.
     public let polls: any PollStore
+    /// Retention Messaging's exchanges and answers, over the same database.
+    public let retention: any RetentionStore
     /// Subscriber attributes, over the same database.
     public let attributes: any AttributeStore
     /// Experiments' enrolments and tallies, over the same database.
@@ -102,6 +104,7 @@ public struct SQLStore: Store {
         self.keys = SQLKeyStore(database: self.database)
         self.webhooks = SQLWebhookStore(database: self.database)
         self.polls = SQLPollStore(database: self.database)
+        self.retention = SQLRetentionStore(database: self.database)
         self.attributes = SQLAttributeStore(database: self.database, changes: changes)
         self.experiments = SQLExperimentStore(database: self.database)
         self.search = SQLSearchStore(database: self.database)

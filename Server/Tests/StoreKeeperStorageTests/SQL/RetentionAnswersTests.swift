@@ -29,10 +29,10 @@ import Testing
                 if TestDatabases.postgresRequired { Issue.record("PostgreSQL is required here but none is configured") }
                 continue
             }
-            try await store.recordRetention(
+            try await store.retention.recordRetention(
                 [Self.exchange("p1", "b", minute: 20, kind: "default", rule: nil)], forgetBefore: Self.start)
             // Several at once share one transaction (multi-row statements).
-            try await store.recordRetention(
+            try await store.retention.recordRetention(
                 [
                     Self.exchange("p1", "a", minute: 10, kind: "message", rule: "hello"),
                     Self.exchange("p2", "c", minute: 15, kind: "message", rule: "other"),
@@ -40,14 +40,14 @@ import Testing
                 ], forgetBefore: Self.start)
             // More exchanges than one statement's chunk.
             let many = (0..<450).map { Self.exchange("p3", "m\($0)", minute: 5, kind: "message", rule: "bulk") }
-            try await store.recordRetention(many, forgetBefore: Self.start)
-            let bulk = try await store.retentionAnswers(
+            try await store.retention.recordRetention(many, forgetBefore: Self.start)
+            let bulk = try await store.retention.retentionAnswers(
                 project: "p3", from: Self.start, to: Self.start.addingTimeInterval(3_600))
             #expect(bulk.count == 450, "\(backend)")
             let events = try await store.database.read(
                 "SELECT count(*) AS n FROM events WHERE app_user_id LIKE 'p3:%'", [])
             #expect(events.first?["n"]?.int == 900, "two events per exchange")
-            let answers = try await store.retentionAnswers(
+            let answers = try await store.retention.retentionAnswers(
                 project: "p1", from: Self.start, to: Self.start.addingTimeInterval(3_600))
             #expect(answers.map(\.originalTransactionID) == ["otx-a", "otx-b"], "\(backend)")
             #expect(answers.map(\.rule) == ["hello", nil] && answers.map(\.kind) == ["message", "default"])
@@ -67,19 +67,21 @@ import Testing
             first.requestID = "request-1"
             let other = Self.exchange("p1", "b", minute: 10, kind: "message", rule: "hello")
             #expect(
-                try await store.recordRetention([first, other, first], forgetBefore: Self.start) == [2], "\(backend)")
+                try await store.retention.recordRetention([first, other, first], forgetBefore: Self.start) == [2],
+                "\(backend)")
             // Another replica's batch (one database): the same id is a replay and writes nothing.
             let before = try await store.dump()
             var again = Self.exchange("p1", "c", minute: 11, kind: "message", rule: "hello")
             again.requestID = "request-1"
-            #expect(try await store.recordRetention([again], forgetBefore: Self.start) == [0], "\(backend)")
+            #expect(try await store.retention.recordRetention([again], forgetBefore: Self.start) == [0], "\(backend)")
             #expect(try await store.dump() == before, "a replay writes nothing (\(backend))")
-            let answers = try await store.retentionAnswers(
+            let answers = try await store.retention.retentionAnswers(
                 project: "p1", from: Self.start, to: Self.start.addingTimeInterval(3_600))
             #expect(answers.map(\.originalTransactionID).sorted() == ["otx-a", "otx-b"], "\(backend)")
             // Once admitted longer ago than forgetBefore, the id is forgotten (its signedDate would be stale anyway).
             #expect(
-                try await store.recordRetention([again], forgetBefore: Self.start.addingTimeInterval(11 * 60)).isEmpty)
+                try await store.retention.recordRetention([again], forgetBefore: Self.start.addingTimeInterval(11 * 60))
+                    .isEmpty)
             try await store.close()
         }
     }

@@ -1,17 +1,11 @@
 public import Foundation
 public import SubscriptionMetrics
 
-/// Retention Messaging on SQL: ownership answers whose subscription it is; the events table holds the exchanges.
-extension SQLStore {
-    /// The customer key owning the subscription of `originalTransactionKey` among `bundleIDs`.
-    public func owner(originalTransactionKey: String, bundleIDs: [String]) async throws -> String? {
-        guard !bundleIDs.isEmpty else { return nil }
-        let marks = Array(repeating: "?", count: bundleIDs.count).joined(separator: ", ")
-        return try await database.read(
-            "SELECT app_user_id FROM ownership WHERE original_transaction_id = ? AND bundle_id IN (\(marks))",
-            [.text(originalTransactionKey)] + bundleIDs.map(SQLValue.text)
-        ).first?["app_user_id"]?.string
-    }
+/// Retention Messaging on SQL: each exchange with Apple as two events on its customer and an answer row, its
+/// request id admitted once across replicas (whose subscription it is, the evidence store answers).
+public struct SQLRetentionStore: RetentionStore {
+    /// The database (the store's, audited).
+    let database: any SQLDatabase
 
     /// Records each exchange's request and answer as two events and an answer row, with its announcement, all in
     /// one transaction: many concurrent exchanges share one commit (``RetentionRecorder``). Rows go in multi-row
@@ -25,9 +19,9 @@ extension SQLStore {
             let exchanges = admitted.exchanges
             for start in stride(from: 0, to: exchanges.count, by: Self.retentionChunk) {
                 let chunk = exchanges[start..<min(exchanges.count, start + Self.retentionChunk)]
-                try await Self.insertEvents(
+                try await SQLStore.insertEvents(
                     tx,
-                    chunk.flatMap { exchange -> [EventRow] in
+                    chunk.flatMap { exchange -> [SQLStore.EventRow] in
                         [
                             (
                                 exchange.appUserKey, "retention_request", .notification, exchange.requestID, nil,
@@ -42,7 +36,8 @@ extension SQLStore {
                 let answers = chunk.flatMap { exchange -> [SQLValue] in
                     let answer = exchange.answer
                     return [
-                        .text(exchange.project), .text(Self.timestamp(answer.at)), .text(answer.originalTransactionID),
+                        .text(exchange.project), .text(SQLStore.timestamp(answer.at)),
+                        .text(answer.originalTransactionID),
                         .text(answer.productID), answer.rule.map(SQLValue.text) ?? .null, .text(answer.kind),
                         .text(answer.environment),
                     ]
@@ -54,8 +49,8 @@ extension SQLStore {
             }
             for exchange in exchanges {
                 guard let event = exchange.announcement else { continue }
-                try await Self.insertOutboxEvent(
-                    tx, event, appUserKey: exchange.appUserKey, time: Self.timestamp(exchange.at))
+                try await SQLStore.insertOutboxEvent(
+                    tx, event, appUserKey: exchange.appUserKey, time: SQLStore.timestamp(exchange.at))
             }
             return admitted.replayed
         }
@@ -68,7 +63,7 @@ extension SQLStore {
         _ tx: any SQLTransaction, _ exchanges: [RetentionExchange], forgetBefore: Date
     ) async throws -> (exchanges: [RetentionExchange], replayed: Set<Int>) {
         try await tx.query(
-            "DELETE FROM retention_requests WHERE admitted_at < ?", [.text(Self.timestamp(forgetBefore))])
+            "DELETE FROM retention_requests WHERE admitted_at < ?", [.text(SQLStore.timestamp(forgetBefore))])
         var seen = Set<String>()
         let firsts = exchanges.filter { seen.insert($0.requestID).inserted }
         var inserted = Set<String>()
@@ -78,7 +73,7 @@ extension SQLStore {
                 "INSERT INTO retention_requests (request_id, admitted_at) VALUES "
                     + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", ")
                     + " ON CONFLICT (request_id) DO NOTHING RETURNING request_id",
-                chunk.flatMap { [SQLValue.text($0.requestID), .text(Self.timestamp($0.at))] })
+                chunk.flatMap { [SQLValue.text($0.requestID), .text(SQLStore.timestamp($0.at))] })
             inserted.formUnion(rows.compactMap { $0["request_id"]?.string })
         }
         var admitted: [RetentionExchange] = []
@@ -107,7 +102,7 @@ extension SQLStore {
             let detail = row["detail_json"]?.string.flatMap {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
             }
-            if detail?["kind"] as? String == "promotional_offer" { return Self.date(row["created_at"]) }
+            if detail?["kind"] as? String == "promotional_offer" { return SQLStore.date(row["created_at"]) }
         }
         return nil
     }
@@ -116,10 +111,11 @@ extension SQLStore {
     public func retentionAnswers(project: String, from: Date, to: Date) async throws -> [RetentionAnswer] {
         try await database.read(
             "SELECT answered_at, original_transaction_id, product_id, rule, kind, environment FROM retention_answers WHERE project = ? AND answered_at >= ? AND answered_at < ? ORDER BY answered_at, id",
-            [.text(project), .text(Self.timestamp(from)), .text(Self.timestamp(to))]
+            [.text(project), .text(SQLStore.timestamp(from)), .text(SQLStore.timestamp(to))]
         ).map { row in
             RetentionAnswer(
-                at: Self.date(row["answered_at"]), originalTransactionID: row["original_transaction_id"]?.string ?? "",
+                at: SQLStore.date(row["answered_at"]),
+                originalTransactionID: row["original_transaction_id"]?.string ?? "",
                 productID: row["product_id"]?.string ?? "", rule: row["rule"]?.string,
                 kind: row["kind"]?.string ?? "default", environment: row["environment"]?.string ?? "Production")
         }
