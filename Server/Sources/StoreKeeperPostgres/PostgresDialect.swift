@@ -122,19 +122,9 @@ public struct PostgresDialect: SQLDialect {
         for index in set.columns.indices {
             let values = set.column(index)
             if case .integer = values.first {
-                binds.append(
-                    .integers(
-                        try values.map {
-                            guard let value = $0.int else { throw mixed(set, index) }
-                            return value
-                        }))
+                binds.append(.integers(try values.map { try $0.int ?? { throw mixed(set, index) }() }))
             } else {
-                binds.append(
-                    .texts(
-                        try values.map {
-                            guard let value = $0.string else { throw mixed(set, index) }
-                            return value
-                        }))
+                binds.append(.texts(try values.map { try $0.string ?? { throw mixed(set, index) }() }))
             }
         }
         let placeholders = Array(repeating: "?", count: set.columns.count).joined(separator: ", ")

@@ -18,10 +18,6 @@ extension SQLStore {
         try await tx.dialect.lock(sorted, in: tx)
     }
 
-    /// The most items one statement carries: advisory locks (PostgreSQL refuses target lists over 1,664 entries)
-    /// and SQLite's `IN` lists (at most 32,766 bound parameters).
-    static let statementChunk = 1_000
-
     static func insertEvidence(_ tx: any SQLTransaction, _ write: EvidenceWrite, digest: String, now: Date) async throws
         -> Int64
     {
